@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import { createCore, type Core } from '../../main/core';
+import { FileSecretStore } from '../../main/platform/FileSecretStore';
+import { createStderrLogger } from '../../main/platform/Logger';
+import type { HostKind } from '../../shared/system';
+import { APP_VERSION } from '../common/appVersion';
+
+/** Exit codes every command honours. */
+export const ExitCode = { Ok: 0, Failed: 1, Usage: 2, CannotConnect: 3 } as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Thrown by commands to end with a specific exit code and a one-line message on stderr. */
+export class CliExit extends Error {
+  constructor(
+    readonly exitCode: ExitCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** Builds the core on first use, so `--version` and usage errors never touch the data dir. */
+export class CliContext {
+  private core?: Core;
+
+  constructor(
+    readonly io: CliIo,
+    private readonly resolveDataDir: () => string,
+  ) {}
+
+  get dataDir(): string {
+    return this.resolveDataDir();
+  }
+
+  getCore(host: HostKind = 'cli'): Core {
+    this.core ??= createCore({
+      appVersion: APP_VERSION,
+      host,
+      dataDir: this.dataDir,
+      secretStore: new FileSecretStore(join(this.dataDir, 'secrets')),
+      logger: createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
+    });
+    return this.core;
+  }
+
+  async close() {
+    await this.core?.close();
+  }
+}

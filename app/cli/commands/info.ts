@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { createCaller } from '../../../main/rpc/router';
+import type { CliContext } from '../CliContext';
+
+export function registerInfo(program: Command, ctx: CliContext) {
+  program
+    .command('info')
+    .description('Show versions, host and data directory')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const info = await createCaller({ core: ctx.getCore() }).system.info();
+      if (options.json) return ctx.io.stdout(`${JSON.stringify(info, null, 2)}\n`);
+      const rows: Array<[string, string]> = [
+        ['Tooldeck', info.appVersion],
+        ['Host', info.host],
+        ['Data dir', info.dataDir],
+        ['Node', info.versions.node],
+        ['V8', info.versions.v8],
+        ['SQLite', info.versions.sqlite ?? '-'],
+        ['Platform', `${info.platform}/${info.arch}`],
+      ];
+      ctx.io.stdout(rows.map(([k, v]) => `${k.padEnd(10)} ${v}`).join('\n') + '\n');
+    });
+}

@@ -1,0 +1,52 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Command, InvalidArgumentError } from 'commander';
+import { isLoopbackHost } from '../../web/requestGuard';
+import { BindRefusedError, startWebServer } from '../../web/WebServer';
+import { CliExit, ExitCode, type CliContext } from '../CliContext';
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be an integer 0..65535');
+  return port;
+}
+
+/** The built renderer sits beside the built CLI (out/main/cli.js → out/renderer). */
+function defaultStaticDir(): string {
+  return process.env.TOOLDECK_RENDERER_DIR ?? resolve(dirname(fileURLToPath(import.meta.url)), '../renderer');
+}
+
+export function registerServe(program: Command, ctx: CliContext) {
+  program
+    .command('serve')
+    .description('Serve the console to a browser on 127.0.0.1')
+    .option('--port <n>', 'port (0 picks a free one)', parsePort, 0)
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--dangerously-bind-all', 'allow a non-loopback --host (the token is then the only guard)')
+    .action(async (options: { port: number; host: string; dangerouslyBindAll?: boolean }) => {
+      if (!isLoopbackHost(options.host)) {
+        if (!options.dangerouslyBindAll) {
+          throw new CliExit(ExitCode.Usage, `--host ${options.host} is not a loopback address; add --dangerously-bind-all to bind it anyway`);
+        }
+        ctx.io.stderr(`WARNING: binding ${options.host}: anyone who can reach this address and learns the token controls this console.\n`);
+      }
+      const core = ctx.getCore('web');
+      let server;
+      try {
+        server = await startWebServer({ core, staticDir: defaultStaticDir(), port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll });
+      } catch (error) {
+        if (error instanceof BindRefusedError) throw new CliExit(ExitCode.Usage, error.message);
+        throw new CliExit(ExitCode.Failed, `Cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+      }
+      ctx.io.stdout(`Tooldeck is serving at ${server.url}\n`);
+      await new Promise<void>((done) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          void server.close().then(done);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    });
+}

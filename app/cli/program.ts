@@ -1,0 +1,52 @@
+import { Command, CommanderError } from 'commander';
+import { defaultDataDir } from '../../main/platform/dataDir';
+import { isAppError } from '../../shared/errors';
+import { APP_VERSION } from '../common/appVersion';
+import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
+import { registerInfo } from './commands/info';
+import { registerServe } from './commands/serve';
+
+const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/** Runs the CLI with argv (without node and script) and returns the exit code; never calls process.exit. */
+export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const program = new Command('tooldeck');
+  const ctx = new CliContext(io, () => {
+    const dir = program.opts<{ dataDir?: string }>().dataDir;
+    return dir ? defaultDataDir({ ...env, TOOLDECK_DATA_DIR: dir }) : defaultDataDir(env);
+  });
+  program
+    .description('Operations console for agent tools')
+    .version(APP_VERSION, '-v, --version')
+    .option('--data-dir <dir>', 'data directory (env TOOLDECK_DATA_DIR)')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError('(run with --help for usage)');
+  registerInfo(program, ctx);
+  registerServe(program, ctx);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ExitCode.Ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end through exitOverride with exit code 0.
+      return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
+    }
+    if (error instanceof CliExit) {
+      io.stderr(`${error.message}\n`);
+      return error.exitCode;
+    }
+    if (isAppError(error)) {
+      io.stderr(`${error.code}: ${error.message}\n`);
+      return error.code === 'ConnectionFailed' ? ExitCode.CannotConnect : error.code === 'InvalidArguments' || error.code === 'InvalidInput' ? ExitCode.Usage : ExitCode.Failed;
+    }
+    io.stderr(`Error: ${(error as Error).message ?? String(error)}\n`);
+    return ExitCode.Failed;
+  } finally {
+    await ctx.close();
+  }
+}

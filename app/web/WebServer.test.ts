@@ -1,0 +1,121 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../main/core';
+import { silentLogger } from '../../main/platform/Logger';
+import { MemorySecretStore } from '../../main/platform/SecretStore';
+import { startWebServer, type RunningWebServer } from './WebServer';
+
+let core: Core;
+let server: RunningWebServer;
+let base: string;
+
+beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-web-'));
+  const staticDir = mkdtempSync(join(tmpdir(), 'tooldeck-static-'));
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Tooldeck</title>');
+  core = createCore({ appVersion: '9.9.9', host: 'web', dataDir, secretStore: new MemorySecretStore(), logger: silentLogger });
+  server = await startWebServer({ core, staticDir });
+  base = `http://127.0.0.1:${server.port}`;
+});
+
+afterAll(async () => {
+  await server.close();
+  await core.close();
+});
+
+const auth = () => ({ Authorization: `Bearer ${server.token}` });
+
+describe('browser-mode server', () => {
+  it('binds 127.0.0.1 and prints a URL whose fragment carries a 256-bit token', () => {
+    expect(server.host).toBe('127.0.0.1');
+    expect(server.url).toBe(`${base}/#token=${server.token}`);
+    expect(Buffer.from(server.token, 'base64url')).toHaveLength(32);
+  });
+
+  it('refuses a non-loopback host unless told to bind it dangerously', async () => {
+    await expect(startWebServer({ core, staticDir: '.', host: '0.0.0.0' })).rejects.toThrow(/--dangerously-bind-all/);
+  });
+
+  it('serves the static shell without a token, with the CSP header', async () => {
+    const response = await fetch(`${base}/`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<title>Tooldeck</title>');
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('refuses API calls without a token (401) and with a wrong one', async () => {
+    expect((await fetch(`${base}/trpc/system.info`)).status).toBe(401);
+    expect((await fetch(`${base}/trpc/system.info`, { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
+    expect((await fetch(`${base}/trpc/system.heartbeat`)).status).toBe(401);
+  });
+
+  it('answers system.info with a valid token', async () => {
+    const response = await fetch(`${base}/trpc/system.info`, { headers: auth() });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { result: { data: { appVersion: string; host: string } } };
+    expect(body.result.data).toMatchObject({ appVersion: '9.9.9', host: 'web' });
+  });
+
+  it('trades the token for an HttpOnly SameSite=Strict cookie that then authorizes calls', async () => {
+    const wrong = await fetch(`${base}/auth/session`, { method: 'POST', body: JSON.stringify({ token: 'x' }) });
+    expect(wrong.status).toBe(401);
+    const ok = await fetch(`${base}/auth/session`, { method: 'POST', body: JSON.stringify({ token: server.token }) });
+    expect(ok.status).toBe(204);
+    const cookie = ok.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const call = await fetch(`${base}/trpc/system.info`, { headers: { Cookie: cookie.split(';')[0]! } });
+    expect(call.status).toBe(200);
+  });
+
+  it('gives 403 to a foreign Host on any request, static or API (DNS rebinding)', async () => {
+    const { request } = await import('node:http');
+    const status = (path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        request({ host: '127.0.0.1', port: server.port, path, headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        })
+          .on('error', reject)
+          .end();
+      });
+    expect(await status('/', { Host: `evil.example:${server.port}` })).toBe(403);
+    expect(await status('/trpc/system.info', { Host: `evil.example:${server.port}`, ...auth() })).toBe(403);
+    expect(await status('/', { Host: `127.0.0.1:${server.port + 1}` })).toBe(403);
+    expect(await status('/', { Host: `localhost:${server.port}` })).toBe(200);
+    expect(await status('/', { Host: `[::1]:${server.port}` })).toBe(200);
+  });
+
+  it('gives 403 to a foreign Origin even with a valid token', async () => {
+    const response = await fetch(`${base}/trpc/system.info`, { headers: { ...auth(), Origin: 'http://evil.example' } });
+    expect(response.status).toBe(403);
+    const same = await fetch(`${base}/trpc/system.info`, { headers: { ...auth(), Origin: base } });
+    expect(same.status).toBe(200);
+  });
+
+  it('streams the heartbeat over SSE', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${base}/trpc/system.heartbeat?input=${encodeURIComponent(JSON.stringify({ intervalMs: 50 }))}`, {
+      headers: auth(),
+      signal: controller.signal,
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    let text = '';
+    while ((text.match(/"seq":/g) ?? []).length < 3) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    expect(text).toContain('"seq":0');
+    expect(text).toContain('"seq":2');
+  });
+
+  it('does not serve files outside the renderer folder', async () => {
+    const response = await fetch(`${base}/..%2f..%2fetc%2fpasswd`);
+    const body = await response.text();
+    expect(body).not.toContain('root:');
+    // Unknown paths without an extension fall back to the app shell (client-side routes).
+    expect(response.status === 404 || body.includes('<title>Tooldeck</title>')).toBe(true);
+  });
+});

@@ -1,0 +1,42 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The layer rules are only worth something if breaking them fails the build: lint the same
+// snippet as if it lived in each folder and check who is allowed to say it.
+const eslint = new ESLint({ cwd: new URL('../..', import.meta.url).pathname });
+
+async function violations(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+}
+
+const electronImport = "import { app } from 'electron';\nexport const x = app;\n";
+
+describe('import rules', () => {
+  it.each(['main/probe.ts', 'main/mcp/probe.ts', 'shared/probe.ts', 'renderer/src/probe.tsx', 'app/web/probe.ts', 'app/cli/probe.ts'])(
+    'an electron import in %s is an error',
+    async (file) => {
+      expect((await violations(file, electronImport)).join('\n')).toMatch(/Only app\/electron may import electron/);
+    },
+  );
+
+  it('app/electron may import electron', async () => {
+    expect(await violations('app/electron/probe.ts', electronImport)).toEqual([]);
+  });
+
+  it('shared/ may import zod and nothing else', async () => {
+    expect(await violations('shared/probe.ts', "import { z } from 'zod';\nexport const s = z.string();\n")).toEqual([]);
+    expect(await violations('shared/probe.ts', "import yaml from 'yaml';\nexport const y = yaml;\n")).not.toEqual([]);
+    expect(await violations('shared/probe.ts', "import { createCore } from '../main/core';\nexport const c = createCore;\n")).not.toEqual([]);
+  });
+
+  it('renderer/ may import types, not values, from main/rpc, and nothing else from main/', async () => {
+    expect(await violations('renderer/src/probe.ts', "import type { AppRouter } from '../../main/rpc/router';\nexport type R = AppRouter;\n")).toEqual([]);
+    expect(await violations('renderer/src/probe.ts', "import { appRouter } from '../../main/rpc/router';\nexport const r = appRouter;\n")).not.toEqual([]);
+    expect(await violations('renderer/src/probe.ts', "import { createCore } from '../../main/core';\nexport const c = createCore;\n")).not.toEqual([]);
+  });
+
+  it('main/ may not import from app/ or renderer/', async () => {
+    expect(await violations('main/probe.ts', "import { runCli } from '../app/cli/program';\nexport const r = runCli;\n")).not.toEqual([]);
+  });
+});

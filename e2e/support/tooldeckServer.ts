@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface TooldeckServer {
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  dataDir: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+export const cliPath = join(repoRoot, 'out/main/cli.js');
+
+/** Starts the built `tooldeck serve` exactly as a user would, on a free port with its own data dir. */
+export async function startTooldeckServer(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<TooldeckServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tooldeck-e2e-'));
+  const child = spawn(process.execPath, [cliPath, '--data-dir', dataDir, 'serve', '--port', '0', ...(options.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const match = /serving at (http:\/\/\S+)/.exec(line);
+      if (match) resolveUrl(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`tooldeck serve exited with ${code}: ${stderr}`)));
+    setTimeout(() => reject(new Error(`tooldeck serve did not start in time: ${stderr}`)), 20_000).unref();
+  });
+  const parsed = new URL(url);
+  return {
+    url,
+    origin: parsed.origin,
+    port: Number(parsed.port),
+    token: new URLSearchParams(parsed.hash.slice(1)).get('token')!,
+    dataDir,
+    process: child,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,86 @@
+// @ts-check
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const electronOnlyInApp = { name: 'electron', message: 'Only app/electron may import electron; main/, shared/ and renderer/ must run without it.' };
+
+/**
+ * The layer rules of ARCHITECTURE.md:
+ *   shared/   imports nothing of ours and no package but zod
+ *   main/     imports shared/ only (plain Node, no electron)
+ *   renderer/ imports shared/ and `import type` from main/rpc
+ *   only app/electron imports electron
+ */
+const layerRules = [
+  {
+    files: ['shared/**/*.ts'],
+    ignores: ['shared/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [electronOnlyInApp],
+          patterns: [
+            { regex: '^(?!zod$|\\.{1,2}/)', message: 'shared/ is the contract: it imports nothing but zod.' },
+            { regex: '^\\.\\./\\.\\./|^\\.\\./(main|app|renderer|e2e)(/|$)', message: 'shared/ imports nothing of ours outside shared/.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['main/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [electronOnlyInApp],
+          patterns: [
+            { regex: '(^|/)(app|renderer|e2e)(/|$)', message: 'main/ imports shared/ only.' },
+            { regex: '^(react|react-dom|@mantine/.*)$', message: 'main/ is the backend: no UI packages.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [electronOnlyInApp],
+          patterns: [
+            { regex: '(^|/)main/rpc(/|$)', allowTypeImports: true, message: 'renderer/ may only `import type` from main/rpc.' },
+            { regex: '(^|/)main/(?!rpc(/|$))', message: 'renderer/ talks to main/ through the tRPC contract only.' },
+            { regex: '(^|/)(app|e2e)/', message: 'renderer/ imports shared/ and types from main/rpc only.' },
+            { regex: '^node:', message: 'renderer/ runs in a browser sandbox: no Node built-ins.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['app/web/**/*.ts', 'app/cli/**/*.ts', 'app/common/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [electronOnlyInApp] }],
+    },
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'release/**', '.tsbuild/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'e2e/kube-testbed/**/*.go'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2024, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-empty-function': 'off',
+      'no-empty': ['error', { allowEmptyCatch: false }],
+    },
+  },
+  { files: ['renderer/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
+  ...layerRules,
+);

@@ -1,0 +1,66 @@
+import { ActionIcon, AppShell, Badge, Box, Divider, Group, NavLink, ScrollArea, Text, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { IconMoon, IconStack2, IconSun } from '@tabler/icons-react';
+import type { LinkKind } from '../rpc/client';
+import { sections } from './sections';
+import { useSection } from './useSection';
+
+export function AppLayout({ linkKind }: { linkKind: LinkKind }) {
+  const [sectionId, navigate] = useSection();
+  const { setColorScheme } = useMantineColorScheme();
+  const scheme = useComputedColorScheme('light');
+  const current = sections.find((s) => s.id === sectionId) ?? sections[0]!;
+  const Current = current.component;
+
+  const navItem = (s: (typeof sections)[number]) => (
+    <NavLink
+      key={s.id}
+      component="button"
+      label={s.label}
+      leftSection={<s.icon size={18} stroke={1.6} />}
+      active={s.id === current.id}
+      aria-current={s.id === current.id ? 'page' : undefined}
+      onClick={() => navigate(s.id)}
+      variant="light"
+      styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
+    />
+  );
+
+  return (
+    <AppShell header={{ height: 52 }} navbar={{ width: 220, breakpoint: 0 }} padding="lg">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group gap={8}>
+            <IconStack2 size={22} stroke={1.8} color="var(--mantine-color-indigo-6)" aria-hidden />
+            <Text fw={700} size="lg">
+              Tooldeck
+            </Text>
+            <Badge variant="light" color={linkKind === 'ipc' ? 'teal' : 'blue'} size="sm" aria-label={`Connected over ${linkKind === 'ipc' ? 'Electron IPC' : 'HTTP'}`}>
+              {linkKind === 'ipc' ? 'desktop' : 'browser mode'}
+            </Badge>
+          </Group>
+          <Tooltip label={scheme === 'dark' ? 'Light theme' : 'Dark theme'}>
+            <ActionIcon variant="subtle" color="gray" aria-label="Toggle color scheme" onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}>
+              {scheme === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />}
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label="Sections">
+        <AppShell.Section grow component={ScrollArea}>
+          <Box component="nav" aria-label="Main">
+            {sections.filter((s) => !s.footer).map(navItem)}
+          </Box>
+        </AppShell.Section>
+        <AppShell.Section>
+          <Divider my="xs" />
+          {sections.filter((s) => s.footer).map(navItem)}
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Box component="section" aria-label={current.label}>
+          <Current />
+        </Box>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,17 @@
+import { IconInfoCircle, type Icon } from '@tabler/icons-react';
+import type { ComponentType } from 'react';
+import { AboutView } from '../features/about/AboutView';
+
+export interface Section {
+  id: string;
+  label: string;
+  icon: Icon;
+  component: ComponentType;
+  /** Sections below the divider (settings, about). */
+  footer?: boolean;
+}
+
+/** Only sections that work are listed; each feature adds itself here. */
+export const sections: Section[] = [{ id: 'about', label: 'About', icon: IconInfoCircle, component: AboutView, footer: true }];
+
+export const defaultSectionId = sections.find((s) => !s.footer)?.id ?? sections[0]!.id;

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * Codes for every error that crosses the contract. The renderer and the CLI branch on the code;
+ * the message is for people. No stack ever crosses.
+ */
+export const ErrorCode = z.enum([
+  'ToolNotFound',
+  'InvalidArguments',
+  'Timeout',
+  'ExecutionFailed',
+  'Canceled',
+  'PolicyDenied',
+  'ConnectionFailed',
+  'NotFound',
+  'AlreadyExists',
+  'InvalidInput',
+  'Unauthorized',
+  'Internal',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const AppErrorShape = z.object({
+  code: ErrorCode,
+  message: z.string(),
+  retryable: z.boolean(),
+  /** Which step failed, when the operation has steps (e.g. spawn, transport, negotiation). */
+  step: z.string().optional(),
+});
+export type AppErrorShape = z.infer<typeof AppErrorShape>;
+
+const retryableByDefault: Record<ErrorCode, boolean> = {
+  ToolNotFound: false,
+  InvalidArguments: false,
+  Timeout: true,
+  ExecutionFailed: false,
+  Canceled: false,
+  PolicyDenied: false,
+  ConnectionFailed: true,
+  NotFound: false,
+  AlreadyExists: false,
+  InvalidInput: false,
+  Unauthorized: false,
+  Internal: false,
+};
+
+/** An error with a contract code. Services throw these; the RPC layer forwards code + message only. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly step?: string;
+
+  constructor(code: ErrorCode, message: string, options: { retryable?: boolean; step?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.retryable = options.retryable ?? retryableByDefault[code];
+    this.step = options.step;
+  }
+
+  toShape(): AppErrorShape {
+    return { code: this.code, message: this.message, retryable: this.retryable, ...(this.step ? { step: this.step } : {}) };
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
