@@ -1,0 +1,25 @@
+// `npm run bench -- <name>…`: runs e2e/bench/<name>.bench.ts (all of them without a name).
+// Benchmarks print ratios against a baseline measured in the same run; the last line is JSON.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const benchDir = join(root, 'e2e/bench');
+const available = readdirSync(benchDir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .map((f) => f.replace(/\.bench\.ts$/, ''));
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !available.includes(name));
+if (unknown.length) {
+  console.error(`Unknown benchmark(s): ${unknown.join(', ')}. Available: ${available.join(', ')}`);
+  process.exit(2);
+}
+let failed = 0;
+for (const name of wanted.length ? wanted : available) {
+  console.log(`\n=== bench ${name}`);
+  const run = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(benchDir, `${name}.bench.ts`)], { cwd: root, stdio: 'inherit' });
+  if (run.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { AppErrorShape, ErrorCode } from './errors';
+
+/** Where a callable entry comes from: `mcp:<server>`, `a2a:<agent>`, `http:<service>`. */
+export const SourceKind = z.enum(['mcp', 'a2a', 'http']);
+export type SourceKind = z.infer<typeof SourceKind>;
+
+export const ToolSource = z.object({ kind: SourceKind, name: z.string().min(1) });
+export type ToolSource = z.infer<typeof ToolSource>;
+
+export function sourceId(source: ToolSource): string {
+  return `${source.kind}:${source.name}`;
+}
+
+export const InvocationStatus = z.enum(['ok', 'error', 'timeout', 'canceled', 'denied']);
+export type InvocationStatus = z.infer<typeof InvocationStatus>;
+
+/**
+ * One finished call, as the pipeline records it and the store persists it. Arguments are already
+ * size-capped and secret-masked when a record is made; nothing downstream needs to redo that.
+ */
+export const InvocationRecord = z.object({
+  id: z.string(),
+  /** Epoch milliseconds. */
+  startedAt: z.number(),
+  sourceKind: SourceKind,
+  sourceName: z.string(),
+  /** The tool's own name at its source (e.g. `echo`), not the namespaced registry name. */
+  tool: z.string(),
+  argumentsJson: z.string(),
+  status: InvocationStatus,
+  errorCode: ErrorCode.optional(),
+  errorMessage: z.string().optional(),
+  latencyMs: z.number(),
+  requestBytes: z.number().int(),
+  responseBytes: z.number().int(),
+  resultPreview: z.string(),
+  truncated: z.boolean(),
+  /** Set when this call replays an earlier one from history. */
+  replayOf: z.string().optional(),
+  /** Set when the call ran inside a collection run. */
+  runId: z.string().optional(),
+  /** isError results are calls that reached the tool and failed there. */
+  isError: z.boolean().optional(),
+  attempts: z.number().int().optional(),
+});
+export type InvocationRecord = z.infer<typeof InvocationRecord>;
+
+export const InvocationFailure = AppErrorShape;
+export type InvocationFailure = z.infer<typeof InvocationFailure>;
