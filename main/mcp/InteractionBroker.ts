@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../shared/errors';
+import type { InteractionAnswer, PendingInteraction } from '../../shared/mcp';
+
+type Ask = PendingInteraction extends infer P ? (P extends PendingInteraction ? Omit<P, 'id' | 'at'> : never) : never;
+
+interface Waiting {
+  interaction: PendingInteraction;
+  resolve: (answer: InteractionAnswer) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Server-initiated requests (elicitation, sampling) wait here until the operator answers in the
+ * UI. An automatic responder can be installed for headless runs (CLI, conformance client).
+ */
+export class InteractionBroker {
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly listeners = new Set<(pending: PendingInteraction[]) => void>();
+  private autoResponder?: (interaction: PendingInteraction) => InteractionAnswer | undefined;
+
+  setAutoResponder(responder: ((interaction: PendingInteraction) => InteractionAnswer | undefined) | undefined) {
+    this.autoResponder = responder;
+  }
+
+  ask(request: Ask, signal?: AbortSignal): Promise<InteractionAnswer> {
+    const interaction = { ...request, id: randomUUID(), at: Date.now() } as PendingInteraction;
+    const automatic = this.autoResponder?.(interaction);
+    if (automatic) return Promise.resolve(automatic);
+    return new Promise<InteractionAnswer>((resolve, reject) => {
+      const done = () => {
+        this.waiting.delete(interaction.id);
+        this.emit();
+      };
+      this.waiting.set(interaction.id, {
+        interaction,
+        resolve: (answer) => {
+          done();
+          resolve(answer);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      });
+      signal?.addEventListener('abort', () => this.waiting.get(interaction.id)?.reject(new AppError('Canceled', 'The server withdrew the request')), { once: true });
+      this.emit();
+    });
+  }
+
+  answer(id: string, answer: InteractionAnswer) {
+    const waiting = this.waiting.get(id);
+    if (!waiting) throw new AppError('NotFound', 'That request is no longer pending (answered, withdrawn or its server disconnected)');
+    if (waiting.interaction.kind !== answer.kind) throw new AppError('InvalidInput', `Expected a ${waiting.interaction.kind} answer`);
+    waiting.resolve(answer);
+  }
+
+  /** Rejects everything a server was waiting on, e.g. when it disconnects. */
+  cancelForServer(server: string, reason: string) {
+    for (const waiting of [...this.waiting.values()]) {
+      if (waiting.interaction.server === server) waiting.reject(new AppError('Canceled', reason));
+    }
+  }
+
+  pending(): PendingInteraction[] {
+    return [...this.waiting.values()].map((w) => w.interaction);
+  }
+
+  onChange(listener: (pending: PendingInteraction[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit() {
+    const pending = this.pending();
+    for (const listener of this.listeners) listener(pending);
+  }
+}

@@ -1,0 +1,357 @@
+import { Client, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { AppError } from '../../shared/errors';
+import type { ConnectionState, McpServerConfig, McpTimeouts, McpTool, Root, ServerSnapshot, ToolListDiff } from '../../shared/mcp';
+import type { Logger } from '../platform/Logger';
+import { classifyConnectError, type ConnectClues } from './connectErrors';
+import type { InteractionBroker } from './InteractionBroker';
+import { McpTranscript } from './McpTranscript';
+import { diffToolLists, isEmptyDiff } from './toolListDiff';
+import { createTransport, observeTransport } from './transportFactory';
+
+export interface McpConnectionOptions {
+  config: McpServerConfig;
+  bearerToken?: string;
+  /** Values of `config.secretEnv`, resolved from the secret store by the caller. */
+  secretEnvValues?: Record<string, string>;
+  broker: InteractionBroker;
+  roots: () => Root[];
+  clientInfo: { name: string; version: string };
+  logger: Logger;
+  connectTimeoutMs?: number;
+  /** Any change the UI should see: state, discovery, list changes. */
+  onChange: () => void;
+  /** The server went away on its own (exit, network drop) after being ready. */
+  onUnexpectedClose: (reason: string) => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  timeouts?: Partial<McpTimeouts>;
+}
+
+const STDERR_TAIL = 20;
+
+// The SDK validates structuredContent against outputSchema and throws on a mismatch; the console
+// wants the result anyway and shows the mismatch as a warning, so validation happens in the UI path.
+const permissiveValidator = { getValidator: () => (input: unknown) => ({ valid: true as const, data: input as never, errorMessage: undefined }) };
+
+/** One live MCP session with one server: connect (with a doctor's verdict on failure), discover, call. */
+export class McpConnection {
+  readonly transcript: McpTranscript;
+  private client?: Client;
+  private stdio?: StdioClientTransport;
+  private closedByUs = false;
+  private readonly stderrTail: string[] = [];
+  private readonly protocolErrors: string[] = [];
+  private discovery: Pick<ServerSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts'> & { lastDiff?: ToolListDiff } = {
+    tools: [],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+  };
+  state: ConnectionState = { status: 'closed', since: Date.now(), attempt: 0 };
+
+  constructor(private readonly options: McpConnectionOptions) {
+    const secrets = [...(options.bearerToken ? [options.bearerToken] : []), ...Object.values(options.secretEnvValues ?? {})];
+    this.transcript = new McpTranscript(() => secrets);
+  }
+
+  get config(): McpServerConfig {
+    return this.options.config;
+  }
+
+  snapshot(): ServerSnapshot {
+    const client = this.client;
+    const version = client?.getServerVersion();
+    return {
+      config: this.options.config,
+      state: this.state,
+      serverInfo: version ? { ...version } : undefined,
+      protocolVersion: client?.getNegotiatedProtocolVersion(),
+      era: client?.getProtocolEra(),
+      capabilities: client?.getServerCapabilities() as Record<string, unknown> | undefined,
+      instructions: client?.getInstructions(),
+      ...this.discovery,
+      pid: this.stdio?.pid ?? undefined,
+    };
+  }
+
+  get tools(): McpTool[] {
+    return this.discovery.tools;
+  }
+
+  async connect(attempt = 0): Promise<void> {
+    await this.dispose();
+    this.closedByUs = false;
+    this.stderrTail.length = 0;
+    this.protocolErrors.length = 0;
+    this.setState({ status: 'connecting', since: Date.now(), attempt });
+    const { config } = this.options;
+    this.transcript.recordEvent(
+      config.transport === 'stdio' ? `Connecting over stdio: ${[config.command, ...config.args].join(' ')}` : `Connecting over ${config.transport === 'http' ? 'Streamable HTTP' : 'HTTP+SSE'}: ${config.url}`,
+    );
+
+    const clues: ConnectClues = { stderrTail: this.stderrTail, protocolErrors: this.protocolErrors };
+    const launchConfig = config.transport === 'stdio' ? { ...config, env: { ...config.env, ...this.options.secretEnvValues } } : config;
+    const { transport, stdio } = createTransport(launchConfig, this.options.bearerToken);
+    this.stdio = stdio;
+    stdio?.stderr?.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split(/\r?\n/)) {
+        if (!line.trim()) continue;
+        this.stderrTail.push(line);
+        if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
+        this.transcript.recordStderr(line);
+      }
+    });
+    if (stdio) this.watchForNonProtocolOutput(stdio);
+    observeTransport(
+      transport,
+      (m) => this.transcript.recordOutgoing(m),
+      (m) => this.transcript.recordIncoming(m),
+    );
+
+    const client = new Client(this.options.clientInfo, {
+      // A short probe: servers of the legacy era answer `server/discover` with an error at once;
+      // only a silent one costs the probe timeout before the `initialize` fallback.
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(3_000, Math.round((this.options.connectTimeoutMs ?? 20_000) / 3)) } },
+      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true } },
+      jsonSchemaValidator: permissiveValidator,
+      listChanged: {
+        tools: { onChanged: (error, tools) => (error ? this.noteError('tools/list refresh failed', error) : tools && this.replaceTools(tools)) },
+        resources: { onChanged: (error, resources) => (error ? this.noteError('resources/list refresh failed', error) : resources && this.update({ resources })) },
+        prompts: { onChanged: (error, prompts) => (error ? this.noteError('prompts/list refresh failed', error) : prompts && this.update({ prompts })) },
+      },
+    });
+    this.installServerRequestHandlers(client);
+    client.onerror = (error) => {
+      // Non-JSON lines on stdout and similar protocol noise: keep them for the doctor.
+      const text = error.message.slice(0, 300);
+      this.protocolErrors.push(text);
+      if (this.protocolErrors.length > 5) this.protocolErrors.shift();
+      this.transcript.recordEvent(`Protocol error: ${text}`);
+    };
+    client.onclose = () => this.handleClose();
+    this.client = client;
+
+    const timeoutMs = this.options.connectTimeoutMs ?? 20_000;
+    try {
+      await client.connect(transport, { timeout: timeoutMs });
+    } catch (error) {
+      clues.timedOut = /timed? ?out/i.test(String((error as Error)?.message));
+      const failure = classifyConnectError(error, config, clues);
+      await this.failWith(failure);
+      throw failure;
+    }
+    this.transcript.recordEvent(`Connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''}, protocol ${client.getNegotiatedProtocolVersion()} (${client.getProtocolEra()} era)`);
+
+    try {
+      await this.discover();
+    } catch (error) {
+      const failure = new AppError('ConnectionFailed', `Listing tools failed: ${(error as Error).message}`, { step: 'listing', cause: error });
+      await this.failWith(failure);
+      throw failure;
+    }
+    this.setState({ status: 'ready', since: Date.now(), attempt: 0 });
+  }
+
+  /** tools/list (every page), plus resources, templates and prompts where the server offers them. */
+  async discover(): Promise<void> {
+    const client = this.client;
+    if (!client) throw new AppError('ConnectionFailed', `Server "${this.options.config.name}" is not connected`);
+    const caps = client.getServerCapabilities() ?? {};
+    const tools = caps.tools ? (await client.listTools(undefined, { cacheMode: 'refresh' })).tools : [];
+    const optional = async <T>(offered: unknown, load: () => Promise<T[]>, what: string): Promise<T[]> => {
+      if (!offered) return [];
+      try {
+        return await load();
+      } catch (error) {
+        this.noteError(`${what} failed`, error as Error);
+        return [];
+      }
+    };
+    const [resources, resourceTemplates, prompts] = await Promise.all([
+      optional(caps.resources, async () => (await client.listResources(undefined, { cacheMode: 'refresh' })).resources, 'resources/list'),
+      optional(caps.resources, async () => (await client.listResourceTemplates(undefined, { cacheMode: 'refresh' })).resourceTemplates, 'resources/templates/list'),
+      optional(caps.prompts, async () => (await client.listPrompts(undefined, { cacheMode: 'refresh' })).prompts, 'prompts/list'),
+    ]);
+    this.replaceTools(tools, false);
+    this.update({ resources, resourceTemplates, prompts } as Partial<ServerSnapshot>);
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const client = this.requireClient();
+    const timeouts = { requestMs: 60_000, resetOnProgress: true, maxTotalMs: 600_000, ...options.timeouts };
+    const definition = this.discovery.tools.find((t) => t.name === name) as Tool | undefined;
+    return (await client.callTool(
+      { name, arguments: args },
+      {
+        signal: options.signal,
+        timeout: timeouts.requestMs,
+        resetTimeoutOnProgress: timeouts.resetOnProgress,
+        maxTotalTimeout: timeouts.maxTotalMs,
+        onprogress: options.onProgress ? (p) => options.onProgress!({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+        ...(definition ? { toolDefinition: definition } : {}),
+      },
+    )) as CallToolResult;
+  }
+
+  async readResource(uri: string) {
+    return this.requireClient().readResource({ uri }, { cacheMode: 'bypass' });
+  }
+
+  async getPrompt(name: string, args: Record<string, string>) {
+    return this.requireClient().getPrompt({ name, arguments: args });
+  }
+
+  async notifyRootsChanged() {
+    if (this.state.status === 'ready') await this.client?.sendRootsListChanged().catch(() => undefined);
+  }
+
+  /** Closes the session and, for stdio, ends the child process (no orphans). */
+  async close(): Promise<void> {
+    this.closedByUs = true;
+    await this.dispose();
+    this.setState({ status: 'closed', since: Date.now(), attempt: 0 });
+  }
+
+  private async dispose() {
+    const client = this.client;
+    this.client = undefined;
+    this.options.broker.cancelForServer(this.options.config.name, 'The server connection closed');
+    if (!client) return;
+    this.closedByUs = true;
+    await client.close().catch(() => undefined);
+    await this.ensureChildGone();
+  }
+
+  /** The SDK ends its child on close; make sure, so a stuck server cannot outlive us. */
+  private async ensureChildGone() {
+    const pid = this.stdio?.pid;
+    if (!pid) return;
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 20 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
+    if (alive()) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone between the check and the kill.
+      }
+    }
+  }
+
+  /**
+   * The SDK skips stdout lines that are not JSON-RPC without a word; a server that prints banners
+   * or logs to stdout then just "times out". Peek at the child's stdout while connecting so the
+   * doctor can say what the server printed instead. (Reaches into the transport's child process:
+   * if a later SDK renames it, only this clue is lost.)
+   */
+  private watchForNonProtocolOutput(stdio: StdioClientTransport) {
+    const start = stdio.start.bind(stdio);
+    stdio.start = async () => {
+      await start();
+      const stdout = (stdio as unknown as { _process?: { stdout?: NodeJS.ReadableStream } })._process?.stdout;
+      let partial = '';
+      const onData = (chunk: Buffer) => {
+        if (this.state.status !== 'connecting') return void stdout?.off('data', onData);
+        const lines = (partial + chunk.toString('utf8')).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines.map((l) => l.trim()).filter(Boolean)) {
+          if (isJsonRpcLine(line)) continue;
+          this.protocolErrors.push(JSON.stringify(line.slice(0, 120)));
+          if (this.protocolErrors.length > 5) this.protocolErrors.shift();
+          this.transcript.recordEvent(`Not JSON-RPC on stdout: ${line.slice(0, 300)}`);
+        }
+      };
+      stdout?.on('data', onData);
+    };
+  }
+
+  private async failWith(failure: AppError) {
+    this.transcript.recordEvent(`Failed at ${failure.step}: ${failure.message}`);
+    this.setState({ status: 'error', since: Date.now(), step: failure.step as ConnectionState['step'], message: failure.message, attempt: this.state.attempt });
+    await this.dispose();
+  }
+
+  private handleClose() {
+    if (this.closedByUs) return;
+    const reason = this.stderrTail.length ? `The server closed the connection. stderr: ${this.stderrTail.slice(-3).join(' ⏎ ')}` : 'The server closed the connection';
+    this.transcript.recordEvent(reason);
+    const wasReady = this.state.status === 'ready';
+    this.client = undefined;
+    this.options.broker.cancelForServer(this.options.config.name, reason);
+    this.setState({ status: 'error', since: Date.now(), step: 'transport', message: reason, attempt: this.state.attempt });
+    if (wasReady) this.options.onUnexpectedClose(reason);
+  }
+
+  private installServerRequestHandlers(client: Client) {
+    const server = this.options.config.name;
+    const { broker } = this.options;
+    client.setRequestHandler('elicitation/create', async (request, ctx) => {
+      const params = request.params as { mode?: 'form' | 'url'; message: string; requestedSchema?: Record<string, unknown>; url?: string };
+      const answer = await broker.ask(
+        { kind: 'elicitation', server, mode: params.mode ?? 'form', message: params.message, requestedSchema: params.requestedSchema, url: params.url },
+        (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal,
+      );
+      if (answer.kind !== 'elicitation') throw new AppError('InvalidInput', 'Expected an elicitation answer');
+      return answer.action === 'accept' ? { action: 'accept', content: (answer.content ?? {}) as Record<string, string> } : { action: answer.action };
+    });
+    client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+      const params = request.params as { messages: unknown[]; systemPrompt?: string; maxTokens?: number };
+      const answer = await broker.ask(
+        { kind: 'sampling', server, messages: params.messages, systemPrompt: params.systemPrompt, maxTokens: params.maxTokens },
+        (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal,
+      );
+      if (answer.kind !== 'sampling' || answer.action === 'reject') throw new AppError('PolicyDenied', 'The operator declined the sampling request');
+      return { role: 'assistant', model: answer.model, content: { type: 'text', text: answer.text }, stopReason: 'endTurn' };
+    });
+    client.setRequestHandler('roots/list', async () => ({ roots: this.options.roots() }));
+  }
+
+  private replaceTools(tools: readonly Tool[], announce = true) {
+    const next = tools.map((t) => ({ ...t })) as McpTool[];
+    const diff = diffToolLists(this.discovery.tools, next);
+    const changed = !isEmptyDiff(diff);
+    if (changed && announce) this.transcript.recordEvent(`Tool list changed: +${diff.added.length} −${diff.removed.length} ~${diff.changed.length}`);
+    this.update({ tools: next, ...(changed && announce ? { lastDiff: diff } : {}) });
+  }
+
+  private update(patch: Partial<typeof this.discovery>) {
+    this.discovery = { ...this.discovery, ...patch };
+    this.options.onChange();
+  }
+
+  private noteError(what: string, error: Error) {
+    this.transcript.recordEvent(`${what}: ${error.message}`);
+    this.options.logger.warn(what, { server: this.options.config.name, message: error.message });
+  }
+
+  private setState(state: ConnectionState) {
+    this.state = state;
+    this.options.onChange();
+  }
+
+  private requireClient(): Client {
+    if (!this.client || this.state.status !== 'ready') {
+      throw new AppError('ConnectionFailed', `Server "${this.options.config.name}" is not connected (${this.state.status}${this.state.message ? `: ${this.state.message}` : ''})`, { step: this.state.step });
+    }
+    return this.client;
+  }
+}
+
+function isJsonRpcLine(line: string): boolean {
+  if (!line.startsWith('{')) return false;
+  try {
+    return (JSON.parse(line) as { jsonrpc?: unknown }).jsonrpc === '2.0';
+  } catch {
+    return false;
+  }
+}

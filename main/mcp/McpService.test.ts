@@ -1,0 +1,172 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everythingStdio, startEverythingHttp, type RunningPeer } from '../../e2e/peers/mcp/everything';
+import { silentLogger } from '../platform/Logger';
+import { MemorySecretStore } from '../platform/SecretStore';
+import { McpService } from './McpService';
+
+const clientInfo = { name: 'tooldeck-test', version: '0.0.0' };
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function newService(secretStore = new MemorySecretStore()) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-mcp-'));
+  return { dataDir, secretStore, service: new McpService({ dataDir, secretStore, logger: silentLogger, clientInfo, connectTimeoutMs: 15_000 }) };
+}
+
+describe('server-everything over stdio', () => {
+  const { service, dataDir } = newService();
+
+  beforeAll(async () => {
+    await service.init();
+    await service.save({ config: everythingStdio() as never });
+  });
+  afterAll(() => service.close());
+
+  it('connects, negotiates the legacy era and lists every tool', () => {
+    const snapshot = service.get('everything');
+    expect(snapshot.state.status).toBe('ready');
+    expect(snapshot.era).toBe('legacy');
+    expect(snapshot.protocolVersion).toBe('2025-11-25');
+    expect(snapshot.serverInfo?.name).toBe('mcp-servers/everything');
+    const names = snapshot.tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-tiny-image', 'get-structured-content', 'trigger-long-running-operation']));
+    // Capability-gated tools appear because the client advertises elicitation, sampling and roots.
+    expect(names).toEqual(expect.arrayContaining(['trigger-elicitation-request', 'trigger-sampling-request', 'get-roots-list']));
+    expect(snapshot.resources.length + snapshot.resourceTemplates.length).toBeGreaterThan(0);
+    expect(snapshot.prompts.length).toBeGreaterThan(0);
+  });
+
+  it('persists the saved server under the data dir', () => {
+    const saved = JSON.parse(readFileSync(join(dataDir, 'servers.json'), 'utf8'));
+    expect(saved.servers[0]).toMatchObject({ name: 'everything', transport: 'stdio' });
+  });
+
+  it('echoes and sums', async () => {
+    expect(await service.callTool('everything', 'echo', { message: 'hello' })).toMatchObject({ content: [{ type: 'text', text: 'Echo: hello' }] });
+    const sum = await service.callTool('everything', 'get-sum', { a: 2, b: 3 });
+    expect(JSON.stringify(sum.content)).toContain('5');
+  });
+
+  it('returns an image and structured content', async () => {
+    const image = await service.callTool('everything', 'get-tiny-image', {});
+    expect(image.content.some((c) => c.type === 'image' && c.mimeType === 'image/png' && c.data.length > 100)).toBe(true);
+    const structured = await service.callTool('everything', 'get-structured-content', { location: 'New York' });
+    expect(structured.structuredContent).toMatchObject({ temperature: expect.any(Number) });
+  });
+
+  it('reports progress of a long operation and cancels it on abort', async () => {
+    const progress: number[] = [];
+    const controller = new AbortController();
+    const call = service.callTool(
+      'everything',
+      'trigger-long-running-operation',
+      { duration: 30, steps: 30 },
+      {
+        signal: controller.signal,
+        onProgress: (p) => {
+          progress.push(p.progress);
+          if (progress.length === 2) controller.abort();
+        },
+      },
+    );
+    await expect(call).rejects.toThrow();
+    expect(progress).toEqual([1, 2]);
+    const cancelled = service.transcript('everything')!.list().some((e) => e.method === 'notifications/cancelled' && e.direction === 'out');
+    expect(cancelled).toBe(true);
+    // The connection survives a cancel.
+    expect(await service.callTool('everything', 'echo', { message: 'still here' })).toMatchObject({ content: [{ text: 'Echo: still here' }] });
+  });
+
+  it('routes an elicitation to the operator and returns the answer to the server', async () => {
+    const call = service.callTool('everything', 'trigger-elicitation-request', {});
+    const pending = await waitFor(() => service.broker.pending()[0]);
+    expect(pending).toMatchObject({ kind: 'elicitation', server: 'everything', mode: 'form' });
+    const schema = (pending as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema;
+    expect(Object.keys(schema.properties).length).toBeGreaterThan(0);
+    service.broker.answer(pending.id, { kind: 'elicitation', action: 'accept', content: { name: 'Ada', color: 'red' } });
+    const result = await call;
+    expect(JSON.stringify(result.content)).toContain('Ada');
+  });
+
+  it('routes a sampling request to the operator, whose reply the server receives', async () => {
+    const call = service.callTool('everything', 'trigger-sampling-request', { prompt: 'Say hi', maxTokens: 20 });
+    const pending = await waitFor(() => service.broker.pending()[0]);
+    expect(pending.kind).toBe('sampling');
+    service.broker.answer(pending.id, { kind: 'sampling', action: 'reply', text: 'Hi from the operator', model: 'operator' });
+    expect(JSON.stringify((await call).content)).toContain('Hi from the operator');
+  });
+
+  it('answers roots/list from the editable roots', async () => {
+    await service.setRoots([{ uri: 'file:///work/project', name: 'project' }]);
+    // The server re-reads roots after our list_changed notification, asynchronously.
+    const text = await waitFor(async () => {
+      const result = JSON.stringify((await service.callTool('everything', 'get-roots-list', {})).content);
+      return result.includes('file:///work/project') ? result : undefined;
+    });
+    expect(text).toContain('project');
+  });
+
+  it('keeps a transcript with latencies and the server stderr', () => {
+    const entries = service.transcript('everything')!.list();
+    const response = entries.find((e) => e.kind === 'response' && e.method === 'tools/call');
+    expect(response?.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(entries.some((e) => e.kind === 'stderr')).toBe(true);
+    expect(entries.some((e) => e.kind === 'request' && e.method === 'initialize')).toBe(true);
+  });
+
+  it('leaves no child process behind when the server is removed', async () => {
+    const pid = service.get('everything').pid!;
+    expect(isAlive(pid)).toBe(true);
+    await service.remove('everything');
+    expect(isAlive(pid)).toBe(false);
+    expect(service.list()).toEqual([]);
+  });
+});
+
+describe('server-everything over HTTP', () => {
+  const peers: RunningPeer[] = [];
+  const { service, secretStore, dataDir } = newService();
+  afterAll(async () => {
+    await service.close();
+    await Promise.all(peers.map((p) => p.close()));
+  });
+
+  it('talks Streamable HTTP and keeps the bearer token out of the config file and transcript', async () => {
+    const peer = await startEverythingHttp('streamableHttp');
+    peers.push(peer);
+    await service.save({ config: { name: 'remote', transport: 'http', url: peer.url, headers: { 'X-Team': 'ops' } } as never, bearerToken: 'tok-very-secret-123' });
+    expect(service.get('remote').state.status).toBe('ready');
+    expect(await service.callTool('remote', 'echo', { message: 'over http' })).toMatchObject({ content: [{ text: 'Echo: over http' }] });
+    expect(readFileSync(join(dataDir, 'servers.json'), 'utf8')).not.toContain('tok-very-secret-123');
+    expect(await secretStore.get('mcp:remote:bearer')).toBe('tok-very-secret-123');
+    expect(service.transcript('remote')!.export()).not.toContain('tok-very-secret-123');
+  });
+
+  it('talks legacy HTTP+SSE', async () => {
+    const peer = await startEverythingHttp('sse');
+    peers.push(peer);
+    await service.save({ config: { name: 'legacy-sse', transport: 'sse', url: peer.url } as never });
+    expect(service.get('legacy-sse').state.status).toBe('ready');
+    expect(await service.callTool('legacy-sse', 'get-sum', { a: 20, b: 22 })).toMatchObject({ content: [{ text: expect.stringContaining('42') }] });
+  });
+});
+
+async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('condition not met in time');
+}

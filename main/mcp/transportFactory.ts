@@ -1,0 +1,63 @@
+import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { McpServerConfig } from '../../shared/mcp';
+
+export interface BuiltTransport {
+  transport: Transport;
+  /** stdio only: the child's stderr, piped so the transcript and the doctor can show it. */
+  stdio?: StdioClientTransport;
+}
+
+/** A transport for a saved server; HTTP transports carry its headers and bearer token. */
+export function createTransport(config: McpServerConfig, bearerToken?: string): BuiltTransport {
+  if (config.transport === 'stdio') {
+    const stdio = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env: { ...getDefaultEnvironment(), ...config.env },
+      cwd: config.cwd,
+      stderr: 'pipe',
+      // Above the SDK's 10 MB default so a huge result arrives and is capped by the pipeline
+      // instead of killing the connection.
+      maxBufferSize: 64 * 1024 * 1024,
+    });
+    return { transport: stdio, stdio };
+  }
+  const headers: Record<string, string> = { ...config.headers };
+  if (bearerToken) headers.Authorization = `Bearer ${bearerToken}`;
+  const url = new URL(config.url);
+  const transport =
+    config.transport === 'http'
+      ? new StreamableHTTPClientTransport(url, { requestInit: { headers } })
+      : new SSEClientTransport(url, {
+          requestInit: { headers },
+          // The event stream is a GET of its own; it needs the same headers.
+          eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
+        });
+  return { transport };
+}
+
+/**
+ * Lets the transcript see every message without replacing the transport object (the SDK treats
+ * its own stdio transport specially, so it must stay that exact instance).
+ */
+export function observeTransport(transport: Transport, onOutgoing: (message: unknown) => void, onIncoming: (message: unknown) => void) {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    onOutgoing(message);
+    return send(message, options);
+  };
+  let handler = transport.onmessage;
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => handler,
+    set: (next: Transport['onmessage']) => {
+      handler = next
+        ? (message, extra) => {
+            onIncoming(message);
+            next(message, extra);
+          }
+        : next;
+    },
+  });
+}
