@@ -31,6 +31,8 @@ const layerRules = [
   },
   {
     files: ['main/**/*.ts'],
+    // Tests may start the peers and rigs in e2e/ (real servers to talk to).
+    ignores: ['main/**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -62,7 +64,7 @@ const layerRules = [
     },
   },
   {
-    files: ['app/web/**/*.ts', 'app/cli/**/*.ts', 'app/common/**/*.ts'],
+    files: ['app/web/**/*.ts', 'app/cli/**/*.ts', 'app/common/**/*.ts', 'main/**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [electronOnlyInApp] }],
     },

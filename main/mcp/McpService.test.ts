@@ -91,7 +91,7 @@ describe('server-everything over stdio', () => {
     const call = service.callTool('everything', 'trigger-elicitation-request', {});
     const pending = await waitFor(() => service.broker.pending()[0]);
     expect(pending).toMatchObject({ kind: 'elicitation', server: 'everything', mode: 'form' });
-    const schema = (pending as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema;
+    const schema = (pending as unknown as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema;
     expect(Object.keys(schema.properties).length).toBeGreaterThan(0);
     service.broker.answer(pending.id, { kind: 'elicitation', action: 'accept', content: { name: 'Ada', color: 'red' } });
     const result = await call;
