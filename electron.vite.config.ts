@@ -8,6 +8,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // Bundled rather than loaded from node_modules: their deep imports (ajv/dist/2020) have no
+      // file extension, which Node's ESM loader refuses.
+      externalizeDeps: { exclude: ['ajv', 'ajv-formats'] },
       rollupOptions: {
         input: {
           index: resolve(import.meta.dirname, 'app/electron/main.ts'),

@@ -1,7 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import type { HostKind, SystemInfo } from '../shared/system';
+import { McpCatalogSync } from './mcp/McpToolSource';
+import { McpService } from './mcp/McpService';
 import type { Logger } from './platform/Logger';
 import type { SecretStore } from './platform/SecretStore';
+import { InvocationPipeline } from './registry/InvocationPipeline';
+import { MemoryInvocationRecorder } from './registry/MemoryInvocationRecorder';
+import { ToolCatalog } from './registry/ToolCatalog';
 import { SystemService } from './system/SystemService';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
@@ -12,21 +17,52 @@ export interface CoreDeps {
   secretStore: SecretStore;
   logger: Logger;
   versions?: Partial<SystemInfo['versions']>;
+  /** Connect saved, enabled servers at start: yes for the UI hosts, no for one-shot CLI commands. */
+  autoConnect?: boolean;
+  connectTimeoutMs?: number;
+  /** See McpServiceOptions.shutdownGraceMs: short for one-shot CLI commands. */
+  shutdownGraceMs?: number;
 }
 
 export interface Core {
   readonly deps: CoreDeps;
   readonly system: SystemService;
+  readonly mcp: McpService;
+  readonly catalog: ToolCatalog;
+  readonly pipeline: InvocationPipeline;
+  readonly history: MemoryInvocationRecorder;
   close(): Promise<void>;
 }
 
 /** The one composition function: every host (Electron, web, CLI) builds its services here. */
-export function createCore(deps: CoreDeps): Core {
+export async function createCore(deps: CoreDeps): Promise<Core> {
   mkdirSync(deps.dataDir, { recursive: true, mode: 0o700 });
   const system = new SystemService({ appVersion: deps.appVersion, host: deps.host, dataDir: deps.dataDir, versions: deps.versions });
+  const catalog = new ToolCatalog();
+  const history = new MemoryInvocationRecorder(10_000);
+  const pipeline = new InvocationPipeline({ catalog, recorder: history, logger: deps.logger });
+  const mcp = new McpService({
+    dataDir: deps.dataDir,
+    secretStore: deps.secretStore,
+    logger: deps.logger,
+    clientInfo: { name: 'tooldeck', version: deps.appVersion },
+    autoConnect: deps.autoConnect,
+    connectTimeoutMs: deps.connectTimeoutMs,
+    shutdownGraceMs: deps.shutdownGraceMs,
+  });
+  await mcp.init();
+  const mcpSync = new McpCatalogSync(mcp, catalog, deps.logger);
+
   return {
     deps,
     system,
-    async close() {},
+    mcp,
+    catalog,
+    pipeline,
+    history,
+    async close() {
+      mcpSync.close();
+      await mcp.close();
+    },
   };
 }

@@ -26,7 +26,7 @@ export interface CliIo {
 
 /** Builds the core on first use, so `--version` and usage errors never touch the data dir. */
 export class CliContext {
-  private core?: Core;
+  private core?: Promise<Core>;
 
   constructor(
     readonly io: CliIo,
@@ -37,18 +37,22 @@ export class CliContext {
     return this.resolveDataDir();
   }
 
-  getCore(host: HostKind = 'cli'): Core {
+  /** `serve` hosts the UI, so it connects saved servers at start; one-shot commands connect on demand. */
+  getCore(host: HostKind = 'cli'): Promise<Core> {
     this.core ??= createCore({
       appVersion: APP_VERSION,
       host,
       dataDir: this.dataDir,
       secretStore: new FileSecretStore(join(this.dataDir, 'secrets')),
-      logger: createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
+      logger: createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : host === 'cli' ? 'error' : 'warn'),
+      autoConnect: host !== 'cli',
+      shutdownGraceMs: host === 'cli' ? 200 : 2_000,
     });
     return this.core;
   }
 
   async close() {
-    await this.core?.close();
+    const core = await this.core?.catch(() => undefined);
+    await core?.close();
   }
 }

@@ -4,6 +4,7 @@ import { isAppError } from '../../shared/errors';
 import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
 import { registerInfo } from './commands/info';
+import { registerMcp } from './commands/mcp';
 import { registerServe } from './commands/serve';
 
 const processIo: CliIo = {
@@ -27,6 +28,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
     .showHelpAfterError('(run with --help for usage)');
   registerInfo(program, ctx);
   registerServe(program, ctx);
+  registerMcp(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -37,7 +39,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
     if (error instanceof CliExit) {
-      io.stderr(`${error.message}\n`);
+      if (error.message) io.stderr(`${error.message}\n`);
       return error.exitCode;
     }
     if (isAppError(error)) {

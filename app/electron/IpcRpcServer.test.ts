@@ -9,7 +9,7 @@ import { appRouter } from '../../main/rpc/router';
 import type { IpcEvent } from '../../shared/ipc';
 import { IpcRpcServer } from './IpcRpcServer';
 
-const core = createCore({
+const core = await createCore({
   appVersion: '1.2.3',
   host: 'electron',
   dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-ipc-')),

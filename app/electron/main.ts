@@ -24,13 +24,14 @@ protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standa
 
 const rendererDir = join(import.meta.dirname, '../renderer');
 const dataDir = app.getPath('userData');
-const core = createCore({
+const core = await createCore({
   appVersion: APP_VERSION,
   host: 'electron',
   dataDir,
   secretStore: new SafeStorageSecretStore(safeStorage, join(dataDir, 'secrets', 'secrets.safestorage.json')),
   logger: createStderrLogger('info'),
   versions: { electron: process.versions.electron, chrome: process.versions.chrome },
+  autoConnect: true,
 });
 const rpc = new IpcRpcServer(appRouter, () => ({ core }));
 

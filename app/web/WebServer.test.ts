@@ -15,7 +15,7 @@ beforeAll(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-web-'));
   const staticDir = mkdtempSync(join(tmpdir(), 'tooldeck-static-'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Tooldeck</title>');
-  core = createCore({ appVersion: '9.9.9', host: 'web', dataDir, secretStore: new MemorySecretStore(), logger: silentLogger });
+  core = await createCore({ appVersion: '9.9.9', host: 'web', dataDir, secretStore: new MemorySecretStore(), logger: silentLogger });
   server = await startWebServer({ core, staticDir });
   base = `http://127.0.0.1:${server.port}`;
 });

@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors';
 import type { ConnectionState, McpServerConfig, McpTimeouts, McpTool, Root, ServerSnapshot, ToolListDiff } from '../../shared/mcp';
 import type { Logger } from '../platform/Logger';
 import { classifyConnectError, type ConnectClues } from './connectErrors';
+import type { EraCache } from './EraCache';
 import type { InteractionBroker } from './InteractionBroker';
 import { McpTranscript } from './McpTranscript';
 import { diffToolLists, isEmptyDiff } from './toolListDiff';
@@ -19,6 +20,13 @@ export interface McpConnectionOptions {
   clientInfo: { name: string; version: string };
   logger: Logger;
   connectTimeoutMs?: number;
+  /** Remembered protocol eras, so reconnects skip the negotiation probe. */
+  eraCache?: EraCache;
+  /**
+   * How long a stdio server gets to exit after its stdin closes before SIGTERM. The spec asks for
+   * "a reasonable time"; the UI waits longer than a one-shot CLI call.
+   */
+  shutdownGraceMs?: number;
   /** Any change the UI should see: state, discovery, list changes. */
   onChange: () => void;
   /** The server went away on its own (exit, network drop) after being ready. */
@@ -136,14 +144,24 @@ export class McpConnection {
     this.client = client;
 
     const timeoutMs = this.options.connectTimeoutMs ?? 20_000;
+    const prior = await this.options.eraCache?.get(config);
     try {
-      await client.connect(transport, { timeout: timeoutMs });
+      await client.connect(transport, { timeout: timeoutMs, ...(prior ? { prior } : {}) });
     } catch (error) {
       clues.timedOut = /timed? ?out/i.test(String((error as Error)?.message));
       const failure = classifyConnectError(error, config, clues);
+      if (prior && failure.step === 'negotiation') {
+        // The remembered era may be stale (the server was upgraded): forget it and negotiate afresh.
+        await this.options.eraCache?.set(config, undefined);
+        this.transcript.recordEvent('The remembered protocol era did not work; negotiating again');
+        return this.connect(attempt);
+      }
       await this.failWith(failure);
       throw failure;
     }
+    const era = client.getProtocolEra();
+    const discover = client.getDiscoverResult();
+    await this.options.eraCache?.set(config, era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' }).catch(() => undefined);
     this.transcript.recordEvent(`Connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''}, protocol ${client.getNegotiatedProtocolVersion()} (${client.getProtocolEra()} era)`);
 
     try {
@@ -222,7 +240,11 @@ export class McpConnection {
     this.options.broker.cancelForServer(this.options.config.name, 'The server connection closed');
     if (!client) return;
     this.closedByUs = true;
+    const pid = this.stdio?.pid;
+    const grace = this.options.shutdownGraceMs ?? 2_000;
+    const hurry = pid && grace < 2_000 ? setTimeout(() => signalProcess(pid, 'SIGTERM'), grace) : undefined;
     await client.close().catch(() => undefined);
+    if (hurry) clearTimeout(hurry);
     await this.ensureChildGone();
   }
 
@@ -239,13 +261,7 @@ export class McpConnection {
       }
     };
     for (let i = 0; i < 20 && alive(); i++) await new Promise((r) => setTimeout(r, 50));
-    if (alive()) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone between the check and the kill.
-      }
-    }
+    if (alive()) signalProcess(pid, 'SIGKILL');
   }
 
   /**
@@ -331,7 +347,7 @@ export class McpConnection {
 
   private noteError(what: string, error: Error) {
     this.transcript.recordEvent(`${what}: ${error.message}`);
-    this.options.logger.warn(what, { server: this.options.config.name, message: error.message });
+    this.options.logger.warn(what, { server: this.options.config.name, error: error.message });
   }
 
   private setState(state: ConnectionState) {
@@ -344,6 +360,14 @@ export class McpConnection {
       throw new AppError('ConnectionFailed', `Server "${this.options.config.name}" is not connected (${this.state.status}${this.state.message ? `: ${this.state.message}` : ''})`, { step: this.state.step });
     }
     return this.client;
+  }
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
   }
 }
 

@@ -3,6 +3,7 @@ import { AppError } from '../../shared/errors';
 import { McpServerConfig, type McpServerConfigInput, type Root, type SaveServerInput, type ServerSnapshot } from '../../shared/mcp';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
+import { EraCache } from './EraCache';
 import { InteractionBroker } from './InteractionBroker';
 import { type CallOptions, McpConnection } from './McpConnection';
 import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
@@ -16,6 +17,8 @@ export interface McpServiceOptions {
   /** Connect enabled servers at start (the UI hosts); the CLI connects on demand. */
   autoConnect?: boolean;
   connectTimeoutMs?: number;
+  /** See McpConnectionOptions.shutdownGraceMs. */
+  shutdownGraceMs?: number;
   /** Reconnect backoff: base and cap (ms). */
   reconnect?: { baseMs: number; maxMs: number };
 }
@@ -31,6 +34,7 @@ export interface ImportSummary {
 export class McpService {
   readonly broker = new InteractionBroker();
   private readonly store: ServerConfigStore;
+  private readonly eraCache: EraCache;
   private readonly connections = new Map<string, McpConnection>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private readonly listeners = new Set<() => void>();
@@ -39,6 +43,7 @@ export class McpService {
 
   constructor(private readonly options: McpServiceOptions) {
     this.store = new ServerConfigStore(options.dataDir, options.secretStore);
+    this.eraCache = new EraCache(options.dataDir);
   }
 
   async init(): Promise<void> {
@@ -181,6 +186,8 @@ export class McpService {
       clientInfo: this.options.clientInfo,
       logger: this.options.logger,
       connectTimeoutMs: this.options.connectTimeoutMs,
+      eraCache: this.eraCache,
+      shutdownGraceMs: this.options.shutdownGraceMs,
       onChange: () => undefined,
       onUnexpectedClose: () => undefined,
     });
@@ -216,6 +223,8 @@ export class McpService {
       clientInfo: this.options.clientInfo,
       logger: this.options.logger,
       connectTimeoutMs: this.options.connectTimeoutMs,
+      eraCache: this.eraCache,
+      shutdownGraceMs: this.options.shutdownGraceMs,
       onChange: () => {
         this.emit();
         this.emitTools(config.name);

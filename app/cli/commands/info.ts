@@ -8,7 +8,7 @@ export function registerInfo(program: Command, ctx: CliContext) {
     .description('Show versions, host and data directory')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const info = await createCaller({ core: ctx.getCore() }).system.info();
+      const info = await createCaller({ core: await ctx.getCore() }).system.info();
       if (options.json) return ctx.io.stdout(`${JSON.stringify(info, null, 2)}\n`);
       const rows: Array<[string, string]> = [
         ['Tooldeck', info.appVersion],

@@ -30,7 +30,7 @@ export function registerServe(program: Command, ctx: CliContext) {
         }
         ctx.io.stderr(`WARNING: binding ${options.host}: anyone who can reach this address and learns the token controls this console.\n`);
       }
-      const core = ctx.getCore('web');
+      const core = await ctx.getCore('web');
       let server;
       try {
         server = await startWebServer({ core, staticDir: defaultStaticDir(), port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll });

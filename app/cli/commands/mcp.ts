@@ -1,0 +1,196 @@
+import type { Command } from 'commander';
+import { isAppError } from '../../../shared/errors';
+import type { McpTool } from '../../../shared/mcp';
+import type { InvocationOutcome, ToolResult } from '../../../shared/registry';
+import type { Core } from '../../../main/core';
+import type { McpConnection } from '../../../main/mcp/McpConnection';
+import { registerEphemeral } from '../../../main/mcp/McpToolSource';
+import { toolEntryName } from '../../../main/registry/ToolCatalog';
+import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { adHocConfig, addTargetOptions, keyValues, splitCommandLine, type TargetOptions } from '../targetOptions';
+import { runConformanceClient } from './conformanceClient';
+
+const AD_HOC = 'adhoc';
+
+/** Connects to a saved server or a one-off target; the caller must call `release`. */
+async function openTarget(core: Core, name: string | undefined, options: TargetOptions): Promise<{ server: string; connection: McpConnection; release: () => Promise<void> }> {
+  const config = adHocConfig(AD_HOC, options);
+  if (config && name) throw new CliExit(ExitCode.Usage, 'Give either a saved server name or --stdio/--url, not both');
+  if (!config && !name) throw new CliExit(ExitCode.Usage, 'Name a saved server, or give --stdio "<command>" or --url URL');
+  try {
+    if (config) {
+      const connection = await core.mcp.openEphemeral(config);
+      const unregister = registerEphemeral(core.catalog, AD_HOC, connection);
+      return {
+        server: AD_HOC,
+        connection,
+        release: async () => {
+          unregister();
+          await connection.close();
+        },
+      };
+    }
+    await core.mcp.connect(name!);
+    return { server: name!, connection: core.mcp.connection(name!)!, release: () => core.mcp.disconnect(name!) };
+  } catch (error) {
+    if (isAppError(error) && error.code === 'ConnectionFailed') throw new CliExit(ExitCode.CannotConnect, `Cannot connect${error.step ? ` (${error.step})` : ''}: ${error.message}`);
+    throw error;
+  }
+}
+
+function toolJson(tool: McpTool) {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
+}
+
+function renderResult(result: ToolResult): string {
+  const lines: string[] = [];
+  for (const block of result.content) {
+    if (block.type === 'text') lines.push(block.text);
+    else if (block.type === 'image' || block.type === 'audio') lines.push(`[${block.type} ${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes]`);
+    else if (block.type === 'resource_link') lines.push(`[resource link ${block.uri}${block.title ? ` — ${block.title}` : ''}]`);
+    else if (block.type === 'resource') lines.push('text' in block.resource ? String(block.resource.text) : `[embedded resource ${block.resource.uri}]`);
+  }
+  if (result.structuredContent !== undefined) lines.push(JSON.stringify(result.structuredContent, null, 2));
+  if (result.truncated) lines.push('(result truncated to the size cap)');
+  return lines.join('\n');
+}
+
+function parseArgs(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CliExit(ExitCode.Usage, `--args is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliExit(ExitCode.Usage, '--args must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/** Exit codes of `mcp call`: 0 ok, 1 tool error or isError, 2 invalid arguments, 3 cannot connect. */
+export function exitCodeFor(outcome: InvocationOutcome): number {
+  if (outcome.error) {
+    if (outcome.error.code === 'InvalidArguments') return ExitCode.Usage;
+    if (outcome.error.code === 'ConnectionFailed') return ExitCode.CannotConnect;
+    return ExitCode.Failed;
+  }
+  return outcome.result?.isError ? ExitCode.Failed : ExitCode.Ok;
+}
+
+export function registerMcp(program: Command, ctx: CliContext) {
+  const mcp = program.command('mcp').description('MCP servers: save, list, inspect and call');
+
+  mcp
+    .command('add <name>')
+    .description('Save a server')
+    .option('--stdio <command>', 'stdio server: "<command> [args…]"')
+    .option('--url <url>', 'Streamable HTTP server URL')
+    .option('--sse', 'with --url: legacy HTTP+SSE')
+    .option('--header <K=V>', 'HTTP header (repeatable)', (v: string, p: string[] = []) => [...p, v])
+    .option('--env <K=V>', 'environment variable for stdio (repeatable; secret-looking names go to the secret store)', (v: string, p: string[] = []) => [...p, v])
+    .option('--bearer-token-env <VAR>', 'read a bearer token for --url from this environment variable into the secret store')
+    .option('--no-connect', 'save without trying to connect')
+    .action(async (name: string, options: TargetOptions & { bearerTokenEnv?: string; connect: boolean }) => {
+      if (!!options.stdio === !!options.url) throw new CliExit(ExitCode.Usage, 'Give exactly one of --stdio or --url');
+      const core = await ctx.getCore();
+      const bearerToken = options.bearerTokenEnv ? process.env[options.bearerTokenEnv] : undefined;
+      if (options.bearerTokenEnv && !bearerToken) throw new CliExit(ExitCode.Usage, `Environment variable ${options.bearerTokenEnv} is empty`);
+      let config;
+      let secretEnvValues: Record<string, string> = {};
+      if (options.stdio) {
+        const [command, ...args] = splitCommandLine(options.stdio);
+        const env = keyValues(options.env, '--env');
+        const { isSecretKey } = await import('../../../main/mcp/secretMasking');
+        secretEnvValues = Object.fromEntries(Object.entries(env).filter(([k]) => isSecretKey(k)));
+        const plain = Object.fromEntries(Object.entries(env).filter(([k]) => !isSecretKey(k)));
+        config = { name, transport: 'stdio' as const, command: command!, args, env: plain, secretEnv: Object.keys(secretEnvValues), enabled: options.connect };
+      } else {
+        config = { name, transport: options.sse ? ('sse' as const) : ('http' as const), url: options.url!, headers: keyValues(options.header, '--header'), enabled: options.connect };
+      }
+      try {
+        const snapshot = await core.mcp.save({ config: config as never, bearerToken, secretEnvValues });
+        const state = snapshot.state;
+        ctx.io.stdout(`Saved ${name}` + (options.connect ? (state.status === 'ready' ? ` — connected, ${snapshot.tools.length} tools` : ` — not connected: ${state.step ?? ''} ${state.message ?? ''}`.trimEnd()) : '') + '\n');
+      } catch (error) {
+        if (isAppError(error) && error.code === 'AlreadyExists') throw new CliExit(ExitCode.Failed, error.message);
+        const issues = (error as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
+        if (issues) throw new CliExit(ExitCode.Usage, issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+        throw error;
+      }
+    });
+
+  mcp
+    .command('list')
+    .description('List saved servers')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const core = await ctx.getCore();
+      const configs = core.mcp.configs();
+      if (options.json) return ctx.io.stdout(`${JSON.stringify(configs, null, 2)}\n`);
+      if (configs.length === 0) return ctx.io.stdout('No saved servers. Add one with: tooldeck mcp add <name> --stdio "<command>" | --url URL\n');
+      for (const c of configs) ctx.io.stdout(`${c.name.padEnd(24)} ${c.transport.padEnd(6)} ${c.transport === 'stdio' ? [c.command, ...c.args].join(' ') : c.url}\n`);
+    });
+
+  mcp
+    .command('remove <name>')
+    .description('Remove a saved server and its secrets')
+    .action(async (name: string) => {
+      const core = await ctx.getCore();
+      try {
+        await core.mcp.remove(name);
+      } catch (error) {
+        if (isAppError(error) && error.code === 'NotFound') throw new CliExit(ExitCode.Failed, error.message);
+        throw error;
+      }
+      ctx.io.stdout(`Removed ${name}\n`);
+    });
+
+  addTargetOptions(mcp.command('tools [name]').description('List the tools of a saved server or a one-off target'))
+    .option('--json', 'print a JSON array of {name, description, inputSchema, annotations}')
+    .action(async (name: string | undefined, options: TargetOptions & { json?: boolean }) => {
+      const core = await ctx.getCore();
+      const target = await openTarget(core, name, options);
+      try {
+        const tools = target.connection.tools;
+        if (options.json) return ctx.io.stdout(`${JSON.stringify(tools.map(toolJson), null, 2)}\n`);
+        const width = Math.min(40, Math.max(...tools.map((t) => t.name.length), 4));
+        for (const tool of tools) ctx.io.stdout(`${tool.name.padEnd(width)}  ${(tool.description ?? '').split('\n')[0]}\n`);
+      } finally {
+        await target.release();
+      }
+    });
+
+  addTargetOptions(mcp.command('call <tool> [name]').description('Call a tool through the invocation pipeline'))
+    .option('--args <json>', 'arguments as a JSON object', undefined)
+    .option('--timeout <ms>', 'per-request timeout in milliseconds', (v) => Number(v))
+    .option('--yes', 'confirm a call that policy says needs confirmation')
+    .option('--json', 'print the result (or error) as JSON')
+    .action(async (tool: string, name: string | undefined, options: TargetOptions & { args?: string; json?: boolean; timeout?: number; yes?: boolean }) => {
+      const args = parseArgs(options.args);
+      const core = await ctx.getCore();
+      const target = await openTarget(core, name, options);
+      let outcome: InvocationOutcome;
+      try {
+        if (!target.connection.tools.some((t) => t.name === tool)) {
+          throw new CliExit(ExitCode.Failed, `No tool "${tool}" on ${target.server}. Tools: ${target.connection.tools.map((t) => t.name).join(', ')}`);
+        }
+        outcome = await core.pipeline.invoke({ name: toolEntryName({ kind: 'mcp', name: target.server }, tool), arguments: args, timeoutMs: options.timeout, confirmed: options.yes });
+      } finally {
+        await target.release();
+      }
+      if (options.json) ctx.io.stdout(`${JSON.stringify(outcome.error ? { error: outcome.error } : outcome.result, null, 2)}\n`);
+      else if (outcome.error) ctx.io.stderr(`${outcome.error.code}: ${outcome.error.message}\n`);
+      else ctx.io.stdout(`${renderResult(outcome.result!)}\n`);
+      const code = exitCodeFor(outcome);
+      if (code !== ExitCode.Ok) throw new CliExit(code as ExitCode, options.json || outcome.error ? '' : 'The tool reported an error (isError)');
+    });
+
+  mcp
+    .command('conformance-client <url>')
+    .description('The client the MCP conformance runner drives (reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT)')
+    .action(async (url: string) => {
+      const core = await ctx.getCore();
+      await runConformanceClient(core, url, process.env, ctx.io);
+    });
+}
+

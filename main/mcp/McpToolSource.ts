@@ -1,0 +1,119 @@
+import { AppError } from '../../shared/errors';
+import type { McpTool } from '../../shared/mcp';
+import type { ToolEntry, ToolResult } from '../../shared/registry';
+import type { Logger } from '../platform/Logger';
+import { normalizeRuntime } from '../registry/policy/normalizeRuntime';
+import { resolveOperationClasses } from '../registry/policy/operationClasses';
+import { toolEntryName, type ToolCatalog } from '../registry/ToolCatalog';
+import type { ExecutionContext, ToolExecutor } from '../registry/types';
+import type { McpConnection } from './McpConnection';
+import type { McpService } from './McpService';
+
+/** Per-entry policy set elsewhere (Tool resources, ToolPermission); MCP tools default to seed 001. */
+export type McpPolicyOverride = (server: string, tool: McpTool) => Partial<Pick<ToolEntry, 'runtime' | 'policy' | 'tags'>> | undefined;
+
+export function mcpToolEntry(server: string, tool: McpTool, override?: ReturnType<McpPolicyOverride>): ToolEntry {
+  const source = { kind: 'mcp' as const, name: server };
+  const riskLevel = override?.policy?.riskLevel ?? 'low';
+  return {
+    name: toolEntryName(source, tool.name),
+    source,
+    toolName: tool.name,
+    title: tool.title ?? tool.annotations?.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
+    annotations: tool.annotations
+      ? {
+          title: tool.annotations.title,
+          readOnlyHint: tool.annotations.readOnlyHint,
+          destructiveHint: tool.annotations.destructiveHint,
+          idempotentHint: tool.annotations.idempotentHint,
+          openWorldHint: tool.annotations.openWorldHint,
+        }
+      : undefined,
+    tags: override?.tags,
+    runtime: override?.runtime ?? normalizeRuntime(undefined, riskLevel),
+    policy: override?.policy ?? { riskLevel, operationClasses: resolveOperationClasses(undefined, tool.annotations, riskLevel) },
+  };
+}
+
+/** Runs registry entries of one MCP server through its live connection. */
+export class McpToolExecutor implements ToolExecutor {
+  constructor(private readonly connection: () => McpConnection) {}
+
+  async execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
+    // The pipeline owns timeouts (per request, reset on progress, total) and aborts through the
+    // signal, which the SDK turns into notifications/cancelled; the SDK's own timer is kept out of it.
+    const result = await this.connection().callTool(entry.toolName, args, {
+      signal: ctx.signal,
+      onProgress: (p) => ctx.onProgress(p),
+      timeouts: { requestMs: 24 * 3_600_000, resetOnProgress: true, maxTotalMs: 24 * 3_600_000 },
+    });
+    return result as ToolResult;
+  }
+}
+
+/** Registers an unsaved connection's tools (one-shot CLI calls) so they too go through the pipeline. */
+export function registerEphemeral(catalog: ToolCatalog, name: string, connection: McpConnection): () => void {
+  const source = { kind: 'mcp' as const, name };
+  catalog.replaceSource(
+    source,
+    connection.tools.map((tool) => mcpToolEntry(name, tool)),
+    new McpToolExecutor(() => connection),
+  );
+  return () => catalog.removeSource(source);
+}
+
+/**
+ * Keeps the catalog in step with the servers: a ready server's tools are its entries, a server that
+ * is gone or down has none.
+ */
+export class McpCatalogSync {
+  private readonly executors = new Map<string, McpToolExecutor>();
+  private readonly stop: () => void;
+
+  constructor(
+    private readonly service: McpService,
+    private readonly catalog: ToolCatalog,
+    private readonly logger: Logger,
+    private readonly override?: McpPolicyOverride,
+  ) {
+    this.stop = service.onToolsChanged((server) => this.sync(server));
+    for (const config of service.configs()) this.sync(config.name);
+  }
+
+  /** Re-derives a server's entries, e.g. after policy resources changed. */
+  sync(server: string) {
+    const source = { kind: 'mcp' as const, name: server };
+    const exists = this.service.configs().some((c) => c.name === server);
+    const connection = exists ? this.service.connection(server) : undefined;
+    if (!connection || connection.state.status !== 'ready') {
+      this.catalog.removeSource(source);
+      return;
+    }
+    let executor = this.executors.get(server);
+    if (!executor) {
+      executor = new McpToolExecutor(() => {
+        const live = this.service.connection(server);
+        if (!live) throw new AppError('ConnectionFailed', `Server "${server}" is not connected`);
+        return live;
+      });
+      this.executors.set(server, executor);
+    }
+    const entries = connection.tools.map((tool) => mcpToolEntry(server, tool, this.override?.(server, tool)));
+    try {
+      this.catalog.replaceSource(source, entries, executor);
+    } catch (error) {
+      this.logger.warn('mcp tools not registered', { server, message: (error as Error).message });
+    }
+  }
+
+  resyncAll() {
+    for (const config of this.service.configs()) this.sync(config.name);
+  }
+
+  close() {
+    this.stop();
+  }
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { InteractionAnswer, Root, SaveServerInput, ServerName } from '../../shared/mcp';
+import { watch } from '../platform/AsyncQueue';
+import { procedure, router } from './trpc';
+
+const byName = z.object({ name: ServerName });
+
+export const mcpRouter = router({
+  list: procedure.query(({ ctx }) => ctx.core.mcp.list()),
+  get: procedure.input(byName).query(({ ctx, input }) => ctx.core.mcp.get(input.name)),
+  /** The server list, again after every change (state, discovery, list_changed). */
+  watch: procedure.subscription(async function* ({ ctx, signal }) {
+    yield* watch((notify) => ctx.core.mcp.onChange(notify), () => ctx.core.mcp.list(), signal, 100);
+  }),
+  save: procedure.input(SaveServerInput).mutation(({ ctx, input }) => ctx.core.mcp.save(input)),
+  remove: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.mcp.remove(input.name)),
+  connect: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.mcp.connect(input.name)),
+  disconnect: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.mcp.disconnect(input.name)),
+  refresh: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.mcp.refresh(input.name)),
+  import: procedure
+    .input(z.object({ text: z.string().max(5_000_000), replace: z.boolean().default(false) }))
+    .mutation(({ ctx, input }) => ctx.core.mcp.importServers(input.text, { replace: input.replace })),
+  export: procedure.input(z.object({ names: z.array(ServerName).optional() })).query(({ ctx, input }) => ctx.core.mcp.exportServers(input.names)),
+  transcript: procedure.input(byName.extend({ sinceSeq: z.number().int().default(-1) })).query(({ ctx, input }) => ctx.core.mcp.transcript(input.name)?.list(input.sinceSeq) ?? []),
+  exportTranscript: procedure.input(byName).query(({ ctx, input }) => ctx.core.mcp.transcript(input.name)?.export() ?? ''),
+  readResource: procedure
+    .input(z.object({ server: ServerName, uri: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const connection = ctx.core.mcp.connection(input.server);
+      if (!connection) throw new Error(`Server "${input.server}" is not connected`);
+      return connection.readResource(input.uri);
+    }),
+  getPrompt: procedure
+    .input(z.object({ server: ServerName, name: z.string(), arguments: z.record(z.string(), z.string()).default({}) }))
+    .mutation(async ({ ctx, input }) => {
+      const connection = ctx.core.mcp.connection(input.server);
+      if (!connection) throw new Error(`Server "${input.server}" is not connected`);
+      return connection.getPrompt(input.name, input.arguments);
+    }),
+  roots: procedure.query(({ ctx }) => ctx.core.mcp.roots()),
+  setRoots: procedure.input(z.array(Root)).mutation(({ ctx, input }) => ctx.core.mcp.setRoots(input)),
+  /** Elicitation and sampling requests waiting for the operator. */
+  pendingInteractions: procedure.subscription(async function* ({ ctx, signal }) {
+    yield* watch((notify) => ctx.core.mcp.broker.onChange(notify), () => ctx.core.mcp.broker.pending(), signal, 10);
+  }),
+  answerInteraction: procedure
+    .input(z.object({ id: z.string(), answer: InteractionAnswer }))
+    .mutation(({ ctx, input }) => ctx.core.mcp.broker.answer(input.id, input.answer)),
+});

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { AppErrorShape } from '../../shared/errors';
+import type { InvokeEvent } from '../../shared/invoke';
+import { InvokeRequest, ToolListFilter } from '../../shared/registry';
+import { AsyncQueue, watch } from '../platform/AsyncQueue';
+import { classifyError } from '../registry/classifyError';
+import { verdictFor } from '../registry/policy/ToolPermission';
+import type { Core } from '../core';
+import { procedure, router } from './trpc';
+
+function toolViews(core: Core, filter?: z.infer<typeof ToolListFilter>) {
+  return core.catalog.list(filter).map((entry) => ({ ...entry, verdict: verdictFor(entry, []) }));
+}
+
+export const toolsRouter = router({
+  list: procedure.input(ToolListFilter.optional()).query(({ ctx, input }) => toolViews(ctx.core, input)),
+  watch: procedure.subscription(async function* ({ ctx, signal }) {
+    yield* watch((notify) => ctx.core.catalog.onChange(notify), () => toolViews(ctx.core), signal, 100);
+  }),
+  get: procedure.input(z.object({ name: z.string() })).query(({ ctx, input }) => {
+    const entry = ctx.core.catalog.get(input.name);
+    return entry ? { ...entry, verdict: verdictFor(entry, []) } : null;
+  }),
+  /** One call, no streaming: for scripts and the CLI-like uses of the UI (replay). */
+  invoke: procedure.input(InvokeRequest).mutation(({ ctx, input, signal }) => ctx.core.pipeline.invoke({ ...input, signal })),
+  /**
+   * A call with live progress. Unsubscribing cancels it: the signal reaches the executor, which sends
+   * the protocol's cancel (notifications/cancelled for MCP).
+   */
+  invokeStream: procedure.input(InvokeRequest).subscription(async function* ({ ctx, input, signal }): AsyncGenerator<InvokeEvent> {
+    const queue = new AsyncQueue<InvokeEvent>();
+    queue.push({ type: 'started', at: Date.now() });
+    ctx.core.pipeline
+      .invoke({ ...input, signal, onProgress: (p) => queue.push({ type: 'progress', at: Date.now(), ...p }) })
+      .then(
+        (outcome) => queue.push({ type: 'outcome', outcome }),
+        (error: unknown) => queue.push({ type: 'failed', error: AppErrorShape.parse(classifyError(error).toShape()) }),
+      )
+      .finally(() => queue.close());
+    yield* queue;
+  }),
+  history: procedure.input(z.object({ limit: z.number().int().min(1).max(1000).default(100) })).query(({ ctx, input }) => ctx.core.history.list(input.limit)),
+});
