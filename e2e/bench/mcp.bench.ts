@@ -1,0 +1,118 @@
+// npm run bench -- mcp
+// 2,000 echo calls over stdio and over Streamable HTTP, through Tooldeck's invocation pipeline
+// (validate → policy → timeout → cap → record) versus the bare MCP SDK client, interleaved in
+// rounds within this one process; then `tooldeck mcp call echo` as a whole process versus the
+// official inspector CLI (median of 5). Prints medians, p99 and ratios; the last line is JSON.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createCore } from '../../main/core';
+import { silentLogger } from '../../main/platform/Logger';
+import { MemorySecretStore } from '../../main/platform/SecretStore';
+import { everythingScript, startEverythingHttp } from '../peers/mcp/everything';
+import { fmt, round, summarize } from './benchStats';
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
+const ROUNDS = 20;
+const root = resolve(import.meta.dirname, '../..');
+
+async function bareClient(transport: StdioClientTransport | StreamableHTTPClientTransport) {
+  const client = new Client({ name: 'bench-bare', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(transport);
+  return client;
+}
+
+async function measure(label: string, viaPipeline: () => Promise<unknown>, viaSdk: () => Promise<unknown>) {
+  const pipelineTimes: number[] = [];
+  const sdkTimes: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    await viaPipeline();
+    await viaSdk();
+  }
+  const perRound = CALLS / ROUNDS;
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate which side goes first so drift (GC, JIT, the other core) hits both equally.
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const side of order) {
+      for (let i = 0; i < perRound; i++) {
+        const start = performance.now();
+        await (side === 0 ? viaPipeline() : viaSdk());
+        (side === 0 ? pipelineTimes : sdkTimes).push(performance.now() - start);
+      }
+    }
+  }
+  const tooldeck = summarize(pipelineTimes);
+  const sdk = summarize(sdkTimes);
+  const ratio = tooldeck.median / sdk.median;
+  console.log(`${label.padEnd(6)} tooldeck median ${fmt(tooldeck.median)} p99 ${fmt(tooldeck.p99)} | bare SDK median ${fmt(sdk.median)} p99 ${fmt(sdk.p99)} | ratio ${ratio.toFixed(3)} (${CALLS} calls each)`);
+  return { tooldeck, sdk, ratio };
+}
+
+function timeProcess(command: string, args: string[]): number {
+  const start = performance.now();
+  const run = spawnSync(command, args, { cwd: root, encoding: 'utf8' });
+  const elapsed = performance.now() - start;
+  if (run.status !== 0 || !run.stdout.includes('Echo: hi')) throw new Error(`${command} ${args.join(' ')} failed: ${run.stderr}`);
+  return elapsed;
+}
+
+const core = await createCore({ appVersion: 'bench', host: 'cli', dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-bench-')), secretStore: new MemorySecretStore(), logger: silentLogger });
+const http = await startEverythingHttp('streamableHttp');
+try {
+  await core.mcp.save({ config: { name: 'stdio', transport: 'stdio', command: process.execPath, args: [everythingScript, 'stdio'] } as never });
+  await core.mcp.save({ config: { name: 'http', transport: 'http', url: http.url } as never });
+  const stdioBare = await bareClient(new StdioClientTransport({ command: process.execPath, args: [everythingScript, 'stdio'], stderr: 'ignore' }));
+  const httpBare = await bareClient(new StreamableHTTPClientTransport(new URL(http.url)));
+  const args = { message: 'bench' };
+
+  const stdio = await measure(
+    'stdio',
+    () => core.pipeline.invoke({ name: 'mcp:stdio.echo', arguments: args }),
+    () => stdioBare.callTool({ name: 'echo', arguments: args }),
+  );
+  const httpResult = await measure(
+    'http',
+    () => core.pipeline.invoke({ name: 'mcp:http.echo', arguments: args }),
+    () => httpBare.callTool({ name: 'echo', arguments: args }),
+  );
+  await stdioBare.close();
+  await httpBare.close();
+
+  const cli = join(root, 'out/main/cli.js');
+  const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-bench-cli-'));
+  const serverCommand = `${process.execPath} ${everythingScript} stdio`;
+  const tooldeckRuns: number[] = [];
+  const inspectorRuns: number[] = [];
+  timeProcess(process.execPath, [cli, '--data-dir', dataDir, 'mcp', 'call', 'echo', '--args', '{"message":"hi"}', '--stdio', serverCommand]);
+  for (let i = 0; i < 5; i++) {
+    tooldeckRuns.push(timeProcess(process.execPath, [cli, '--data-dir', dataDir, 'mcp', 'call', 'echo', '--args', '{"message":"hi"}', '--stdio', serverCommand]));
+    inspectorRuns.push(
+      timeProcess(join(root, 'node_modules/.bin/mcp-inspector'), ['--cli', process.execPath, everythingScript, 'stdio', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi']),
+    );
+  }
+  const cliMedian = summarize(tooldeckRuns).median;
+  const inspectorMedian = summarize(inspectorRuns).median;
+  console.log(`cli    tooldeck mcp call ${fmt(cliMedian)} | inspector --cli ${fmt(inspectorMedian)} | ratio ${(cliMedian / inspectorMedian).toFixed(3)} (median of 5 whole processes)`);
+  console.log(
+    JSON.stringify({
+      bench: 'mcp',
+      stdio_ratio: round(stdio.ratio),
+      http_ratio: round(httpResult.ratio),
+      stdio_median_ms: round(stdio.tooldeck.median),
+      stdio_sdk_median_ms: round(stdio.sdk.median),
+      stdio_p99_ms: round(stdio.tooldeck.p99),
+      http_median_ms: round(httpResult.tooldeck.median),
+      http_sdk_median_ms: round(httpResult.sdk.median),
+      http_p99_ms: round(httpResult.tooldeck.p99),
+      cli_call_ms: round(cliMedian, 1),
+      inspector_cli_ms: round(inspectorMedian, 1),
+    }),
+  );
+} finally {
+  await core.close();
+  await http.close();
+}

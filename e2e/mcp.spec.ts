@@ -1,0 +1,41 @@
+import { everythingScript } from './peers/mcp/everything';
+import { expect, test } from './support/fixtures';
+
+test.describe.configure({ mode: 'serial' });
+
+test('add server-everything from the UI, find echo, fill the form, invoke and read the echo', async ({ page, tooldeck }) => {
+  await page.goto(tooldeck.url);
+  await page.getByRole('button', { name: 'Servers' }).click();
+  await page.getByRole('button', { name: 'Add server' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add MCP server' });
+  await dialog.getByLabel('Name').fill('everything');
+  await dialog.getByLabel('Command').fill(`${process.execPath} ${everythingScript} stdio`);
+  await dialog.getByRole('button', { name: 'Add server' }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect(page.getByRole('listitem', { name: 'everything' })).toContainText('Connected');
+  await expect(page.getByRole('table', { name: 'Tools of everything' })).toContainText('echo');
+
+  await page.getByRole('button', { name: 'Tools' }).click();
+  await page.getByRole('textbox', { name: 'Search tools' }).fill('echo');
+  await page.getByRole('option', { name: 'mcp:everything.echo' }).click();
+  await expect(page.getByRole('heading', { name: 'echo' })).toBeVisible();
+
+  await page.getByRole('textbox', { name: /message/i }).fill('Hello from the browser');
+  await page.getByRole('button', { name: 'Invoke' }).click();
+  await expect(page.getByRole('region', { name: 'Result' })).toContainText('Echo: Hello from the browser');
+});
+
+test('start the long-running operation, watch progress, cancel it', async ({ page, tooldeck }) => {
+  await page.goto(`${tooldeck.origin}/tools?tool=${encodeURIComponent('mcp:everything.trigger-long-running-operation')}#token=${tooldeck.token}`);
+  await expect(page.getByRole('heading', { name: 'trigger-long-running-operation' })).toBeVisible();
+  await page.getByRole('spinbutton', { name: /duration/i }).fill('30');
+  await page.getByRole('spinbutton', { name: /steps/i }).fill('30');
+  await page.getByRole('button', { name: 'Invoke' }).click();
+
+  const progress = page.getByRole('progressbar', { name: 'Progress' });
+  await expect(progress).toBeVisible();
+  await expect.poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 15_000 }).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('region', { name: 'Result' })).toContainText(/cancel/i);
+});
