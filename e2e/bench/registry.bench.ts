@@ -1,0 +1,130 @@
+// Registry benchmarks: what the invocation pipeline adds to a call, and how fast search answers.
+// Run: tsx e2e/bench/registry.bench.ts (or `npm run bench -- registry`). The last line is JSON.
+import { performance } from 'node:perf_hooks';
+import type { ToolSource } from '../../shared/invocation';
+import type { ToolResult } from '../../shared/registry';
+import { createToolEntry } from '../../main/registry/createToolEntry';
+import { InvocationPipeline } from '../../main/registry/InvocationPipeline';
+import { MemoryInvocationRecorder } from '../../main/registry/MemoryInvocationRecorder';
+import { toolDocument, ToolSearchIndex } from '../../main/registry/search/ToolSearchIndex';
+import { ToolCatalog } from '../../main/registry/ToolCatalog';
+import type { ExecutionContext, ToolExecutor } from '../../main/registry/types';
+
+const ROUNDS = 25;
+const CALLS_PER_ROUND = 2000;
+const SEARCH_TOOLS = 10_000;
+const SEARCH_QUERIES = 400;
+/** The measured SDK stdio echo median on these machines (shared/REFERENCE.md): the cheapest real call. */
+const STDIO_ECHO_MS = 0.2;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+
+async function overhead() {
+  const source: ToolSource = { kind: 'mcp', name: 'bench' };
+  const entry = createToolEntry({
+    source,
+    tool: {
+      name: 'echo',
+      description: 'Echoes back the input message',
+      inputSchema: { type: 'object', properties: { message: { type: 'string' }, times: { type: 'integer', minimum: 1 } }, required: ['message'] },
+    },
+  });
+  const result: ToolResult = { content: [{ type: 'text', text: 'hello' }] };
+  const executor: ToolExecutor = { execute: async () => result };
+  const catalog = new ToolCatalog();
+  catalog.replaceSource(source, [entry], executor);
+  const pipeline = new InvocationPipeline({ catalog, recorder: new MemoryInvocationRecorder(1000) });
+  const args = { message: 'hello', times: 1 };
+  const ctx: ExecutionContext = { signal: new AbortController().signal, attempt: 1, onProgress() {} };
+
+  const direct = async () => {
+    const start = performance.now();
+    for (let i = 0; i < CALLS_PER_ROUND; i++) await executor.execute(entry, args, ctx);
+    return ((performance.now() - start) * 1000) / CALLS_PER_ROUND;
+  };
+  const piped = async () => {
+    const start = performance.now();
+    for (let i = 0; i < CALLS_PER_ROUND; i++) await pipeline.invoke({ name: 'mcp:bench.echo', arguments: args });
+    return ((performance.now() - start) * 1000) / CALLS_PER_ROUND;
+  };
+
+  await direct();
+  await piped();
+  const directUs: number[] = [];
+  const pipedUs: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round % 2 === 0) {
+      directUs.push(await direct());
+      pipedUs.push(await piped());
+    } else {
+      pipedUs.push(await piped());
+      directUs.push(await direct());
+    }
+  }
+  return { directUs: median(directUs), pipedUs: median(pipedUs) };
+}
+
+const VERBS = ['create', 'list', 'get', 'update', 'delete', 'search', 'sync', 'export', 'import', 'archive', 'restore', 'approve', 'schedule', 'cancel', 'send'];
+const NOUNS = ['issue', 'pull request', 'invoice', 'customer', 'order', 'ticket', 'event', 'file', 'message', 'deployment', 'pod', 'metric', 'alert', 'report', 'user', 'payment', 'subscription', 'dashboard', 'record', 'lead'];
+const SERVICES = ['github', 'gitlab', 'jira', 'linear', 'stripe', 'zendesk', 'slack', 'kubernetes', 'grafana', 'salesforce', 'hubspot', 'notion', 'drive', 'postgres', 'pagerduty'];
+const QUALIFIERS = ['', 'bulk', 'draft', 'scheduled', 'archived', 'shared', 'recent', 'pending', 'failed', 'team', 'project', 'personal', 'public', 'private', 'tagged', 'starred', 'latest', 'weekly', 'monthly', 'remote', 'local', 'cached', 'external', 'internal'];
+
+function searchLatency() {
+  const index = new ToolSearchIndex();
+  let n = 0;
+  outer: for (const service of SERVICES) {
+    for (const qualifier of QUALIFIERS) {
+      for (const verb of VERBS) {
+        for (const noun of NOUNS) {
+          if (n >= SEARCH_TOOLS) break outer;
+          const source: ToolSource = { kind: n % 7 === 0 ? 'http' : 'mcp', name: `${service}-${Math.floor(n / 700)}` };
+          const words = [verb, qualifier, noun].filter(Boolean);
+          index.upsert(
+            toolDocument(
+              createToolEntry({
+                source,
+                tool: { name: words.join('_').replace(/ /g, '_'), description: `${verb[0]!.toUpperCase()}${verb.slice(1)} a ${[qualifier, noun].filter(Boolean).join(' ')} in ${service}, with filters and paging` },
+                tags: [service, noun.split(' ')[0]!],
+              }),
+            ),
+          );
+          n++;
+        }
+      }
+    }
+  }
+  const queries: string[] = [];
+  for (let i = 0; i < SEARCH_QUERIES; i++) {
+    const verb = VERBS[i % VERBS.length]!;
+    const noun = NOUNS[(i * 7) % NOUNS.length]!;
+    const service = SERVICES[(i * 3) % SERVICES.length]!;
+    const forms = [`${verb} ${noun}`, `${service} ${noun}`, `${verb} ${noun.slice(0, 3)}`, `${service} ${verb} ${QUALIFIERS[(i % 23) + 1]} ${noun}`, noun.slice(0, 4)];
+    queries.push(forms[i % forms.length]!);
+  }
+  for (const query of queries.slice(0, 50)) index.search(query);
+  const times: number[] = [];
+  for (const query of queries) {
+    const start = performance.now();
+    index.search(query);
+    times.push(performance.now() - start);
+  }
+  return { tools: index.size, p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+const { directUs, pipedUs } = await overhead();
+const ratio = pipedUs / directUs;
+const perCallOverheadUs = pipedUs - directUs;
+console.log(`pipeline overhead, no-op executor: direct ${directUs.toFixed(2)} µs/call, pipeline ${pipedUs.toFixed(2)} µs/call (median of ${ROUNDS} interleaved rounds × ${CALLS_PER_ROUND} calls)`);
+console.log(`  ratio ${ratio.toFixed(2)}; added ${perCallOverheadUs.toFixed(2)} µs/call`);
+console.log(`  against the cheapest real call (SDK stdio echo, ${STDIO_ECHO_MS} ms): ratio ${((STDIO_ECHO_MS * 1000 + perCallOverheadUs) / (STDIO_ECHO_MS * 1000)).toFixed(3)}`);
+const search = searchLatency();
+console.log(`search over ${search.tools} tools, ${SEARCH_QUERIES} queries: p50 ${search.p50.toFixed(3)} ms, p99 ${search.p99.toFixed(3)} ms`);
+console.log(
+  JSON.stringify({
+    bench: 'registry',
+    overhead_ratio: Number(ratio.toFixed(3)),
+    search_p50_ms: Number(search.p50.toFixed(3)),
+    search_p99_ms: Number(search.p99.toFixed(3)),
+  }),
+);

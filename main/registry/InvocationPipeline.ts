@@ -1,0 +1,305 @@
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../../shared/errors';
+import { SourceKind, type InvocationRecord, type InvocationStatus } from '../../shared/invocation';
+import type { InvocationOutcome, InvocationProgress, PolicyVerdict, ToolEntry, ToolResult } from '../../shared/registry';
+import type { Logger } from '../platform/Logger';
+import { classifyError } from './classifyError';
+import { duplicateCallResult } from './duplicateCallResult';
+import { backoffDelay, shouldRetry } from './policy/backoff';
+import { verdictFor, type ToolPermission } from './policy/ToolPermission';
+import { recordedArguments, MAX_RECORDED_ARGUMENTS_BYTES } from './recordedArguments';
+import { runAttempt } from './runAttempt';
+import { capToolResult, DEFAULT_MAX_TOOL_RESULT_BYTES } from './resultCap';
+import { RunCallLedger } from './RunCallLedger';
+import { SchemaValidator } from './SchemaValidator';
+import type { ToolCatalog } from './ToolCatalog';
+import { systemClock, type Clock, type InvocationRecorder, type ToolExecutor } from './types';
+
+export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
+const PREVIEW_CHARS = 200;
+
+export interface InvocationRequest {
+  /** The registry name, `<kind>:<source>.<tool>`. */
+  name: string;
+  arguments?: Record<string, unknown>;
+  /** Per-request timeout; defaults to the entry's runtime.timeout. */
+  timeoutMs?: number;
+  /** Progress from the tool restarts the per-request timeout. Default true. */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard cap on the whole call, retries and backoff included, however much progress arrives. Default 10 min. */
+  maxTotalTimeoutMs?: number;
+  /** The caller has confirmed a call whose policy verdict is `confirm`. */
+  confirmed?: boolean;
+  runId?: string;
+  replayOf?: string;
+  signal?: AbortSignal;
+  onProgress?: (progress: InvocationProgress) => void;
+}
+
+export interface InvocationPipelineOptions {
+  catalog: ToolCatalog;
+  /** Read on every call, so permission edits apply to the next call. */
+  permissions?: () => readonly ToolPermission[];
+  recorder?: InvocationRecorder;
+  logger?: Logger;
+  clock?: Clock;
+  /** [0, 1) like Math.random; drives retry jitter. */
+  random?: () => number;
+  newId?: () => string;
+  maxToolResultBytes?: number;
+  maxRecordedArgumentsBytes?: number;
+}
+
+interface Failure {
+  error: AppError;
+  status: InvocationStatus;
+  attempts: number;
+}
+
+const NO_PERMISSIONS = (): readonly ToolPermission[] => [];
+
+/**
+ * The only way any entry is called: look up → validate → policy → execute (timeout, cancel, retry)
+ * → cap → classify → record. Every host (UI, CLI, replay, collection runs) goes through here, so
+ * validation, policy and history cannot be skipped by a side door.
+ */
+export class InvocationPipeline {
+  private readonly catalog: ToolCatalog;
+  private readonly permissions: () => readonly ToolPermission[];
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly newId: () => string;
+  private readonly maxToolResultBytes: number;
+  private readonly maxRecordedArgumentsBytes: number;
+  private readonly validator = new SchemaValidator();
+  private readonly ledger = new RunCallLedger();
+  private readonly listeners = new Set<(record: InvocationRecord) => void>();
+
+  constructor(private readonly options: InvocationPipelineOptions) {
+    this.catalog = options.catalog;
+    this.permissions = options.permissions ?? NO_PERMISSIONS;
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    this.newId = options.newId ?? sequentialIds();
+    this.maxToolResultBytes = options.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES;
+    this.maxRecordedArgumentsBytes = options.maxRecordedArgumentsBytes ?? MAX_RECORDED_ARGUMENTS_BYTES;
+  }
+
+  /** Every record also goes to these listeners (metrics, live history); returns the unsubscribe. */
+  onRecorded(listener: (record: InvocationRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Forgets a run's calls, so the same call may run again under that id. */
+  endRun(runId: string): void {
+    this.ledger.endRun(runId);
+  }
+
+  /**
+   * Resolves with an outcome for every call that names a tool, failed or not; rejects (InvalidInput)
+   * only when `name` is not a registry name at all, since then there is nothing to record it under.
+   */
+  async invoke(request: InvocationRequest): Promise<InvocationOutcome> {
+    const startedAt = this.clock.now();
+    const args = request.arguments ?? {};
+    const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes);
+    const base: RecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request };
+
+    const registered = this.catalog.resolve(request.name);
+    if (!registered) {
+      const error = new AppError('ToolNotFound', `No tool named ${request.name} is registered.`);
+      return this.finish({ ...base, ...parseToolName(request.name) }, undefined, { error, status: 'error', attempts: 0 });
+    }
+    const { entry, executor } = registered;
+    const at = { ...base, sourceKind: entry.source.kind, sourceName: entry.source.name, tool: entry.toolName };
+    const verdict = verdictFor(entry, this.permissions());
+
+    try {
+      this.validator.validate(entry.name, entry.inputSchema, args);
+    } catch (error) {
+      return this.finish(at, undefined, { error: classifyError(error), status: 'error', attempts: 0 }, verdict);
+    }
+    const refusal = refusalFor(entry, verdict, request.confirmed === true);
+    if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, verdict);
+
+    if (request.runId !== undefined) {
+      const first = this.ledger.claim(request.runId, entry.name, args);
+      if (first) return this.finish(at, duplicateCallResult(entry.name, first), undefined, verdict, 0, true);
+    }
+
+    const outcome = await this.execute(entry, executor, args, request, startedAt);
+    return this.finish(at, outcome.result, outcome.failure, verdict, outcome.attempts);
+  }
+
+  private async execute(
+    entry: ToolEntry,
+    executor: ToolExecutor,
+    args: Record<string, unknown>,
+    request: InvocationRequest,
+    startedAt: number,
+  ): Promise<{ result?: ToolResult; failure?: Failure; attempts: number }> {
+    const totalMs = request.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
+    const deadline = startedAt + totalMs;
+    const retry = entry.runtime.retry;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await runAttempt({
+          entry,
+          executor,
+          args,
+          attempt,
+          clock: this.clock,
+          timeoutMs: request.timeoutMs ?? entry.runtime.timeoutMs,
+          resetTimeoutOnProgress: request.resetTimeoutOnProgress ?? true,
+          deadline,
+          totalMs,
+          signal: request.signal,
+          onProgress: request.onProgress,
+        });
+        return { result, attempts: attempt };
+      } catch (thrown) {
+        const error = thrown as AppError;
+        const failure = { error, status: statusOf(error), attempts: attempt };
+        if (error.code === 'Canceled' || !shouldRetry(error, attempt, retry)) return { failure, attempts: attempt };
+        const delay = backoffDelay(attempt, retry, this.random);
+        if (this.clock.now() + delay >= deadline) return { failure, attempts: attempt };
+        try {
+          await this.sleep(delay, request.signal);
+        } catch (canceled) {
+          return { failure: { error: canceled as AppError, status: 'canceled', attempts: attempt }, attempts: attempt };
+        }
+      }
+    }
+  }
+
+  private sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const canceled = () => new AppError('Canceled', 'The call was canceled while waiting to retry.');
+      if (signal?.aborted) return reject(canceled());
+      const onAbort = () => {
+        cancel();
+        reject(canceled());
+      };
+      const cancel = this.clock.setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private finish(
+    at: RecordBase & Pick<InvocationRecord, 'sourceKind' | 'sourceName' | 'tool'>,
+    result: ToolResult | undefined,
+    failure: Failure | undefined,
+    verdict?: PolicyVerdict,
+    attempts = failure?.attempts ?? 0,
+    duplicate = false,
+  ): InvocationOutcome {
+    const capped = result ? capToolResult(result, this.maxToolResultBytes) : undefined;
+    const record: InvocationRecord = {
+      id: this.newId(),
+      startedAt: at.startedAt,
+      sourceKind: at.sourceKind,
+      sourceName: at.sourceName,
+      tool: at.tool,
+      argumentsJson: at.argumentsJson,
+      status: failure ? failure.status : result?.isError ? 'error' : 'ok',
+      latencyMs: this.clock.now() - at.startedAt,
+      requestBytes: at.requestBytes,
+      responseBytes: capped?.originalBytes ?? 0,
+      resultPreview: capped ? preview(capped.result) : '',
+      truncated: capped?.truncated ?? false,
+      attempts,
+    };
+    if (failure) {
+      record.errorCode = failure.error.code;
+      record.errorMessage = failure.error.message;
+    }
+    if (result?.isError) record.isError = true;
+    if (at.request.replayOf !== undefined) record.replayOf = at.request.replayOf;
+    if (at.request.runId !== undefined) record.runId = at.request.runId;
+    this.publish(record);
+
+    const outcome: InvocationOutcome = { record, truncated: record.truncated };
+    if (capped) outcome.result = capped.result;
+    if (failure) outcome.error = failure.error.toShape();
+    if (verdict) outcome.verdict = verdict;
+    if (duplicate) outcome.duplicate = true;
+    return outcome;
+  }
+
+  private publish(record: InvocationRecord) {
+    try {
+      this.options.recorder?.record(record);
+    } catch (error) {
+      this.options.logger?.warn('Invocation recorder failed', { error: String(error), id: record.id });
+    }
+    for (const listener of this.listeners) {
+      try {
+        listener(record);
+      } catch (error) {
+        this.options.logger?.warn('Invocation listener failed', { error: String(error), id: record.id });
+      }
+    }
+  }
+}
+
+interface RecordBase {
+  startedAt: number;
+  argumentsJson: string;
+  requestBytes: number;
+  request: InvocationRequest;
+}
+
+
+/**
+ * Record ids: a random per-pipeline prefix (48 bits, so ids stay unique across restarts in the
+ * store) and a counter, which is cheaper per call than a UUID and sorts in call order.
+ */
+function sequentialIds(): () => string {
+  const prefix = randomBytes(6).toString('hex');
+  let seq = 0;
+  return () => `${prefix}-${(++seq).toString(36).padStart(6, '0')}`;
+}
+
+/** A registry name split into its parts; InvalidInput when it is not `<kind>:<source>.<tool>`. */
+export function parseToolName(name: string): Pick<InvocationRecord, 'sourceKind' | 'sourceName' | 'tool'> {
+  const match = /^([a-z0-9]+):([^.]+)\.(.+)$/.exec(name);
+  const kind = SourceKind.safeParse(match?.[1]);
+  if (!match || !kind.success) {
+    throw new AppError('InvalidInput', `"${name}" is not a tool name; names look like <kind>:<source>.<tool>, e.g. mcp:github.create_issue.`);
+  }
+  return { sourceKind: kind.data, sourceName: match[2]!, tool: match[3]! };
+}
+
+function refusalFor(entry: ToolEntry, verdict: PolicyVerdict, confirmed: boolean): AppError | undefined {
+  if (verdict.verdict === 'deny') {
+    return new AppError('PolicyDenied', `Policy denies ${entry.name}: ${verdict.reasons.join('; ')}.`);
+  }
+  if (verdict.verdict === 'confirm' && !confirmed) {
+    return new AppError('PolicyDenied', `${entry.name} needs confirmation before it runs (${verdict.reasons.join('; ')}); call again with confirmed: true.`);
+  }
+  return undefined;
+}
+
+function statusOf(error: AppError): InvocationStatus {
+  if (error.code === 'Timeout') return 'timeout';
+  if (error.code === 'Canceled') return 'canceled';
+  if (error.code === 'PolicyDenied') return 'denied';
+  return 'error';
+}
+
+function preview(result: ToolResult): string {
+  let text = '';
+  for (const part of result.content) {
+    if (part.type === 'text') text += (text ? '\n' : '') + part.text;
+    if (text.length >= PREVIEW_CHARS) break;
+  }
+  if (!text && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
+  if (!text) text = result.content.map((part) => `[${part.type}]`).join(' ');
+  if (text.length <= PREVIEW_CHARS) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[PREVIEW_CHARS - 1]!) ? PREVIEW_CHARS - 1 : PREVIEW_CHARS;
+  return text.slice(0, end);
+}

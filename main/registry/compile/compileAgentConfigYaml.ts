@@ -1,0 +1,24 @@
+import { stringify } from 'yaml';
+import { AppError } from '../../../shared/errors';
+import { resolveToolGrants, type AgentTools, type ToolGrant } from './resolveToolGrants';
+
+/**
+ * The agent's `/etc/agent/config.yaml` in the seed-000 (Language Operator) shape:
+ * `tools: {<name>: {endpoint, protocol: mcp}}`, one entry per MCP server the agent is granted.
+ * `endpoints` maps MCP server names to their URLs. Grants to other kinds of source are not MCP
+ * servers and do not appear.
+ */
+export function compileAgentConfigYaml(agent: AgentTools, endpoints: Record<string, string>, defaults: readonly ToolGrant[] = []): string {
+  const tools: Record<string, { endpoint: string; protocol: 'mcp' }> = {};
+  const missing: string[] = [];
+  const servers = [...resolveToolGrants(agent, defaults).keys()].filter((source) => source.startsWith('mcp:')).map((source) => source.slice(4));
+  for (const server of servers.sort()) {
+    const endpoint = endpoints[server];
+    if (endpoint) tools[server] = { endpoint, protocol: 'mcp' };
+    else missing.push(server);
+  }
+  if (missing.length > 0) {
+    throw new AppError('NotFound', `Cannot write config.yaml for ${agent.name}: no endpoint known for ${missing.join(', ')}.`);
+  }
+  return stringify({ tools });
+}

@@ -1,0 +1,121 @@
+import { AppError } from '../../../shared/errors';
+import { sourceId } from '../../../shared/invocation';
+import type { ToolEntry } from '../../../shared/registry';
+import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../resultCap';
+import type { ToolCatalog } from '../ToolCatalog';
+import { resolveToolGrants, type AgentTools, type ToolGrant } from './resolveToolGrants';
+
+/** Seed 003 budget limits and their defaults, with the seed's field names. */
+export interface ToolsPolicy {
+  max_rounds: number;
+  timeout_per_tool_ms: number;
+  total_timeout_ms: number;
+  max_tool_result_bytes: number;
+}
+
+export const DEFAULT_TOOLS_POLICY: ToolsPolicy = {
+  max_rounds: 8,
+  timeout_per_tool_ms: 30_000,
+  total_timeout_ms: 120_000,
+  max_tool_result_bytes: DEFAULT_MAX_TOOL_RESULT_BYTES,
+};
+
+export interface ToolsJsonTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnly?: boolean; idempotent?: boolean };
+  execution: Record<string, unknown>;
+}
+
+export interface ToolsJson {
+  version: 1;
+  tools: ToolsJsonTool[];
+  policy: ToolsPolicy;
+}
+
+export interface CompileToolsOptions {
+  policy?: Partial<ToolsPolicy>;
+  /**
+   * Resolved tokens by service name. Without one, `execution.auth` names the environment variable
+   * instead of carrying the token: this project never writes a secret into a file on its own.
+   */
+  tokens?: Record<string, string>;
+  /** Base URLs of MCP and A2A sources by source id, for their execution metadata. */
+  endpoints?: Record<string, string>;
+}
+
+/**
+ * The per-agent tools.json manifest of seed 003: the tools the agent's grants allow (deny by
+ * default, workspace defaults inherited and extended), named `<service>.<tool>`, with their schemas,
+ * annotations and hidden execution metadata, and the mediation budget.
+ */
+export function compileToolsJson(agent: AgentTools, catalog: ToolCatalog, defaults: readonly ToolGrant[] = [], options: CompileToolsOptions = {}): ToolsJson {
+  const tools: ToolsJsonTool[] = [];
+  const problems: string[] = [];
+  for (const [source, allowed] of resolveToolGrants(agent, defaults)) {
+    const available = catalog.list({ source });
+    if (available.length === 0) {
+      problems.push(`${source} has no tools in the registry`);
+      continue;
+    }
+    if (allowed !== 'all') {
+      const known = new Set(available.map((entry) => entry.toolName));
+      for (const name of allowed) if (!known.has(name)) problems.push(`${source} has no tool ${name}`);
+    }
+    for (const entry of available) if (allowed === 'all' || allowed.has(entry.toolName)) tools.push(manifestTool(entry, options));
+  }
+  if (problems.length > 0) throw new AppError('NotFound', `Cannot compile tools.json for ${agent.name}: ${problems.join('; ')}.`);
+
+  tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (let i = 1; i < tools.length; i++) {
+    if (tools[i]!.name === tools[i - 1]!.name) {
+      throw new AppError('AlreadyExists', `Cannot compile tools.json for ${agent.name}: two granted sources both provide ${tools[i]!.name}.`);
+    }
+  }
+  return { version: 1, tools, policy: { ...DEFAULT_TOOLS_POLICY, ...options.policy } };
+}
+
+function manifestTool(entry: ToolEntry, options: CompileToolsOptions): ToolsJsonTool {
+  const annotations: ToolsJsonTool['annotations'] = {};
+  if (entry.annotations?.readOnlyHint !== undefined) annotations.readOnly = entry.annotations.readOnlyHint;
+  if (entry.annotations?.idempotentHint !== undefined) annotations.idempotent = entry.annotations.idempotentHint;
+  return {
+    name: `${entry.source.name}.${entry.toolName}`,
+    ...(entry.description !== undefined ? { description: entry.description } : {}),
+    inputSchema: entry.inputSchema,
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    execution: execution(entry, options),
+  };
+}
+
+function execution(entry: ToolEntry, options: CompileToolsOptions): Record<string, unknown> {
+  const service = entry.source.name;
+  if (entry.source.kind !== 'http') {
+    const baseUrl = options.endpoints?.[sourceId(entry.source)];
+    return {
+      transport: entry.source.kind,
+      service,
+      ...(baseUrl ? { base_url: baseUrl } : {}),
+      [entry.source.kind === 'a2a' ? 'skill' : 'tool']: entry.toolName,
+    };
+  }
+  const http = entry.http;
+  if (!http) throw new AppError('InvalidInput', `${entry.name} is an HTTP tool without HTTP execution metadata.`);
+  const token = options.tokens?.[service];
+  const auth =
+    http.auth && http.auth.type !== 'none'
+      ? token
+        ? { type: http.auth.type, token }
+        : { type: http.auth.type, ...(http.auth.env ? { env: http.auth.env } : {}) }
+      : undefined;
+  return {
+    transport: 'http',
+    service,
+    base_url: http.baseUrl,
+    method: http.method,
+    path: http.path,
+    ...(http.bodyKey ? { body_key: http.bodyKey } : {}),
+    ...(auth ? { auth } : {}),
+  };
+}

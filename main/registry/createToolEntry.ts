@@ -1,0 +1,51 @@
+import type { ToolSource } from '../../shared/invocation';
+import type { HttpBinding, ToolAnnotations, ToolEntry } from '../../shared/registry';
+import { normalizeRuntime, type RawRuntime } from './policy/normalizeRuntime';
+import { resolveOperationClasses } from './policy/operationClasses';
+import { normalizeRiskLevel } from './policy/riskLevel';
+import { toolEntryName } from './ToolCatalog';
+
+/** A tool as its source describes it: the MCP Tool shape (A2A skills and HTTP tools are mapped onto it). */
+export interface DescribedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+}
+
+/** What an operator configured for a tool, with seed 001's field names. */
+export interface ToolConfig {
+  risk_level?: string;
+  operation_classes?: string[];
+  runtime?: RawRuntime;
+}
+
+export interface ToolEntryInput {
+  source: ToolSource;
+  tool: DescribedTool;
+  config?: ToolConfig;
+  tags?: string[];
+  http?: HttpBinding;
+}
+
+/** Builds a normalized entry: namespaced name, seed-001 policy and runtime defaults, annotation-derived classes. */
+export function createToolEntry({ source, tool, config, tags, http }: ToolEntryInput): ToolEntry {
+  const riskLevel = normalizeRiskLevel(config?.risk_level);
+  const title = tool.title ?? tool.annotations?.title;
+  return {
+    name: toolEntryName(source, tool.name),
+    source,
+    toolName: tool.name,
+    ...(title !== undefined ? { title } : {}),
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    inputSchema: tool.inputSchema ?? { type: 'object' },
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tags?.length ? { tags } : {}),
+    runtime: normalizeRuntime(config?.runtime, riskLevel),
+    policy: { riskLevel, operationClasses: resolveOperationClasses(config?.operation_classes, tool.annotations, riskLevel) },
+    ...(http ? { http } : {}),
+  };
+}

@@ -1,0 +1,45 @@
+import { AppError } from '../../../shared/errors';
+import { OperationClass, type RiskLevel, type ToolAnnotations } from '../../../shared/registry';
+import { isElevatedRisk } from './riskLevel';
+
+/**
+ * Seed 001: operation_classes are trimmed, lowercased and deduplicated; invalid values are
+ * rejected; an empty list defaults to ["read"] for low/medium risk and ["write"] for high/critical.
+ */
+export function normalizeOperationClasses(raw: readonly string[] | undefined, riskLevel: RiskLevel): OperationClass[] {
+  const classes: OperationClass[] = [];
+  for (const item of raw ?? []) {
+    const value = item.trim().toLowerCase();
+    if (!value) continue;
+    const parsed = OperationClass.safeParse(value);
+    if (!parsed.success) throw new AppError('InvalidInput', `operation_classes: "${item}" is not one of ${OperationClass.options.join(', ')}.`);
+    if (!classes.includes(parsed.data)) classes.push(parsed.data);
+  }
+  if (classes.length > 0) return classes;
+  return [isElevatedRisk(riskLevel) ? 'write' : 'read'];
+}
+
+/**
+ * The class an MCP server's hints describe, read with MCP's own defaults (readOnlyHint false,
+ * destructiveHint true once the tool is not read-only): readOnlyHint → read, destructive → delete,
+ * otherwise write. Undefined when neither hint is present, so the seed-001 risk default applies.
+ */
+export function operationClassFromAnnotations(annotations: ToolAnnotations | undefined): OperationClass | undefined {
+  if (annotations?.readOnlyHint === undefined && annotations?.destructiveHint === undefined) return undefined;
+  if (annotations.readOnlyHint === true) return 'read';
+  return (annotations.destructiveHint ?? true) ? 'delete' : 'write';
+}
+
+/**
+ * Explicit classes (the operator's word) replace the server's hints entirely; hints only fill in
+ * when no classes were configured. A server cannot talk its way out of an operator's classification.
+ */
+export function resolveOperationClasses(
+  explicit: readonly string[] | undefined,
+  annotations: ToolAnnotations | undefined,
+  riskLevel: RiskLevel,
+): OperationClass[] {
+  if (explicit?.some((value) => value.trim() !== '')) return normalizeOperationClasses(explicit, riskLevel);
+  const hinted = operationClassFromAnnotations(annotations);
+  return hinted ? [hinted] : normalizeOperationClasses(undefined, riskLevel);
+}

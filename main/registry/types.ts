@@ -1,0 +1,54 @@
+import type { InvocationRecord } from '../../shared/invocation';
+import type { InvocationProgress, ToolEntry, ToolResult } from '../../shared/registry';
+
+export type {
+  ContentBlock,
+  HttpBinding,
+  InvocationOutcome,
+  OperationClass,
+  PolicyVerdict,
+  RiskLevel,
+  RuntimePolicy,
+  ToolAnnotations,
+  ToolEntry,
+  ToolPolicy,
+  ToolResult,
+  Verdict,
+} from '../../shared/registry';
+
+export interface ExecutionContext {
+  /** Aborted when the caller cancels or the attempt times out; executors pass it on to their I/O. */
+  signal: AbortSignal;
+  /** 1-based; above 1 when the pipeline retries a retryable failure. */
+  attempt: number;
+  /** Progress resets the per-request timeout when the request asked for that (the default). */
+  onProgress(progress: InvocationProgress): void;
+}
+
+/**
+ * Runs one kind of entry (an MCP connection, an A2A client, the HTTP executor). Failures are thrown:
+ * an `AppError` keeps its code and retryability, anything else counts as `ExecutionFailed`. A result
+ * with `isError: true` is a call that reached the tool and failed there; it is returned, not thrown.
+ */
+export interface ToolExecutor {
+  execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult>;
+}
+
+export interface InvocationRecorder {
+  record(record: InvocationRecord): void;
+}
+
+/** Time as the pipeline sees it, injected so tests decide when timers fire. */
+export interface Clock {
+  now(): number;
+  /** Calls `callback` after `ms`; the returned function cancels it. */
+  setTimeout(callback: () => void, ms: number): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout(callback, ms) {
+    const handle = setTimeout(callback, ms);
+    return () => clearTimeout(handle);
+  },
+};
