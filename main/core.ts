@@ -6,6 +6,7 @@ import type { Logger } from './platform/Logger';
 import type { SecretStore } from './platform/SecretStore';
 import { InvocationPipeline } from './registry/InvocationPipeline';
 import { MemoryInvocationRecorder } from './registry/MemoryInvocationRecorder';
+import { ToolSearchIndex } from './registry/search/ToolSearchIndex';
 import { ToolCatalog } from './registry/ToolCatalog';
 import { SystemService } from './system/SystemService';
 
@@ -29,6 +30,7 @@ export interface Core {
   readonly system: SystemService;
   readonly mcp: McpService;
   readonly catalog: ToolCatalog;
+  readonly search: ToolSearchIndex;
   readonly pipeline: InvocationPipeline;
   readonly history: MemoryInvocationRecorder;
   close(): Promise<void>;
@@ -52,15 +54,19 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   });
   await mcp.init();
   const mcpSync = new McpCatalogSync(mcp, catalog, deps.logger);
+  const search = new ToolSearchIndex();
+  const detachSearch = search.attach(catalog);
 
   return {
     deps,
     system,
     mcp,
     catalog,
+    search,
     pipeline,
     history,
     async close() {
+      detachSearch();
       mcpSync.close();
       await mcp.close();
     },

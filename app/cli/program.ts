@@ -5,6 +5,7 @@ import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
 import { registerInfo } from './commands/info';
 import { registerMcp } from './commands/mcp';
+import { registerSearch } from './commands/search';
 import { registerServe } from './commands/serve';
 
 const processIo: CliIo = {
@@ -29,6 +30,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   registerInfo(program, ctx);
   registerServe(program, ctx);
   registerMcp(program, ctx);
+  registerSearch(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

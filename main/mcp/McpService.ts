@@ -8,6 +8,7 @@ import { InteractionBroker } from './InteractionBroker';
 import { type CallOptions, McpConnection } from './McpConnection';
 import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
 import { ServerConfigStore } from './ServerConfigStore';
+import { ToolListCache } from './ToolListCache';
 
 export interface McpServiceOptions {
   dataDir: string;
@@ -35,6 +36,7 @@ export class McpService {
   readonly broker = new InteractionBroker();
   private readonly store: ServerConfigStore;
   private readonly eraCache: EraCache;
+  readonly toolCache: ToolListCache;
   private readonly connections = new Map<string, McpConnection>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private readonly listeners = new Set<() => void>();
@@ -44,6 +46,7 @@ export class McpService {
   constructor(private readonly options: McpServiceOptions) {
     this.store = new ServerConfigStore(options.dataDir, options.secretStore);
     this.eraCache = new EraCache(options.dataDir);
+    this.toolCache = new ToolListCache(options.dataDir);
   }
 
   async init(): Promise<void> {
@@ -96,8 +99,9 @@ export class McpService {
     await this.disconnect(name);
     this.connections.delete(name);
     await this.store.remove(name);
+    await this.toolCache.delete(name);
     this.emit();
-    this.emitTools(name);
+    void this.emitTools(name);
   }
 
   async connect(name: string, attempt = 0): Promise<ServerSnapshot> {
@@ -108,7 +112,7 @@ export class McpService {
     this.connections.set(name, connection);
     try {
       await connection.connect(attempt);
-      this.emitTools(name);
+      await this.emitTools(name);
     } catch (error) {
       if ((error as AppError).retryable) this.scheduleReconnect(name, attempt + 1, (error as Error).message);
       throw error;
@@ -121,14 +125,14 @@ export class McpService {
     const connection = this.connections.get(name);
     if (connection) {
       await connection.close();
-      this.emitTools(name);
+      void this.emitTools(name);
     }
   }
 
   async refresh(name: string): Promise<ServerSnapshot> {
     const connection = this.requireReady(name);
     await connection.discover();
-    this.emitTools(name);
+    await this.emitTools(name);
     return connection.snapshot();
   }
 
@@ -227,7 +231,7 @@ export class McpService {
       shutdownGraceMs: this.options.shutdownGraceMs,
       onChange: () => {
         this.emit();
-        this.emitTools(config.name);
+        void this.emitTools(config.name);
       },
       onUnexpectedClose,
     });
@@ -277,8 +281,15 @@ export class McpService {
     for (const listener of this.listeners) listener();
   }
 
-  private emitTools(server: string) {
+  /** Tells listeners a server's tools changed and refreshes its on-disk tool list. */
+  private emitTools(server: string): Promise<void> {
+    const connection = this.connections.get(server);
+    const persisted =
+      connection?.state.status === 'ready' && this.store.get(server)
+        ? this.toolCache.write(server, connection.tools).catch((error: Error) => this.options.logger.warn('tool cache not written', { server, error: error.message }))
+        : Promise.resolve();
     for (const listener of this.toolListeners) listener(server);
+    return persisted;
   }
 }
 

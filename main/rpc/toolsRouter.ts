@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppErrorShape } from '../../shared/errors';
 import type { InvokeEvent } from '../../shared/invoke';
-import { InvokeRequest, ToolListFilter } from '../../shared/registry';
+import { InvokeRequest, SearchQuery, ToolListFilter } from '../../shared/registry';
 import { AsyncQueue, watch } from '../platform/AsyncQueue';
 import { classifyError } from '../registry/classifyError';
 import { verdictFor } from '../registry/policy/ToolPermission';
@@ -17,6 +17,8 @@ export const toolsRouter = router({
   watch: procedure.subscription(async function* ({ ctx, signal }) {
     yield* watch((notify) => ctx.core.catalog.onChange(notify), () => toolViews(ctx.core), signal, 100);
   }),
+  /** BM25 over names, titles, descriptions, sources and tags; scores 0..1. */
+  search: procedure.input(SearchQuery).query(({ ctx, input }) => ctx.core.search.search(input.query, { limit: input.limit, kinds: input.kinds })),
   get: procedure.input(z.object({ name: z.string() })).query(({ ctx, input }) => {
     const entry = ctx.core.catalog.get(input.name);
     return entry ? { ...entry, verdict: verdictFor(entry, []) } : null;

@@ -1,0 +1,137 @@
+import { join } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { A2aAgentService } from '../../../main/a2a/A2aAgentService';
+import { FileSecretStore } from '../../../main/platform/FileSecretStore';
+import { createStderrLogger } from '../../../main/platform/Logger';
+import type { A2aArtifact, A2aCardReport, A2aCheckRow, A2aEvent, A2aSendResult } from '../../../shared/a2a';
+import { isAppError, type AppError } from '../../../shared/errors';
+import { CliExit, ExitCode, type CliContext } from '../CliContext';
+
+function parseTimeout(value: string): number {
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms <= 0) throw new InvalidArgumentError('must be a positive number of milliseconds');
+  return ms;
+}
+
+/** Reaching the agent failed (nothing listens, no card there, no answer in time): exit 3; anything else: exit 1. */
+function exitFor(error: unknown): never {
+  if (!isAppError(error)) throw error;
+  const unreachable =
+    error.code === 'ConnectionFailed' || (error.step === 'fetch' && (error.code === 'NotFound' || error.code === 'Timeout'));
+  throw new CliExit(unreachable ? ExitCode.CannotConnect : ExitCode.Failed, describeError(error));
+}
+
+function describeError(error: AppError): string {
+  return `${error.code}${error.step ? ` (${error.step})` : ''}: ${error.message}`;
+}
+
+const STATUS_LABEL: Record<A2aCheckRow['status'], string> = { pass: 'PASS', warn: 'WARN', fail: 'FAIL' };
+
+function renderCard(report: A2aCardReport): string {
+  const { card } = report;
+  const lines = [
+    `${card.name || '(unnamed)'}  ${card.version || '(no version)'}  (A2A ${card.protocolVersion})`,
+    ...(card.description ? [card.description] : []),
+    `Card        ${report.cardUrl}`,
+    'Interfaces',
+    ...card.interfaces.map((i) => `  ${i.binding.padEnd(10)} ${i.url}${i.protocolVersion ? `  (${i.protocolVersion})` : ''}`),
+    `Streaming   ${card.capabilities.streaming ? 'yes' : 'no'}`,
+    'Skills',
+    ...(card.skills.length ? card.skills.map((s) => `  ${s.id.padEnd(10)} ${s.name}${s.description ? ` — ${s.description}` : ''}`) : ['  (none)']),
+    `Security    ${card.securitySchemes.length ? card.securitySchemes.map((s) => `${s.name} (${s.type} ${s.detail})`).join(', ') : 'none'}`,
+    'Checks',
+    ...report.rows.map((r) => `  ${STATUS_LABEL[r.status]}  ${r.title}: ${r.detail}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function renderArtifact(artifact: A2aArtifact): string {
+  const body = artifact.parts
+    .map((p) => (p.kind === 'text' ? p.text : p.kind === 'data' ? JSON.stringify(p.data, null, 2) : `[file ${p.filename ?? p.url ?? ''} ${p.mediaType ?? ''}]`.trim()))
+    .join('\n');
+  const kinds = [...new Set(artifact.parts.map((p) => p.kind))].join('+');
+  return `artifact ${artifact.name ?? artifact.artifactId} (${kinds})\n${body.replace(/^/gm, '  ')}\n`;
+}
+
+function renderEvent(event: A2aEvent): string {
+  const time = new Date(event.at).toISOString().slice(11, 23);
+  if (event.kind === 'artifact') return event.artifact ? renderArtifact(event.artifact) : '';
+  if (event.kind === 'message') return `${time}  agent: ${event.text ?? ''}\n`;
+  return `${time}  ${(event.state ?? '?').padEnd(14)} ${event.text ?? ''}`.trimEnd() + '\n';
+}
+
+function renderResult(result: A2aSendResult): string {
+  if (result.kind === 'message') return `${result.text}\n`;
+  return `${result.state ?? '?'}${result.task?.statusText ? `  ${result.task.statusText}` : ''}\n${result.artifacts.map(renderArtifact).join('')}`;
+}
+
+function footer(taskId: string | undefined, contextId: string | undefined, state: string | undefined): string {
+  const ids = [taskId ? `task ${taskId}` : '', contextId ? `context ${contextId}` : ''].filter(Boolean).join('  ');
+  const hint = state === 'INPUT_REQUIRED' || state === 'AUTH_REQUIRED' ? `\nThe agent is waiting: answer with --task ${taskId} "<text>".` : '';
+  return ids ? `${ids}${hint}\n` : '';
+}
+
+/** `tooldeck a2a card|send`: inspect an agent's card, or talk to it, by URL or saved name. */
+export function registerA2a(program: Command, ctx: CliContext) {
+  let service: A2aAgentService | undefined;
+  const agents = () =>
+    (service ??= new A2aAgentService({
+      dataDir: ctx.dataDir,
+      secretStore: new FileSecretStore(join(ctx.dataDir, 'secrets')),
+      logger: createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : 'error'),
+    }));
+
+  const a2a = program.command('a2a').description('A2A agents: inspect cards, send messages');
+
+  a2a
+    .command('card')
+    .description('Fetch and validate an agent card (exit 1 when a check fails)')
+    .argument('<agent>', 'agent base URL, card URL, or saved agent name')
+    .option('--json', 'print the report as JSON')
+    .action(async (target: string, options: { json?: boolean }) => {
+      let report: A2aCardReport;
+      try {
+        report = await agents().inspect(target);
+      } catch (error) {
+        exitFor(error);
+      }
+      ctx.io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderCard(report));
+      const failed = report.rows.filter((r) => r.status === 'fail');
+      if (failed.length) throw new CliExit(ExitCode.Failed, `${failed.length} check(s) failed: ${failed.map((r) => r.id).join(', ')}`);
+    });
+
+  a2a
+    .command('send')
+    .description('Send a message to an agent and print its answer (exit 3 when it cannot be reached)')
+    .argument('<agent>', 'agent base URL, card URL, or saved agent name')
+    .argument('<text>', 'message text')
+    .option('--stream', 'print task states and artifacts as they arrive')
+    .option('--json', 'print JSON (one event per line with --stream)')
+    .option('--context <id>', 'continue this conversation')
+    .option('--task <id>', 'continue this task (answer an INPUT_REQUIRED question)')
+    .option('--timeout <ms>', 'give up after this long and cancel the task', parseTimeout, 120_000)
+    .action(async (target: string, text: string, options: { stream?: boolean; json?: boolean; context?: string; task?: string; timeout: number }) => {
+      const opts = { contextId: options.context, taskId: options.task, timeoutMs: options.timeout };
+      let taskId: string | undefined;
+      let contextId: string | undefined;
+      let state: string | undefined;
+      try {
+        if (options.stream) {
+          for await (const event of agents().stream(target, text, opts)) {
+            taskId ??= event.taskId;
+            contextId ??= event.contextId;
+            state = event.state ?? state;
+            ctx.io.stdout(options.json ? `${JSON.stringify(event)}\n` : renderEvent(event));
+          }
+        } else {
+          const result = await agents().send(target, text, opts);
+          ({ taskId, contextId, state } = result);
+          ctx.io.stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result));
+        }
+      } catch (error) {
+        exitFor(error);
+      }
+      if (!options.json) ctx.io.stdout(footer(taskId, contextId, state));
+      if (state === 'FAILED' || state === 'REJECTED' || state === 'CANCELED') throw new CliExit(ExitCode.Failed, `The task ended ${state}.`);
+    });
+}
