@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { HostKind, SystemInfo } from '../shared/system';
+import { A2aAgentService } from './a2a/A2aAgentService';
+import { A2aCatalogSync } from './a2a/A2aCatalogSync';
 import { McpCatalogSync } from './mcp/McpToolSource';
 import { McpService } from './mcp/McpService';
 import type { Logger } from './platform/Logger';
@@ -29,6 +31,8 @@ export interface Core {
   readonly deps: CoreDeps;
   readonly system: SystemService;
   readonly mcp: McpService;
+  readonly a2a: A2aAgentService;
+  readonly a2aSkills: A2aCatalogSync;
   readonly catalog: ToolCatalog;
   readonly search: ToolSearchIndex;
   readonly pipeline: InvocationPipeline;
@@ -54,6 +58,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   });
   await mcp.init();
   const mcpSync = new McpCatalogSync(mcp, catalog, deps.logger);
+  const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: deps.secretStore, logger: deps.logger });
+  const a2aSkills = new A2aCatalogSync(a2a, catalog, deps.logger);
+  // Cards are fetched in the background: an unreachable agent must not delay start-up.
+  if (deps.autoConnect) void a2aSkills.syncAll();
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
 
@@ -61,6 +69,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     deps,
     system,
     mcp,
+    a2a,
+    a2aSkills,
     catalog,
     search,
     pipeline,
@@ -69,6 +79,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       detachSearch();
       mcpSync.close();
       await mcp.close();
+      await a2a.close();
     },
   };
 }

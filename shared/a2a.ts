@@ -9,12 +9,12 @@ export const A2A_TERMINAL_STATES: readonly A2aTaskState[] = ['COMPLETED', 'FAILE
 /** States in which the agent waits for the caller; the task continues when the caller answers. */
 export const A2A_INTERRUPTED_STATES: readonly A2aTaskState[] = ['INPUT_REQUIRED', 'AUTH_REQUIRED'];
 
-export function isTerminalState(state: A2aTaskState | undefined): boolean {
+export function isTerminalA2aState(state: A2aTaskState | undefined): boolean {
   return state !== undefined && A2A_TERMINAL_STATES.includes(state);
 }
 
 /** A stream ends on a terminal state and also on an interrupted one: the next turn is the caller's. */
-export function isFinalState(state: A2aTaskState | undefined): boolean {
+export function isFinalA2aState(state: A2aTaskState | undefined): boolean {
   return state !== undefined && (A2A_TERMINAL_STATES.includes(state) || A2A_INTERRUPTED_STATES.includes(state));
 }
 

@@ -1,3 +1,4 @@
+export * from './a2a';
 export * from './errors';
 export * from './invocation';
 export * from './system';

@@ -3,6 +3,7 @@ import { defaultDataDir } from '../../main/platform/dataDir';
 import { isAppError } from '../../shared/errors';
 import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
+import { registerA2a } from './commands/a2a';
 import { registerInfo } from './commands/info';
 import { registerMcp } from './commands/mcp';
 import { registerSearch } from './commands/search';
@@ -31,6 +32,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   registerServe(program, ctx);
   registerMcp(program, ctx);
   registerSearch(program, ctx);
+  registerA2a(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -2,39 +2,34 @@ import { AppError } from '../../shared/errors';
 import type { McpTool } from '../../shared/mcp';
 import type { ToolEntry, ToolResult } from '../../shared/registry';
 import type { Logger } from '../platform/Logger';
-import { normalizeRuntime } from '../registry/policy/normalizeRuntime';
-import { resolveOperationClasses } from '../registry/policy/operationClasses';
-import { toolEntryName, type ToolCatalog } from '../registry/ToolCatalog';
+import { createToolEntry, type DescribedTool, type ToolConfig } from '../registry/createToolEntry';
+import type { ToolCatalog } from '../registry/ToolCatalog';
 import type { ExecutionContext, ToolExecutor } from '../registry/types';
 import type { McpConnection } from './McpConnection';
 import type { McpService } from './McpService';
 
-/** Per-entry policy set elsewhere (Tool resources, ToolPermission); MCP tools default to seed 001. */
-export type McpPolicyOverride = (server: string, tool: McpTool) => Partial<Pick<ToolEntry, 'runtime' | 'policy' | 'tags'>> | undefined;
+/** What an operator configured for a server's tool (Orloj `Tool` resources); seed 001 defaults otherwise. */
+export type McpToolConfigLookup = (server: string, tool: McpTool) => { config?: ToolConfig; tags?: string[] } | undefined;
 
-export function mcpToolEntry(server: string, tool: McpTool, override?: ReturnType<McpPolicyOverride>): ToolEntry {
-  const source = { kind: 'mcp' as const, name: server };
-  const riskLevel = override?.policy?.riskLevel ?? 'low';
+export function mcpToolEntry(server: string, tool: McpTool, configured?: ReturnType<McpToolConfigLookup>): ToolEntry {
+  return createToolEntry({ source: { kind: 'mcp', name: server }, tool: describedTool(tool), config: configured?.config, tags: configured?.tags });
+}
+
+function describedTool(tool: McpTool): DescribedTool {
+  const annotations = tool.annotations;
   return {
-    name: toolEntryName(source, tool.name),
-    source,
-    toolName: tool.name,
-    title: tool.title ?? tool.annotations?.title,
+    name: tool.name,
+    title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema,
     outputSchema: tool.outputSchema,
-    annotations: tool.annotations
-      ? {
-          title: tool.annotations.title,
-          readOnlyHint: tool.annotations.readOnlyHint,
-          destructiveHint: tool.annotations.destructiveHint,
-          idempotentHint: tool.annotations.idempotentHint,
-          openWorldHint: tool.annotations.openWorldHint,
-        }
-      : undefined,
-    tags: override?.tags,
-    runtime: override?.runtime ?? normalizeRuntime(undefined, riskLevel),
-    policy: override?.policy ?? { riskLevel, operationClasses: resolveOperationClasses(undefined, tool.annotations, riskLevel) },
+    annotations: annotations && {
+      title: annotations.title,
+      readOnlyHint: annotations.readOnlyHint,
+      destructiveHint: annotations.destructiveHint,
+      idempotentHint: annotations.idempotentHint,
+      openWorldHint: annotations.openWorldHint,
+    },
   };
 }
 
@@ -77,7 +72,7 @@ export class McpCatalogSync {
     private readonly service: McpService,
     private readonly catalog: ToolCatalog,
     private readonly logger: Logger,
-    private readonly override?: McpPolicyOverride,
+    private readonly configured?: McpToolConfigLookup,
   ) {
     this.stop = service.onToolsChanged((server) => this.sync(server));
     for (const config of service.configs()) this.sync(config.name);
@@ -101,7 +96,7 @@ export class McpCatalogSync {
       });
       this.executors.set(server, executor);
     }
-    const entries = connection.tools.map((tool) => mcpToolEntry(server, tool, this.override?.(server, tool)));
+    const entries = connection.tools.map((tool) => mcpToolEntry(server, tool, this.configured?.(server, tool)));
     try {
       this.catalog.replaceSource(source, entries, executor);
     } catch (error) {

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, startFakeCardHost, type FakeCardHost } from '../../../main/a2a/fakeCardHost';
-import { startPeers, type PeerProcess } from '../../../main/a2a/testPeers';
+import { closedPort, startFakeCardHost, type FakeCardHost } from '../../../e2e/peers/a2a/fakeCardHost';
+import { startPeers, type PeerSet } from '../../../e2e/peers/a2a/startPeers';
 import { CliContext, CliExit, ExitCode } from '../CliContext';
 import { registerA2a } from './a2a';
 
-let peers: PeerProcess;
+let peers: PeerSet;
 let fake: FakeCardHost;
 
 beforeAll(async () => {

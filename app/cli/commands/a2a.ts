@@ -1,8 +1,5 @@
-import { join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { A2aAgentService } from '../../../main/a2a/A2aAgentService';
-import { FileSecretStore } from '../../../main/platform/FileSecretStore';
-import { createStderrLogger } from '../../../main/platform/Logger';
 import type { A2aArtifact, A2aCardReport, A2aCheckRow, A2aEvent, A2aSendResult } from '../../../shared/a2a';
 import { isAppError, type AppError } from '../../../shared/errors';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
@@ -73,13 +70,7 @@ function footer(taskId: string | undefined, contextId: string | undefined, state
 
 /** `tooldeck a2a card|send`: inspect an agent's card, or talk to it, by URL or saved name. */
 export function registerA2a(program: Command, ctx: CliContext) {
-  let service: A2aAgentService | undefined;
-  const agents = () =>
-    (service ??= new A2aAgentService({
-      dataDir: ctx.dataDir,
-      secretStore: new FileSecretStore(join(ctx.dataDir, 'secrets')),
-      logger: createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : 'error'),
-    }));
+  const agents = async (): Promise<A2aAgentService> => (await ctx.getCore()).a2a;
 
   const a2a = program.command('a2a').description('A2A agents: inspect cards, send messages');
 
@@ -91,7 +82,7 @@ export function registerA2a(program: Command, ctx: CliContext) {
     .action(async (target: string, options: { json?: boolean }) => {
       let report: A2aCardReport;
       try {
-        report = await agents().inspect(target);
+        report = await (await agents()).inspect(target);
       } catch (error) {
         exitFor(error);
       }
@@ -117,14 +108,14 @@ export function registerA2a(program: Command, ctx: CliContext) {
       let state: string | undefined;
       try {
         if (options.stream) {
-          for await (const event of agents().stream(target, text, opts)) {
+          for await (const event of (await agents()).stream(target, text, opts)) {
             taskId ??= event.taskId;
             contextId ??= event.contextId;
             state = event.state ?? state;
             ctx.io.stdout(options.json ? `${JSON.stringify(event)}\n` : renderEvent(event));
           }
         } else {
-          const result = await agents().send(target, text, opts);
+          const result = await (await agents()).send(target, text, opts);
           ({ taskId, contextId, state } = result);
           ctx.io.stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result));
         }

@@ -1,0 +1,190 @@
+import type { A2aAuthConfig, A2aCardView, A2aSecuritySchemeView } from '../../shared/a2a';
+import { AppError } from '../../shared/errors';
+import type { SecretStore } from '../platform/SecretStore';
+import { describeFetchFailure } from './errorMapping';
+
+type FetchInput = Parameters<typeof fetch>[0];
+
+/** Where an agent's secrets live: `a2a:<agent>:<name>`. */
+export function a2aSecretKey(agent: string, name: string): string {
+  return `a2a:${agent}:${name}`;
+}
+
+export const SECRET_NAMES = { token: 'token', apiKey: 'apiKey', clientSecret: 'clientSecret', header: (name: string) => `header:${name.toLowerCase()}` };
+
+export type ResolvedAuth =
+  | { kind: 'none' }
+  | { kind: 'bearer'; token: string }
+  | { kind: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string; key: string }
+  | { kind: 'oauth2ClientCredentials'; tokenUrl: string; clientId: string; clientSecret: string; scopes: string[] };
+
+function pickScheme(card: A2aCardView, type: A2aSecuritySchemeView['type'], named?: string): A2aSecuritySchemeView | undefined {
+  if (named) {
+    const scheme = card.securitySchemes.find((s) => s.name === named);
+    if (!scheme) throw new AppError('InvalidInput', `The card declares no security scheme named "${named}".`, { step: 'auth' });
+    return scheme;
+  }
+  return card.securitySchemes.find((s) => s.type === type);
+}
+
+async function requireSecret(secrets: SecretStore, agent: string, name: string, what: string): Promise<string> {
+  const value = await secrets.get(a2aSecretKey(agent, name));
+  if (!value) throw new AppError('Unauthorized', `No ${what} is stored for agent "${agent}"; save the agent with one.`, { step: 'auth' });
+  return value;
+}
+
+/** Completes the saved auth with what the card declares (API key placement, token URL) and the stored secrets. */
+export async function resolveAuth(agent: string, config: A2aAuthConfig, card: A2aCardView, secrets: SecretStore): Promise<ResolvedAuth> {
+  switch (config.kind) {
+    case 'none':
+      return { kind: 'none' };
+    case 'bearer':
+      pickScheme(card, 'http', config.scheme);
+      return { kind: 'bearer', token: await requireSecret(secrets, agent, SECRET_NAMES.token, 'bearer token') };
+    case 'apiKey': {
+      const scheme = pickScheme(card, 'apiKey', config.scheme);
+      const location = config.in ?? scheme?.location;
+      const name = config.name ?? scheme?.paramName;
+      if (!location || !name) {
+        throw new AppError('InvalidInput', `Where to send the API key for "${agent}" is unknown: set its header/query name, or use a card that declares an apiKey scheme.`, {
+          step: 'auth',
+        });
+      }
+      return { kind: 'apiKey', in: location, name, key: await requireSecret(secrets, agent, SECRET_NAMES.apiKey, 'API key') };
+    }
+    case 'oauth2ClientCredentials': {
+      const scheme = pickScheme(card, 'oauth2', config.scheme);
+      const tokenUrl = config.tokenUrl ?? scheme?.tokenUrl;
+      if (!tokenUrl) {
+        throw new AppError('InvalidInput', `No token URL for "${agent}": set one, or use a card whose oauth2 scheme declares a clientCredentials flow.`, { step: 'auth' });
+      }
+      return {
+        kind: 'oauth2ClientCredentials',
+        tokenUrl,
+        clientId: config.clientId,
+        clientSecret: await requireSecret(secrets, agent, SECRET_NAMES.clientSecret, 'OAuth client secret'),
+        scopes: config.scopes ?? [],
+      };
+    }
+  }
+}
+
+/** Fetches and caches client-credentials tokens; one request in flight at a time. */
+class ClientCredentialsTokens {
+  private current?: { token: string; expiresAt: number };
+  private pending?: Promise<string>;
+
+  constructor(
+    private readonly auth: Extract<ResolvedAuth, { kind: 'oauth2ClientCredentials' }>,
+    private readonly fetchImpl: typeof fetch,
+  ) {}
+
+  get token(): string | undefined {
+    return this.current?.token;
+  }
+
+  invalidate() {
+    this.current = undefined;
+  }
+
+  async get(): Promise<string> {
+    if (this.current && this.current.expiresAt > Date.now() + 30_000) return this.current.token;
+    this.pending ??= this.fetchToken().finally(() => (this.pending = undefined));
+    return this.pending;
+  }
+
+  private async fetchToken(): Promise<string> {
+    const body = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (this.auth.scopes.length) body.set('scope', this.auth.scopes.join(' '));
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.auth.tokenUrl, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Accept: 'application/json',
+          Authorization: `Basic ${Buffer.from(`${encodeURIComponent(this.auth.clientId)}:${encodeURIComponent(this.auth.clientSecret)}`).toString('base64')}`,
+        },
+        body,
+      });
+    } catch (error) {
+      throw new AppError('ConnectionFailed', `Cannot reach the token endpoint ${this.auth.tokenUrl}: ${describeFetchFailure(error)}.`, { step: 'auth', cause: error });
+    }
+    const text = await response.text();
+    let json: { access_token?: unknown; expires_in?: unknown; error?: unknown } = {};
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // Reported below together with the status.
+    }
+    if (!response.ok) {
+      const reason = typeof json.error === 'string' ? `: ${json.error}` : '';
+      throw new AppError(response.status === 400 || response.status === 401 ? 'Unauthorized' : 'ConnectionFailed', `The token endpoint refused the client credentials (HTTP ${response.status}${reason}).`, {
+        step: 'auth',
+      });
+    }
+    if (typeof json.access_token !== 'string' || !json.access_token) {
+      throw new AppError('ExecutionFailed', `The token endpoint ${this.auth.tokenUrl} answered without an access_token.`, { step: 'auth' });
+    }
+    const lifetime = typeof json.expires_in === 'number' && json.expires_in > 0 ? json.expires_in * 1000 : 3600_000;
+    this.current = { token: json.access_token, expiresAt: Date.now() + lifetime };
+    return json.access_token;
+  }
+}
+
+export interface AuthFetch {
+  fetch: typeof fetch;
+  /** Secret values in force right now (for masking), including a fetched access token. */
+  secretValues(): string[];
+}
+
+/**
+ * Wraps `base` so every call carries the agent's credentials and custom headers. The SDK's own
+ * headers (A2A-Version, content type) win over custom ones; credentials always apply. A 401 with an
+ * OAuth token triggers one token refresh and one retry.
+ */
+export function createAuthFetch(base: typeof fetch, auth: ResolvedAuth, customHeaders: Record<string, string>): AuthFetch {
+  const tokens = auth.kind === 'oauth2ClientCredentials' ? new ClientCredentialsTokens(auth, base) : undefined;
+  const staticSecrets =
+    auth.kind === 'bearer' ? [auth.token] : auth.kind === 'apiKey' ? [auth.key] : auth.kind === 'oauth2ClientCredentials' ? [auth.clientSecret] : [];
+  const hasCustom = Object.keys(customHeaders).length > 0;
+  if (auth.kind === 'none' && !hasCustom) return { fetch: base, secretValues: () => [] };
+
+  const apply = async (input: FetchInput, init: RequestInit | undefined): Promise<[FetchInput, RequestInit]> => {
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(customHeaders)) if (!headers.has(name)) headers.set(name, value);
+    let target = input;
+    switch (auth.kind) {
+      case 'bearer':
+        headers.set('Authorization', `Bearer ${auth.token}`);
+        break;
+      case 'apiKey':
+        if (auth.in === 'header') headers.set(auth.name, auth.key);
+        else if (auth.in === 'cookie') headers.set('Cookie', `${auth.name}=${encodeURIComponent(auth.key)}`);
+        else {
+          const url = new URL(input instanceof Request ? input.url : String(input));
+          url.searchParams.set(auth.name, auth.key);
+          target = url.toString();
+        }
+        break;
+      case 'oauth2ClientCredentials':
+        headers.set('Authorization', `Bearer ${await tokens!.get()}`);
+        break;
+    }
+    return [target, { ...init, headers }];
+  };
+
+  const wrapped = async (input: FetchInput, init?: RequestInit): Promise<Response> => {
+    const [target, withAuth] = await apply(input, init);
+    const response = await base(target, withAuth);
+    if (response.status !== 401 || !tokens) return response;
+    await response.body?.cancel();
+    tokens.invalidate();
+    const [retryTarget, retryInit] = await apply(input, init);
+    return base(retryTarget, retryInit);
+  };
+  return {
+    fetch: wrapped as typeof fetch,
+    secretValues: () => (tokens?.token ? [...staticSecrets, tokens.token] : staticSecrets),
+  };
+}

@@ -1,0 +1,60 @@
+import type { ToolEntry, ToolResult } from '../../shared/registry';
+import type { Logger } from '../platform/Logger';
+import { createToolEntry } from '../registry/createToolEntry';
+import type { ToolCatalog } from '../registry/ToolCatalog';
+import type { ExecutionContext, ToolExecutor } from '../registry/types';
+import type { A2aAgentService } from './A2aAgentService';
+import { A2aSkillExecutor, skillEntries } from './A2aSkillExecutor';
+
+/** Runs a2a:<agent>.<skill> entries: one message per call, the task's end as the result. */
+class A2aSkillToolExecutor implements ToolExecutor {
+  constructor(
+    private readonly skills: A2aSkillExecutor,
+    private readonly agent: string,
+  ) {}
+
+  async execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
+    return (await this.skills.invokeSkill(this.agent, entry.toolName, args, { signal: ctx.signal })) as ToolResult;
+  }
+}
+
+/** Each saved agent's skills are registry entries (source `a2a:<agent>`), found and called like tools. */
+export class A2aCatalogSync {
+  private readonly skills: A2aSkillExecutor;
+
+  constructor(
+    private readonly agents: A2aAgentService,
+    private readonly catalog: ToolCatalog,
+    private readonly logger: Logger,
+  ) {
+    this.skills = new A2aSkillExecutor(agents);
+  }
+
+  /** Reads the agent's card (fetching it if needed) and registers its skills; an unreachable agent has none. */
+  async sync(agent: string): Promise<void> {
+    const source = { kind: 'a2a' as const, name: agent };
+    const saved = (await this.agents.list()).some((a) => a.name === agent);
+    if (!saved) {
+      this.catalog.removeSource(source);
+      return;
+    }
+    try {
+      const card = await this.agents.card(agent);
+      const entries = skillEntries(agent, card).map((skill) =>
+        createToolEntry({
+          source,
+          tool: { name: skill.toolName, title: skill.title, description: skill.description, inputSchema: skill.inputSchema, annotations: { openWorldHint: true } },
+          tags: skill.tags,
+        }),
+      );
+      this.catalog.replaceSource(source, entries, new A2aSkillToolExecutor(this.skills, agent));
+    } catch (error) {
+      this.catalog.removeSource(source);
+      this.logger.warn('a2a skills not registered', { agent, error: (error as Error).message });
+    }
+  }
+
+  async syncAll(): Promise<void> {
+    await Promise.all((await this.agents.list()).map((a) => this.sync(a.name)));
+  }
+}
