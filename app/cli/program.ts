@@ -5,6 +5,7 @@ import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
 import { registerA2a } from './commands/a2a';
 import { registerInfo } from './commands/info';
+import { registerKube } from './commands/kube';
 import { registerMcp } from './commands/mcp';
 import { registerSearch } from './commands/search';
 import { registerServe } from './commands/serve';
@@ -33,6 +34,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   registerMcp(program, ctx);
   registerSearch(program, ctx);
   registerA2a(program, ctx);
+  registerKube(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

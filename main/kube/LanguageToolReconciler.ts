@@ -1,0 +1,500 @@
+import {
+  AGENT_CONFIG_KEY,
+  agentConfigMapName,
+  agentDeploymentName,
+  LANGOP_API_VERSION,
+  LANGOP_FINALIZER,
+  LanguageToolSpec,
+  TOOLDECK_FIELD_MANAGER,
+  type AgentToolEntry,
+  type LanguageToolStatus,
+} from '../../shared/kube';
+import type { Logger } from '../platform/Logger';
+import { injectToolEndpoints } from '../reconcile/agentConfig';
+import type { BackoffOptions } from '../reconcile/ExponentialBackoff';
+import { ReconcileLoop, type KeyFailure } from '../reconcile/ReconcileLoop';
+import { computeToolStatus, needsDiscovery, type DiscoveryOutcome, type WorkloadState } from '../reconcile/toolStatus';
+import { isConflict, isKubeApiError, isNotFound, KubeApiError } from './KubeApiError';
+import type { KubeConnection } from './KubeConnection';
+import { CONTENT_TYPE } from './KubeRest';
+import { discoverTools } from './McpDiscovery';
+import { extractOwned } from './managedFields';
+import { observeDeployment } from './observeDeployment';
+import { ResilientInformer, type InformerEvent } from './ResilientInformer';
+import { semanticEqual } from './semanticEqual';
+import {
+  desiredAgentSidecars,
+  desiredDeployment,
+  desiredService,
+  isOwnedBy,
+  MANAGED_TOOLS_ANNOTATION,
+  ownablePart,
+  ownedSidecarNames,
+  ownerReference,
+  SERVICE_PORT_NAME,
+  SIDECAR_FIELD_MANAGER,
+  sidecarContainer,
+  sidecarContainerName,
+  toolEndpoint,
+  type ApplyConfiguration,
+  type ConfigMapObject,
+  type Container,
+  type DeploymentObject,
+  type KubeObject,
+  type LanguageAgentObject,
+  type LanguageToolObject,
+  type ObjectMeta,
+  type ServiceObject,
+} from './toolResources';
+
+export interface LanguageToolReconcilerOptions {
+  connection: KubeConnection;
+  logger: Logger;
+  clientInfo: { name: string; version: string };
+  workers?: number;
+  backoff?: BackoffOptions;
+  /** Restart delays of a failed watch. */
+  informerBackoff?: BackoffOptions;
+  discoveryTimeoutMs?: number;
+  now?: () => Date;
+}
+
+const CONFLICT_RETRIES = 5;
+const STATUS_KEYS = ['phase', 'endpoint', 'toolSchemas', 'availableTools', 'conditions', 'observedGeneration'] as const;
+
+/**
+ * The Kubernetes target: reconciles LanguageTools into a Deployment + Service (or agent sidecars),
+ * discovers their tools over MCP through the apiserver proxy, writes status, and keeps each
+ * referencing agent's config.yaml pointing at the tool. Informer events only enqueue keys
+ * (`tool:<ns>/<name>`, `agent:<ns>/<name>`); every write is preceded by a comparison with the
+ * cached object, so a converged cluster sees no writes at all.
+ */
+export class LanguageToolReconciler {
+  readonly loop: ReconcileLoop;
+  private readonly tools: ResilientInformer<LanguageToolObject>;
+  private readonly agents: ResilientInformer<LanguageAgentObject>;
+  private readonly deployments: ResilientInformer<DeploymentObject>;
+  private readonly services: ResilientInformer<ServiceObject>;
+  private readonly configMaps: ResilientInformer<ConfigMapObject>;
+  private readonly informers: Array<Pick<ResilientInformer<unknown>, 'start' | 'stop' | 'synced'>>;
+  private started = false;
+
+  constructor(private readonly options: LanguageToolReconcilerOptions) {
+    const { kc, rest, namespace } = options.connection;
+    const scoped = (base: string, plural: string) => `${base}${namespace ? `/namespaces/${namespace}` : ''}/${plural}`;
+    const informer = <T extends KubeObject>(path: string, onEvent: (event: InformerEvent, obj: T) => void, labelSelector?: string) =>
+      new ResilientInformer<T>({
+        kc,
+        rest,
+        path,
+        labelSelector,
+        logger: options.logger,
+        backoff: options.informerBackoff,
+        onEvent,
+      });
+    this.tools = informer(scoped(`/apis/${LANGOP_API_VERSION}`, 'languagetools'), (_e, tool: LanguageToolObject) => this.onTool(tool));
+    this.agents = informer(scoped(`/apis/${LANGOP_API_VERSION}`, 'languageagents'), (_e, agent: LanguageAgentObject) => this.onAgent(agent));
+    this.deployments = informer(scoped('/apis/apps/v1', 'deployments'), (_e, dep: DeploymentObject) => this.onWorkload(dep));
+    this.services = informer(scoped('/api/v1', 'services'), (_e, svc: ServiceObject) => this.onWorkload(svc), `app.kubernetes.io/managed-by=${TOOLDECK_FIELD_MANAGER}`);
+    this.configMaps = informer(scoped('/api/v1', 'configmaps'), (_e, cm: ConfigMapObject) => this.onConfigMap(cm));
+    this.informers = [this.tools, this.agents, this.deployments, this.services, this.configMaps];
+    this.loop = new ReconcileLoop({ reconcile: (key) => this.reconcile(key), workers: options.workers, backoff: options.backoff, logger: options.logger });
+  }
+
+  get stats() {
+    return this.options.connection.rest.stats;
+  }
+
+  /** The caller's connection: the reconciler uses it and leaves closing it to the caller. */
+  get connection(): KubeConnection {
+    return this.options.connection;
+  }
+
+  /** Starts the informers and, once every cache is filled, the workers (so nothing is decided on a partial view). */
+  async start() {
+    if (this.started) return;
+    this.started = true;
+    await Promise.all(this.informers.map((i) => i.start()));
+    this.loop.start();
+  }
+
+  async stop() {
+    await Promise.all(this.informers.map((i) => i.stop()));
+    await this.loop.stop();
+  }
+
+  /**
+   * Resolves once nothing is queued or retrying and no reconcile ran for `quietMs` (the watch
+   * events of the last writes have come back and changed nothing). Unrelated churn in the cluster
+   * enqueues nothing and so does not hold it up.
+   */
+  async whenSteady(quietMs = 1_000): Promise<void> {
+    await Promise.all(this.informers.map((i) => i.synced));
+    for (;;) {
+      await this.loop.whenIdle();
+      const runs = this.loop.runs;
+      await new Promise((resolve) => setTimeout(resolve, quietMs));
+      if (this.loop.runs === runs && this.loop.queue.isIdle()) return;
+    }
+  }
+
+  failures(): Map<string, KeyFailure> {
+    return this.loop.failures();
+  }
+
+  // ---- event mapping -------------------------------------------------------------------------
+
+  private onTool(tool: LanguageToolObject) {
+    const ns = tool.metadata.namespace ?? '';
+    this.loop.enqueue(toolKey(ns, tool.metadata.name));
+    for (const agent of this.agentsReferencing(ns, tool.metadata.name, false)) this.loop.enqueue(agentKey(ns, agent.metadata.name));
+  }
+
+  private onAgent(agent: LanguageAgentObject) {
+    const ns = agent.metadata.namespace ?? '';
+    this.loop.enqueue(agentKey(ns, agent.metadata.name));
+    for (const ref of agent.spec?.tools ?? []) this.loop.enqueue(toolKey(ns, ref.name));
+    // A sidecar tool's readiness depends on every agent using it, including one that just stopped.
+    for (const tool of this.tools.list(ns)) {
+      if ((tool.spec as { deploymentMode?: string } | undefined)?.deploymentMode === 'sidecar') this.loop.enqueue(toolKey(ns, tool.metadata.name));
+    }
+  }
+
+  /** Deployments and Services: their owning tool; for an agent's Deployment, the agent and its tools. */
+  private onWorkload(obj: KubeObject) {
+    const ns = obj.metadata.namespace ?? '';
+    for (const ref of obj.metadata.ownerReferences ?? []) {
+      if (ref.kind === 'LanguageTool' && ref.apiVersion === LANGOP_API_VERSION) this.loop.enqueue(toolKey(ns, ref.name));
+    }
+    const agent = this.agents.get(obj.metadata.name, ns);
+    if (agent) this.onAgent(agent);
+    this.enqueueDeletingTools(ns);
+  }
+
+  private onConfigMap(cm: ConfigMapObject) {
+    const ns = cm.metadata.namespace ?? '';
+    const name = cm.metadata.name;
+    if (!name.endsWith('-config')) return;
+    const agent = this.agents.get(name.slice(0, -'-config'.length), ns);
+    if (agent) this.onAgent(agent);
+    this.enqueueDeletingTools(ns);
+  }
+
+  /** A deleting tool waits for agent configs to drop it; any change there may release it. */
+  private enqueueDeletingTools(ns: string) {
+    for (const tool of this.tools.list(ns)) {
+      if (tool.metadata.deletionTimestamp) this.loop.enqueue(toolKey(ns, tool.metadata.name));
+    }
+  }
+
+  private agentsReferencing(ns: string, tool: string, enabledOnly: boolean): LanguageAgentObject[] {
+    return this.agents.list(ns).filter((a) => (a.spec?.tools ?? []).some((ref) => ref.name === tool && (!enabledOnly || ref.enabled !== false)));
+  }
+
+  // ---- reconcile -----------------------------------------------------------------------------
+
+  private async reconcile(key: string): Promise<void> {
+    const [kind, rest] = splitOnce(key, ':');
+    const [ns, name] = splitOnce(rest, '/');
+    if (kind === 'tool') return this.reconcileTool(ns, name);
+    if (kind === 'agent') return this.reconcileAgent(ns, name);
+  }
+
+  private async reconcileTool(ns: string, name: string): Promise<void> {
+    let tool = this.tools.get(name, ns);
+    if (!tool) return;
+    if (tool.metadata.deletionTimestamp) return this.finalizeTool(tool);
+    if (!tool.metadata.finalizers?.includes(LANGOP_FINALIZER)) {
+      tool = await this.updateFinalizers(tool, (f) => (f.includes(LANGOP_FINALIZER) ? f : [...f, LANGOP_FINALIZER]));
+      if (!tool) return;
+    }
+    const generation = tool.metadata.generation ?? 1;
+    const parsed = LanguageToolSpec.safeParse(tool.spec ?? {});
+    if (!parsed.success) {
+      const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'spec'}: ${i.message}`).join('; ');
+      await this.writeToolStatus(tool, (prev) => computeToolStatus(prev, { generation, workload: { state: 'failed', reason: 'InvalidSpec', message } }, this.options.now));
+      return;
+    }
+    const spec = parsed.data;
+    const endpoint = toolEndpoint(name, ns, spec);
+
+    let workload: WorkloadState;
+    let discoveryUrl: () => Promise<string | undefined>;
+    if (spec.deploymentMode === 'service') {
+      try {
+        const dep = await this.applyIfChanged(desiredDeployment(tool, spec), this.deployments.get(name, ns), TOOLDECK_FIELD_MANAGER);
+        await this.applyIfChanged(desiredService(tool, spec), this.services.get(name, ns), TOOLDECK_FIELD_MANAGER);
+        workload = observeDeployment(dep, `${ns}/${name}`);
+      } catch (error) {
+        if (!isPermanentApiError(error)) throw error;
+        workload = { state: 'applyFailed', message: (error as Error).message };
+      }
+      discoveryUrl = async () => `${this.options.connection.server}/api/v1/namespaces/${ns}/services/${name}:${SERVICE_PORT_NAME}/proxy/mcp`;
+    } else {
+      await this.deleteServiceModeResources(tool);
+      workload = this.observeSidecars(tool, spec.image);
+      discoveryUrl = () => this.sidecarDiscoveryUrl(tool!, spec.port);
+    }
+
+    let discovery: DiscoveryOutcome | undefined;
+    if (needsDiscovery(tool.status, generation, workload)) {
+      const url = await discoveryUrl();
+      discovery = url
+        ? await discoverTools(url, { fetch: this.options.connection.rest.fetch, clientInfo: this.options.clientInfo, timeoutMs: this.options.discoveryTimeoutMs })
+        : { ok: false, permanent: false, message: 'No running agent pod to reach the sidecar through' };
+    }
+    await this.writeToolStatus(tool, (prev) => computeToolStatus(prev, { generation, endpoint, workload, discovery }, this.options.now));
+    if (discovery && !discovery.ok) throw new Error(`tools/list for ${ns}/${name} failed: ${discovery.message}`);
+    if (workload.state === 'applyFailed') throw new Error(`applying ${ns}/${name} failed: ${workload.message}`);
+  }
+
+  /** Removes the tool from every agent first; the finalizer goes only when no config or pod uses it. */
+  private async finalizeTool(tool: LanguageToolObject) {
+    if (!tool.metadata.finalizers?.includes(LANGOP_FINALIZER)) return;
+    const ns = tool.metadata.namespace ?? '';
+    const name = tool.metadata.name;
+    const using = this.agents.list(ns).filter((agent) => {
+      const cm = this.configMaps.get(agentConfigMapName(agent.metadata.name), ns);
+      const inConfig = managedTools(cm).includes(name);
+      const dep = this.deployments.get(agentDeploymentName(agent.metadata.name), ns);
+      const asSidecar = !!dep && ownedSidecarNames(dep).includes(sidecarContainerName(name));
+      return inConfig || asSidecar;
+    });
+    for (const agent of using) this.loop.enqueue(agentKey(ns, agent.metadata.name));
+    if (using.length) {
+      this.options.logger.debug('tool deletion waits for agents', { tool: `${ns}/${name}`, agents: using.map((a) => a.metadata.name) });
+      return;
+    }
+    await this.updateFinalizers(tool, (f) => f.filter((x) => x !== LANGOP_FINALIZER));
+  }
+
+  private observeSidecars(tool: LanguageToolObject, image: string): WorkloadState {
+    const ns = tool.metadata.namespace ?? '';
+    const agents = this.agentsReferencing(ns, tool.metadata.name, true);
+    if (agents.length === 0) return { state: 'waiting', reason: 'NoAgents', message: 'No LanguageAgent uses this sidecar tool' };
+    let rolloutComplete = true;
+    const messages: string[] = [];
+    for (const agent of agents) {
+      const depName = agentDeploymentName(agent.metadata.name);
+      const dep = this.deployments.get(depName, ns);
+      if (!dep) return { state: 'waiting', reason: 'AgentDeploymentMissing', message: `Deployment ${ns}/${depName} of agent ${agent.metadata.name} not found` };
+      const sidecar = (dep.spec?.template?.spec?.initContainers ?? []).find((c) => c.name === sidecarContainerName(tool.metadata.name));
+      if (!sidecar || sidecar.image !== image) return { state: 'waiting', reason: 'SidecarPending', message: `The sidecar is not yet in Deployment ${ns}/${depName}` };
+      const state = observeDeployment(dep, `${ns}/${depName}`);
+      if (state.state !== 'available') return state;
+      rolloutComplete &&= state.rolloutComplete;
+      messages.push(state.message);
+    }
+    return { state: 'available', rolloutComplete, message: messages.join('; ') };
+  }
+
+  /** Sidecars have no Service: discovery goes through the pod proxy of a running agent pod. */
+  private async sidecarDiscoveryUrl(tool: LanguageToolObject, port: number): Promise<string | undefined> {
+    const ns = tool.metadata.namespace ?? '';
+    for (const agent of this.agentsReferencing(ns, tool.metadata.name, true)) {
+      const dep = this.deployments.get(agentDeploymentName(agent.metadata.name), ns);
+      const labels = dep?.spec?.selector?.matchLabels;
+      if (!labels || Object.keys(labels).length === 0) continue;
+      const selector = Object.entries(labels)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(',');
+      const pods = await this.options.connection.rest.request<{ items: Array<{ metadata: ObjectMeta; status?: { phase?: string; podIP?: string } }> }>('GET', `/api/v1/namespaces/${ns}/pods`, {
+        query: { labelSelector: selector },
+      });
+      const pod = pods.items.find((p) => !p.metadata.deletionTimestamp && p.status?.phase === 'Running' && p.status.podIP);
+      if (pod) return `${this.options.connection.server}/api/v1/namespaces/${ns}/pods/${pod.metadata.name}:${port}/proxy/mcp`;
+    }
+    return undefined;
+  }
+
+  /** After a switch to sidecar mode the tool's own Deployment and Service have to go (owner references alone need a garbage collector). */
+  private async deleteServiceModeResources(tool: LanguageToolObject) {
+    const ns = tool.metadata.namespace ?? '';
+    const name = tool.metadata.name;
+    for (const [informer, path] of [
+      [this.deployments, `/apis/apps/v1/namespaces/${ns}/deployments/${name}`],
+      [this.services, `/api/v1/namespaces/${ns}/services/${name}`],
+    ] as const) {
+      const live = informer.get(name, ns);
+      if (!live || !isOwnedBy(live.metadata, tool.metadata)) continue;
+      await this.options.connection.rest
+        .request('DELETE', path, { body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: live.metadata.uid }, propagationPolicy: 'Background' } })
+        .catch((error: unknown) => {
+          if (!isNotFound(error) && !isConflict(error)) throw error;
+        });
+    }
+  }
+
+  private async reconcileAgent(ns: string, name: string): Promise<void> {
+    const agent = this.agents.get(name, ns);
+    if (!agent || agent.metadata.deletionTimestamp) return;
+    const entries: Record<string, AgentToolEntry> = {};
+    const sidecars: Container[] = [];
+    for (const ref of agent.spec?.tools ?? []) {
+      if (ref.enabled === false) continue;
+      const tool = this.tools.get(ref.name, ns);
+      if (!tool || tool.metadata.deletionTimestamp) continue;
+      const parsed = LanguageToolSpec.safeParse(tool.spec ?? {});
+      if (!parsed.success) continue;
+      if (parsed.data.deploymentMode === 'sidecar') sidecars.push(sidecarContainer(tool, parsed.data));
+      // The endpoint the tool's own reconcile published: agents follow the tool's observed state.
+      if (tool.status?.endpoint) entries[ref.name] = { endpoint: tool.status.endpoint, protocol: 'mcp' };
+    }
+    await this.syncAgentConfig(agent, entries);
+    await this.syncSidecars(agent, sidecars);
+  }
+
+  private async syncAgentConfig(agent: LanguageAgentObject, entries: Record<string, AgentToolEntry>) {
+    const ns = agent.metadata.namespace ?? '';
+    const cmName = agentConfigMapName(agent.metadata.name);
+    const base = `/api/v1/namespaces/${ns}/configmaps`;
+    let cm = this.configMaps.get(cmName, ns);
+    for (let attempt = 0; attempt < CONFLICT_RETRIES; attempt++) {
+      const managed = managedTools(cm);
+      const update = injectToolEndpoints(cm?.data?.[AGENT_CONFIG_KEY], managed, entries);
+      const managedChanged = managed.join(',') !== update.managed.join(',');
+      if (!update.changed && !managedChanged) return;
+      const annotation = update.managed.length ? update.managed.join(',') : null;
+      try {
+        if (!cm) {
+          if (update.managed.length === 0) return;
+          await this.options.connection.rest.request('POST', base, {
+            query: { fieldManager: TOOLDECK_FIELD_MANAGER },
+            body: {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              metadata: {
+                name: cmName,
+                namespace: ns,
+                labels: { 'app.kubernetes.io/managed-by': TOOLDECK_FIELD_MANAGER },
+                annotations: { [MANAGED_TOOLS_ANNOTATION]: annotation },
+                ownerReferences: [ownerReference(LANGOP_API_VERSION, 'LanguageAgent', agent.metadata, false)],
+              },
+              data: { [AGENT_CONFIG_KEY]: update.text },
+            },
+          });
+        } else {
+          await this.options.connection.rest.request('PATCH', `${base}/${cmName}`, {
+            contentType: CONTENT_TYPE.mergePatch,
+            query: { fieldManager: TOOLDECK_FIELD_MANAGER },
+            body: { metadata: { resourceVersion: cm.metadata.resourceVersion, annotations: { [MANAGED_TOOLS_ANNOTATION]: annotation } }, data: { [AGENT_CONFIG_KEY]: update.text } },
+          });
+        }
+        return;
+      } catch (error) {
+        // 409: someone wrote the ConfigMap since it was read (or created it first): read it again.
+        if (!isConflict(error)) throw error;
+        cm = await this.options.connection.rest.request<ConfigMapObject>('GET', `${base}/${cmName}`).catch((e: unknown) => {
+          if (isNotFound(e)) return undefined;
+          throw e;
+        });
+      }
+    }
+    throw new KubeApiError(409, 'Conflict', `ConfigMap ${ns}/${cmName} kept changing; retrying later`);
+  }
+
+  private async syncSidecars(agent: LanguageAgentObject, sidecars: Container[]) {
+    const ns = agent.metadata.namespace ?? '';
+    const depName = agentDeploymentName(agent.metadata.name);
+    const dep = this.deployments.get(depName, ns);
+    // Applying to a missing Deployment would create a broken one; the tool's status says what is missing.
+    if (!dep) return;
+    await this.applyIfChanged(desiredAgentSidecars(depName, ns, sidecars), dep, SIDECAR_FIELD_MANAGER);
+  }
+
+  // ---- writes --------------------------------------------------------------------------------
+
+  /** Server-side applies `desired` unless the fields `manager` owns in `live` already say the same. Returns the live object. */
+  private async applyIfChanged<T extends { metadata: ObjectMeta }>(desired: ApplyConfiguration, live: T | undefined, manager: string): Promise<T | undefined> {
+    const owned = live ? extractOwned(live, manager) : undefined;
+    if (live && semanticEqual(ownablePart(desired), owned ?? {})) return live;
+    const group = desired.apiVersion === 'v1' ? '/api/v1' : `/apis/${desired.apiVersion}`;
+    const plural = `${desired.kind!.toLowerCase()}s`;
+    return this.options.connection.rest.request<T>('PATCH', `${group}/namespaces/${desired.metadata.namespace}/${plural}/${desired.metadata.name}`, {
+      body: desired,
+      contentType: CONTENT_TYPE.apply,
+      query: { fieldManager: manager, force: true },
+    });
+  }
+
+  /** Status through the status subresource, guarded by resourceVersion; a 409 re-reads the tool and recomputes. */
+  private async writeToolStatus(tool: LanguageToolObject, compute: (previous: LanguageToolStatus | undefined) => LanguageToolStatus) {
+    let current: LanguageToolObject | undefined = tool;
+    for (let attempt = 0; attempt < CONFLICT_RETRIES && current; attempt++) {
+      const next = compute(current.status);
+      if (semanticEqual(next, current.status ?? {})) return;
+      const status: Record<string, unknown> = { ...next };
+      for (const key of STATUS_KEYS) if (status[key] === undefined && current.status?.[key] !== undefined) status[key] = null;
+      try {
+        await this.options.connection.rest.request('PATCH', `${toolPath(current.metadata)}/status`, {
+          contentType: CONTENT_TYPE.mergePatch,
+          query: { fieldManager: TOOLDECK_FIELD_MANAGER },
+          body: { metadata: { resourceVersion: current.metadata.resourceVersion }, status },
+        });
+        return;
+      } catch (error) {
+        if (!isConflict(error)) throw error;
+        current = await this.readTool(current.metadata);
+        // A new generation gets its own pass (its event is queued); this observation is for the old one.
+        if (current && current.metadata.generation !== tool.metadata.generation) return;
+      }
+    }
+    if (current) throw new KubeApiError(409, 'Conflict', `LanguageTool ${tool.metadata.namespace}/${tool.metadata.name} kept changing; retrying later`);
+  }
+
+  private async updateFinalizers(tool: LanguageToolObject, change: (finalizers: string[]) => string[]): Promise<LanguageToolObject | undefined> {
+    let current: LanguageToolObject | undefined = tool;
+    for (let attempt = 0; attempt < CONFLICT_RETRIES && current; attempt++) {
+      const finalizers = current.metadata.finalizers ?? [];
+      const next = change(finalizers);
+      if (next.join('\n') === finalizers.join('\n')) return current;
+      try {
+        return await this.options.connection.rest.request<LanguageToolObject>('PATCH', toolPath(current.metadata), {
+          contentType: CONTENT_TYPE.mergePatch,
+          query: { fieldManager: TOOLDECK_FIELD_MANAGER },
+          body: { metadata: { resourceVersion: current.metadata.resourceVersion, finalizers: next } },
+        });
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        if (!isConflict(error)) throw error;
+        current = await this.readTool(current.metadata);
+      }
+    }
+    if (!current) return undefined;
+    throw new KubeApiError(409, 'Conflict', `LanguageTool ${tool.metadata.namespace}/${tool.metadata.name} kept changing; retrying later`);
+  }
+
+  private async readTool(meta: ObjectMeta): Promise<LanguageToolObject | undefined> {
+    return this.options.connection.rest.request<LanguageToolObject>('GET', toolPath(meta)).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
+  }
+}
+
+function toolKey(ns: string, name: string) {
+  return `tool:${ns}/${name}`;
+}
+
+function agentKey(ns: string, name: string) {
+  return `agent:${ns}/${name}`;
+}
+
+function toolPath(meta: ObjectMeta) {
+  return `/apis/${LANGOP_API_VERSION}/namespaces/${meta.namespace}/languagetools/${meta.name}`;
+}
+
+function splitOnce(value: string, separator: string): [string, string] {
+  const i = value.indexOf(separator);
+  return [value.slice(0, i), value.slice(i + 1)];
+}
+
+function managedTools(cm: ConfigMapObject | undefined): string[] {
+  const value = cm?.metadata.annotations?.[MANAGED_TOOLS_ANNOTATION];
+  return value ? value.split(',').filter(Boolean).sort() : [];
+}
+
+/** Errors no retry will fix by itself (invalid object, forbidden): shown in status instead. */
+function isPermanentApiError(error: unknown): boolean {
+  return isKubeApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 409 && error.status !== 429;
+}
