@@ -1,3 +1,4 @@
+import { a2aRouter } from './a2aRouter';
 import { mcpRouter } from './mcpRouter';
 import { systemRouter } from './systemRouter';
 import { toolsRouter } from './toolsRouter';
@@ -7,6 +8,7 @@ export const appRouter = router({
   system: systemRouter,
   mcp: mcpRouter,
   tools: toolsRouter,
+  a2a: a2aRouter,
 });
 
 export type AppRouter = typeof appRouter;
