@@ -29,8 +29,8 @@ test('add server-everything from the UI, find echo, fill the form, invoke and re
 test('start the long-running operation, watch progress, cancel it', async ({ page, tooldeck }) => {
   await page.goto(`${tooldeck.origin}/tools?tool=${encodeURIComponent('mcp:everything.trigger-long-running-operation')}#token=${tooldeck.token}`);
   await expect(page.getByRole('heading', { name: 'trigger-long-running-operation' })).toBeVisible();
-  await page.getByRole('spinbutton', { name: /duration/i }).fill('30');
-  await page.getByRole('spinbutton', { name: /steps/i }).fill('30');
+  await page.getByRole('textbox', { name: 'duration' }).fill('30');
+  await page.getByRole('textbox', { name: 'steps' }).fill('30');
   await page.getByRole('button', { name: 'Invoke' }).click();
 
   const progress = page.getByRole('progressbar', { name: 'Progress' });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules/.bin', name);
-const results = join(root, 'test-results');
+const results = join(root, '.reports');
 mkdirSync(results, { recursive: true });
 
 const only = process.argv.slice(2);

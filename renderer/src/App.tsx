@@ -1,14 +1,19 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { createClients, TRPCProvider } from './rpc/client';
+import { InteractionsHost } from './features/interactions/InteractionsHost';
 import { AppLayout } from './shell/AppLayout';
+import { NavigationProvider } from './shell/useSection';
 
 export function App() {
   const [{ kind, trpcClient, queryClient }] = useState(createClients);
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-        <AppLayout linkKind={kind} />
+        <NavigationProvider>
+          <AppLayout linkKind={kind} />
+          <InteractionsHost />
+        </NavigationProvider>
       </TRPCProvider>
     </QueryClientProvider>
   );

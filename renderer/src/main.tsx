@@ -1,5 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
+import '@mantine/dates/styles.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { getBridge } from './rpc/bridge';

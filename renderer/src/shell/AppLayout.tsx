@@ -2,10 +2,11 @@ import { ActionIcon, AppShell, Badge, Box, Divider, Group, NavLink, ScrollArea, 
 import { IconMoon, IconStack2, IconSun } from '@tabler/icons-react';
 import type { LinkKind } from '../rpc/client';
 import { sections } from './sections';
-import { useSection } from './useSection';
+import { useLocation, useNavigate } from './useSection';
 
 export function AppLayout({ linkKind }: { linkKind: LinkKind }) {
-  const [sectionId, navigate] = useSection();
+  const { section: sectionId } = useLocation();
+  const navigate = useNavigate();
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme('light');
   const current = sections.find((s) => s.id === sectionId) ?? sections[0]!;

@@ -1,6 +1,8 @@
-import { IconInfoCircle, type Icon } from '@tabler/icons-react';
+import { IconInfoCircle, IconServer2, IconTool, type Icon } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { AboutView } from '../features/about/AboutView';
+import { ServersView } from '../features/servers/ServersView';
+import { ToolsView } from '../features/tools/ToolsView';
 
 export interface Section {
   id: string;
@@ -12,6 +14,10 @@ export interface Section {
 }
 
 /** Only sections that work are listed; each feature adds itself here. */
-export const sections: Section[] = [{ id: 'about', label: 'About', icon: IconInfoCircle, component: AboutView, footer: true }];
+export const sections: Section[] = [
+  { id: 'servers', label: 'Servers', icon: IconServer2, component: ServersView },
+  { id: 'tools', label: 'Tools', icon: IconTool, component: ToolsView },
+  { id: 'about', label: 'About', icon: IconInfoCircle, component: AboutView, footer: true },
+];
 
 export const defaultSectionId = sections.find((s) => !s.footer)?.id ?? sections[0]!.id;

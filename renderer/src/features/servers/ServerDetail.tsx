@@ -1,0 +1,235 @@
+import { Alert, Badge, Button, Code, Group, Menu, Paper, ScrollArea, SimpleGrid, Stack, Table, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { IconDots, IconPencil, IconPlugConnected, IconPlugConnectedX, IconRefresh, IconStethoscope, IconTrash } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ServerSnapshot } from '../../../../shared/mcp';
+import { useTRPC } from '../../rpc/client';
+import { useNavigate } from '../../shell/useSection';
+import { AnnotationBadges } from '../tools/AnnotationBadges';
+import { ConnectionBadge } from './ConnectionBadge';
+import { PromptsPanel } from './PromptsPanel';
+import { ResourcesPanel } from './ResourcesPanel';
+import { ServerFormModal } from './ServerFormModal';
+import { TranscriptPanel } from './TranscriptPanel';
+
+const STEP_HELP: Record<string, string> = {
+  spawn: 'The command could not be started. Check that it is installed and on the PATH, or give its full path.',
+  transport: 'Nothing answered at the address, or the connection dropped. Check the URL and that the server is running.',
+  negotiation: 'Something answered but did not complete the MCP handshake. Check that it is an MCP server and that it writes only JSON-RPC to stdout.',
+  auth: 'The server refused the credentials. Check the bearer token or headers.',
+  listing: 'The handshake worked but listing tools failed.',
+};
+
+export function ServerDetail({ server }: { server: ServerSnapshot }) {
+  const trpc = useTRPC();
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState(false);
+  const name = server.config.name;
+  const connect = useMutation(trpc.mcp.connect.mutationOptions());
+  const disconnect = useMutation(trpc.mcp.disconnect.mutationOptions());
+  const refresh = useMutation(trpc.mcp.refresh.mutationOptions());
+  const remove = useMutation(trpc.mcp.remove.mutationOptions());
+  const { state } = server;
+  const where = server.config.transport === 'stdio' ? [server.config.command, ...server.config.args].join(' ') : server.config.url;
+
+  const confirmRemove = () =>
+    modals.openConfirmModal({
+      title: `Remove ${name}?`,
+      children: <Text size="sm">The connection closes, its process ends and its stored secrets are deleted.</Text>,
+      labels: { confirm: 'Remove', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        remove.mutate(
+          { name },
+          { onSuccess: () => notifications.show({ title: `Removed ${name}`, message: 'Server, connection and secrets are gone.' }) },
+        ),
+    });
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start">
+        <div style={{ minWidth: 0 }}>
+          <Group gap="sm">
+            <Title order={3}>{name}</Title>
+            <ConnectionBadge state={state} size="md" />
+          </Group>
+          <Text c="dimmed" size="sm" ff="monospace" truncate="end" maw={640} title={where}>
+            {server.config.transport === 'stdio' ? 'stdio · ' : server.config.transport === 'http' ? 'Streamable HTTP · ' : 'HTTP+SSE · '}
+            {where}
+          </Text>
+        </div>
+        <Group gap="xs">
+          {state.status === 'ready' || state.status === 'connecting' ? (
+            <Button size="xs" variant="default" leftSection={<IconPlugConnectedX size={14} />} onClick={() => disconnect.mutate({ name })} loading={disconnect.isPending}>
+              Disconnect
+            </Button>
+          ) : (
+            <Button size="xs" leftSection={<IconPlugConnected size={14} />} onClick={() => connect.mutate({ name })} loading={connect.isPending}>
+              Connect
+            </Button>
+          )}
+          <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} disabled={state.status !== 'ready'} onClick={() => refresh.mutate({ name })} loading={refresh.isPending}>
+            Refresh
+          </Button>
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <Button size="xs" variant="default" px={8} aria-label="More actions">
+                <IconDots size={16} />
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item leftSection={<IconPencil size={14} />} onClick={() => setEditing(true)}>
+                Edit
+              </Menu.Item>
+              <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={confirmRemove}>
+                Remove
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </Group>
+
+      {state.status === 'error' && (
+        <Alert color="red" icon={<IconStethoscope />} title={`Connection failed${state.step ? ` at step “${state.step}”` : ''}`} role="alert">
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+            {state.message}
+          </Text>
+          {state.step && (
+            <Text size="xs" c="dimmed" mt={6}>
+              {STEP_HELP[state.step]}
+            </Text>
+          )}
+          {state.nextRetryAt && (
+            <Text size="xs" mt={6}>
+              Retrying automatically (attempt {state.attempt}).
+            </Text>
+          )}
+        </Alert>
+      )}
+      {(connect.error || refresh.error) && state.status !== 'error' && <Alert color="red">{(connect.error ?? refresh.error)!.message}</Alert>}
+
+      {server.lastDiff && (
+        <Alert color="blue" title="The tool list changed" variant="light">
+          <Text size="sm">
+            {server.lastDiff.added.length > 0 && <>Added: {server.lastDiff.added.join(', ')}. </>}
+            {server.lastDiff.removed.length > 0 && <>Removed: {server.lastDiff.removed.join(', ')}. </>}
+            {server.lastDiff.changed.map((c) => `${c.name} (${c.fields.join(', ')})`).join('; ')}
+          </Text>
+        </Alert>
+      )}
+
+      <Tabs defaultValue="tools" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="tools">Tools ({server.tools.length})</Tabs.Tab>
+          <Tabs.Tab value="resources">Resources ({server.resources.length + server.resourceTemplates.length})</Tabs.Tab>
+          <Tabs.Tab value="prompts">Prompts ({server.prompts.length})</Tabs.Tab>
+          <Tabs.Tab value="transcript">Transcript</Tabs.Tab>
+          <Tabs.Tab value="info">Info</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="tools" pt="md">
+          <Table highlightOnHover verticalSpacing={6} aria-label={`Tools of ${name}`}>
+            <Table.Tbody>
+              {server.tools.map((t) => (
+                <Table.Tr key={t.name} style={{ cursor: 'pointer' }} onClick={() => navigate('tools', { tool: `mcp:${name}.${t.name}` })}>
+                  <Table.Td w={260}>
+                    <Text fw={600} ff="monospace" size="sm">
+                      {t.name}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" c="dimmed" lineClamp={1}>
+                      {t.description}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td w={220}>
+                    <AnnotationBadges annotations={t.annotations} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {server.tools.length === 0 && <Text c="dimmed" size="sm">{state.status === 'ready' ? 'This server has no tools.' : 'Connect to see its tools.'}</Text>}
+        </Tabs.Panel>
+        <Tabs.Panel value="resources" pt="md">
+          <ResourcesPanel server={server} />
+        </Tabs.Panel>
+        <Tabs.Panel value="prompts" pt="md">
+          <PromptsPanel server={server} />
+        </Tabs.Panel>
+        <Tabs.Panel value="transcript" pt="md">
+          <TranscriptPanel server={name} />
+        </Tabs.Panel>
+        <Tabs.Panel value="info" pt="md">
+          <ServerInfo server={server} />
+        </Tabs.Panel>
+      </Tabs>
+      {editing && <ServerFormModal opened onClose={() => setEditing(false)} existing={server} />}
+    </Stack>
+  );
+}
+
+function ServerInfo({ server }: { server: ServerSnapshot }) {
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }}>
+      <Paper withBorder p="md">
+        <Table variant="vertical" aria-label="Server information">
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Th w={150}>Server</Table.Th>
+              <Table.Td>{server.serverInfo ? `${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}` : '—'}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>Protocol</Table.Th>
+              <Table.Td>
+                {server.protocolVersion ?? '—'}{' '}
+                {server.era && (
+                  <Tooltip label={server.era === 'modern' ? 'Stateless 2026-07-28 era' : 'Session era (initialize, 2025-11-25 and earlier)'}>
+                    <Badge size="xs" variant="light">
+                      {server.era}
+                    </Badge>
+                  </Tooltip>
+                )}
+              </Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>Capabilities</Table.Th>
+              <Table.Td>
+                <Group gap={4}>
+                  {Object.keys(server.capabilities ?? {}).map((c) => (
+                    <Badge key={c} size="xs" variant="outline">
+                      {c}
+                    </Badge>
+                  ))}
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+            {server.pid && (
+              <Table.Tr>
+                <Table.Th>Process</Table.Th>
+                <Table.Td ff="monospace">pid {server.pid}</Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Paper>
+      <Paper withBorder p="md">
+        <Text size="xs" tt="uppercase" fw={700} c="dimmed" mb={6}>
+          Instructions
+        </Text>
+        <ScrollArea.Autosize mah={300}>
+          {server.instructions ? (
+            <Code block fz="xs" style={{ whiteSpace: 'pre-wrap' }}>
+              {server.instructions}
+            </Code>
+          ) : (
+            <Text size="sm" c="dimmed">
+              None
+            </Text>
+          )}
+        </ScrollArea.Autosize>
+      </Paper>
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,168 @@
+import { Alert, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { McpServerConfig, ServerSnapshot } from '../../../../shared/mcp';
+import { useTRPC } from '../../rpc/client';
+import { fromRows, KeyValueEditor, toRows, type KeyValueRow } from './KeyValueEditor';
+
+type Transport = McpServerConfig['transport'];
+
+interface Draft {
+  name: string;
+  transport: Transport;
+  command: string;
+  args: string;
+  cwd: string;
+  env: KeyValueRow[];
+  url: string;
+  headers: KeyValueRow[];
+  bearerToken: string;
+  enabled: boolean;
+}
+
+function draftFrom(existing?: ServerSnapshot): Draft {
+  const c = existing?.config;
+  return {
+    name: c?.name ?? '',
+    transport: c?.transport ?? 'stdio',
+    command: c?.transport === 'stdio' ? c.command : '',
+    args: c?.transport === 'stdio' ? c.args.join('\n') : '',
+    cwd: c?.transport === 'stdio' ? (c.cwd ?? '') : '',
+    env: c?.transport === 'stdio' ? toRows(c.env) : [],
+    url: c && c.transport !== 'stdio' ? c.url : '',
+    headers: c && c.transport !== 'stdio' ? toRows(c.headers) : [],
+    bearerToken: '',
+    enabled: c?.enabled ?? true,
+  };
+}
+
+/** Splits "npx -y @scope/server --flag 'a b'" into argv, honouring simple quotes. */
+export function splitCommandLine(line: string): string[] {
+  const out: string[] = [];
+  const pattern = /"((?:\\.|[^"\\])*)"|'([^']*)'|(\S+)/g;
+  for (const m of line.matchAll(pattern)) out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]!));
+  return out;
+}
+
+export function ServerFormModal({ opened, onClose, existing }: { opened: boolean; onClose: () => void; existing?: ServerSnapshot }) {
+  const trpc = useTRPC();
+  const [draft, setDraft] = useState<Draft>(() => draftFrom(existing));
+  const [error, setError] = useState<string>();
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  const save = useMutation(trpc.mcp.save.mutationOptions());
+  const editing = !!existing;
+
+  const submit = async () => {
+    setError(undefined);
+    let config: unknown;
+    if (draft.transport === 'stdio') {
+      // A whole command line pasted into Command is split into command + arguments.
+      const commandParts = splitCommandLine(draft.command.trim());
+      const extraArgs = draft.args.split('\n').map((a) => a.trim()).filter(Boolean);
+      config = {
+        name: draft.name.trim(),
+        transport: 'stdio',
+        enabled: draft.enabled,
+        command: commandParts[0] ?? '',
+        args: [...commandParts.slice(1), ...extraArgs],
+        env: fromRows(draft.env),
+        ...(draft.cwd.trim() ? { cwd: draft.cwd.trim() } : {}),
+      };
+    } else {
+      config = { name: draft.name.trim(), transport: draft.transport, enabled: draft.enabled, url: draft.url.trim(), headers: fromRows(draft.headers) };
+    }
+    try {
+      const snapshot = await save.mutateAsync({
+        config: config as McpServerConfig,
+        ...(draft.transport !== 'stdio' && draft.bearerToken ? { bearerToken: draft.bearerToken } : {}),
+        ...(editing ? { previousName: existing.config.name } : {}),
+      });
+      notifications.show({
+        color: snapshot.state.status === 'ready' ? 'teal' : snapshot.state.status === 'error' ? 'orange' : 'blue',
+        title: `${editing ? 'Saved' : 'Added'} ${snapshot.config.name}`,
+        message: snapshot.state.status === 'ready' ? `Connected — ${snapshot.tools.length} tools` : (snapshot.state.message ?? 'Saved'),
+      });
+      onClose();
+    } catch (e) {
+      setError(readableError(e));
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={editing ? `Edit ${existing.config.name}` : 'Add MCP server'} size="lg" centered>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="md">
+          <TextInput label="Name" description="Used in tool names: <name>.<tool>" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} data-autofocus />
+          <div>
+            <Text size="sm" fw={500} mb={4} id="transport-label">
+              Transport
+            </Text>
+            <SegmentedControl
+              fullWidth
+              aria-labelledby="transport-label"
+              value={draft.transport}
+              onChange={(v) => set({ transport: v as Transport })}
+              data={[
+                { value: 'stdio', label: 'stdio' },
+                { value: 'http', label: 'Streamable HTTP' },
+                { value: 'sse', label: 'HTTP+SSE (legacy)' },
+              ]}
+            />
+          </div>
+          {draft.transport === 'stdio' ? (
+            <>
+              <TextInput label="Command" description="The executable, or a whole command line" placeholder="npx -y @modelcontextprotocol/server-everything stdio" required value={draft.command} onChange={(e) => set({ command: e.currentTarget.value })} ff="monospace" />
+              <Textarea label="Arguments" description="One per line (added after any in Command)" autosize minRows={2} maxRows={6} value={draft.args} onChange={(e) => set({ args: e.currentTarget.value })} ff="monospace" />
+              <TextInput label="Working directory" placeholder="(inherit)" value={draft.cwd} onChange={(e) => set({ cwd: e.currentTarget.value })} ff="monospace" />
+              <KeyValueEditor label="Environment" rows={draft.env} onChange={(env) => set({ env })} keyPlaceholder="NAME" valuePlaceholder="value" />
+            </>
+          ) : (
+            <>
+              <TextInput label="URL" required placeholder={draft.transport === 'sse' ? 'http://127.0.0.1:3001/sse' : 'http://127.0.0.1:3001/mcp'} value={draft.url} onChange={(e) => set({ url: e.currentTarget.value })} ff="monospace" />
+              <KeyValueEditor label="Headers" rows={draft.headers} onChange={(headers) => set({ headers })} keyPlaceholder="Header-Name" valuePlaceholder="value" />
+              <PasswordInput
+                label="Bearer token"
+                description={existing && existing.config.transport !== 'stdio' && existing.config.hasBearerToken ? 'A token is stored; leave empty to keep it' : 'Kept in the secret store, never in the config file'}
+                value={draft.bearerToken}
+                onChange={(e) => set({ bearerToken: e.currentTarget.value })}
+              />
+            </>
+          )}
+          <Switch label="Connect automatically" checked={draft.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
+          {error && (
+            <Alert color="red" icon={<IconAlertTriangle />} title="Not saved" role="alert">
+              {error}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {editing ? 'Save' : 'Add server'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** tRPC input errors carry zod issues as JSON in the message; show them as "field: problem". */
+export function readableError(error: unknown): string {
+  const message = (error as Error)?.message ?? String(error);
+  try {
+    const issues = JSON.parse(message) as Array<{ path: PropertyKey[]; message: string }>;
+    if (Array.isArray(issues)) return issues.map((i) => `${i.path.filter((p) => p !== 'config').join('.') || 'input'}: ${i.message}`).join('\n');
+  } catch {
+    // Not JSON: a plain message.
+  }
+  return message;
+}

@@ -1,0 +1,130 @@
+import { Alert, Box, Button, Center, Group, Loader, Paper, ScrollArea, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { IconDownload, IconFileImport, IconPlus, IconServer2, IconTerminal2, IconWorld } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ServerSnapshot } from '../../../../shared/mcp';
+import { useTRPC } from '../../rpc/client';
+import { downloadText } from '../../shell/download';
+import { useLocation, useNavigate } from '../../shell/useSection';
+import { ConnectionBadge } from './ConnectionBadge';
+import { ImportServersModal } from './ImportServersModal';
+import { ServerDetail } from './ServerDetail';
+import { ServerFormModal } from './ServerFormModal';
+import { useServers } from './useServers';
+
+export function ServersView() {
+  const { servers, error } = useServers();
+  const { params } = useLocation();
+  const navigate = useNavigate();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const selected = servers?.find((s) => s.config.name === params.server) ?? servers?.[0];
+
+  const exportAll = async () => downloadText('mcp.json', await queryClient.fetchQuery(trpc.mcp.export.queryOptions({})), 'application/json');
+
+  return (
+    <Stack gap="md" h="100%">
+      <Group justify="space-between">
+        <div>
+          <Title order={2}>Servers</Title>
+          <Text c="dimmed" size="sm">
+            MCP servers over stdio, Streamable HTTP or legacy SSE. Their tools join the registry.
+          </Text>
+        </div>
+        <Group gap="xs">
+          <Button variant="default" size="sm" leftSection={<IconFileImport size={16} />} onClick={() => setImporting(true)}>
+            Import
+          </Button>
+          <Button variant="default" size="sm" leftSection={<IconDownload size={16} />} onClick={() => void exportAll()} disabled={!servers?.length}>
+            Export
+          </Button>
+          <Button size="sm" leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+            Add server
+          </Button>
+        </Group>
+      </Group>
+      {error && <Alert color="red">{error}</Alert>}
+      {!servers ? (
+        <Center py="xl">
+          <Loader aria-label="Loading servers" />
+        </Center>
+      ) : servers.length === 0 ? (
+        <EmptyState onAdd={() => setAdding(true)} onImport={() => setImporting(true)} />
+      ) : (
+        <Group align="flex-start" gap="lg" wrap="nowrap">
+          <Paper withBorder w={280} p={6} style={{ flexShrink: 0 }}>
+            <ScrollArea.Autosize mah="calc(100vh - 200px)">
+              <Stack gap={2} role="list" aria-label="Saved servers">
+                {servers.map((s) => (
+                  <ServerListItem key={s.config.name} server={s} active={s.config.name === selected?.config.name} onClick={() => navigate('servers', { server: s.config.name })} />
+                ))}
+              </Stack>
+            </ScrollArea.Autosize>
+          </Paper>
+          <Box style={{ flex: 1, minWidth: 0 }}>{selected && <ServerDetail key={selected.config.name} server={selected} />}</Box>
+        </Group>
+      )}
+      {adding && <ServerFormModal opened onClose={() => setAdding(false)} />}
+      {importing && <ImportServersModal opened onClose={() => setImporting(false)} />}
+    </Stack>
+  );
+}
+
+function ServerListItem({ server, active, onClick }: { server: ServerSnapshot; active: boolean; onClick: () => void }) {
+  const Icon = server.config.transport === 'stdio' ? IconTerminal2 : IconWorld;
+  return (
+    <UnstyledButton
+      role="listitem"
+      aria-current={active ? 'true' : undefined}
+      aria-label={server.config.name}
+      onClick={onClick}
+      p="xs"
+      style={{ borderRadius: 8, background: active ? 'var(--mantine-color-default-hover)' : undefined }}
+    >
+      <Group gap="sm" wrap="nowrap">
+        <ThemeIcon variant="light" size="md" color={server.state.status === 'ready' ? 'teal' : server.state.status === 'error' ? 'red' : 'gray'}>
+          <Icon size={16} />
+        </ThemeIcon>
+        <div style={{ minWidth: 0, flex: 1 }}>
+          <Text size="sm" fw={600} truncate="end">
+            {server.config.name}
+          </Text>
+          <Group gap={6}>
+            <ConnectionBadge state={server.state} size="xs" />
+            {server.state.status === 'ready' && (
+              <Text size="xs" c="dimmed">
+                {server.tools.length} tools
+              </Text>
+            )}
+          </Group>
+        </div>
+      </Group>
+    </UnstyledButton>
+  );
+}
+
+function EmptyState({ onAdd, onImport }: { onAdd: () => void; onImport: () => void }) {
+  return (
+    <Paper withBorder p="xl" radius="lg">
+      <Stack align="center" gap="sm" py="xl">
+        <ThemeIcon size={56} radius="xl" variant="light">
+          <IconServer2 size={30} />
+        </ThemeIcon>
+        <Title order={4}>No servers yet</Title>
+        <Text c="dimmed" size="sm" ta="center" maw={460}>
+          Add an MCP server by command (stdio) or URL, or import the mcp.json you already use with Claude Desktop, Cursor or VS Code.
+        </Text>
+        <Group mt="sm">
+          <Button onClick={onAdd} leftSection={<IconPlus size={16} />}>
+            Add server
+          </Button>
+          <Button variant="default" onClick={onImport} leftSection={<IconFileImport size={16} />}>
+            Import mcp.json
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

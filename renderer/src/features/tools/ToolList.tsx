@@ -1,0 +1,56 @@
+import { Badge, Group, Text, UnstyledButton } from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import type { ToolView } from '../invoke/types';
+
+const ROW_HEIGHT = 58;
+
+/** A virtualized list: only the visible rows exist in the DOM, so 10,000 tools scroll smoothly. */
+export function ToolList({ tools, selected, onSelect }: { tools: ToolView[]; selected?: string; onSelect: (name: string) => void }) {
+  const parent = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: tools.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  return (
+    <div ref={parent} style={{ height: 'calc(100vh - 230px)', overflow: 'auto' }} role="listbox" aria-label="Tools">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((row) => {
+          const tool = tools[row.index]!;
+          const active = tool.name === selected;
+          return (
+            <UnstyledButton
+              key={tool.name}
+              role="option"
+              aria-selected={active}
+              aria-label={tool.name}
+              onClick={() => onSelect(tool.name)}
+              px="sm"
+              py={6}
+              style={{
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                width: '100%',
+                height: ROW_HEIGHT,
+                transform: `translateY(${row.start}px)`,
+                borderRadius: 8,
+                background: active ? 'var(--mantine-color-default-hover)' : undefined,
+              }}
+            >
+              <Group gap={6} wrap="nowrap" justify="space-between">
+                <Text size="sm" fw={600} ff="monospace" truncate="end">
+                  {tool.toolName}
+                </Text>
+                <Badge size="xs" variant="outline" color={tool.source.kind === 'mcp' ? 'indigo' : tool.source.kind === 'a2a' ? 'grape' : 'cyan'} style={{ flexShrink: 0 }}>
+                  {tool.source.name}
+                </Badge>
+              </Group>
+              <Text size="xs" c="dimmed" truncate="end">
+                {tool.title && tool.title !== tool.toolName ? `${tool.title} — ` : ''}
+                {tool.description?.split('\n')[0] ?? ''}
+              </Text>
+            </UnstyledButton>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { Alert, Box, Center, Group, Loader, Paper, Select, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { IconSearch, IconTool } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { sourceId } from '../../../../shared/invocation';
+import { useLocation, useNavigate } from '../../shell/useSection';
+import { ToolDetail } from './ToolDetail';
+import { ToolList } from './ToolList';
+import { useTools } from './useTools';
+
+export function ToolsView() {
+  const { tools, error } = useTools();
+  const { params } = useLocation();
+  const navigate = useNavigate();
+  const [query, setQuery] = useState('');
+  const [source, setSource] = useState<string | null>(null);
+
+  const sources = useMemo(() => [...new Set((tools ?? []).map((t) => sourceId(t.source)))].sort(), [tools]);
+  const visible = useMemo(() => {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    return (tools ?? [])
+      .filter((t) => !source || sourceId(t.source) === source)
+      .filter((t) => {
+        if (words.length === 0) return true;
+        const haystack = `${t.toolName} ${t.title ?? ''} ${t.description ?? ''}`.toLowerCase();
+        return words.every((w) => haystack.includes(w));
+      })
+      .sort((a, b) => a.toolName.localeCompare(b.toolName) || a.name.localeCompare(b.name));
+  }, [tools, query, source]);
+  const selected = tools?.find((t) => t.name === params.tool);
+
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={2}>Tools</Title>
+        <Text c="dimmed" size="sm">
+          Every callable tool across servers, with its schema, annotations and policy.
+        </Text>
+      </div>
+      {error && <Alert color="red">{error}</Alert>}
+      {!tools ? (
+        <Center py="xl">
+          <Loader aria-label="Loading tools" />
+        </Center>
+      ) : (
+        <Group align="flex-start" gap="lg" wrap="nowrap">
+          <Paper withBorder w={340} p="xs" style={{ flexShrink: 0 }}>
+            <Stack gap={6}>
+              <TextInput leftSection={<IconSearch size={14} />} placeholder="Search name, title, description" value={query} onChange={(e) => setQuery(e.currentTarget.value)} aria-label="Search tools" />
+              <Select placeholder="All sources" data={sources} value={source} onChange={setSource} clearable aria-label="Filter by source" />
+              <Text size="xs" c="dimmed" px={4}>
+                {visible.length} of {tools.length} tools
+              </Text>
+              <ToolList tools={visible} selected={selected?.name} onSelect={(name) => navigate('tools', { tool: name })} />
+            </Stack>
+          </Paper>
+          <Box style={{ flex: 1, minWidth: 0 }}>
+            {selected ? (
+              <ToolDetail key={selected.name} tool={selected} />
+            ) : (
+              <Paper withBorder p="xl" radius="lg">
+                <Stack align="center" gap="sm" py="xl">
+                  <ThemeIcon size={56} radius="xl" variant="light">
+                    <IconTool size={30} />
+                  </ThemeIcon>
+                  <Text fw={600}>{tools.length ? 'Pick a tool' : 'No tools yet'}</Text>
+                  <Text c="dimmed" size="sm" ta="center" maw={420}>
+                    {tools.length ? 'Its description, schemas, annotations and an invoke form appear here.' : 'Connect a server in Servers and its tools appear here.'}
+                  </Text>
+                </Stack>
+              </Paper>
+            )}
+          </Box>
+        </Group>
+      )}
+    </Stack>
+  );
+}

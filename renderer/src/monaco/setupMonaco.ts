@@ -1,0 +1,42 @@
+import { loader } from '@monaco-editor/react';
+import * as monaco from 'monaco-editor';
+import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';
+import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker?worker';
+
+// Monaco comes from the bundle, never a CDN (the CSP would refuse it and the app must work offline);
+// its language workers are bundled files too.
+self.MonacoEnvironment = {
+  getWorker(_workerId, label) {
+    if (label === 'json') return new JsonWorker();
+    return new EditorWorker();
+  },
+};
+loader.config({ monaco });
+
+const schemasByModel = new Map<string, unknown>();
+
+function applySchemas() {
+  monaco.languages.json.jsonDefaults.setDiagnosticsOptions({
+    validate: true,
+    allowComments: false,
+    enableSchemaRequest: false,
+    schemaValidation: 'error',
+    schemas: [...schemasByModel].map(([modelUri, schema]) => ({ uri: `${modelUri}.schema`, fileMatch: [modelUri], schema })),
+  });
+}
+
+/**
+ * Validates one model against a JSON Schema, so schema errors show as inline markers. The JSON
+ * defaults are global to Monaco; this keeps one entry per model and returns its removal.
+ */
+export function registerModelSchema(modelUri: string, schema: unknown): () => void {
+  schemasByModel.set(modelUri, schema);
+  applySchemas();
+  return () => {
+    if (schemasByModel.get(modelUri) !== schema) return;
+    schemasByModel.delete(modelUri);
+    applySchemas();
+  };
+}
+
+export { monaco };
