@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { InvocationRecord } from '../shared/invocation';
 import type { HostKind, SystemInfo } from '../shared/system';
 import { A2aAgentService } from './a2a/A2aAgentService';
 import { A2aCatalogSync } from './a2a/A2aCatalogSync';
@@ -7,7 +9,11 @@ import { McpService } from './mcp/McpService';
 import type { Logger } from './platform/Logger';
 import type { SecretStore } from './platform/SecretStore';
 import { InvocationPipeline } from './registry/InvocationPipeline';
-import { MemoryInvocationRecorder } from './registry/MemoryInvocationRecorder';
+import { LiveFeed } from './metrics/LiveFeed';
+import { ToolMetrics } from './metrics/ToolMetrics';
+import { SettingsStore } from './settings/SettingsStore';
+import { DATABASE_FILE_NAME, type InvocationStore } from './store/InvocationStore';
+import { openInvocationStore, type StoreOpenReport } from './store/openInvocationStore';
 import { ToolSearchIndex } from './registry/search/ToolSearchIndex';
 import { ToolCatalog } from './registry/ToolCatalog';
 import { SystemService } from './system/SystemService';
@@ -36,7 +42,13 @@ export interface Core {
   readonly catalog: ToolCatalog;
   readonly search: ToolSearchIndex;
   readonly pipeline: InvocationPipeline;
-  readonly history: MemoryInvocationRecorder;
+  /** Invocation history (SQLite); how it opened (e.g. recovered from a corrupt file) is in historyReport. */
+  readonly history: InvocationStore;
+  readonly historyReport: StoreOpenReport;
+  readonly metrics: ToolMetrics;
+  /** Every recorded call as it happens, for live charts and the history view. */
+  readonly liveCalls: LiveFeed<InvocationRecord>;
+  readonly settings: SettingsStore;
   close(): Promise<void>;
 }
 
@@ -44,9 +56,29 @@ export interface Core {
 export async function createCore(deps: CoreDeps): Promise<Core> {
   mkdirSync(deps.dataDir, { recursive: true, mode: 0o700 });
   const system = new SystemService({ appVersion: deps.appVersion, host: deps.host, dataDir: deps.dataDir, versions: deps.versions });
+  const settings = new SettingsStore(deps.dataDir);
+  const { history: retention } = await settings.load();
+  const { store: history, report: historyReport } = openInvocationStore(join(deps.dataDir, DATABASE_FILE_NAME), { retention });
+  if (historyReport.recovered || !historyReport.persistent) deps.logger.warn(historyReport.message);
+  history.onWriteError((error) => deps.logger.error('history write failed', { error: error.message }));
+  const metrics = new ToolMetrics({ serviceVersion: deps.appVersion });
+  const exporters = settings.get().metrics;
+  if (deps.host !== 'cli' && exporters.prometheus.enabled) {
+    await metrics.startPrometheus({ port: exporters.prometheus.port }).catch((error: Error) => deps.logger.warn('Prometheus exporter not started', { error: error.message }));
+  }
+  if (deps.host !== 'cli' && exporters.otlp.enabled && exporters.otlp.url) await metrics.configureOtlp({ url: exporters.otlp.url, intervalMs: exporters.otlp.intervalMs });
+  const liveCalls = new LiveFeed<InvocationRecord>();
   const catalog = new ToolCatalog();
-  const history = new MemoryInvocationRecorder(10_000);
-  const pipeline = new InvocationPipeline({ catalog, recorder: history, logger: deps.logger });
+  // Every call is recorded once, here: history, the metric instruments and the live feed all see
+  // the same record, so charts, exporters and history cannot disagree.
+  const recorder = {
+    record(record: InvocationRecord) {
+      history.record(record);
+      metrics.observe(record);
+      liveCalls.publish(record);
+    },
+  };
+  const pipeline = new InvocationPipeline({ catalog, recorder, logger: deps.logger });
   const mcp = new McpService({
     dataDir: deps.dataDir,
     secretStore: deps.secretStore,
@@ -75,11 +107,17 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     search,
     pipeline,
     history,
+    historyReport,
+    metrics,
+    liveCalls,
+    settings,
     async close() {
       detachSearch();
       mcpSync.close();
       await mcp.close();
       await a2a.close();
+      await history.close();
+      await metrics.shutdown();
     },
   };
 }

@@ -4,6 +4,7 @@ import { isAppError } from '../../shared/errors';
 import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
 import { registerA2a } from './commands/a2a';
+import { registerHistory } from './commands/history';
 import { registerInfo } from './commands/info';
 import { registerKube } from './commands/kube';
 import { registerMcp } from './commands/mcp';
@@ -35,6 +36,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   registerSearch(program, ctx);
   registerA2a(program, ctx);
   registerKube(program, ctx);
+  registerHistory(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

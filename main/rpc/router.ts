@@ -1,5 +1,7 @@
 import { a2aRouter } from './a2aRouter';
+import { historyRouter } from './historyRouter';
 import { mcpRouter } from './mcpRouter';
+import { metricsRouter } from './metricsRouter';
 import { systemRouter } from './systemRouter';
 import { toolsRouter } from './toolsRouter';
 import { createCallerFactory, router } from './trpc';
@@ -9,6 +11,8 @@ export const appRouter = router({
   mcp: mcpRouter,
   tools: toolsRouter,
   a2a: a2aRouter,
+  history: historyRouter,
+  metrics: metricsRouter,
 });
 
 export type AppRouter = typeof appRouter;

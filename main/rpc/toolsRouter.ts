@@ -41,5 +41,4 @@ export const toolsRouter = router({
       .finally(() => queue.close());
     yield* queue;
   }),
-  history: procedure.input(z.object({ limit: z.number().int().min(1).max(1000).default(100) })).query(({ ctx, input }) => ctx.core.history.list(input.limit)),
 });

@@ -23,7 +23,8 @@ export function registerServe(program: Command, ctx: CliContext) {
     .option('--port <n>', 'port (0 picks a free one)', parsePort, 0)
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--dangerously-bind-all', 'allow a non-loopback --host (the token is then the only guard)')
-    .action(async (options: { port: number; host: string; dangerouslyBindAll?: boolean }) => {
+    .option('--metrics-port <n>', 'also serve Prometheus metrics on 127.0.0.1:<n>/metrics', parsePort)
+    .action(async (options: { port: number; host: string; dangerouslyBindAll?: boolean; metricsPort?: number }) => {
       if (!isLoopbackHost(options.host)) {
         if (!options.dangerouslyBindAll) {
           throw new CliExit(ExitCode.Usage, `--host ${options.host} is not a loopback address; add --dangerously-bind-all to bind it anyway`);
@@ -39,6 +40,10 @@ export function registerServe(program: Command, ctx: CliContext) {
         throw new CliExit(ExitCode.Failed, `Cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
       }
       ctx.io.stdout(`Tooldeck is serving at ${server.url}\n`);
+      if (options.metricsPort !== undefined) {
+        const { url } = await core.metrics.startPrometheus({ port: options.metricsPort });
+        ctx.io.stdout(`Prometheus metrics at ${url}\n`);
+      }
       await new Promise<void>((done) => {
         const stop = () => {
           process.off('SIGINT', stop);

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { loadSqlite } from './loadSqlite';
+import { LATEST_SCHEMA_VERSION, migrate, migrations, SchemaTooNewError, schemaVersion, type Migration } from './migrations';
+
+function memoryDb() {
+  const { DatabaseSync } = loadSqlite();
+  return new DatabaseSync(':memory:');
+}
+
+const tables = (db: ReturnType<typeof memoryDb>) =>
+  (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+
+describe('migrate', () => {
+  it('brings an empty database to the latest version and is a no-op the second time', () => {
+    const db = memoryDb();
+    expect(migrate(db)).toEqual({ from: 0, to: LATEST_SCHEMA_VERSION });
+    expect(tables(db)).toEqual(['invocations', 'latency_rollup']);
+    const indexes = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'invocations' AND sql IS NOT NULL").all() as { name: string }[]).map(
+      (r) => r.name,
+    );
+    expect(indexes.sort()).toEqual(['invocations_id', 'invocations_run_id', 'invocations_source', 'invocations_started_at', 'invocations_status', 'invocations_tool']);
+    expect(migrate(db)).toEqual({ from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION });
+  });
+
+  it('rolls a failing migration back entirely and keeps the last good version', () => {
+    const db = memoryDb();
+    const broken: Migration = {
+      version: LATEST_SCHEMA_VERSION + 1,
+      description: 'fails halfway',
+      up(d) {
+        d.exec('CREATE TABLE half_done (x)');
+        d.exec('ALTER TABLE no_such_table ADD COLUMN y');
+      },
+    };
+    expect(() => migrate(db, [...migrations, broken])).toThrow(/no such table/);
+    expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
+    expect(tables(db)).not.toContain('half_done');
+  });
+
+  it('refuses a database from a newer schema', () => {
+    const db = memoryDb();
+    db.exec(`PRAGMA user_version = ${LATEST_SCHEMA_VERSION + 5}`);
+    expect(() => migrate(db)).toThrow(SchemaTooNewError);
+  });
+});
