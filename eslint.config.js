@@ -58,6 +58,7 @@ const layerRules = [
             { regex: '(^|/)main/(?!rpc(/|$))', message: 'renderer/ talks to main/ through the tRPC contract only.' },
             { regex: '(^|/)(app|e2e)/', message: 'renderer/ imports shared/ and types from main/rpc only.' },
             { regex: '^node:', message: 'renderer/ runs in a browser sandbox: no Node built-ins.' },
+            { regex: '^(ajv|ajv/.*|@rjsf/validator-ajv8)$', message: 'Ajv compiles schemas with eval, which the CSP forbids; use @cfworker/json-schema (components/jsonSchema.ts).' },
           ],
         },
       ],

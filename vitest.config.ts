@@ -20,6 +20,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['renderer/**/*.test.{ts,tsx}'],
           setupFiles: ['renderer/test/setup.ts'],
+          // Its ESM build imports dayjs plugins without file extensions, which Node refuses.
+          server: { deps: { inline: ['@rjsf/mantine'] } },
           testTimeout: 15_000,
         },
       },

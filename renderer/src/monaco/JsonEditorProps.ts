@@ -5,7 +5,10 @@ export interface JsonEditorProps {
   onChange: (value: string) => void;
   /** The accessible name, e.g. "Arguments JSON". */
   label: string;
-  /** Names the editor's document; unique per editor on screen (Monaco matches `schema` to it). */
+  /**
+   * Names the editor's document, e.g. `inmemory://tooldeck/arguments/echo.json`; unique per editor on
+   * screen (Monaco matches `schema` to it), so keep it to letters, digits, `.`, `-` and `_`.
+   */
   modelPath: string;
   /** Checked inline as the text changes, where the editor can. */
   schema?: JsonSchema;

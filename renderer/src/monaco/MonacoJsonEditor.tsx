@@ -10,7 +10,8 @@ export default function MonacoJsonEditor({ value, onChange, label, modelPath, sc
   const [height, setHeight] = useState(minHeight);
   const onSubmitRef = useRef(onSubmit);
   onSubmitRef.current = onSubmit;
-  const modelUri = monaco.Uri.parse(modelPath).toString();
+  // The JSON service matches schemas against the decoded URI.
+  const modelUri = monaco.Uri.parse(modelPath).toString(true);
 
   useEffect(() => (schema ? registerModelSchema(modelUri, schema) : undefined), [modelUri, schema]);
 

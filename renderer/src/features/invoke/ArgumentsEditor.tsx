@@ -99,8 +99,8 @@ export function ArgumentsEditor({ state, schema, documentName, disabled, onSubmi
               value={state.text}
               onChange={state.setText}
               label="Arguments JSON"
-              modelPath={`inmemory://tooldeck/arguments/${encodeURIComponent(documentName)}.json`}
-              schema={schema}
+              modelPath={`inmemory://tooldeck/arguments/${documentName.replace(/[^\w.-]+/g, '_')}.json`}
+              schema={state.formSchema}
               onSubmit={onSubmit}
               invalid={!state.valid}
             />

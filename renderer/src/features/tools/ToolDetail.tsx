@@ -1,4 +1,4 @@
-import { Alert, Badge, Code, Group, Paper, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { Badge, Code, Group, Paper, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
 import { IconShieldCheck, IconShieldLock, IconShieldQuestion } from '@tabler/icons-react';
 import { JsonTree } from '../../components/JsonTree';
 import { SchemaTree } from '../../components/SchemaTree';
@@ -53,11 +53,6 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
           {tool.name}
         </Text>
       </div>
-      {tool.verdict.verdict === 'deny' && (
-        <Alert color="red" title="Policy denies this tool">
-          {tool.verdict.reasons.join(' · ')}
-        </Alert>
-      )}
       <Tabs defaultValue="invoke" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="invoke">Invoke</Tabs.Tab>
