@@ -10,7 +10,7 @@ import type { Logger } from './platform/Logger';
 import type { SecretStore } from './platform/SecretStore';
 import { InvocationPipeline } from './registry/InvocationPipeline';
 import { LiveFeed } from './metrics/LiveFeed';
-import { ToolMetrics } from './metrics/ToolMetrics';
+import type { ToolMetrics } from './metrics/ToolMetrics';
 import { SettingsStore } from './settings/SettingsStore';
 import { DATABASE_FILE_NAME, type InvocationStore } from './store/InvocationStore';
 import { openInvocationStore, type StoreOpenReport } from './store/openInvocationStore';
@@ -45,7 +45,11 @@ export interface Core {
   /** Invocation history (SQLite); how it opened (e.g. recovered from a corrupt file) is in historyReport. */
   readonly history: InvocationStore;
   readonly historyReport: StoreOpenReport;
-  readonly metrics: ToolMetrics;
+  /**
+   * The OpenTelemetry instruments and exporters. Absent in one-shot CLI commands: nothing could
+   * scrape or export them before the process ends, and loading OpenTelemetry is a third of start-up.
+   */
+  readonly metrics?: ToolMetrics;
   /** Every recorded call as it happens, for live charts and the history view. */
   readonly liveCalls: LiveFeed<InvocationRecord>;
   readonly settings: SettingsStore;
@@ -61,12 +65,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const { store: history, report: historyReport } = openInvocationStore(join(deps.dataDir, DATABASE_FILE_NAME), { retention });
   if (historyReport.recovered || !historyReport.persistent) deps.logger.warn(historyReport.message);
   history.onWriteError((error) => deps.logger.error('history write failed', { error: error.message }));
-  const metrics = new ToolMetrics({ serviceVersion: deps.appVersion });
+  const metrics = deps.host === 'cli' ? undefined : new (await import('./metrics/ToolMetrics')).ToolMetrics({ serviceVersion: deps.appVersion });
   const exporters = settings.get().metrics;
-  if (deps.host !== 'cli' && exporters.prometheus.enabled) {
+  if (metrics && exporters.prometheus.enabled) {
     await metrics.startPrometheus({ port: exporters.prometheus.port }).catch((error: Error) => deps.logger.warn('Prometheus exporter not started', { error: error.message }));
   }
-  if (deps.host !== 'cli' && exporters.otlp.enabled && exporters.otlp.url) await metrics.configureOtlp({ url: exporters.otlp.url, intervalMs: exporters.otlp.intervalMs });
+  if (metrics && exporters.otlp.enabled && exporters.otlp.url) await metrics.configureOtlp({ url: exporters.otlp.url, intervalMs: exporters.otlp.intervalMs });
   const liveCalls = new LiveFeed<InvocationRecord>();
   const catalog = new ToolCatalog();
   // Every call is recorded once, here: history, the metric instruments and the live feed all see
@@ -74,7 +78,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const recorder = {
     record(record: InvocationRecord) {
       history.record(record);
-      metrics.observe(record);
+      metrics?.observe(record);
       liveCalls.publish(record);
     },
   };
@@ -117,7 +121,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       await mcp.close();
       await a2a.close();
       await history.close();
-      await metrics.shutdown();
+      await metrics?.shutdown();
     },
   };
 }

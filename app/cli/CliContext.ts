@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createCore, type Core } from '../../main/core';
+import type { Core } from '../../main/core';
 import { FileSecretStore } from '../../main/platform/FileSecretStore';
 import { createStderrLogger } from '../../main/platform/Logger';
 import type { HostKind } from '../../shared/system';
@@ -39,7 +39,8 @@ export class CliContext {
 
   /** `serve` hosts the UI, so it connects saved servers at start; one-shot commands connect on demand. */
   getCore(host: HostKind = 'cli'): Promise<Core> {
-    this.core ??= createCore({
+    // Loaded on first use: --version, --help and usage errors never pay for the services.
+    this.core ??= import('../../main/core').then(({ createCore }) => createCore({
       appVersion: APP_VERSION,
       host,
       dataDir: this.dataDir,
@@ -47,7 +48,7 @@ export class CliContext {
       logger: createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : host === 'cli' ? 'error' : 'warn'),
       autoConnect: host !== 'cli',
       shutdownGraceMs: host === 'cli' ? 200 : 2_000,
-    });
+    }));
     return this.core;
   }
 

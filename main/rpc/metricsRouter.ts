@@ -1,24 +1,33 @@
 import { z } from 'zod';
 import { BreakdownQuery, LatencyHistogramQuery, TimeSeriesQuery } from '../../shared/history';
+import { AppError } from '../../shared/errors';
+import type { Core } from '../core';
 import { procedure, router } from './trpc';
+
+function exportersOf(core: Core) {
+  if (!core.metrics) throw new AppError('InvalidInput', 'Metric exporters run in the console (tooldeck serve or the desktop app), not in one-shot commands');
+  return core.metrics;
+}
 
 export const metricsRouter = router({
   timeSeries: procedure.input(TimeSeriesQuery).query(({ ctx, input }) => ctx.core.history.timeSeries(input)),
   breakdown: procedure.input(BreakdownQuery).query(({ ctx, input }) => ctx.core.history.breakdown(input)),
   histogram: procedure.input(LatencyHistogramQuery).query(({ ctx, input }) => ctx.core.history.latencyHistogram(input)),
-  exporters: procedure.query(({ ctx }) => ({ settings: ctx.core.settings.get().metrics, status: ctx.core.metrics.status() })),
+  exporters: procedure.query(({ ctx }) => ({ settings: ctx.core.settings.get().metrics, status: exportersOf(ctx.core).status() })),
   /** Turns the Prometheus endpoint on or off (127.0.0.1) and remembers the choice. */
   setPrometheus: procedure.input(z.object({ enabled: z.boolean(), port: z.number().int().min(1).max(65535) })).mutation(async ({ ctx, input }) => {
-    await ctx.core.metrics.stopPrometheus();
-    const started = input.enabled ? await ctx.core.metrics.startPrometheus({ port: input.port }) : undefined;
+    const metrics = exportersOf(ctx.core);
+    await metrics.stopPrometheus();
+    const started = input.enabled ? await metrics.startPrometheus({ port: input.port }) : undefined;
     await ctx.core.settings.update((s) => ({ ...s, metrics: { ...s.metrics, prometheus: input } }));
     return { url: started?.url };
   }),
   setOtlp: procedure
     .input(z.object({ enabled: z.boolean(), url: z.string(), intervalMs: z.number().int().min(1000).default(60_000) }))
     .mutation(async ({ ctx, input }) => {
-      await ctx.core.metrics.configureOtlp(input.enabled && input.url ? { url: input.url, intervalMs: input.intervalMs } : undefined);
+      const metrics = exportersOf(ctx.core);
+      await metrics.configureOtlp(input.enabled && input.url ? { url: input.url, intervalMs: input.intervalMs } : undefined);
       await ctx.core.settings.update((s) => ({ ...s, metrics: { ...s.metrics, otlp: input } }));
-      return ctx.core.metrics.status();
+      return metrics.status();
     }),
 });

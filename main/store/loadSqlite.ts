@@ -18,6 +18,7 @@ export function loadSqlite(): SqliteModule {
   } as typeof process.emitWarning;
   try {
     loaded = process.getBuiltinModule('node:sqlite');
+    if (!loaded) throw new Error(`Invocation history needs node:sqlite (Node 22.13 or newer); this is Node ${process.version}`);
     return loaded;
   } finally {
     process.emitWarning = emitWarning;

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { A2aAgentService } from '../../../main/a2a/A2aAgentService';
+import type { A2aAgentService } from '../../../main/a2a/A2aAgentService';
 import type { A2aArtifact, A2aCardReport, A2aCheckRow, A2aEvent, A2aSendResult } from '../../../shared/a2a';
 import { isAppError, type AppError } from '../../../shared/errors';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { createCaller } from '../../../main/rpc/router';
 import type { CliContext } from '../CliContext';
 
 export function registerInfo(program: Command, ctx: CliContext) {
@@ -8,6 +7,7 @@ export function registerInfo(program: Command, ctx: CliContext) {
     .description('Show versions, host and data directory')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
+      const { createCaller } = await import('../../../main/rpc/router');
       const info = await createCaller({ core: await ctx.getCore() }).system.info();
       if (options.json) return ctx.io.stdout(`${JSON.stringify(info, null, 2)}\n`);
       const rows: Array<[string, string]> = [

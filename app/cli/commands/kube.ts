@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
-import { checkReachable, connectKube, type KubeConnection, type KubeTargetOptions } from '../../../main/kube/KubeConnection';
-import { installCrds } from '../../../main/kube/crds';
-import { LanguageToolReconciler } from '../../../main/kube/LanguageToolReconciler';
-import { readInventory } from '../../../main/kube/readInventory';
+import type { KubeConnection, KubeTargetOptions } from '../../../main/kube/KubeConnection';
 import { createStderrLogger } from '../../../main/platform/Logger';
 import { AppError } from '../../../shared/errors';
 import type { KubeInventory } from '../../../shared/kube';
@@ -23,7 +20,19 @@ function withTarget(command: Command): Command {
 }
 
 /** Connects and checks that the apiserver answers: exit 2 for a bad kubeconfig or context, 3 when unreachable. */
+// The Kubernetes client is loaded only by kube commands, keeping every other command's start fast.
+const loadKubeModules = async () => {
+  const [{ checkReachable, connectKube }, { installCrds }, { LanguageToolReconciler }, { readInventory }] = await Promise.all([
+    import('../../../main/kube/KubeConnection'),
+    import('../../../main/kube/crds'),
+    import('../../../main/kube/LanguageToolReconciler'),
+    import('../../../main/kube/readInventory'),
+  ]);
+  return { checkReachable, connectKube, installCrds, LanguageToolReconciler, readInventory };
+};
+
 async function connect(flags: TargetFlags): Promise<KubeConnection> {
+  const { checkReachable, connectKube } = await loadKubeModules();
   let connection: KubeConnection;
   try {
     connection = connectKube({ kubeconfig: flags.kubeconfig, context: flags.context, namespace: flags.namespace } satisfies KubeTargetOptions);
@@ -57,6 +66,7 @@ export function registerKube(program: Command, ctx: CliContext) {
       const timeoutSeconds = parseSeconds(flags.timeout);
       const connection = await connect(flags);
       const scope = flags.namespace ? `namespace ${flags.namespace}` : 'all namespaces';
+      const { LanguageToolReconciler, installCrds, readInventory } = await loadKubeModules();
       const reconciler = new LanguageToolReconciler({
         connection,
         logger: createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
@@ -101,6 +111,7 @@ export function registerKube(program: Command, ctx: CliContext) {
     .option('--json', 'print JSON')
     .action(async (flags: TargetFlags & { json?: boolean }) => {
       const connection = await connect(flags);
+      const { readInventory } = await loadKubeModules();
       try {
         const inventory = await readInventory(connection);
         ctx.io.stdout(flags.json ? `${JSON.stringify(inventory, null, 2)}\n` : formatInventory(inventory));

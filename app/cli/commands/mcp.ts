@@ -4,11 +4,8 @@ import type { McpTool } from '../../../shared/mcp';
 import type { InvocationOutcome, ToolResult } from '../../../shared/registry';
 import type { Core } from '../../../main/core';
 import type { McpConnection } from '../../../main/mcp/McpConnection';
-import { registerEphemeral } from '../../../main/mcp/McpToolSource';
-import { toolEntryName } from '../../../main/registry/ToolCatalog';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { adHocConfig, addTargetOptions, keyValues, splitCommandLine, type TargetOptions } from '../targetOptions';
-import { runConformanceClient } from './conformanceClient';
 
 const AD_HOC = 'adhoc';
 
@@ -19,6 +16,7 @@ async function openTarget(core: Core, name: string | undefined, options: TargetO
   if (!config && !name) throw new CliExit(ExitCode.Usage, 'Name a saved server, or give --stdio "<command>" or --url URL');
   try {
     if (config) {
+      const { registerEphemeral } = await import('../../../main/mcp/McpToolSource');
       const connection = await core.mcp.openEphemeral(config);
       const unregister = registerEphemeral(core.catalog, AD_HOC, connection);
       return {
@@ -174,6 +172,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
         if (!target.connection.tools.some((t) => t.name === tool)) {
           throw new CliExit(ExitCode.Failed, `No tool "${tool}" on ${target.server}. Tools: ${target.connection.tools.map((t) => t.name).join(', ')}`);
         }
+        const { toolEntryName } = await import('../../../main/registry/ToolCatalog');
         outcome = await core.pipeline.invoke({ name: toolEntryName({ kind: 'mcp', name: target.server }, tool), arguments: args, timeoutMs: options.timeout, confirmed: options.yes });
       } finally {
         await target.release();
@@ -190,6 +189,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
     .description('The client the MCP conformance runner drives (reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT)')
     .action(async (url: string) => {
       const core = await ctx.getCore();
+      const { runConformanceClient } = await import('./conformanceClient');
       await runConformanceClient(core, url, process.env, ctx.io);
     });
 }

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { mcpToolEntry } from '../../../main/mcp/McpToolSource';
-import { ToolSearchIndex, toolDocument } from '../../../main/registry/search/ToolSearchIndex';
 import { ExitCode, CliExit, type CliContext } from '../CliContext';
 
 export function registerSearch(program: Command, ctx: CliContext) {
@@ -19,6 +17,7 @@ export function registerSearch(program: Command, ctx: CliContext) {
         results.forEach((r, i) => r.status === 'rejected' && ctx.io.stderr(`${configs[i]!.name}: ${(r.reason as Error).message}\n`));
         await Promise.all(configs.map((c) => core.mcp.disconnect(c.name)));
       }
+      const [{ mcpToolEntry }, { ToolSearchIndex, toolDocument }] = await Promise.all([import('../../../main/mcp/McpToolSource'), import('../../../main/registry/search/ToolSearchIndex')]);
       const index = new ToolSearchIndex();
       let stale = 0;
       for (const config of configs) {

@@ -2,7 +2,6 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import { isLoopbackHost } from '../../web/requestGuard';
-import { BindRefusedError, startWebServer } from '../../web/WebServer';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 
 export function parsePort(value: string): number {
@@ -32,6 +31,7 @@ export function registerServe(program: Command, ctx: CliContext) {
         ctx.io.stderr(`WARNING: binding ${options.host}: anyone who can reach this address and learns the token controls this console.\n`);
       }
       const core = await ctx.getCore('web');
+      const { BindRefusedError, startWebServer } = await import('../../web/WebServer');
       let server;
       try {
         server = await startWebServer({ core, staticDir: defaultStaticDir(), port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll });
@@ -41,7 +41,7 @@ export function registerServe(program: Command, ctx: CliContext) {
       }
       ctx.io.stdout(`Tooldeck is serving at ${server.url}\n`);
       if (options.metricsPort !== undefined) {
-        const { url } = await core.metrics.startPrometheus({ port: options.metricsPort });
+        const { url } = await core.metrics!.startPrometheus({ port: options.metricsPort });
         ctx.io.stdout(`Prometheus metrics at ${url}\n`);
       }
       await new Promise<void>((done) => {
