@@ -4,6 +4,7 @@ import type { InvocationRecord } from '../shared/invocation';
 import type { HostKind, SystemInfo } from '../shared/system';
 import { A2aAgentService } from './a2a/A2aAgentService';
 import { A2aCatalogSync } from './a2a/A2aCatalogSync';
+import { HttpServices } from './http/HttpServices';
 import { McpCatalogSync } from './mcp/McpToolSource';
 import { McpService } from './mcp/McpService';
 import type { Logger } from './platform/Logger';
@@ -39,6 +40,7 @@ export interface Core {
   readonly mcp: McpService;
   readonly a2a: A2aAgentService;
   readonly a2aSkills: A2aCatalogSync;
+  readonly http: HttpServices;
   readonly catalog: ToolCatalog;
   readonly search: ToolSearchIndex;
   readonly pipeline: InvocationPipeline;
@@ -98,6 +100,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const a2aSkills = new A2aCatalogSync(a2a, catalog, deps.logger);
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
   if (deps.autoConnect) void a2aSkills.syncAll();
+  const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: deps.secretStore, logger: deps.logger });
+  await http.init();
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
 
@@ -107,6 +111,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     mcp,
     a2a,
     a2aSkills,
+    http,
     catalog,
     search,
     pipeline,

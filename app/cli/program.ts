@@ -8,6 +8,7 @@ import { registerHistory } from './commands/history';
 import { registerInfo } from './commands/info';
 import { registerKube } from './commands/kube';
 import { registerMcp } from './commands/mcp';
+import { registerRun } from './commands/run';
 import { registerSearch } from './commands/search';
 import { registerServe } from './commands/serve';
 
@@ -37,6 +38,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   registerA2a(program, ctx);
   registerKube(program, ctx);
   registerHistory(program, ctx);
+  registerRun(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -32,6 +32,11 @@ export interface InvocationRequest {
   confirmed?: boolean;
   runId?: string;
   replayOf?: string;
+  /**
+   * Values that must not be recorded (secrets a collection substituted into the arguments): they
+   * are masked in the recorded arguments, result preview and error message, whatever their key.
+   */
+  maskValues?: readonly string[];
   signal?: AbortSignal;
   onProgress?: (progress: InvocationProgress) => void;
 }
@@ -220,6 +225,7 @@ export class InvocationPipeline {
     if (result?.isError) record.isError = true;
     if (at.request.replayOf !== undefined) record.replayOf = at.request.replayOf;
     if (at.request.runId !== undefined) record.runId = at.request.runId;
+    if (at.request.maskValues?.length) maskRecord(record, at.request.maskValues);
     this.publish(record);
 
     const outcome: InvocationOutcome = { record, truncated: record.truncated };
@@ -244,6 +250,13 @@ export class InvocationPipeline {
       }
     }
   }
+}
+
+function maskRecord(record: InvocationRecord, values: readonly string[]) {
+  const mask = (text: string) => values.filter((v) => v.length > 0).reduce((out, value) => out.split(value).join('***'), text);
+  record.argumentsJson = mask(record.argumentsJson);
+  record.resultPreview = mask(record.resultPreview);
+  if (record.errorMessage) record.errorMessage = mask(record.errorMessage);
 }
 
 interface RecordBase {

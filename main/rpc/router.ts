@@ -1,5 +1,7 @@
 import { a2aRouter } from './a2aRouter';
+import { collectionsRouter } from './collectionsRouter';
 import { historyRouter } from './historyRouter';
+import { httpRouter } from './httpRouter';
 import { mcpRouter } from './mcpRouter';
 import { metricsRouter } from './metricsRouter';
 import { systemRouter } from './systemRouter';
@@ -12,6 +14,8 @@ export const appRouter = router({
   tools: toolsRouter,
   a2a: a2aRouter,
   history: historyRouter,
+  http: httpRouter,
+  collections: collectionsRouter,
   metrics: metricsRouter,
 });
 

@@ -1,4 +1,4 @@
-import { initTRPC, TRPCError } from '@trpc/server';
+import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { AppError } from '../../shared/errors';
 import type { Core } from '../core';
 
@@ -36,12 +36,37 @@ const t = initTRPC.context<RpcContext>().create({
   },
 });
 
+// The HTTP subscription link reconnects, and so runs the procedure again, after an error with one
+// of these codes. A failed tool call or agent turn must not be silently sent a second time, so
+// subscriptions report their errors with a code the link treats as final.
+const RECONNECTING_CODES = new Set<TRPC_ERROR_CODE_KEY>(['BAD_GATEWAY', 'SERVICE_UNAVAILABLE', 'GATEWAY_TIMEOUT', 'INTERNAL_SERVER_ERROR']);
+
+function toTRPCError(error: unknown, subscription: boolean): TRPCError {
+  const appError = error instanceof AppError ? error : error instanceof TRPCError && error.cause instanceof AppError ? error.cause : undefined;
+  let code: TRPC_ERROR_CODE_KEY = appError ? trpcCodeFor[appError.code] : error instanceof TRPCError ? error.code : 'INTERNAL_SERVER_ERROR';
+  if (subscription && RECONNECTING_CODES.has(code)) code = 'UNPROCESSABLE_CONTENT';
+  if (!appError && error instanceof TRPCError && code === error.code) return error;
+  const cause = appError ?? (error instanceof Error ? error : new Error(String(error)));
+  return new TRPCError({ code, message: cause.message, cause });
+}
+
+async function* withFinalErrors<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+  try {
+    yield* source;
+  } catch (error) {
+    throw toTRPCError(error, true);
+  }
+}
+
 /** Services throw AppError; this maps it to a tRPC error so HTTP status and codes line up. */
-const appErrors = t.middleware(async ({ next }) => {
+const appErrors = t.middleware(async ({ type, next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: trpcCodeFor[cause.code], message: cause.message, cause });
+  if (!result.ok) {
+    if (result.error.cause instanceof AppError || type === 'subscription') throw toTRPCError(result.error, type === 'subscription');
+    return result;
+  }
+  if (type === 'subscription' && result.data && typeof (result.data as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
+    return { ...result, data: withFinalErrors(result.data as AsyncIterable<unknown>) };
   }
   return result;
 });

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, type TRPCLink } from '@trpc/client';
+import { createTRPCClient, httpBatchStreamLink, httpSubscriptionLink, splitLink, type TRPCLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../../main/rpc/router';
 import { getBridge } from './bridge';
@@ -19,7 +19,8 @@ export function createLinks(): { kind: LinkKind; links: TRPCLink<AppRouter>[] } 
       splitLink({
         condition: (op) => op.type === 'subscription',
         true: httpSubscriptionLink({ url: '/trpc' }),
-        false: httpBatchLink({ url: '/trpc' }),
+        // Streamed batches: one slow query (an agent card probe) does not hold back the others.
+        false: httpBatchStreamLink({ url: '/trpc' }),
       }),
     ],
   };

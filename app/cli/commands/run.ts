@@ -1,0 +1,127 @@
+import { statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Collection, RequestResult, RunSummary } from '../../../shared/collections';
+import { isAppError } from '../../../shared/errors';
+import { collectionsOf } from '../../../main/collections/Collections';
+import { junitReport } from '../../../main/collections/junitReport';
+import { loadCollectionFile } from '../../../main/collections/loadCollectionFile';
+import { loadEnvironmentFile } from '../../../main/collections/loadEnvironmentFile';
+import type { Core } from '../../../main/core';
+import { CliExit, ExitCode, type CliContext } from '../CliContext';
+
+type Reporter = 'pretty' | 'json' | 'junit';
+
+interface RunCommandOptions {
+  env?: string;
+  reporter: Reporter;
+  bail?: boolean;
+  concurrency: number;
+  output?: string;
+}
+
+function parseConcurrency(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('a whole number from 1 to 64');
+  return n;
+}
+
+/** A path (has a separator or a collection file extension, or exists) is read as a file; anything else is a saved collection's name. */
+function looksLikeFile(arg: string): boolean {
+  return /[\\/]/.test(arg) || /\.(ya?ml|json)$/i.test(arg) || statSync(arg, { throwIfNoEntry: false })?.isFile() === true;
+}
+
+async function loadCollection(ctx: CliContext, arg: string): Promise<{ collection: Collection; core: Core }> {
+  try {
+    // A file is read before the core is built, so a bad file never touches the data dir.
+    if (looksLikeFile(arg)) {
+      const collection = await loadCollectionFile(resolve(arg));
+      return { collection, core: await ctx.getCore() };
+    }
+    const core = await ctx.getCore();
+    return { collection: (await collectionsOf(core).store.read(arg)).collection, core };
+  } catch (error) {
+    if (isAppError(error) && (error.code === 'NotFound' || error.code === 'InvalidInput')) throw new CliExit(ExitCode.Usage, error.message);
+    throw error;
+  }
+}
+
+const mark: Record<RequestResult['status'], string> = { passed: '✓', failed: '✗', errored: '!', skipped: '-' };
+
+function prettyResult(result: RequestResult): string {
+  const head = `  ${mark[result.status]} ${result.name}`;
+  if (result.status === 'skipped') return `${head} — skipped: ${result.reason ?? 'not run'}`;
+  const lines = [`${head}  ${formatMs(result.durationMs)}${result.duplicate ? '  (duplicate call)' : ''}`];
+  if (result.error) lines.push(`      ${result.error.code}: ${result.error.message}`);
+  for (const a of result.assertions) {
+    if (a.passed) continue;
+    lines.push(`      ✗ ${a.description} — ${a.message}`);
+    if (a.actual !== undefined) lines.push(`        actual: ${JSON.stringify(a.actual)}`);
+  }
+  return lines.join('\n');
+}
+
+function prettySummary(summary: RunSummary): string {
+  const r = summary.requests;
+  const a = summary.assertions;
+  return [
+    `Requests: ${r.passed} passed, ${r.failed} failed, ${r.errored} errored, ${r.skipped} skipped of ${r.total}`,
+    `Assertions: ${a.passed} of ${a.total} passed`,
+    `Run ${summary.runId} in ${formatMs(summary.durationMs)}${summary.canceled ? ' (canceled)' : ''}`,
+  ].join('\n');
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+}
+
+function report(summary: RunSummary, reporter: Reporter, pretty: string[]): string {
+  if (reporter === 'junit') return junitReport([summary]);
+  if (reporter === 'json') return `${JSON.stringify(summary, null, 2)}\n`;
+  return `${pretty.join('\n')}\n`;
+}
+
+/** `tooldeck run <collection>`: exit 0 when every assertion passes, 1 otherwise, 2 usage, 3 cannot connect. */
+export function registerRun(program: Command, ctx: CliContext) {
+  program
+    .command('run <collection>')
+    .description('Run a collection (a YAML/JSON file or a saved collection name) through the invocation pipeline')
+    .option('--env <file>', 'environment file (YAML or JSON key/values) overriding the collection variables')
+    .addOption(new Option('--reporter <kind>', 'report format').choices(['pretty', 'json', 'junit']).default('pretty'))
+    .option('--bail', 'stop at the first request that does not pass')
+    .option('--concurrency <n>', 'requests in flight at once (captures still wait for their source)', parseConcurrency, 1)
+    .option('--output <file>', 'write the report to this file; progress still prints')
+    .action(async (arg: string, options: RunCommandOptions) => {
+      const environment = options.env ? await loadEnvironmentFile(options.env).catch((error: Error) => Promise.reject(new CliExit(ExitCode.Usage, error.message))) : {};
+      const { collection, core } = await loadCollection(ctx, arg);
+      // Progress goes to stdout unless stdout carries a machine-readable report.
+      const showProgress = options.reporter === 'pretty' || options.output !== undefined;
+      const pretty: string[] = [];
+      const say = (line: string) => {
+        pretty.push(line);
+        if (showProgress) ctx.io.stdout(`${line}\n`);
+      };
+
+      const run = collectionsOf(core).run(collection, { environment, concurrency: options.concurrency, bail: options.bail ?? false });
+      say(`${collection.name} — ${collection.requests.length} request${collection.requests.length === 1 ? '' : 's'}`);
+      for await (const event of run) {
+        if (event.type === 'request-finished') say(prettyResult(event.result));
+      }
+      const summary = await run.summary;
+      for (const failure of summary.connectFailures) say(`Cannot connect ${failure.target}: ${failure.error.code}: ${failure.error.message}`);
+      say(prettySummary(summary));
+
+      const text = report(summary, options.reporter, pretty);
+      if (options.output) {
+        await mkdir(dirname(resolve(options.output)), { recursive: true });
+        await writeFile(options.output, text);
+      } else if (options.reporter !== 'pretty') {
+        ctx.io.stdout(text);
+        ctx.io.stderr(`${prettySummary(summary)}\n`);
+      }
+
+      if (summary.connectFailures.length) throw new CliExit(ExitCode.CannotConnect, `Cannot connect: ${summary.connectFailures.map((f) => f.target).join(', ')}`);
+      if (!summary.ok) throw new CliExit(ExitCode.Failed, `${summary.requests.total - summary.requests.passed} of ${summary.requests.total} requests did not pass`);
+    });
+}

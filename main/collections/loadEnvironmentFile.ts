@@ -1,0 +1,31 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { VariableName } from '../../shared/collections';
+import { AppError } from '../../shared/errors';
+
+/**
+ * An environment file: a flat mapping of variable names to values, in YAML or JSON (JSON is YAML).
+ * Its values override the collection's variables, so one collection runs against dev, staging, CI.
+ */
+export async function loadEnvironmentFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new AppError('InvalidInput', `Cannot read the environment file ${path}: ${(error as Error).message}`);
+  }
+  return parseEnvironment(text, path);
+}
+
+export function parseEnvironment(text: string, source = 'environment'): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = parse(text, { maxAliasCount: 100 }) ?? {};
+  } catch (error) {
+    throw new AppError('InvalidInput', `${source}: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || Array.isArray(value) || value === null) throw new AppError('InvalidInput', `${source} must be a mapping of variable names to values`);
+  const bad = Object.keys(value).filter((key) => !VariableName.safeParse(key).success);
+  if (bad.length) throw new AppError('InvalidInput', `${source}: not variable names: ${bad.join(', ')}`);
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,64 @@
+import { RESOURCE_KINDS, workspaceDocumentSchema } from '../../shared/resources/kinds';
+import { DeleteFileInput, EditFileInput, OpenFolderInput, ReadFileInput, SaveFileInput, ValidateTextInput, type WorkspaceEvent } from '../../shared/resources/workspace';
+import { watch } from '../platform/AsyncQueue';
+import type { LocalResources } from '../resources/createLocalResources';
+import { procedure, router, type RpcContext } from './trpc';
+
+/**
+ * The YAML workspace and the local target's statuses. Mounted by the app router with the
+ * resources of its core: `resources: createResourcesRouter((ctx) => ctx.core.resources)`.
+ * Validation and previews take the whole text, so they are mutations (POST), not queries whose
+ * input would travel in the URL.
+ */
+export function createResourcesRouter(resourcesOf: (ctx: RpcContext) => LocalResources) {
+  return router({
+    /** The folder and its files, each with counts of errors and warnings. */
+    files: procedure.query(({ ctx }) => resourcesOf(ctx).workspace.listing()),
+    /** A file's text, its documents as parsed, and every diagnostic (syntax, rules, unknown kinds, duplicates). */
+    read: procedure.input(ReadFileInput).query(({ ctx, input }) => resourcesOf(ctx).workspace.read(input.path)),
+    validate: procedure.input(ValidateTextInput).mutation(({ ctx, input }) => resourcesOf(ctx).workspace.validateText(input.text, input.path)),
+    /** The objects as they will be stored, every default applied. */
+    previewDefaults: procedure.input(ValidateTextInput).mutation(({ ctx, input }) => resourcesOf(ctx).workspace.previewDefaults(input.text, input.path)),
+    /** Refused with a conflict (code AlreadyExists, step "conflict") when the file changed on disk since expectedVersion, unless force. */
+    save: procedure.input(SaveFileInput).mutation(({ ctx, input }) => resourcesOf(ctx).workspace.save(input)),
+    /** Field edits that keep comments and key order. */
+    edit: procedure.input(EditFileInput).mutation(({ ctx, input }) => resourcesOf(ctx).workspace.edit(input)),
+    delete: procedure.input(DeleteFileInput).mutation(({ ctx, input }) => resourcesOf(ctx).workspace.delete(input)),
+    openFolder: procedure.input(OpenFolderInput).mutation(async ({ ctx, input }) => {
+      await resourcesOf(ctx).openFolder(input.dir);
+      return resourcesOf(ctx).workspace.listing();
+    }),
+    /** McpServer statuses, Tool resources (generated ones included) and ToolPermissions. */
+    statuses: procedure.query(({ ctx }) => resourcesOf(ctx).reconciler.statuses()),
+    /** JSON Schemas for the YAML editor: one for any workspace document, and one per kind. */
+    schemas: procedure.query(() => ({
+      document: workspaceDocumentSchema,
+      kinds: RESOURCE_KINDS.map(({ kind, apiVersion, schema }) => ({ kind, apiVersion, schema })),
+    })),
+    /** The file list and statuses, again after every change: outside edits, saves, connections. */
+    watch: procedure.subscription(async function* ({ ctx, signal }) {
+      const resources = resourcesOf(ctx);
+      const changed = new Set<string>();
+      yield* watch(
+        (notify) => {
+          const offFiles = resources.workspace.onChange((change) => {
+            for (const path of change.changed) changed.add(path);
+            notify();
+          });
+          const offStatuses = resources.reconciler.onChange(notify);
+          return () => {
+            offFiles();
+            offStatuses();
+          };
+        },
+        (): WorkspaceEvent => {
+          const event = { ...resources.workspace.listing(), changed: [...changed].sort(), statuses: resources.reconciler.statuses() };
+          changed.clear();
+          return event;
+        },
+        signal,
+        100,
+      );
+    }),
+  });
+}
