@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { expect, test } from './support/fixtures';
+import { expect, openSection, test } from './support/fixtures';
 
 function rawStatus(port: number, path: string, headers: Record<string, string>) {
   return new Promise<number>((resolve, reject) => {
@@ -14,7 +14,7 @@ function rawStatus(port: number, path: string, headers: Record<string, string>) 
 
 test('the page loads with the token, drops it from the address bar and shows the backend version', async ({ page, tooldeck }) => {
   await page.goto(tooldeck.url);
-  await page.getByRole('button', { name: 'About' }).click();
+  await openSection(page, 'About');
   await expect(page.getByRole('heading', { name: 'About Tooldeck' })).toBeVisible();
   const backend = page.getByRole('table', { name: 'Backend information' });
   await expect(backend.getByRole('row', { name: /Version/ })).toContainText('0.1.0');

@@ -1,11 +1,11 @@
 import { everythingScript } from './peers/mcp/everything';
-import { expect, test } from './support/fixtures';
+import { expect, openSection, test } from './support/fixtures';
 
 test.describe.configure({ mode: 'serial' });
 
 test('add server-everything from the UI, find echo, fill the form, invoke and read the echo', async ({ page, tooldeck }) => {
   await page.goto(tooldeck.url);
-  await page.getByRole('button', { name: 'Servers' }).click();
+  await openSection(page, 'Servers');
   await page.getByRole('button', { name: 'Add server' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Add MCP server' });
   await dialog.getByLabel('Name').fill('everything');
@@ -16,7 +16,7 @@ test('add server-everything from the UI, find echo, fill the form, invoke and re
   await expect(page.getByRole('listitem', { name: 'everything' })).toContainText('Connected');
   await expect(page.getByRole('table', { name: 'Tools of everything' })).toContainText('echo');
 
-  await page.getByRole('button', { name: 'Tools' }).click();
+  await openSection(page, 'Tools');
   await page.getByRole('textbox', { name: 'Search tools' }).fill('echo');
   await page.getByRole('option', { name: 'mcp:everything.echo' }).click();
   await expect(page.getByRole('heading', { name: 'echo' })).toBeVisible();

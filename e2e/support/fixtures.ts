@@ -16,3 +16,8 @@ export const test = base.extend<object, { tooldeck: TooldeckServer }>({
 });
 
 export { expect } from '@playwright/test';
+
+/** Opens a section from the sidebar (scoped to it: pages have buttons with the same words). */
+export async function openSection(page: import('@playwright/test').Page, name: string) {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name, exact: true }).click();
+}

@@ -1,3 +1,4 @@
+import { type FSWatcher, watch } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { AppError } from '../../shared/errors';
 import { McpServerConfig, type McpServerConfigInput, type Root, type SaveServerInput, type ServerSnapshot } from '../../shared/mcp';
@@ -7,6 +8,7 @@ import { EraCache } from './EraCache';
 import { InteractionBroker } from './InteractionBroker';
 import { type CallOptions, McpConnection } from './McpConnection';
 import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
+import { OAuthService, type EphemeralOAuthOptions } from './oauth/OAuthService';
 import { ServerConfigStore } from './ServerConfigStore';
 import { ToolListCache } from './ToolListCache';
 
@@ -37,23 +39,64 @@ export class McpService {
   private readonly store: ServerConfigStore;
   private readonly eraCache: EraCache;
   readonly toolCache: ToolListCache;
+  /** MCP authorization (OAuth) of the saved HTTP servers. */
+  readonly oauth: OAuthService;
   private readonly connections = new Map<string, McpConnection>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private readonly listeners = new Set<() => void>();
   private readonly toolListeners = new Set<(server: string) => void>();
   private closed = false;
+  private watcher?: FSWatcher;
 
   constructor(private readonly options: McpServiceOptions) {
     this.store = new ServerConfigStore(options.dataDir, options.secretStore);
     this.eraCache = new EraCache(options.dataDir);
     this.toolCache = new ToolListCache(options.dataDir);
+    this.oauth = new OAuthService({
+      dataDir: options.dataDir,
+      secretStore: options.secretStore,
+      logger: options.logger,
+      clientName: options.clientInfo.name,
+      config: (name) => this.store.get(name),
+      connect: async (name) => void (await this.connect(name)),
+      disconnect: (name) => this.disconnect(name),
+    });
   }
 
   async init(): Promise<void> {
     await this.store.load();
+    await this.oauth.load();
     if (this.options.autoConnect) {
       for (const config of this.store.list()) if (config.enabled) void this.connect(config.name).catch(() => undefined);
+      this.watchSavedServers();
     }
+  }
+
+  /**
+   * The CLI and the console share the data dir: when another process saves or removes a server,
+   * pick the change up (and connect what is new and enabled) instead of showing a stale list.
+   */
+  private watchSavedServers() {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      this.watcher = watch(this.options.dataDir, (_event, file) => {
+        if (file !== 'servers.json' || this.closed) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => void this.reloadSavedServers(), 200);
+      });
+      this.watcher.on('error', () => undefined);
+    } catch (error) {
+      this.options.logger.warn('not watching servers.json', { error: (error as Error).message });
+    }
+  }
+
+  private async reloadSavedServers() {
+    const before = new Set(this.store.list().map((c) => c.name));
+    await this.store.load().catch(() => undefined);
+    const now = this.store.list();
+    for (const name of before) if (!now.some((c) => c.name === name)) await this.disconnect(name);
+    for (const config of now) if (!before.has(config.name) && config.enabled) void this.connect(config.name).catch(() => undefined);
+    this.emit();
   }
 
   list(): ServerSnapshot[] {
@@ -84,6 +127,7 @@ export class McpService {
     if (previousName && previousName !== config.name) {
       await this.disconnect(previousName);
       await this.store.setBearerToken(previousName, undefined);
+      await this.oauth.rename(previousName, config.name);
     }
     if (toStore.transport !== 'stdio') await this.store.setBearerToken(toStore.name, token);
     await this.store.setSecretEnv(toStore.name, { ...oldSecretEnv, ...input.secretEnvValues });
@@ -99,6 +143,7 @@ export class McpService {
     await this.disconnect(name);
     this.connections.delete(name);
     await this.store.remove(name);
+    await this.oauth.forget(name);
     await this.toolCache.delete(name);
     this.emit();
     void this.emitTools(name);
@@ -179,12 +224,16 @@ export class McpService {
     return exportMcpJson(configs);
   }
 
-  /** A connection that is not saved: `tooldeck mcp tools --stdio …` and the conformance client. */
-  async openEphemeral(input: McpServerConfigInput, bearerToken?: string): Promise<McpConnection> {
+  /**
+   * A connection that is not saved: `tooldeck mcp tools --stdio …` and the conformance client.
+   * With `oauth`, an HTTP server's authorization runs with settings and tokens held in memory only.
+   */
+  async openEphemeral(input: McpServerConfigInput, bearerToken?: string, oauth?: EphemeralOAuthOptions): Promise<McpConnection> {
     const config = McpServerConfig.parse(input);
     const connection = new McpConnection({
       config,
       bearerToken,
+      oauth: oauth && config.transport !== 'stdio' ? (await OAuthService.ephemeralSession(config, oauth)).session : undefined,
       broker: this.broker,
       roots: () => this.store.roots(),
       clientInfo: this.options.clientInfo,
@@ -212,6 +261,7 @@ export class McpService {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.watcher?.close();
     for (const name of [...this.retryTimers.keys()]) this.cancelRetry(name);
     await Promise.all([...this.connections.values()].map((c) => c.close()));
     this.connections.clear();
@@ -222,6 +272,7 @@ export class McpService {
       config,
       bearerToken: config.transport === 'stdio' ? undefined : await this.store.bearerToken(config.name),
       secretEnvValues: await this.store.secretEnv(config),
+      oauth: config.transport === 'stdio' ? undefined : this.oauth.session(config),
       broker: this.broker,
       roots: () => this.store.roots(),
       clientInfo: this.options.clientInfo,

@@ -29,12 +29,16 @@ export class ServerConfigStore {
     this.file = join(dataDir, 'servers.json');
   }
 
+  /** (Re)reads the file; a missing file is an empty list. */
   async load(): Promise<void> {
     let text: string;
     try {
       text = await readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.data = { version: 1, servers: [], roots: [] };
+        return;
+      }
       throw error;
     }
     const parsed = ServersFile.safeParse(JSON.parse(text));

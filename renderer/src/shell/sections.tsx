@@ -1,6 +1,9 @@
-import { IconInfoCircle, IconServer2, IconTool, type Icon } from '@tabler/icons-react';
+import { IconChartLine, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconTool, type Icon } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { AboutView } from '../features/about/AboutView';
+import { AgentsView } from '../features/agents/AgentsView';
+import { HistoryView } from '../features/history/HistoryView';
+import { MetricsView } from '../features/metrics/MetricsView';
 import { ServersView } from '../features/servers/ServersView';
 import { ToolsView } from '../features/tools/ToolsView';
 
@@ -16,7 +19,10 @@ export interface Section {
 /** Only sections that work are listed; each feature adds itself here. */
 export const sections: Section[] = [
   { id: 'servers', label: 'Servers', icon: IconServer2, component: ServersView },
+  { id: 'agents', label: 'Agents', icon: IconRobot, component: AgentsView },
   { id: 'tools', label: 'Tools', icon: IconTool, component: ToolsView },
+  { id: 'history', label: 'History', icon: IconHistory, component: HistoryView },
+  { id: 'metrics', label: 'Metrics', icon: IconChartLine, component: MetricsView },
   { id: 'about', label: 'About', icon: IconInfoCircle, component: AboutView, footer: true },
 ];
 

@@ -3,6 +3,7 @@ import { IconShieldCheck, IconShieldLock, IconShieldQuestion } from '@tabler/ico
 import { JsonTree } from '../../components/JsonTree';
 import { SchemaTree } from '../../components/SchemaTree';
 import { InvokePanel } from '../invoke/InvokePanel';
+import { ToolMetricsChart } from '../metrics/ToolMetricsChart';
 import type { ToolView } from '../invoke/types';
 import { AnnotationBadges } from './AnnotationBadges';
 
@@ -60,6 +61,7 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
           <Tabs.Tab value="output" disabled={!tool.outputSchema}>
             Output schema
           </Tabs.Tab>
+          <Tabs.Tab value="metrics">Metrics</Tabs.Tab>
           <Tabs.Tab value="policy">Runtime policy</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="invoke" pt="md">
@@ -70,6 +72,11 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
         </Tabs.Panel>
         <Tabs.Panel value="output" pt="md">
           {tool.outputSchema && <SchemaViews schema={tool.outputSchema} label="Output schema" />}
+        </Tabs.Panel>
+        <Tabs.Panel value="metrics" pt="md">
+          <Paper withBorder p="md">
+            <ToolMetricsChart source={`${tool.source.kind}:${tool.source.name}`} tool={tool.toolName} />
+          </Paper>
         </Tabs.Panel>
         <Tabs.Panel value="policy" pt="md">
           <Paper withBorder p="md">

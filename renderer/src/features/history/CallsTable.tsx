@@ -1,0 +1,197 @@
+import { Box, Center, Group, Loader, Table, Text, Tooltip } from '@mantine/core';
+import { IconRepeat, IconScissors } from '@tabler/icons-react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+import type { InvocationRecord } from '../../../../shared/invocation';
+import { formatBytes } from '../../components/format';
+import { formatLatency } from '../metrics/formatMetric';
+import { CallStatusBadge } from './CallStatusBadge';
+
+const ROW_HEIGHT = 38;
+/** Load the next page when this close to the end of what is loaded. */
+const PREFETCH_ROWS = 40;
+
+interface Column {
+  label: string;
+  width?: number;
+  align?: 'right';
+  cell: (record: InvocationRecord) => ReactNode;
+}
+
+const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
+/** 14:03:22.123 today, "Mar 3 14:03:22" before. */
+export function formatCallTime(at: number, now = Date.now()): string {
+  const time = timeFormat.format(at);
+  return sameDay(at, now) ? `${time}.${String(at % 1000).padStart(3, '0')}` : `${dayFormat.format(at)} ${time}`;
+}
+
+const COLUMNS: Column[] = [
+  {
+    label: 'Time',
+    width: 102,
+    cell: (r) => (
+      <Text span fz="xs" ff="monospace" title={new Date(r.startedAt).toString()}>
+        {formatCallTime(r.startedAt)}
+      </Text>
+    ),
+  },
+  { label: 'Status', width: 132, cell: (r) => <CallStatusBadge record={r} size="xs" /> },
+  {
+    label: 'Source',
+    width: 100,
+    cell: (r) => (
+      <Text span fz="xs" c="dimmed" truncate="end">
+        {r.sourceKind}:{r.sourceName}
+      </Text>
+    ),
+  },
+  {
+    label: 'Tool',
+    cell: (r) => (
+      <Text span fz="sm" ff="monospace" fw={500} truncate="end">
+        {r.tool}
+      </Text>
+    ),
+  },
+  { label: 'Latency', width: 76, align: 'right', cell: (r) => <Mono>{formatLatency(r.latencyMs)}</Mono> },
+  { label: 'Sent', width: 62, align: 'right', cell: (r) => <Mono dimmed>{formatBytes(r.requestBytes)}</Mono> },
+  { label: 'Received', width: 72, align: 'right', cell: (r) => <Mono dimmed>{formatBytes(r.responseBytes)}</Mono> },
+  { label: 'Flags', width: 48, cell: (r) => <Flags record={r} /> },
+];
+
+function Mono({ children, dimmed }: { children: ReactNode; dimmed?: boolean }) {
+  return (
+    <Text span fz="xs" ff="monospace" c={dimmed ? 'dimmed' : undefined}>
+      {children}
+    </Text>
+  );
+}
+
+function Flags({ record }: { record: InvocationRecord }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      {record.truncated && (
+        <Tooltip label="The result was cut to the size cap" withArrow>
+          <IconScissors size={15} color="var(--mantine-color-yellow-6)" aria-label="Truncated" role="img" />
+        </Tooltip>
+      )}
+      {record.replayOf && (
+        <Tooltip label={`Replay of ${record.replayOf}`} withArrow>
+          <IconRepeat size={15} color="var(--mantine-color-blue-5)" aria-label={`Replay of ${record.replayOf}`} role="img" />
+        </Tooltip>
+      )}
+    </Group>
+  );
+}
+
+function cellStyle(column: Column): CSSProperties {
+  return {
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: column.align === 'right' ? 'flex-end' : 'flex-start',
+    minWidth: 0,
+    overflow: 'hidden',
+    ...(column.width ? { width: column.width, flex: '0 0 auto' } : { flex: '1 1 0' }),
+  };
+}
+
+export interface CallsTableProps {
+  rows: InvocationRecord[];
+  selectedId: string | undefined;
+  onSelect: (id: string) => void;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  /** All matching calls, for aria-rowcount; the loaded count when unknown. */
+  total?: number;
+}
+
+/**
+ * The calls as a grid: only the rows in view exist in the DOM, more pages load as the end comes
+ * into view. Arrow keys, Home/End and Page Up/Down move the selection.
+ */
+export function CallsTable({ rows, selectedId, onSelect, hasMore, loadingMore, onLoadMore, total }: CallsTableProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10, getItemKey: (i) => rows[i]!.id });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.at(-1)?.index ?? -1;
+
+  useEffect(() => {
+    if (hasMore && !loadingMore && lastIndex >= rows.length - PREFETCH_ROWS) onLoadMore();
+  }, [hasMore, loadingMore, lastIndex, rows.length, onLoadMore]);
+
+  const selectedIndex = selectedId === undefined ? -1 : rows.findIndex((r) => r.id === selectedId);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -Infinity, End: Infinity };
+    const move = moves[event.key];
+    if (move === undefined || rows.length === 0) return;
+    event.preventDefault();
+    const next = Math.min(rows.length - 1, Math.max(0, (selectedIndex < 0 ? -1 : selectedIndex) + move));
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+    onSelect(rows[next]!.id);
+  };
+
+  return (
+    <Box ref={scroller} h="100%" style={{ overflow: 'auto', position: 'relative' }}>
+      <Table
+        role="grid"
+        aria-label="Calls"
+        aria-rowcount={(total ?? rows.length) + 1}
+        aria-activedescendant={selectedIndex >= 0 ? rowId(rows[selectedIndex]!.id) : undefined}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        highlightOnHover
+        verticalSpacing={0}
+        horizontalSpacing={8}
+        style={{ display: 'grid', outlineOffset: -2 }}
+      >
+        <Table.Thead style={{ display: 'grid', position: 'sticky', top: 0, zIndex: 2, background: 'var(--mantine-color-body)' }}>
+          <Table.Tr style={{ display: 'flex', width: '100%' }} aria-rowindex={1}>
+            {COLUMNS.map((column) => (
+              <Table.Th key={column.label} style={{ ...cellStyle(column), height: 34 }} fz="xs" c="dimmed" fw={600}>
+                {column.label}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody style={{ display: 'grid', height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const record = rows[item.index]!;
+            const selected = record.id === selectedId;
+            return (
+              <Table.Tr
+                key={record.id}
+                id={rowId(record.id)}
+                aria-rowindex={item.index + 2}
+                aria-selected={selected}
+                onClick={() => onSelect(record.id)}
+                bg={selected ? 'var(--mantine-primary-color-light)' : undefined}
+                style={{ display: 'flex', position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)`, cursor: 'pointer' }}
+              >
+                {COLUMNS.map((column) => (
+                  <Table.Td key={column.label} style={cellStyle(column)}>
+                    {column.cell(record)}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+      {loadingMore && (
+        <Center py="xs">
+          <Loader size="xs" aria-label="Loading more calls" />
+        </Center>
+      )}
+    </Box>
+  );
+}
+
+function rowId(id: string): string {
+  return `call-row-${id}`;
+}

@@ -1,0 +1,91 @@
+import { Button, CloseButton, Group, MultiSelect, Paper, Select, TextInput } from '@mantine/core';
+import { IconFilterOff, IconSearch } from '@tabler/icons-react';
+import { InvocationStatus } from '../../../../shared/invocation';
+import { TimeRangePicker } from '../metrics/TimeRangePicker';
+import { hasFilters, NO_FILTERS, type HistoryFilters } from './historyFilter';
+
+const STATUS_LABEL: Record<InvocationStatus, string> = { ok: 'OK', error: 'Error', timeout: 'Timeout', canceled: 'Canceled', denied: 'Denied' };
+const KIND_GROUP: Record<string, string> = { mcp: 'MCP servers', a2a: 'A2A agents', http: 'HTTP services' };
+
+export interface HistoryFilterBarProps {
+  value: HistoryFilters;
+  onChange: (next: HistoryFilters) => void;
+  /** Known sources (`mcp:everything`) and tools to offer; the current choices are always offered. */
+  sources: string[];
+  tools: string[];
+}
+
+export function HistoryFilterBar({ value, onChange, sources, tools }: HistoryFilterBarProps) {
+  const set = (patch: Partial<HistoryFilters>) => onChange({ ...value, ...patch });
+  const sourceData = groupSources(value.source && !sources.includes(value.source) ? [...sources, value.source] : sources);
+  const toolData = value.tool && !tools.includes(value.tool) ? [...tools, value.tool] : tools;
+
+  return (
+    <Paper withBorder p="xs" radius="md">
+      <Group gap="xs" wrap="wrap">
+        <Select
+          size="sm"
+          w={190}
+          aria-label="Source"
+          placeholder="All sources"
+          data={sourceData}
+          value={value.source}
+          onChange={(source) => set({ source, tool: null })}
+          searchable
+          clearable
+          nothingFoundMessage="No calls from such a source"
+        />
+        <Select
+          size="sm"
+          w={190}
+          aria-label="Tool"
+          placeholder="All tools"
+          data={toolData}
+          value={value.tool}
+          onChange={(tool) => set({ tool })}
+          searchable
+          clearable
+          nothingFoundMessage="No such tool"
+        />
+        <MultiSelect
+          size="sm"
+          w={260}
+          aria-label="Status"
+          placeholder={value.status.length ? undefined : 'Any status'}
+          data={InvocationStatus.options.map((s) => ({ value: s, label: STATUS_LABEL[s] }))}
+          value={value.status}
+          onChange={(status) => set({ status: status as InvocationStatus[] })}
+          // Not searchable: once a status is chosen the text field needs no room, so two pills fit on one line.
+          styles={value.status.length ? { inputField: { minWidth: 0, width: 0, flex: 0 } } : undefined}
+          clearSectionMode="clear"
+          clearable
+        />
+        <TimeRangePicker value={value.range} onChange={(range) => set({ range })} keys={['15m', '1h', '24h', '7d', 'all', 'custom']} />
+        <TextInput
+          size="sm"
+          style={{ flex: 1, minWidth: 180 }}
+          aria-label="Search"
+          placeholder="Search tool, arguments, result, error"
+          leftSection={<IconSearch size={14} />}
+          value={value.text}
+          onChange={(e) => set({ text: e.currentTarget.value })}
+          rightSection={value.text ? <CloseButton size="sm" aria-label="Clear search" onClick={() => set({ text: '' })} /> : undefined}
+        />
+        {hasFilters(value) && (
+          <Button size="sm" variant="subtle" color="gray" leftSection={<IconFilterOff size={14} />} onClick={() => onChange(NO_FILTERS)}>
+            Clear
+          </Button>
+        )}
+      </Group>
+    </Paper>
+  );
+}
+
+function groupSources(sources: string[]) {
+  const groups = new Map<string, string[]>();
+  for (const source of [...sources].sort()) {
+    const kind = source.slice(0, source.indexOf(':'));
+    groups.set(kind, [...(groups.get(kind) ?? []), source]);
+  }
+  return [...groups].map(([kind, items]) => ({ group: KIND_GROUP[kind] ?? kind, items }));
+}

@@ -1,0 +1,170 @@
+import { ActionIcon, Alert, Box, Button, Center, Code, Group, Loader, Paper, ScrollArea, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconFilterOff, IconHistory, IconPointer, IconRefresh, IconTool } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import type { InvocationOutcome } from '../../../../shared/registry';
+import { useTRPC } from '../../rpc/client';
+import { useLocation, useNavigate } from '../../shell/useSection';
+import { formatCount } from '../metrics/formatMetric';
+import { LiveBadge } from '../metrics/LiveBadge';
+import { includesNow, rangeLabel } from '../metrics/timeRange';
+import { CallDetail } from './CallDetail';
+import { CallsTable } from './CallsTable';
+import { ExportMenu } from './ExportMenu';
+import { HistoryFilterBar } from './HistoryFilterBar';
+import { filtersFromParams, hasFilters, NO_FILTERS, toInvocationFilter, type HistoryFilters } from './historyFilter';
+import { useCallHistory } from './useCallHistory';
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+/**
+ * Every recorded call, newest first, from the UI, the CLI, replays and runs. The selected call is
+ * in the URL (`?call=<id>`); a link may also carry filters (see `filtersFromParams`).
+ */
+export function HistoryView() {
+  const { section, params } = useLocation();
+  const navigate = useNavigate();
+  const trpc = useTRPC();
+  const [filters, setFilters] = useState<HistoryFilters>(() => filtersFromParams(params));
+  const [text] = useDebouncedValue(filters.text, SEARCH_DEBOUNCE_MS);
+  const [now, setNow] = useState(() => Date.now());
+  const filter = useMemo(() => toInvocationFilter({ ...filters, text }, now), [filters, text, now]);
+  const history = useCallHistory(filter);
+  const [replayOutcome, setReplayOutcome] = useState<InvocationOutcome>();
+  const selectedId = params.call;
+
+  const select = useCallback((id: string) => navigate(section, { call: id }), [navigate, section]);
+
+  const changeFilters = (next: HistoryFilters) => {
+    setFilters(next);
+    // A relative range is anchored when it is chosen.
+    if (next.range !== filters.range) setNow(Date.now());
+  };
+
+  const refresh = () => {
+    if (filters.range.key === 'all' || filters.range.key === 'custom') history.refetch();
+    else setNow(Date.now());
+  };
+
+  const replayed = (outcome: InvocationOutcome) => {
+    setReplayOutcome(outcome);
+    history.add(outcome.record);
+    select(outcome.record.id);
+  };
+
+  // What the Source and Tool pickers offer: whatever has calls in the range, plus what is loaded.
+  const seen = useQuery({
+    ...trpc.metrics.breakdown.queryOptions({ since: filter.since ?? 0, until: filter.until ?? now + 1, by: 'tool' }),
+    placeholderData: keepPreviousData,
+  });
+  const { sources, tools } = useMemo(() => {
+    const pairs = [...(seen.data ?? []).map((row) => ({ source: row.group.source, tool: row.group.tool ?? '' })), ...history.rows.map((r) => ({ source: `${r.sourceKind}:${r.sourceName}`, tool: r.tool }))];
+    return {
+      sources: [...new Set(pairs.map((p) => p.source))].sort(),
+      tools: [...new Set(pairs.filter((p) => p.tool && (!filters.source || p.source === filters.source)).map((p) => p.tool))].sort(),
+    };
+  }, [seen.data, history.rows, filters.source]);
+
+  return (
+    <Stack gap="sm" h="calc(100dvh - 52px - 2 * var(--mantine-spacing-lg))">
+      <Group justify="space-between" wrap="nowrap">
+        <div>
+          <Title order={2}>History</Title>
+          <Text c="dimmed" size="sm">
+            Every call from the UI, the CLI, replays and runs, newest first. Select one to inspect or replay it.
+          </Text>
+        </div>
+        <Group gap="xs" wrap="nowrap">
+          <LiveBadge status={history.liveStatus} applies={includesNow(filters.range, Date.now())} />
+          <Tooltip label="Refresh">
+            <ActionIcon variant="default" size="lg" aria-label="Refresh" onClick={refresh}>
+              <IconRefresh size={16} />
+            </ActionIcon>
+          </Tooltip>
+          <ExportMenu filter={filter} disabled={history.total === 0} />
+        </Group>
+      </Group>
+
+      <HistoryFilterBar value={filters} onChange={changeFilters} sources={sources} tools={tools} />
+
+      <Group gap="xs" px={4} justify="space-between">
+        <Text size="xs" c="dimmed" aria-live="polite">
+          {history.total === undefined ? ' ' : `${formatCount(history.total)} ${history.total === 1 ? 'call' : 'calls'} · ${rangeLabel(filters.range)}`}
+          {history.total !== undefined && history.rows.length < history.total ? ` · ${formatCount(history.rows.length)} loaded` : ''}
+        </Text>
+      </Group>
+
+      {history.error && <Alert color="red">{history.error}</Alert>}
+
+      <Group align="stretch" gap="md" wrap="nowrap" style={{ flex: 1, minHeight: 0 }}>
+        <Paper withBorder radius="md" style={{ flex: 1, minWidth: 0, overflow: 'hidden', display: 'flex', flexDirection: 'column' }}>
+          {history.loading ? (
+            <Center style={{ flex: 1 }}>
+              <Loader aria-label="Loading calls" />
+            </Center>
+          ) : history.rows.length === 0 ? (
+            <EmptyCalls filtered={hasFilters(filters)} onClear={() => changeFilters(NO_FILTERS)} onOpenTools={() => navigate('tools')} />
+          ) : (
+            <CallsTable
+              rows={history.rows}
+              selectedId={selectedId}
+              onSelect={select}
+              hasMore={history.hasMore}
+              loadingMore={history.loadingMore}
+              onLoadMore={history.loadMore}
+              total={history.total}
+            />
+          )}
+        </Paper>
+        <Paper withBorder radius="md" w="36%" miw={400} maw={600} style={{ flexShrink: 0, overflow: 'hidden' }} aria-label="Call details" component="aside">
+          <ScrollArea h="100%" type="auto">
+            <Box p="md">
+              {selectedId ? (
+                <CallDetail key={selectedId} id={selectedId} replayOutcome={replayOutcome} onSelect={select} onReplayed={replayed} />
+              ) : (
+                <Stack align="center" gap="xs" py={60}>
+                  <ThemeIcon size={48} radius="xl" variant="light">
+                    <IconPointer size={26} />
+                  </ThemeIcon>
+                  <Text fw={600}>Select a call</Text>
+                  <Text c="dimmed" size="sm" ta="center" maw={340}>
+                    Its arguments, result, error, timing and JSON-RPC transcript appear here, with Replay to run it again.
+                  </Text>
+                </Stack>
+              )}
+            </Box>
+          </ScrollArea>
+        </Paper>
+      </Group>
+    </Stack>
+  );
+}
+
+function EmptyCalls({ filtered, onClear, onOpenTools }: { filtered: boolean; onClear: () => void; onOpenTools: () => void }) {
+  return (
+    <Stack align="center" justify="center" gap="sm" p="xl" style={{ flex: 1 }}>
+      <ThemeIcon size={56} radius="xl" variant="light">
+        <IconHistory size={30} />
+      </ThemeIcon>
+      <Title order={4}>{filtered ? 'No calls match these filters' : 'No calls recorded yet'}</Title>
+      <Text c="dimmed" size="sm" ta="center" maw={480}>
+        {filtered
+          ? 'Widen the time range or clear a filter. New calls that match appear here as they happen.'
+          : 'Invoke a tool from Tools or from a terminal; every call, from any entry point, is recorded here with its arguments, result and timing.'}
+      </Text>
+      {filtered ? (
+        <Button variant="default" leftSection={<IconFilterOff size={16} />} onClick={onClear}>
+          Clear filters
+        </Button>
+      ) : (
+        <>
+          <Code>{`tooldeck mcp call <tool> <server> --args '{…}'`}</Code>
+          <Button leftSection={<IconTool size={16} />} onClick={onOpenTools}>
+            Open Tools
+          </Button>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { InvocationRecord } from '../../../../shared/invocation';
+import { filterParams, filtersFromParams, matchesFilter, splitSource, toInvocationFilter } from './historyFilter';
+
+const record: InvocationRecord = {
+  id: 'r1',
+  startedAt: 1_000,
+  sourceKind: 'mcp',
+  sourceName: 'everything',
+  tool: 'get-sum',
+  argumentsJson: '{"a":1}',
+  status: 'error',
+  errorCode: 'InvalidArguments',
+  errorMessage: 'Invalid arguments: /b is required',
+  latencyMs: 2,
+  requestBytes: 7,
+  responseBytes: 0,
+  resultPreview: '',
+  truncated: false,
+};
+
+describe('matchesFilter', () => {
+  it('matches live calls the way the store filters rows', () => {
+    expect(matchesFilter(record, {})).toBe(true);
+    expect(matchesFilter(record, { sourceKind: 'mcp', sourceName: 'everything', tool: 'get-sum', status: ['error', 'timeout'] })).toBe(true);
+    expect(matchesFilter(record, { status: ['ok'] })).toBe(false);
+    expect(matchesFilter(record, { since: 1_000, until: 1_001 })).toBe(true);
+    expect(matchesFilter(record, { until: 1_000 })).toBe(false);
+    expect(matchesFilter(record, { text: '/B IS REQ' })).toBe(true);
+    expect(matchesFilter(record, { text: 'echo' })).toBe(false);
+  });
+});
+
+describe('filters', () => {
+  it('splits a source id and reads the filters a link carries', () => {
+    expect(splitSource('a2a:planner:v2')).toEqual({ sourceKind: 'a2a', sourceName: 'planner:v2' });
+    expect(splitSource('ftp:x')).toBeUndefined();
+    const filters = filtersFromParams(filterParams({ source: 'mcp:everything', tool: 'echo', status: ['error'], range: '24h' }));
+    expect(toInvocationFilter(filters, 100_000_000)).toEqual({ sourceKind: 'mcp', sourceName: 'everything', tool: 'echo', status: ['error'], since: 100_000_000 - 86_400_000 });
+    expect(filtersFromParams({ status: 'error,bogus', range: 'forever' })).toMatchObject({ status: ['error'], range: { key: 'all' } });
+  });
+});
