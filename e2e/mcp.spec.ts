@@ -8,17 +8,17 @@ test('add server-everything from the UI, find echo, fill the form, invoke and re
   await openSection(page, 'Servers');
   await page.getByRole('button', { name: 'Add server' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Add MCP server' });
-  await dialog.getByLabel('Name').fill('everything');
+  await dialog.getByLabel('Name').fill('reference');
   await dialog.getByLabel('Command').fill(`${process.execPath} ${everythingScript} stdio`);
   await dialog.getByRole('button', { name: 'Add server' }).click();
   await expect(dialog).toBeHidden();
 
-  await expect(page.getByRole('listitem', { name: 'everything' })).toContainText('Connected');
-  await expect(page.getByRole('table', { name: 'Tools of everything' })).toContainText('echo');
+  await expect(page.getByRole('listitem', { name: 'reference' })).toContainText('Connected');
+  await expect(page.getByRole('table', { name: 'Tools of reference' })).toContainText('echo');
 
   await openSection(page, 'Tools');
   await page.getByRole('textbox', { name: 'Search tools' }).fill('echo');
-  await page.getByRole('option', { name: 'mcp:everything.echo' }).click();
+  await page.getByRole('option', { name: 'mcp:reference.echo' }).click();
   await expect(page.getByRole('heading', { name: 'echo' })).toBeVisible();
 
   await page.getByRole('textbox', { name: /message/i }).fill('Hello from the browser');
@@ -27,7 +27,7 @@ test('add server-everything from the UI, find echo, fill the form, invoke and re
 });
 
 test('start the long-running operation, watch progress, cancel it', async ({ page, tooldeck }) => {
-  await page.goto(`${tooldeck.origin}/tools?tool=${encodeURIComponent('mcp:everything.trigger-long-running-operation')}#token=${tooldeck.token}`);
+  await page.goto(`${tooldeck.origin}/tools?tool=${encodeURIComponent('mcp:reference.trigger-long-running-operation')}#token=${tooldeck.token}`);
   await expect(page.getByRole('heading', { name: 'trigger-long-running-operation' })).toBeVisible();
   await page.getByRole('textbox', { name: 'duration' }).fill('30');
   await page.getByRole('textbox', { name: 'steps' }).fill('30');

@@ -12,7 +12,7 @@ test('20 echo calls from the CLI show on the dashboard and in History, and Repla
   await page.goto(tooldeck.url);
   // The console notices the server the CLI saved and connects it.
   await openSection(page, 'Servers');
-  await expect(page.getByRole('listitem', { name: 'ev' })).toContainText('Connected');
+  await expect(page.getByRole('listitem', { name: 'ev', exact: true })).toContainText('Connected');
   await openSection(page, 'Metrics');
   const dashboard = page.getByRole('region', { name: 'Metrics dashboard' });
   await expect(dashboard).toBeVisible();

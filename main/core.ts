@@ -7,6 +7,7 @@ import { A2aCatalogSync } from './a2a/A2aCatalogSync';
 import { HttpServices } from './http/HttpServices';
 import { McpCatalogSync } from './mcp/McpToolSource';
 import { McpService } from './mcp/McpService';
+import { createLocalResources, type LocalResources } from './resources/createLocalResources';
 import type { Logger } from './platform/Logger';
 import type { SecretStore } from './platform/SecretStore';
 import { InvocationPipeline } from './registry/InvocationPipeline';
@@ -41,6 +42,8 @@ export interface Core {
   readonly a2a: A2aAgentService;
   readonly a2aSkills: A2aCatalogSync;
   readonly http: HttpServices;
+  /** The YAML workspace and its local reconcile (McpServer, Tool, ToolPermission resources). */
+  readonly resources: LocalResources;
   readonly catalog: ToolCatalog;
   readonly search: ToolSearchIndex;
   readonly pipeline: InvocationPipeline;
@@ -84,7 +87,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       liveCalls.publish(record);
     },
   };
-  const pipeline = new InvocationPipeline({ catalog, recorder, logger: deps.logger });
+  // Workspace ToolPermissions decide verdicts; they are read on every call, so edits apply at once.
+  let permissions: LocalResources['permissions'] = () => [];
+  const pipeline = new InvocationPipeline({ catalog, recorder, logger: deps.logger, permissions: () => permissions() });
   const mcp = new McpService({
     dataDir: deps.dataDir,
     secretStore: deps.secretStore,
@@ -95,7 +100,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     shutdownGraceMs: deps.shutdownGraceMs,
   });
   await mcp.init();
-  const mcpSync = new McpCatalogSync(mcp, catalog, deps.logger);
+  // One-shot CLI commands apply workspace policy but never start or change workspace servers.
+  const resources = await createLocalResources({ dataDir: deps.dataDir, mcp, logger: deps.logger, manageServers: deps.autoConnect === true, watch: deps.autoConnect === true });
+  permissions = resources.permissions;
+  const mcpSync = new McpCatalogSync(mcp, catalog, deps.logger, resources.toolConfig);
+  const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
   const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: deps.secretStore, logger: deps.logger });
   const a2aSkills = new A2aCatalogSync(a2a, catalog, deps.logger);
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
@@ -112,6 +121,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     a2a,
     a2aSkills,
     http,
+    resources,
     catalog,
     search,
     pipeline,
@@ -122,7 +132,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     settings,
     async close() {
       detachSearch();
+      stopPolicy();
       mcpSync.close();
+      await resources.close();
       await mcp.close();
       await a2a.close();
       await history.close();

@@ -2,6 +2,7 @@ export * from './a2a';
 export * from './collections';
 export * from './errors';
 export * from './invocation';
+export * from './resources';
 export * from './system';
 export * from './history';
 export * from './httpServices';

@@ -8,6 +8,7 @@ import { registerHistory } from './commands/history';
 import { registerInfo } from './commands/info';
 import { registerKube } from './commands/kube';
 import { registerMcp } from './commands/mcp';
+import { registerResources } from './commands/resources';
 import { registerRun } from './commands/run';
 import { registerSearch } from './commands/search';
 import { registerServe } from './commands/serve';
@@ -39,6 +40,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   registerKube(program, ctx);
   registerHistory(program, ctx);
   registerRun(program, ctx);
+  registerResources(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

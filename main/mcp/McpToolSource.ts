@@ -9,7 +9,7 @@ import type { McpConnection } from './McpConnection';
 import type { McpService } from './McpService';
 
 /** What an operator configured for a server's tool (Orloj `Tool` resources); seed 001 defaults otherwise. */
-export type McpToolConfigLookup = (server: string, tool: McpTool) => { config?: ToolConfig; tags?: string[] } | undefined;
+export type McpToolConfigLookup = (server: string, tool: McpTool) => { config?: ToolConfig; tags?: string[]; excluded?: boolean } | undefined;
 
 export function mcpToolEntry(server: string, tool: McpTool, configured?: ReturnType<McpToolConfigLookup>): ToolEntry {
   return createToolEntry({ source: { kind: 'mcp', name: server }, tool: describedTool(tool), config: configured?.config, tags: configured?.tags });
@@ -96,7 +96,11 @@ export class McpCatalogSync {
       });
       this.executors.set(server, executor);
     }
-    const entries = connection.tools.map((tool) => mcpToolEntry(server, tool, this.configured?.(server, tool)));
+    // A workspace McpServer's tool_filter.include leaves the other tools out of the registry.
+    const entries = connection.tools.flatMap((tool) => {
+      const configured = this.configured?.(server, tool);
+      return configured?.excluded ? [] : [mcpToolEntry(server, tool, configured)];
+    });
     try {
       this.catalog.replaceSource(source, entries, executor);
     } catch (error) {

@@ -4,6 +4,7 @@ import { historyRouter } from './historyRouter';
 import { httpRouter } from './httpRouter';
 import { mcpRouter } from './mcpRouter';
 import { metricsRouter } from './metricsRouter';
+import { createResourcesRouter } from './resourcesRouter';
 import { systemRouter } from './systemRouter';
 import { toolsRouter } from './toolsRouter';
 import { createCallerFactory, router } from './trpc';
@@ -16,6 +17,7 @@ export const appRouter = router({
   history: historyRouter,
   http: httpRouter,
   collections: collectionsRouter,
+  resources: createResourcesRouter((ctx) => ctx.core.resources),
   metrics: metricsRouter,
 });
 

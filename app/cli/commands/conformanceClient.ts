@@ -1,10 +1,44 @@
 import type { Core } from '../../../main/core';
 import { registerEphemeral } from '../../../main/mcp/McpToolSource';
+import { HeadlessAuthorizer } from '../../../main/mcp/oauth/HeadlessAuthorizer';
+import type { EphemeralOAuthOptions } from '../../../main/mcp/oauth/OAuthService';
 import { toolEntryName } from '../../../main/registry/ToolCatalog';
 import type { McpTool } from '../../../shared/mcp';
 import { CliExit, ExitCode, type CliIo } from '../CliContext';
 
 const SOURCE = 'conformance';
+
+/**
+ * The client metadata document URL the suite's authorization servers expect a client to use as its
+ * client_id where they advertise client_id_metadata_document_supported (they do not fetch it).
+ */
+const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/**
+ * Authorization as the scenario sets it up: pre-registered credentials arrive in
+ * MCP_CONFORMANCE_CONTEXT; the mock authorization server approves without a login page, so the
+ * headless authorizer reads the redirect instead of opening a browser.
+ */
+export function conformanceOAuth(scenario: string, contextJson: string | undefined): EphemeralOAuthOptions {
+  let context: { client_id?: unknown; client_secret?: unknown } = {};
+  try {
+    context = contextJson ? (JSON.parse(contextJson) as typeof context) : {};
+  } catch {
+    // No usable context: the scenario gets dynamic registration or a metadata document.
+  }
+  const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
+  const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
+  return {
+    clientName: 'Tooldeck conformance client',
+    settings: {
+      grant: scenario.startsWith('auth/client-credentials') ? 'client_credentials' : 'authorization_code',
+      clientId,
+      clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
+    },
+    clientSecret,
+    authorizer: new HeadlessAuthorizer(),
+  };
+}
 
 /**
  * Parameters mirrored into HTTP headers (SEP-2243 `x-mcp-header`) get values that exercise both
@@ -73,7 +107,7 @@ export async function runConformanceClient(core: Core, url: string, env: NodeJS.
   );
   let connection;
   try {
-    connection = await core.mcp.openEphemeral({ name: SOURCE, transport: 'http', url });
+    connection = await core.mcp.openEphemeral({ name: SOURCE, transport: 'http', url }, undefined, conformanceOAuth(scenario, env.MCP_CONFORMANCE_CONTEXT));
   } catch (error) {
     throw new CliExit(ExitCode.CannotConnect, `[${scenario}] connect failed: ${(error as Error).message}`);
   }

@@ -165,7 +165,7 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
           <ServerInfo server={server} />
         </Tabs.Panel>
       </Tabs>
-      {editing && <ServerFormModal opened onClose={() => setEditing(false)} existing={server} />}
+      {editing && <ServerFormModal opened onClose={() => setEditing(false)} existing={server} onSaved={(saved) => navigate('servers', { server: saved })} />}
     </Stack>
   );
 }

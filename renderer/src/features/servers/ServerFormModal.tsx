@@ -46,7 +46,7 @@ export function splitCommandLine(line: string): string[] {
   return out;
 }
 
-export function ServerFormModal({ opened, onClose, existing }: { opened: boolean; onClose: () => void; existing?: ServerSnapshot }) {
+export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened: boolean; onClose: () => void; existing?: ServerSnapshot; onSaved?: (name: string) => void }) {
   const trpc = useTRPC();
   const [draft, setDraft] = useState<Draft>(() => draftFrom(existing));
   const [error, setError] = useState<string>();
@@ -85,6 +85,7 @@ export function ServerFormModal({ opened, onClose, existing }: { opened: boolean
         message: snapshot.state.status === 'ready' ? `Connected — ${snapshot.tools.length} tools` : (snapshot.state.message ?? 'Saved'),
       });
       onClose();
+      onSaved?.(snapshot.config.name);
     } catch (e) {
       setError(readableError(e));
     }

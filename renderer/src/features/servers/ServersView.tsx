@@ -66,7 +66,7 @@ export function ServersView() {
           <Box style={{ flex: 1, minWidth: 0 }}>{selected && <ServerDetail key={selected.config.name} server={selected} />}</Box>
         </Group>
       )}
-      {adding && <ServerFormModal opened onClose={() => setAdding(false)} />}
+      {adding && <ServerFormModal opened onClose={() => setAdding(false)} onSaved={(name) => navigate('servers', { server: name })} />}
       {importing && <ImportServersModal opened onClose={() => setImporting(false)} />}
     </Stack>
   );

@@ -1,0 +1,407 @@
+import type { ConnectionStatus, McpTool } from '../../shared/mcp';
+import type { McpServerStatus } from '../../shared/resources/mcpServer';
+import type { ObjectStatus, ResourceStatuses, ToolPermissionResourceView, ToolResourceView } from '../../shared/resources/statuses';
+import type { McpService } from '../mcp/McpService';
+import type { Logger } from '../platform/Logger';
+import { canonicalJson } from '../registry/canonicalJson';
+import { parseDuration } from '../registry/policy/duration';
+import { resolveOperationClasses } from '../registry/policy/operationClasses';
+import type { ToolPermission } from '../registry/policy/ToolPermission';
+import { ReconcileLoop } from '../reconcile/ReconcileLoop';
+import { defaultPlaceholderContext, type PlaceholderContext } from './commandPlaceholders';
+import type { McpServerObject } from './kinds/normalizeMcpServer';
+import { normalizeOrlojToolSpec, type OrlojToolObject } from './kinds/normalizeOrlojTool';
+import type { ToolPermissionObject } from './kinds/normalizeToolPermissionResource';
+import { ResourceIssues } from './kinds/ResourceIssues';
+import { LastAppliedSet, type AppliedObject } from './LastAppliedSet';
+import { isWorkspaceManaged, mcpServerConfig, sameServerConfig } from './mcpServerConfig';
+import { generatedToolName, isIncluded, permissionPlan, toolResourceFor, toolSettings, type ResourceToolLookup } from './resourcePolicy';
+import type { Workspace } from './Workspace';
+
+export interface LocalReconcilerOptions {
+  workspace: Workspace;
+  mcp: McpService;
+  logger: Logger;
+  placeholders?: PlaceholderContext;
+  /** After a round of the reconnect policy failed, the next round starts this much later (default 60 s). */
+  resyncIntervalMs?: number;
+  /**
+   * Save, connect and remove servers (default true). Off for one-shot CLI commands: the workspace's
+   * policy and permissions still apply, but no server is started or changed.
+   */
+  manageServers?: boolean;
+  now?: () => Date;
+}
+
+interface ServerRuntime {
+  status: McpServerStatus;
+  /** Failed attempts in the current round of the reconnect policy. */
+  failures: number;
+  /** The tools the server listed last (kept while it is down, as Orloj keeps generated Tools). */
+  tools: McpTool[];
+  lastSeen?: ConnectionStatus;
+}
+
+const DEFAULT_RESYNC_MS = 60_000;
+
+/**
+ * The embedded target. McpServer resources become live connections through McpService (saved as
+ * workspace-managed servers, removed when their resource goes); their tools become generated Tool
+ * resources `<server>--<tool>` kept in memory; Tool resources configure registry entries and
+ * ToolPermission resources feed the invocation pipeline. Status is kept in memory and never
+ * written into the user's files.
+ */
+export class LocalReconciler {
+  private readonly servers = new LastAppliedSet<McpServerObject>('McpServer');
+  private readonly tools = new LastAppliedSet<OrlojToolObject>('Tool');
+  private readonly permissionSet = new LastAppliedSet<ToolPermissionObject>('ToolPermission');
+  private readonly runtime = new Map<string, ServerRuntime>();
+  /** Servers the reconciler itself is saving, connecting or removing: their events are its own. */
+  private readonly busy = new Set<string>();
+  private readonly loop: ReconcileLoop;
+  private readonly statusListeners = new Set<() => void>();
+  private readonly policyListeners = new Set<() => void>();
+  private readonly placeholders: PlaceholderContext;
+  private readonly now: () => Date;
+  private policyKey = '';
+  private enforced: ToolPermission[] = [];
+  private stops: Array<() => void> = [];
+
+  constructor(private readonly options: LocalReconcilerOptions) {
+    this.placeholders = options.placeholders ?? defaultPlaceholderContext();
+    this.now = options.now ?? (() => new Date());
+    this.loop = new ReconcileLoop({ reconcile: (name) => this.reconcileServer(name), workers: 2, logger: options.logger });
+  }
+
+  /** Reads the workspace, removes managed servers whose resource is gone, and starts converging. */
+  start() {
+    if (this.options.manageServers !== false) this.loop.start();
+    this.stops = [
+      this.options.workspace.onChange(() => this.sync()),
+      this.options.mcp.onChange(() => this.observeConnections()),
+      this.options.mcp.onToolsChanged((server) => this.toolsChanged(server)),
+    ];
+    this.sync();
+    const unreadable = this.options.workspace.listing().files.some((file) => this.options.workspace.isUnreadable(file.path));
+    // A file that cannot be parsed may hold a server's resource: then nobody can tell it is gone.
+    if (!unreadable) {
+      for (const config of this.options.mcp.configs()) if (isWorkspaceManaged(config) && !this.serverItem(config.name)) this.loop.enqueue(config.name);
+    }
+  }
+
+  async stop() {
+    for (const stop of this.stops.splice(0)) stop();
+    await this.loop.stop();
+  }
+
+  /** Resolves when no server is being reconciled or waiting for a reconnect attempt or a resync (of a server in Error). */
+  whenIdle(): Promise<void> {
+    return this.loop.whenIdle();
+  }
+
+  /** For McpCatalogSync: runtime policy, risk and classes from Tool resources; tool_filter exclusions. */
+  readonly toolConfig: ResourceToolLookup = (server, tool) => toolSettings(this.serverItem(server)?.value, toolResourceFor(this.appliedTools(), server, tool.name), tool.name);
+
+  /** For the invocation pipeline: the global ToolPermissions with operation rules, in registry terms. */
+  readonly permissions = (): ToolPermission[] => this.enforced;
+
+  statuses(): ResourceStatuses {
+    return { mcpServers: this.serverViews(), tools: this.toolViews(), toolPermissions: this.permissionViews() };
+  }
+
+  /** Statuses changed (connection, discovery, workspace edits). */
+  onChange(listener: () => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  /** Tool or ToolPermission resources (or a server's filter and default runtime) changed: registry entries must be re-derived. */
+  onPolicyChange(listener: () => void): () => void {
+    this.policyListeners.add(listener);
+    return () => this.policyListeners.delete(listener);
+  }
+
+  private sync() {
+    const documents = this.options.workspace.documents();
+    const unreadable = (file: string) => this.options.workspace.isUnreadable(file);
+    const changedServers = this.servers.update(documents, unreadable);
+    this.tools.update(documents, unreadable);
+    this.permissionSet.update(documents, unreadable);
+    for (const key of changedServers) this.loop.enqueue(key.split('/').slice(2).join('/'));
+    this.refreshPolicy();
+    this.emitStatus();
+  }
+
+  private refreshPolicy() {
+    const tools = this.appliedTools();
+    this.enforced = this.permissionSet.applied().flatMap((item) => permissionPlan(item.value, tools).permission ?? []);
+    const key = canonicalJson({
+      tools,
+      permissions: this.enforced,
+      servers: this.servers.applied().map((item) => [item.value.metadata.name, item.value.spec.tool_filter, item.value.spec.default_tool_runtime]),
+    });
+    if (key === this.policyKey) return;
+    this.policyKey = key;
+    for (const listener of this.policyListeners) listener();
+  }
+
+  private appliedTools(): OrlojToolObject[] {
+    return this.tools.applied().map((item) => item.value);
+  }
+
+  /** Server names are global in McpService: the first McpServer of a name (any namespace) owns it. */
+  private serverItem(name: string): AppliedObject<McpServerObject> | undefined {
+    return this.servers.list().find((item) => item.identity.name === name);
+  }
+
+  private async reconcileServer(name: string): Promise<{ requeueAfterMs?: number } | void> {
+    const { mcp } = this.options;
+    const item = this.serverItem(name);
+    const saved = mcp.configs().find((config) => config.name === name);
+    if (!item) {
+      if (saved && isWorkspaceManaged(saved)) await this.exclusively(name, () => mcp.remove(name));
+      this.runtime.delete(name);
+      this.emitStatus();
+      return;
+    }
+    // Never valid since the workspace was opened: leave whatever a previous run saved alone.
+    if (!item.value) return;
+    const { value: server, generation } = item;
+    const state = this.state(name);
+    const settle = (patch: Partial<McpServerStatus>, requeueAfterMs?: number) => {
+      state.status = { ...state.status, ...patch, observedGeneration: generation };
+      this.emitStatus();
+      return requeueAfterMs === undefined ? undefined : { requeueAfterMs };
+    };
+    if (saved && !isWorkspaceManaged(saved)) {
+      return settle({ phase: 'Error', lastError: `A server named "${name}" is already saved and not managed by the workspace; rename the McpServer or remove that server.`, nextAttemptAt: undefined }, this.resyncMs);
+    }
+    let config;
+    try {
+      config = mcpServerConfig(name, server.spec, this.placeholders);
+    } catch (error) {
+      return settle({ phase: 'Error', lastError: (error as Error).message, nextAttemptAt: undefined }, this.resyncMs);
+    }
+    if (!saved || !sameServerConfig(saved, config)) {
+      state.failures = 0;
+      this.setStatus(name, { phase: 'Connecting', nextAttemptAt: undefined });
+      try {
+        await this.exclusively(name, () => mcp.save({ config, ...(saved ? { previousName: name } : {}) }));
+      } catch (error) {
+        return settle({ phase: 'Error', lastError: `Saving the server failed: ${(error as Error).message}` }, this.resyncMs);
+      }
+    }
+    if (mcp.connection(name)?.state.status === 'ready') {
+      state.failures = 0;
+      this.captureTools(name);
+      return settle({ phase: 'Ready', lastError: undefined, attempts: 0, nextAttemptAt: undefined });
+    }
+    this.setStatus(name, { phase: 'Connecting', nextAttemptAt: undefined });
+    try {
+      await this.exclusively(name, () => mcp.connect(name));
+      state.failures = 0;
+      this.captureTools(name);
+      return settle({ phase: 'Ready', lastError: undefined, attempts: 0, nextAttemptAt: undefined });
+    } catch (error) {
+      state.failures++;
+      const { max_attempts, backoff } = server.spec.reconnect;
+      const failures = state.failures;
+      const lastError = (error as Error).message;
+      if (failures < max_attempts) {
+        const delay = parseDuration(backoff);
+        return settle({ phase: 'Connecting', lastError, attempts: failures, nextAttemptAt: this.at(delay) }, delay);
+      }
+      // The round is spent: Error until the next one (Orloj: "retries on the next reconcile cycle").
+      state.failures = 0;
+      return settle({ phase: 'Error', lastError, attempts: failures, nextAttemptAt: this.at(this.resyncMs) }, this.resyncMs);
+    }
+  }
+
+  private get resyncMs(): number {
+    return this.options.resyncIntervalMs ?? DEFAULT_RESYNC_MS;
+  }
+
+  private at(delayMs: number): string {
+    return new Date(this.now().getTime() + delayMs).toISOString();
+  }
+
+  private async exclusively<T>(name: string, work: () => Promise<T>): Promise<T> {
+    this.busy.add(name);
+    try {
+      return await work();
+    } finally {
+      this.busy.delete(name);
+      const state = this.runtime.get(name);
+      if (state) state.lastSeen = this.options.mcp.connection(name)?.state.status;
+    }
+  }
+
+  private state(name: string): ServerRuntime {
+    let state = this.runtime.get(name);
+    if (!state) {
+      state = { status: { phase: 'Pending', discoveredTools: [], generatedTools: [], observedGeneration: 0, attempts: 0 }, failures: 0, tools: [] };
+      this.runtime.set(name, state);
+    }
+    return state;
+  }
+
+  private setStatus(name: string, patch: Partial<McpServerStatus>) {
+    const state = this.state(name);
+    state.status = { ...state.status, ...patch };
+    this.emitStatus();
+  }
+
+  /** A managed server that was ready and dropped starts a new round of its reconnect policy. */
+  private observeConnections() {
+    for (const item of this.servers.applied()) {
+      const name = item.identity.name;
+      const state = this.runtime.get(name);
+      if (!state || this.busy.has(name)) continue;
+      const connection = this.options.mcp.connection(name);
+      const status = connection?.state.status;
+      const previous = state.lastSeen;
+      state.lastSeen = status;
+      if (previous === 'ready' && status !== 'ready') {
+        state.status = { ...state.status, phase: 'Connecting', lastError: connection?.state.message ?? 'connection closed' };
+        this.loop.enqueue(name);
+      }
+    }
+    // Tool resources of servers saved outside the workspace follow those connections too.
+    this.emitStatus();
+  }
+
+  private toolsChanged(server: string) {
+    if (!this.serverItem(server)?.value || this.options.mcp.connection(server)?.state.status !== 'ready') return;
+    this.captureTools(server);
+    this.emitStatus();
+  }
+
+  /** Discovered tools, and the generated Tools `tool_filter.include` lets through. */
+  private captureTools(name: string) {
+    const state = this.state(name);
+    const tools = this.options.mcp.connection(name)?.tools ?? [];
+    const server = this.serverItem(name)?.value;
+    state.tools = tools;
+    state.status = {
+      ...state.status,
+      discoveredTools: tools.map((tool) => tool.name),
+      generatedTools: tools.filter((tool) => isIncluded(server, tool.name)).map((tool) => generatedToolName(name, tool.name)),
+      lastSyncedAt: this.now().toISOString(),
+    };
+  }
+
+  private emitStatus() {
+    for (const listener of this.statusListeners) listener();
+  }
+
+  private serverViews() {
+    return this.servers.list().map((item) => {
+      const name = item.identity.name;
+      const status = this.runtime.get(name)?.status ?? { phase: 'Pending' as const, discoveredTools: [], generatedTools: [], observedGeneration: 0, attempts: 0 };
+      const owner = this.serverItem(name);
+      const problem = owner !== item ? `Another McpServer named "${name}" (${owner?.source.file}) owns that server name` : item.problem;
+      return {
+        name,
+        namespace: item.identity.namespace ?? 'default',
+        generation: item.generation,
+        source: item.source,
+        ...(item.value ? { spec: item.value.spec } : {}),
+        status: problem ? { ...status, phase: item.value && owner === item ? status.phase : ('Error' as const), lastError: problem } : status,
+      };
+    });
+  }
+
+  private toolViews(): ToolResourceView[] {
+    const userTools = this.tools.list().map((item): ToolResourceView => {
+      const spec = item.value?.spec;
+      const registryName = spec?.type === 'mcp' ? `mcp:${spec.mcp_server_ref}.${spec.mcp_tool_name}` : undefined;
+      return {
+        name: item.identity.name,
+        namespace: item.identity.namespace ?? 'default',
+        generated: false,
+        source: item.source,
+        ...(registryName ? { registryName } : {}),
+        ...(spec ? { spec } : {}),
+        status: item.problem ? { phase: 'Error', lastError: item.problem, observedGeneration: item.generation } : this.userToolStatus(item.value!, item.generation),
+      };
+    });
+    const configured = new Set(userTools.flatMap((tool) => (tool.registryName && !tool.status.lastError ? [tool.registryName] : [])));
+    const generated = this.servers.applied().flatMap((item) => {
+      const name = item.identity.name;
+      const state = this.runtime.get(name);
+      if (!state || this.serverItem(name) !== item) return [];
+      return state.tools
+        .filter((tool) => isIncluded(item.value, tool.name) && !configured.has(`mcp:${name}.${tool.name}`))
+        .map((tool): ToolResourceView => ({
+          name: generatedToolName(name, tool.name),
+          namespace: item.identity.namespace ?? 'default',
+          generated: true,
+          registryName: `mcp:${name}.${tool.name}`,
+          spec: generatedSpec(item.value, tool),
+          status: generatedStatus(state.status, item.generation),
+        }));
+    });
+    return [...userTools, ...generated];
+  }
+
+  private userToolStatus(tool: OrlojToolObject, generation: number): ObjectStatus {
+    const { spec } = tool;
+    if (spec.type !== 'mcp') return { phase: 'Pending', message: `type ${spec.type} tools are stored here; the local target runs MCP tools only`, observedGeneration: generation };
+    const server = spec.mcp_server_ref!;
+    const managed = this.serverItem(server)?.value;
+    if (managed && !isIncluded(managed, spec.mcp_tool_name!)) {
+      return { phase: 'Pending', message: `excluded by tool_filter.include of McpServer ${server}`, observedGeneration: generation };
+    }
+    const connection = this.options.mcp.connection(server);
+    if (!managed && !this.options.mcp.configs().some((config) => config.name === server)) {
+      return { phase: 'Error', lastError: `No McpServer resource or saved server named "${server}"`, observedGeneration: generation };
+    }
+    if (connection?.state.status !== 'ready') return { phase: 'Pending', message: `server ${server} is not connected`, observedGeneration: generation };
+    if (!connection.tools.some((listed) => listed.name === spec.mcp_tool_name)) {
+      return { phase: 'Error', lastError: `server ${server} lists no tool named "${spec.mcp_tool_name}"`, observedGeneration: generation };
+    }
+    return { phase: 'Ready', message: `configures mcp:${server}.${spec.mcp_tool_name}`, observedGeneration: generation };
+  }
+
+  private permissionViews(): ToolPermissionResourceView[] {
+    const tools = this.appliedTools();
+    return this.permissionSet.list().map((item) => {
+      const plan = item.value ? permissionPlan(item.value, tools) : undefined;
+      const status: ObjectStatus = item.problem
+        ? { phase: 'Error', lastError: item.problem, observedGeneration: item.generation }
+        : { phase: plan?.permission ? 'Ready' : 'Pending', ...(plan?.message ? { message: plan.message } : {}), observedGeneration: item.generation };
+      return {
+        name: item.identity.name,
+        namespace: item.identity.namespace ?? 'default',
+        source: item.source,
+        ...(item.value ? { spec: item.value.spec } : {}),
+        ...(plan?.registryToolRef ? { registryToolRef: plan.registryToolRef } : {}),
+        enforced: !!plan?.permission,
+        status,
+      };
+    });
+  }
+}
+
+/** The Tool Orloj generates for an MCP tool: its description and schema, the server's default runtime, seed defaults. */
+function generatedSpec(server: McpServerObject, tool: McpTool) {
+  const spec = normalizeOrlojToolSpec(
+    {
+      type: 'mcp',
+      mcp_server_ref: server.metadata.name,
+      mcp_tool_name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      input_schema: tool.inputSchema,
+      ...(server.spec.default_tool_runtime ? { runtime: server.spec.default_tool_runtime } : {}),
+    },
+    new ResourceIssues(),
+  );
+  // Without a Tool resource the registry takes the classes from the server's annotations; show those.
+  return { ...spec, operation_classes: resolveOperationClasses(undefined, tool.annotations, spec.risk_level) };
+}
+
+function generatedStatus(server: McpServerStatus, generation: number): ObjectStatus {
+  if (server.phase === 'Ready') return { phase: 'Ready', observedGeneration: generation };
+  if (server.phase === 'Error') return { phase: 'Error', lastError: `server not connected: ${server.lastError ?? 'unknown error'}`, observedGeneration: generation };
+  return { phase: 'Pending', message: 'server not connected', observedGeneration: generation };
+}

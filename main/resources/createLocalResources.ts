@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import type { McpService } from '../mcp/McpService';
+import type { Logger } from '../platform/Logger';
+import { writeFileAtomic } from '../platform/atomicWrite';
+import type { ToolPermission } from '../registry/policy/ToolPermission';
+import type { PlaceholderContext } from './commandPlaceholders';
+import { LocalReconciler } from './LocalReconciler';
+import type { ResourceToolLookup } from './resourcePolicy';
+import { seedWorkspace } from './seedWorkspace';
+import { Workspace } from './Workspace';
+
+export interface LocalResourcesOptions {
+  dataDir: string;
+  mcp: McpService;
+  logger: Logger;
+  /** Open this folder instead of the one last opened (default `<dataDir>/workspace`). */
+  workspaceDir?: string;
+  /** Where the example files come from on first use (default: found next to the app). */
+  examplesDir?: string;
+  /** Watch the folder for outside edits (default true). */
+  watch?: boolean;
+  placeholders?: PlaceholderContext;
+  resyncIntervalMs?: number;
+  /** Start, change and remove managed servers (default true); see LocalReconcilerOptions.manageServers. */
+  manageServers?: boolean;
+}
+
+export interface LocalResources {
+  readonly workspace: Workspace;
+  readonly reconciler: LocalReconciler;
+  /** Pass to McpCatalogSync: Tool resources' policy and McpServer filters for MCP registry entries. */
+  readonly toolConfig: ResourceToolLookup;
+  /** Pass to InvocationPipeline: ToolPermission resources as the pipeline's permissions, read per call. */
+  readonly permissions: () => ToolPermission[];
+  /** Tool or ToolPermission resources changed: call McpCatalogSync.resyncAll(). */
+  onPolicyChange(listener: () => void): () => void;
+  /** Opens another folder as the workspace and remembers it. */
+  openFolder(dir: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const SETTINGS_FILE = 'resources.json';
+const Settings = z.object({ workspaceDir: z.string().optional() });
+
+/**
+ * The YAML workspace and its embedded (local) reconciler. Call after `mcp.init()`; connections
+ * are made in the background, so start-up does not wait for any server.
+ */
+export async function createLocalResources(options: LocalResourcesOptions): Promise<LocalResources> {
+  const settingsPath = join(options.dataDir, SETTINGS_FILE);
+  const defaultDir = defaultWorkspaceDir(options.dataDir);
+  let dir = resolve(options.workspaceDir ?? (await readSettings(settingsPath)).workspaceDir ?? defaultDir);
+  if (dir !== defaultDir && !existsSync(dir) && !options.workspaceDir) {
+    options.logger.warn('the workspace folder last opened is gone; opening the default one', { dir });
+    dir = defaultDir;
+  }
+  if (dir === defaultDir && (await seedWorkspace(dir, options.examplesDir))) options.logger.info('workspace created with the examples', { dir });
+  const workspace = new Workspace({ dir, logger: options.logger, watch: options.watch });
+  await workspace.load();
+  const reconciler = new LocalReconciler({
+    workspace,
+    mcp: options.mcp,
+    logger: options.logger,
+    placeholders: options.placeholders,
+    resyncIntervalMs: options.resyncIntervalMs,
+    manageServers: options.manageServers,
+  });
+  reconciler.start();
+  return {
+    workspace,
+    reconciler,
+    toolConfig: reconciler.toolConfig,
+    permissions: reconciler.permissions,
+    onPolicyChange: (listener) => reconciler.onPolicyChange(listener),
+    async openFolder(next) {
+      await workspace.open(next);
+      await writeFileAtomic(settingsPath, `${JSON.stringify({ workspaceDir: workspace.dir }, null, 2)}\n`);
+    },
+    async close() {
+      workspace.close();
+      await reconciler.stop();
+    },
+  };
+}
+
+export function defaultWorkspaceDir(dataDir: string): string {
+  return join(dataDir, 'workspace');
+}
+
+/** The folder the app opens: the one last opened if it still exists, else the default (seeded on first use). */
+export async function currentWorkspaceDir(dataDir: string, examplesDir?: string): Promise<string> {
+  const stored = (await readSettings(join(dataDir, SETTINGS_FILE))).workspaceDir;
+  if (stored && existsSync(stored)) return stored;
+  await seedWorkspace(defaultWorkspaceDir(dataDir), examplesDir);
+  return defaultWorkspaceDir(dataDir);
+}
+
+async function readSettings(path: string): Promise<z.infer<typeof Settings>> {
+  try {
+    const parsed = Settings.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkspaceEvent } from '../../shared/resources/workspace';
+import { createCore, type Core } from '../core';
+import { silentLogger } from '../platform/Logger';
+import { MemorySecretStore } from '../platform/SecretStore';
+import { createLocalResources, type LocalResources } from '../resources/createLocalResources';
+import { createResourcesRouter } from './resourcesRouter';
+import { createCallerFactory } from './trpc';
+
+const exampleDir = join(import.meta.dirname, '../../examples/workspace');
+let core: Core;
+let resources: LocalResources;
+let dataDir: string;
+const rpc = () => createCallerFactory(createResourcesRouter(() => resources))({ core });
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-resources-rpc-'));
+  core = await createCore({ appVersion: '0.0.0-test', host: 'cli', dataDir, secretStore: new MemorySecretStore(), logger: silentLogger, shutdownGraceMs: 200 });
+  resources = await createLocalResources({ dataDir, mcp: core.mcp, logger: silentLogger, examplesDir: exampleDir });
+});
+afterAll(async () => {
+  await resources?.close();
+  await core?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function nextEvent(iterator: AsyncIterator<WorkspaceEvent>, matching: (event: WorkspaceEvent) => boolean): Promise<WorkspaceEvent> {
+  for (;;) {
+    const { value, done } = await iterator.next();
+    if (done) throw new Error('the subscription ended');
+    if (matching(value)) return value;
+  }
+}
+
+describe('resources router', { timeout: 60_000 }, () => {
+  it('starts from the example workspace on first use, and its McpServer connects through ${node} and ${module:…}', async () => {
+    const listing = await rpc().files();
+    expect(listing.dir).toBe(join(dataDir, 'workspace'));
+    expect(listing.files.map((f) => [f.path, f.errors])).toEqual([
+      ['agent.yaml', 0],
+      ['everything.yaml', 0],
+      ['permissions.yaml', 0],
+      ['tools.yaml', 0],
+    ]);
+    const iterator = (await rpc().watch())[Symbol.asyncIterator]();
+    const ready = await nextEvent(iterator, (event) => event.statuses.mcpServers[0]?.status.phase === 'Ready');
+    await iterator.return?.();
+    expect([...ready.statuses.mcpServers[0]!.status.generatedTools].sort()).toEqual([
+      'everything--echo',
+      'everything--get-sum',
+      'everything--get-tiny-image',
+      'everything--trigger-long-running-operation',
+    ]);
+    expect(core.mcp.configs()[0]).toMatchObject({ name: 'everything', command: process.execPath, args: [expect.stringMatching(/server-everything[\\/]dist[\\/]index\.js$/), 'stdio'] });
+  });
+
+  it('reads a file with its documents and diagnostics; validates text with positions; previews defaults', async () => {
+    const file = await rpc().read({ path: 'tools.yaml' });
+    expect(file.text).toBe(readFileSync(join(exampleDir, 'tools.yaml'), 'utf8'));
+    expect(file.parsed.map((doc) => [doc.kind, doc.name, doc.valid])).toEqual([['Tool', 'long-running-operation', true]]);
+    const checked = await rpc().validate({ path: 'tools.yaml', text: file.text!.replace('timeout: 2m', 'timeout: abc') });
+    expect(checked.valid).toBe(false);
+    expect(checked.diagnostics).toEqual([expect.objectContaining({ path: 'spec.runtime.timeout', line: 16, column: 14, severity: 'error', code: 'invalid' })]);
+    const preview = await rpc().previewDefaults({ text: file.text! });
+    expect(preview.objects[0]).toMatchObject({ metadata: { namespace: 'default' }, spec: { runtime: { isolation_mode: 'none', retry: { max_backoff: '30s' } } } });
+    await expect(rpc().read({ path: '../outside.yaml' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('saves with the version it read; a file changed on disk meanwhile is a CONFLICT and stays as it is on disk', async () => {
+    const file = await rpc().read({ path: 'permissions.yaml' });
+    writeFileSync(join(dataDir, 'workspace', 'permissions.yaml'), `${file.text}# edited elsewhere\n`);
+    const error = await rpc()
+      .save({ path: 'permissions.yaml', text: `${file.text}# my draft\n`, expectedVersion: file.version })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONFLICT', cause: { code: 'AlreadyExists', step: 'conflict' } });
+    expect(readFileSync(join(dataDir, 'workspace', 'permissions.yaml'), 'utf8')).toMatch(/# edited elsewhere\n$/);
+    const saved = await rpc().save({ path: 'permissions.yaml', text: `${file.text}# my draft\n`, expectedVersion: file.version, force: true });
+    expect(saved.text).toMatch(/# my draft\n$/);
+  });
+
+  it('edits fields, deletes files, reports statuses and serves the editor schemas', async () => {
+    const file = await rpc().read({ path: 'agent.yaml' });
+    const edited = await rpc().edit({ path: 'agent.yaml', expectedVersion: file.version!, edits: [{ document: 1, path: ['spec', 'instructions'], value: 'Be brief.' }] });
+    expect(edited.text).toContain('instructions: Be brief.');
+    expect(edited.text!.startsWith('# For a Kubernetes cluster')).toBe(true);
+    const statuses = await rpc().statuses();
+    expect(statuses.toolPermissions[0]).toMatchObject({ name: 'everything-changes-need-approval', enforced: true, registryToolRef: 'mcp:everything.*' });
+    const schemas = await rpc().schemas();
+    expect(schemas.kinds.map((k) => k.kind)).toEqual(['McpServer', 'Tool', 'ToolPermission', 'LanguageTool', 'LanguageAgent', 'ClawDescriptor']);
+    expect(schemas.document.properties?.kind?.enum).toEqual(['McpServer', 'Tool', 'ToolPermission', 'LanguageTool', 'LanguageAgent']);
+    await rpc().delete({ path: 'agent.yaml', expectedVersion: edited.version! });
+    expect((await rpc().files()).files.map((f) => f.path)).not.toContain('agent.yaml');
+  });
+
+  it('opens another folder and remembers it for the next start', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'tooldeck-resources-other-'));
+    writeFileSync(join(other, 'tool.yaml'), 'apiVersion: orloj.dev/v1\nkind: Tool\nmetadata: {name: solo}\n');
+    const listing = await rpc().openFolder({ dir: other });
+    expect(listing.files.map((f) => f.path)).toEqual(['tool.yaml']);
+    expect(JSON.parse(readFileSync(join(dataDir, 'resources.json'), 'utf8'))).toEqual({ workspaceDir: other });
+    // The example server's resource is gone with the old folder, so its managed server goes too.
+    const iterator = (await rpc().watch())[Symbol.asyncIterator]();
+    await nextEvent(iterator, () => !core.mcp.configs().some((c) => c.name === 'everything'));
+    await iterator.return?.();
+    rmSync(other, { recursive: true, force: true });
+  });
+});
