@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { createClients, TRPCProvider } from './rpc/client';
 import { InteractionsHost } from './features/interactions/InteractionsHost';
 import { AppLayout } from './shell/AppLayout';
+import { CommandPalette } from './shell/CommandPalette';
 import { NavigationProvider } from './shell/useSection';
 
 export function App() {
@@ -13,6 +14,7 @@ export function App() {
         <NavigationProvider>
           <AppLayout linkKind={kind} />
           <InteractionsHost />
+          <CommandPalette />
         </NavigationProvider>
       </TRPCProvider>
     </QueryClientProvider>

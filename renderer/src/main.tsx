@@ -1,6 +1,7 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dates/styles.css';
+import '@mantine/spotlight/styles.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { getBridge } from './rpc/bridge';

@@ -1,5 +1,6 @@
-import { ActionIcon, AppShell, Badge, Box, Divider, Group, NavLink, ScrollArea, Text, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
-import { IconMoon, IconStack2, IconSun } from '@tabler/icons-react';
+import { ActionIcon, AppShell, Badge, Box, Button, Divider, Group, Kbd, NavLink, ScrollArea, Text, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { IconMoon, IconSearch, IconStack2, IconSun } from '@tabler/icons-react';
+import { openCommandPalette } from './CommandPalette';
 import type { LinkKind } from '../rpc/client';
 import { sections } from './sections';
 import { useLocation, useNavigate } from './useSection';
@@ -39,11 +40,18 @@ export function AppLayout({ linkKind }: { linkKind: LinkKind }) {
               {linkKind === 'ipc' ? 'desktop' : 'browser mode'}
             </Badge>
           </Group>
+          <Group gap="xs">
+          <Button variant="default" size="xs" leftSection={<IconSearch size={14} />} rightSection={<Kbd size="xs">Ctrl K</Kbd>} onClick={openCommandPalette} aria-label="Open command palette" w={260} styles={{ inner: { justifyContent: 'space-between' } }}>
+            <Text size="xs" c="dimmed">
+              Search tools and servers
+            </Text>
+          </Button>
           <Tooltip label={scheme === 'dark' ? 'Light theme' : 'Dark theme'}>
             <ActionIcon variant="subtle" color="gray" aria-label="Toggle color scheme" onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}>
               {scheme === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />}
             </ActionIcon>
           </Tooltip>
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" aria-label="Sections">

@@ -7,6 +7,7 @@ import { useTRPC } from '../../rpc/client';
 import { downloadText } from '../../shell/download';
 import { useLocation, useNavigate } from '../../shell/useSection';
 import { ConnectionBadge } from './ConnectionBadge';
+import { HttpServicesPanel } from './HttpServicesPanel';
 import { ImportServersModal } from './ImportServersModal';
 import { ServerDetail } from './ServerDetail';
 import { ServerFormModal } from './ServerFormModal';
@@ -66,6 +67,7 @@ export function ServersView() {
           <Box style={{ flex: 1, minWidth: 0 }}>{selected && <ServerDetail key={selected.config.name} server={selected} />}</Box>
         </Group>
       )}
+      <HttpServicesPanel />
       {adding && <ServerFormModal opened onClose={() => setAdding(false)} onSaved={(name) => navigate('servers', { server: name })} />}
       {importing && <ImportServersModal opened onClose={() => setImporting(false)} />}
     </Stack>
