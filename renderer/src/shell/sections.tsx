@@ -1,9 +1,10 @@
-import { IconChartLine, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconTool, type Icon } from '@tabler/icons-react';
+import { IconChartLine, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconTool, type Icon } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { AboutView } from '../features/about/AboutView';
 import { AgentsView } from '../features/agents/AgentsView';
 import { HistoryView } from '../features/history/HistoryView';
 import { MetricsView } from '../features/metrics/MetricsView';
+import { ResourcesView } from '../features/resources/ResourcesView';
 import { ServersView } from '../features/servers/ServersView';
 import { ToolsView } from '../features/tools/ToolsView';
 
@@ -21,6 +22,7 @@ export const sections: Section[] = [
   { id: 'servers', label: 'Servers', icon: IconServer2, component: ServersView },
   { id: 'agents', label: 'Agents', icon: IconRobot, component: AgentsView },
   { id: 'tools', label: 'Tools', icon: IconTool, component: ToolsView },
+  { id: 'resources', label: 'Resources', icon: IconFileCode, component: ResourcesView },
   { id: 'history', label: 'History', icon: IconHistory, component: HistoryView },
   { id: 'metrics', label: 'Metrics', icon: IconChartLine, component: MetricsView },
   { id: 'about', label: 'About', icon: IconInfoCircle, component: AboutView, footer: true },

@@ -1,0 +1,158 @@
+import { Alert, Box, Button, Center, Group, Loader, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import { IconFilePlus, IconFolderOpen } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import { WORKSPACE_FILE } from '../../../../shared/resources/workspace';
+import { useTRPC } from '../../rpc/client';
+import { useLocation, useNavigate } from '../../shell/useSection';
+import { appErrorOf } from '../invoke/useInvocation';
+import { DraftStore } from './drafts';
+import { FileEditor, type EditorSchemas } from './FileEditor';
+import { FileList } from './FileList';
+import { PathPromptModal } from './PathPromptModal';
+import { useWorkspace } from './useWorkspace';
+
+const NEW_FILE_TEMPLATE = `apiVersion: orloj.dev/v1
+kind: McpServer
+metadata:
+  name: my-server
+spec:
+  transport: stdio
+  command: npx
+  args: ["-y", "@modelcontextprotocol/server-everything"]
+`;
+
+function checkNewPath(path: string, taken: string[]): string | undefined {
+  if (!path) return 'Enter a file name';
+  if (path.startsWith('/') || path.split(/[\\/]/).includes('..')) return 'Must be a relative path inside the folder';
+  if (!WORKSPACE_FILE.test(path)) return 'Must end in .yaml or .yml';
+  if (taken.includes(path)) return 'A file with this name already exists';
+  return undefined;
+}
+
+/** The YAML workspace: its files, an editor with schema help and checks, and what the local target made of them. */
+export function ResourcesView() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { listing, statuses, error } = useWorkspace();
+  const schemasQuery = useQuery({ ...trpc.resources.schemas.queryOptions(), staleTime: Infinity });
+  const { params } = useLocation();
+  const navigate = useNavigate();
+  const [drafts] = useState(() => new DraftStore());
+  const [, setDraftsSeen] = useState(0);
+  const [creating, setCreating] = useState(false);
+  const [opening, setOpening] = useState(false);
+  const openFolder = useMutation(trpc.resources.openFolder.mutationOptions());
+  const onDraftChange = useCallback(() => setDraftsSeen((n) => n + 1), []);
+
+  const files = listing?.files ?? [];
+  const onDisk = files.map((f) => f.path);
+  const dirty = drafts.dirtyPaths();
+  const unsaved = dirty.filter((path) => !onDisk.includes(path) && drafts.get(path)?.baseVersion === null);
+  const selected = params.file && (onDisk.includes(params.file) || unsaved.includes(params.file)) ? params.file : onDisk[0] ?? unsaved[0];
+
+  const schemas = useMemo<EditorSchemas | undefined>(
+    () => schemasQuery.data && { document: schemasQuery.data.document, descriptor: schemasQuery.data.kinds.find((k) => k.kind === 'ClawDescriptor')?.schema },
+    [schemasQuery.data],
+  );
+
+  const select = (path: string) => navigate('resources', { file: path });
+
+  return (
+    <Stack gap="md" h="100%">
+      <Group justify="space-between" wrap="nowrap">
+        <div style={{ minWidth: 0 }}>
+          <Title order={2}>Resources</Title>
+          <Text c="dimmed" size="sm" truncate="end">
+            Workspace folder{' '}
+            <Text span ff="monospace" size="sm" c="var(--mantine-color-text)" title={listing?.dir}>
+              {listing?.dir ?? '…'}
+            </Text>
+          </Text>
+        </div>
+        <Group gap="xs" wrap="nowrap">
+          <Button variant="default" size="sm" leftSection={<IconFolderOpen size={16} />} onClick={() => setOpening(true)}>
+            Open folder
+          </Button>
+          <Button size="sm" leftSection={<IconFilePlus size={16} />} onClick={() => setCreating(true)} disabled={!listing}>
+            New file
+          </Button>
+        </Group>
+      </Group>
+      {error && <Alert color="red">{error}</Alert>}
+      {!listing ? (
+        <Center py="xl">
+          <Loader aria-label="Loading workspace" />
+        </Center>
+      ) : (
+        <Group align="flex-start" gap="lg" wrap="nowrap">
+          <Paper withBorder w={240} p={6} style={{ flexShrink: 0 }}>
+            <ScrollArea.Autosize mah="calc(100vh - 200px)">
+              <FileList files={files} unsaved={unsaved} dirty={dirty} selected={selected} onSelect={select} />
+            </ScrollArea.Autosize>
+          </Paper>
+          <Box style={{ flex: 1, minWidth: 0 }}>
+            {selected ? (
+              <FileEditor key={selected} path={selected} exists={onDisk.includes(selected)} drafts={drafts} statuses={statuses} schemas={schemas} onDraftChange={onDraftChange} />
+            ) : (
+              <Paper withBorder p="xl" radius="lg">
+                <Stack align="center" gap="sm">
+                  <Title order={4}>No resource files</Title>
+                  <Text c="dimmed" size="sm" ta="center" maw={420}>
+                    Describe MCP servers, tools and permissions as YAML files in this folder, or open another folder.
+                  </Text>
+                </Stack>
+              </Paper>
+            )}
+          </Box>
+        </Group>
+      )}
+      {creating && (
+        <PathPromptModal
+          title="New file"
+          label="File name"
+          description="Relative to the workspace folder; subfolders are created on save."
+          placeholder="servers/my-server.yaml"
+          submitLabel="Create"
+          check={(path) => checkNewPath(path, [...onDisk, ...unsaved])}
+          onClose={() => setCreating(false)}
+          onSubmit={(path) => {
+            drafts.set(path, { text: NEW_FILE_TEMPLATE, baseVersion: null, baseText: '' });
+            setCreating(false);
+            select(path);
+          }}
+        />
+      )}
+      {opening && (
+        <PathPromptModal
+          title="Open folder"
+          label="Folder"
+          description="An absolute path on this machine. Drafts of the current folder stay in this session."
+          placeholder="/home/me/tooldeck-resources"
+          submitLabel="Open"
+          initial={listing?.dir}
+          busy={openFolder.isPending}
+          error={openFolder.error ? appErrorOf(openFolder.error).message : undefined}
+          check={(dir) => (dir ? undefined : 'Enter a folder')}
+          onClose={() => {
+            openFolder.reset();
+            setOpening(false);
+          }}
+          onSubmit={(dir) =>
+            openFolder.mutate(
+              { dir },
+              {
+                onSuccess: (next) => {
+                  queryClient.setQueryData(trpc.resources.files.queryKey(), next);
+                  void queryClient.invalidateQueries({ queryKey: trpc.resources.pathKey() });
+                  setOpening(false);
+                  navigate('resources', {});
+                },
+              },
+            )
+          }
+        />
+      )}
+    </Stack>
+  );
+}
