@@ -33,6 +33,8 @@ export interface CoreDeps {
   connectTimeoutMs?: number;
   /** See McpServiceOptions.shutdownGraceMs: short for one-shot CLI commands. */
   shutdownGraceMs?: number;
+  /** A new data dir starts with the example workspace (default true). */
+  exampleWorkspace?: boolean;
 }
 
 export interface Core {
@@ -101,7 +103,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   });
   await mcp.init();
   // One-shot CLI commands apply workspace policy but never start or change workspace servers.
-  const resources = await createLocalResources({ dataDir: deps.dataDir, mcp, logger: deps.logger, manageServers: deps.autoConnect === true, watch: deps.autoConnect === true });
+  const resources = await createLocalResources({ dataDir: deps.dataDir, mcp, logger: deps.logger, manageServers: deps.autoConnect === true, watch: deps.autoConnect === true, seedExamples: deps.exampleWorkspace });
   permissions = resources.permissions;
   const mcpSync = new McpCatalogSync(mcp, catalog, deps.logger, resources.toolConfig);
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());

@@ -17,7 +17,7 @@ import { loadCollectionFile } from './loadCollectionFile';
 let core: Core;
 
 beforeAll(async () => {
-  core = await createCore({
+  core = await createCore({ exampleWorkspace: false,
     appVersion: '0.0.0-test',
     host: 'cli',
     dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-runner-')),

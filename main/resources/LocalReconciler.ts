@@ -100,7 +100,13 @@ export class LocalReconciler {
   }
 
   /** For McpCatalogSync: runtime policy, risk and classes from Tool resources; tool_filter exclusions. */
-  readonly toolConfig: ResourceToolLookup = (server, tool) => toolSettings(this.serverItem(server)?.value, toolResourceFor(this.appliedTools(), server, tool.name), tool.name);
+  // An McpServer resource's settings (tool_filter, default_tool_runtime) belong to the connection it
+  // manages; a saved server that merely shares its name is the user's own and keeps all its tools.
+  readonly toolConfig: ResourceToolLookup = (server, tool) => {
+    const saved = this.options.mcp.configs().find((c) => c.name === server);
+    const resource = !saved || isWorkspaceManaged(saved) ? this.serverItem(server)?.value : undefined;
+    return toolSettings(resource, toolResourceFor(this.appliedTools(), server, tool.name), tool.name);
+  };
 
   /** For the invocation pipeline: the global ToolPermissions with operation rules, in registry terms. */
   readonly permissions = (): ToolPermission[] => this.enforced;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { McpService } from '../mcp/McpService';
@@ -20,6 +20,8 @@ export interface LocalResourcesOptions {
   workspaceDir?: string;
   /** Where the example files come from on first use (default: found next to the app). */
   examplesDir?: string;
+  /** Seed a new default workspace with the examples (default true; tests that bring their own servers say no). */
+  seedExamples?: boolean;
   /** Watch the folder for outside edits (default true). */
   watch?: boolean;
   placeholders?: PlaceholderContext;
@@ -57,7 +59,8 @@ export async function createLocalResources(options: LocalResourcesOptions): Prom
     options.logger.warn('the workspace folder last opened is gone; opening the default one', { dir });
     dir = defaultDir;
   }
-  if (dir === defaultDir && (await seedWorkspace(dir, options.examplesDir))) options.logger.info('workspace created with the examples', { dir });
+  if (dir === defaultDir && options.seedExamples === false) await mkdir(dir, { recursive: true });
+  else if (dir === defaultDir && (await seedWorkspace(dir, options.examplesDir))) options.logger.info('workspace created with the examples', { dir });
   const workspace = new Workspace({ dir, logger: options.logger, watch: options.watch });
   await workspace.load();
   const reconciler = new LocalReconciler({

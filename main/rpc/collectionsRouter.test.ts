@@ -16,7 +16,7 @@ const callerFor = createCallerFactory(collectionsRouter);
 const example = readFileSync(join(import.meta.dirname, '../../examples/collections/everything.yaml'), 'utf8');
 
 beforeAll(async () => {
-  core = await createCore({
+  core = await createCore({ exampleWorkspace: false,
     appVersion: '0.0.0-test',
     host: 'cli',
     dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-collections-rpc-')),

@@ -21,7 +21,7 @@ const example = join(import.meta.dirname, '../../../examples/collections/everyth
 
 beforeAll(async () => {
   const secretStore = new FileSecretStore(join(dataDir, 'secrets'));
-  const core = await createCore({ appVersion: '0.0.0-test', host: 'cli', dataDir, secretStore, logger: silentLogger, shutdownGraceMs: 200 });
+  const core = await createCore({ exampleWorkspace: false, appVersion: '0.0.0-test', host: 'cli', dataDir, secretStore, logger: silentLogger, shutdownGraceMs: 200 });
   try {
     await core.mcp.save({ config: { ...everythingStdio('everything'), enabled: false } as never });
     await core.mcp.save({ config: { name: 'dead', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'], enabled: false } as never });
