@@ -1,10 +1,7 @@
-const SECRET_KEY = /(authorization|token|secret|password|passwd|api[-_]?key|apikey|cookie|credential|private[-_]?key)/i;
-export const MASK = '••••••';
+import { isSecretKey } from '../registry/recordedArguments';
 
-/** True for object keys whose values must never be shown or stored (tokens, keys, passwords…). */
-export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key);
-}
+export { isSecretKey };
+export const MASK = '••••••';
 
 /** Deep copy with secret-looking keys masked and known secret values replaced wherever they appear. */
 export function maskSecrets(value: unknown, knownSecrets: readonly string[] = []): unknown {

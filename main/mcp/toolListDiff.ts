@@ -1,19 +1,7 @@
 import type { McpTool, ToolListDiff } from '../../shared/mcp';
+import { canonicalJson } from '../registry/canonicalJson';
 
 const COMPARED_FIELDS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
-
-/** Stable JSON (sorted keys), so two schemas that differ only in key order compare equal. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /** What a tools/list refresh added, removed or changed (and in which fields). */
 export function diffToolLists(before: readonly McpTool[], after: readonly McpTool[], at = Date.now()): ToolListDiff {

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { McpTranscript } from './McpTranscript';
+import { diffToolLists } from './toolListDiff';
+
+describe('McpTranscript', () => {
+  it('pairs responses with requests for latency and masks secrets before storing', () => {
+    const transcript = new McpTranscript(() => ['sk-live-123456']);
+    transcript.recordOutgoing({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: { apiKey: 'k', note: 'uses sk-live-123456', max_tokens: 5 } } });
+    transcript.recordIncoming({ jsonrpc: '2.0', id: 1, result: { content: [] } });
+    const [request, response] = transcript.list();
+    expect(request!.text).not.toContain('sk-live-123456');
+    expect(request!.text).toContain('"max_tokens":5');
+    expect(JSON.parse(request!.text).params.arguments.apiKey).not.toBe('k');
+    expect(response).toMatchObject({ kind: 'response', method: 'tools/call', direction: 'in' });
+    expect(response!.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(transcript.export().trim().split('\n')).toHaveLength(2);
+  });
+});
+
+describe('tool list diffs', () => {
+  it('names added, removed and changed tools with the fields that changed, ignoring key order', () => {
+    const before = [
+      { name: 'a', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } },
+      { name: 'b', inputSchema: { type: 'object' } },
+    ];
+    const after = [
+      { name: 'a', inputSchema: { properties: { x: { type: 'string' } }, type: 'object' } },
+      { name: 'b', description: 'now described', inputSchema: { type: 'object', required: ['y'] } },
+      { name: 'c', inputSchema: { type: 'object' } },
+    ];
+    expect(diffToolLists(before, after, 1)).toEqual({ at: 1, added: ['c'], removed: [], changed: [{ name: 'b', fields: ['description', 'inputSchema'] }] });
+    expect(diffToolLists(after, before.slice(0, 1), 2)).toMatchObject({ removed: ['b', 'c'] });
+  });
+});
