@@ -5,6 +5,7 @@ import type { HostKind, SystemInfo } from '../shared/system';
 import { A2aAgentService } from './a2a/A2aAgentService';
 import { A2aCatalogSync } from './a2a/A2aCatalogSync';
 import { HttpServices } from './http/HttpServices';
+import { KubeSession } from './kube/KubeSession';
 import { McpCatalogSync } from './mcp/McpToolSource';
 import { McpService } from './mcp/McpService';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
@@ -46,6 +47,8 @@ export interface Core {
   readonly http: HttpServices;
   /** The YAML workspace and its local reconcile (McpServer, Tool, ToolPermission resources). */
   readonly resources: LocalResources;
+  /** The cluster chosen in the Cluster section; connects to nothing until first used. */
+  readonly kube: KubeSession;
   readonly catalog: ToolCatalog;
   readonly search: ToolSearchIndex;
   readonly pipeline: InvocationPipeline;
@@ -113,6 +116,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   if (deps.autoConnect) void a2aSkills.syncAll();
   const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: deps.secretStore, logger: deps.logger });
   await http.init();
+  const kube = new KubeSession({ logger: deps.logger });
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
 
@@ -124,6 +128,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     a2aSkills,
     http,
     resources,
+    kube,
     catalog,
     search,
     pipeline,
@@ -137,6 +142,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       stopPolicy();
       mcpSync.close();
       await resources.close();
+      await kube.close();
       await mcp.close();
       await a2a.close();
       await history.close();

@@ -1,6 +1,7 @@
 import { a2aRouter } from './a2aRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { historyRouter } from './historyRouter';
+import { createKubeRouter } from './kubeRouter';
 import { httpRouter } from './httpRouter';
 import { mcpRouter } from './mcpRouter';
 import { metricsRouter } from './metricsRouter';
@@ -18,6 +19,7 @@ export const appRouter = router({
   http: httpRouter,
   collections: collectionsRouter,
   resources: createResourcesRouter((ctx) => ctx.core.resources),
+  kube: createKubeRouter((ctx) => ctx.core.kube),
   metrics: metricsRouter,
 });
 

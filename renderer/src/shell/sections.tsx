@@ -1,7 +1,9 @@
-import { IconChartLine, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconTool, type Icon } from '@tabler/icons-react';
+import { IconChartLine, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconTool, type Icon } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { AboutView } from '../features/about/AboutView';
 import { AgentsView } from '../features/agents/AgentsView';
+import { ClusterView } from '../features/cluster/ClusterView';
+import { CollectionsView } from '../features/collections/CollectionsView';
 import { HistoryView } from '../features/history/HistoryView';
 import { MetricsView } from '../features/metrics/MetricsView';
 import { ResourcesView } from '../features/resources/ResourcesView';
@@ -23,6 +25,8 @@ export const sections: Section[] = [
   { id: 'agents', label: 'Agents', icon: IconRobot, component: AgentsView },
   { id: 'tools', label: 'Tools', icon: IconTool, component: ToolsView },
   { id: 'resources', label: 'Resources', icon: IconFileCode, component: ResourcesView },
+  { id: 'cluster', label: 'Cluster', icon: IconCloudComputing, component: ClusterView },
+  { id: 'collections', label: 'Collections', icon: IconListCheck, component: CollectionsView },
   { id: 'history', label: 'History', icon: IconHistory, component: HistoryView },
   { id: 'metrics', label: 'Metrics', icon: IconChartLine, component: MetricsView },
   { id: 'about', label: 'About', icon: IconInfoCircle, component: AboutView, footer: true },

@@ -10,6 +10,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { formatBytes } from '../../components/format';
 import { JsonTree } from '../../components/JsonTree';
 import { useTRPC } from '../../rpc/client';
+import { SaveToCollectionButton } from '../collections/SaveToCollectionButton';
 import { ConfirmInvokeDialog } from '../invoke/ConfirmInvokeDialog';
 import { isDestructive } from '../invoke/InvokePanel';
 import { ResultView } from '../invoke/ResultView';
@@ -112,11 +113,14 @@ function LoadedCall({ record, transcript, replayOutcome, onSelect, onReplayed }:
             {sourceId(source)} · {dateTimeFormat.format(record.startedAt)}.{String(record.startedAt % 1000).padStart(3, '0')}
           </Text>
         </div>
-        <Tooltip label={blocked ?? `Run ${record.tool} again with the same arguments`} withArrow multiline maw={320}>
-          <Button size="xs" leftSection={<IconRepeat size={14} />} onClick={startReplay} loading={replay.isPending} disabled={blocked !== undefined} style={{ flexShrink: 0 }}>
-            Replay
-          </Button>
-        </Tooltip>
+        <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+          {(record.sourceKind === 'mcp' || record.sourceKind === 'a2a') && <SaveToCollectionButton size="xs" source={() => ({ kind: 'history', id: record.id })} />}
+          <Tooltip label={blocked ?? `Run ${record.tool} again with the same arguments`} withArrow multiline maw={320}>
+            <Button size="xs" leftSection={<IconRepeat size={14} />} onClick={startReplay} loading={replay.isPending} disabled={blocked !== undefined} style={{ flexShrink: 0 }}>
+              Replay
+            </Button>
+          </Tooltip>
+        </Group>
       </Group>
 
       {replay.error && (

@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconShieldX } from '
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatDuration } from '../../components/format';
 import { readablePath } from '../../components/jsonSchema';
+import { SaveToCollectionButton } from '../collections/SaveToCollectionButton';
 import { ArgumentsEditor } from './ArgumentsEditor';
 import { ConfirmInvokeDialog } from './ConfirmInvokeDialog';
 import { ResultView } from './ResultView';
@@ -97,6 +98,18 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
             Invoke
           </Button>
           <TimeoutsPopover value={timeouts} onChange={setTimeouts} disabled={running} />
+          {(tool.source.kind === 'mcp' || tool.source.kind === 'a2a') && (
+            <SaveToCollectionButton
+              disabled={!args.valid}
+              source={() => ({
+                kind: 'call',
+                name: tool.name,
+                arguments: args.args,
+                ...(timeouts.timeoutMs !== DEFAULT_TIMEOUTS.timeoutMs ? { timeoutMs: timeouts.timeoutMs } : {}),
+                ...(timeouts.maxTotalTimeoutMs !== DEFAULT_TIMEOUTS.maxTotalTimeoutMs ? { maxTotalTimeoutMs: timeouts.maxTotalTimeoutMs } : {}),
+              })}
+            />
+          )}
           <Text size="xs" c="dimmed" aria-hidden>
             <Kbd size="xs">{isMac ? '⌘' : 'Ctrl'}</Kbd> + <Kbd size="xs">Enter</Kbd>
           </Text>

@@ -1,0 +1,34 @@
+import type { TRPCBuiltRouter } from '@trpc/server';
+import { ApplyYamlInput, DryRunInput, KubeconfigInput, NamespaceFilter, SelectContextInput, ToolRef, type ClusterInventory } from '../../shared/kubeApi';
+import { watch } from '../platform/AsyncQueue';
+import type { KubeSession } from '../kube/KubeSession';
+import { procedure, router, type RpcContext } from './trpc';
+
+/**
+ * The Cluster section: kubeconfig contexts, the live LanguageTool inventory, and server-side apply.
+ * Mounted by the app router: `kube: createKubeRouter((ctx) => ctx.core.kube)`. `applyYaml` (tRPC reserves `apply`) and `dryRun`
+ * take the whole YAML, so they are mutations.
+ */
+export function createKubeRouter(sessionOf: (ctx: RpcContext) => KubeSession) {
+  return router({
+    contexts: procedure.input(KubeconfigInput).query(({ ctx, input }) => sessionOf(ctx).contexts(input.kubeconfig)),
+    select: procedure.input(SelectContextInput).mutation(({ ctx, input }) => sessionOf(ctx).select(input)),
+    /** Reachability and server version, checked on every call. */
+    status: procedure.query(({ ctx }) => sessionOf(ctx).status()),
+    namespaces: procedure.query(({ ctx }) => sessionOf(ctx).namespaces()),
+    /** The tools (of one namespace, or all), again after every informer event and context switch. */
+    inventory: procedure.input(NamespaceFilter).subscription(async function* ({ ctx, input, signal }): AsyncGenerator<ClusterInventory> {
+      const session = sessionOf(ctx);
+      await session.status();
+      yield* watch((notify) => session.onChange(notify), () => session.inventory(input.namespace), signal, 100);
+    }),
+    tool: procedure.input(ToolRef).query(({ ctx, input }) => sessionOf(ctx).tool(input.namespace, input.name)),
+    dryRun: procedure.input(DryRunInput).mutation(({ ctx, input }) => sessionOf(ctx).dryRun(input.yaml)),
+    applyYaml: procedure.input(ApplyYamlInput).mutation(({ ctx, input }) => sessionOf(ctx).apply(input.yaml, input.force)),
+  });
+}
+
+export type KubeRouter = ReturnType<typeof createKubeRouter>;
+
+/** A router with this one under `kube`, as the app router mounts it: the renderer's cluster calls are typed with it. */
+export type KubeHostRouter = TRPCBuiltRouter<KubeRouter['_def']['_config']['$types'], { kube: KubeRouter['_def']['record'] }>;

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { Condition, DeploymentMode, ToolPhase, ToolSchema } from './kube';
+
+/** A kubeconfig file chosen in the UI; left out: $KUBECONFIG, then ~/.kube/config. */
+export const KubeconfigInput = z.object({ kubeconfig: z.string().trim().min(1).optional() });
+export type KubeconfigInput = z.infer<typeof KubeconfigInput>;
+
+export const KubeContext = z.object({
+  name: z.string(),
+  cluster: z.string(),
+  server: z.string().optional(),
+  user: z.string(),
+  namespace: z.string().optional(),
+});
+export type KubeContext = z.infer<typeof KubeContext>;
+
+export const KubeContextList = z.object({
+  /** The file that was read (or looked for). */
+  kubeconfig: z.string(),
+  exists: z.boolean(),
+  current: z.string().optional(),
+  contexts: z.array(KubeContext),
+  /** Why the file could not be read, when it exists but is not a kubeconfig. */
+  error: z.string().optional(),
+});
+export type KubeContextList = z.infer<typeof KubeContextList>;
+
+export const SelectContextInput = z.object({
+  kubeconfig: z.string().trim().min(1).optional(),
+  context: z.string().min(1),
+  namespace: z.string().min(1).optional(),
+});
+export type SelectContextInput = z.infer<typeof SelectContextInput>;
+
+export const KubeConnectionState = z.enum(['unconfigured', 'connected', 'unreachable', 'error']);
+export type KubeConnectionState = z.infer<typeof KubeConnectionState>;
+
+export const KubeStatus = z.object({
+  state: KubeConnectionState,
+  kubeconfig: z.string().optional(),
+  context: z.string().optional(),
+  server: z.string().optional(),
+  namespace: z.string().optional(),
+  /** The apiserver's gitVersion, e.g. v1.35.0. */
+  version: z.string().optional(),
+  /** False when the langop.io CRDs are not installed (nothing to list until a reconciler installs them). */
+  crdsInstalled: z.boolean().optional(),
+  message: z.string().optional(),
+});
+export type KubeStatus = z.infer<typeof KubeStatus>;
+
+export const NamespaceFilter = z.object({ namespace: z.string().min(1).optional() });
+export type NamespaceFilter = z.infer<typeof NamespaceFilter>;
+
+export const ClusterToolRow = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  phase: ToolPhase,
+  deploymentMode: DeploymentMode,
+  endpoint: z.string().optional(),
+  toolCount: z.number().int(),
+  agents: z.array(z.string()),
+  deleting: z.boolean(),
+  /** RFC 3339 creationTimestamp; the age is computed where it is shown. */
+  createdAt: z.string().optional(),
+});
+export type ClusterToolRow = z.infer<typeof ClusterToolRow>;
+
+export const ClusterInventory = z.object({
+  status: KubeStatus,
+  /** False until the informers have listed everything once. */
+  synced: z.boolean(),
+  tools: z.array(ClusterToolRow),
+  agents: z.number().int(),
+});
+export type ClusterInventory = z.infer<typeof ClusterInventory>;
+
+export const ToolRef = z.object({ namespace: z.string().min(1), name: z.string().min(1) });
+export type ToolRef = z.infer<typeof ToolRef>;
+
+export const ClusterToolDetail = ClusterToolRow.extend({
+  generation: z.number().int().optional(),
+  observedGeneration: z.number().int().optional(),
+  conditions: z.array(Condition),
+  toolSchemas: z.array(ToolSchema),
+  /** The live object as YAML, managedFields left out. */
+  yaml: z.string(),
+});
+export type ClusterToolDetail = z.infer<typeof ClusterToolDetail>;
+
+export const ApplyYamlInput = z.object({ yaml: z.string().min(1).max(1_000_000), force: z.boolean().default(false) });
+export type ApplyYamlInput = z.input<typeof ApplyYamlInput>;
+export const DryRunInput = z.object({ yaml: z.string().min(1).max(1_000_000) });
+export type DryRunInput = z.infer<typeof DryRunInput>;
+
+export const ApplyAction = z.enum(['created', 'configured', 'unchanged']);
+export type ApplyAction = z.infer<typeof ApplyAction>;
+
+export const DiffLine = z.object({ op: z.enum([' ', '+', '-']), text: z.string() });
+export type DiffLine = z.infer<typeof DiffLine>;
+
+export const ObjectRef = z.object({ kind: z.string(), namespace: z.string(), name: z.string() });
+export type ObjectRef = z.infer<typeof ObjectRef>;
+
+export const DryRunObject = ObjectRef.extend({
+  action: ApplyAction,
+  /** Live object as YAML (empty when it does not exist yet) and the server's dry-run result, volatile metadata left out. */
+  before: z.string(),
+  after: z.string(),
+  diff: z.array(DiffLine),
+});
+export type DryRunObject = z.infer<typeof DryRunObject>;
+
+export const FieldConflict = z.object({ manager: z.string(), field: z.string() });
+export type FieldConflict = z.infer<typeof FieldConflict>;
+
+export const ApplyConflict = ObjectRef.extend({
+  message: z.string(),
+  /** Which manager owns which field; a forced apply takes these over. */
+  conflicts: z.array(FieldConflict),
+});
+export type ApplyConflict = z.infer<typeof ApplyConflict>;
+
+export const DryRunResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), objects: z.array(DryRunObject) }),
+  z.object({ ok: z.literal(false), conflict: ApplyConflict }),
+]);
+export type DryRunResult = z.infer<typeof DryRunResult>;
+
+export const ApplyResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), objects: z.array(ObjectRef.extend({ action: ApplyAction })) }),
+  z.object({ ok: z.literal(false), conflict: ApplyConflict }),
+]);
+export type ApplyResult = z.infer<typeof ApplyResult>;
