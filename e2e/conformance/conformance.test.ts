@@ -9,11 +9,16 @@ const cli = join(root, 'out/main/cli.js');
 const runner = join(root, 'node_modules/.bin/conformance');
 const baseline = join(root, 'e2e/conformance/expected-failures.yaml');
 
-/** The scenarios each revision requires of a client, besides auth/* (see expected-failures.yaml). */
+/** Scenarios each revision requires of a client, checked by name (auth/* included: the runner's exit code covers them). */
 const REQUIRED = {
   '2025-11-25': ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'],
   '2026-07-28': ['tools_call', 'request-metadata', 'sep-2322-client-request-state', 'http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'json-schema-ref-no-deref'],
 } as const;
+
+const REQUIRED_AUTH: Record<keyof typeof REQUIRED, string[]> = {
+  '2025-11-25': ['auth/metadata-default', 'auth/metadata-var1', 'auth/metadata-var2', 'auth/metadata-var3', 'auth/basic-cimd', 'auth/scope-from-www-authenticate', 'auth/scope-from-scopes-supported', 'auth/scope-omitted-when-undefined', 'auth/scope-step-up', 'auth/scope-retry-limit', 'auth/token-endpoint-auth-basic', 'auth/token-endpoint-auth-post', 'auth/token-endpoint-auth-none', 'auth/pre-registration'],
+  '2026-07-28': ['auth/metadata-default', 'auth/resource-mismatch', 'auth/iss-wrong-issuer', 'auth/metadata-issuer-mismatch', 'auth/scope-step-up', 'auth/offline-access-scope', 'auth/authorization-server-migration'],
+};
 
 function runSuite(revision: keyof typeof REQUIRED) {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (npm test does)`);
@@ -32,7 +37,7 @@ function runSuite(revision: keyof typeof REQUIRED) {
 }
 
 describe.each(Object.keys(REQUIRED) as Array<keyof typeof REQUIRED>)('MCP conformance suite, requirements %s', (revision) => {
-  it('passes every required client scenario except the auth/* ones listed as expected failures', () => {
+  it('passes every required client scenario, authorization included', () => {
     const { status, output, results } = runSuite(revision);
     const table = [...results].map(([name, r]) => `${r.failed === 0 ? 'pass' : 'FAIL'}  ${name} (${r.passed} passed, ${r.failed} failed)`).join('\n');
     console.log(`conformance ${revision}:\n${table}`);
@@ -40,7 +45,8 @@ describe.each(Object.keys(REQUIRED) as Array<keyof typeof REQUIRED>)('MCP confor
       expect(results.get(scenario), `${scenario}\n${output.slice(-3000)}`).toMatchObject({ failed: 0 });
       expect(results.get(scenario)!.passed).toBeGreaterThan(0);
     }
-    // Exit 0: everything required passed, or failed only where the baseline expects it.
+    // Exit 0: every required scenario passed (the baseline of expected failures is empty).
+    for (const [name, result] of results) if (name.startsWith('auth/') && REQUIRED_AUTH[revision].includes(name)) expect(result.failed, name).toBe(0);
     expect(status, output.slice(-3000)).toBe(0);
   }, 600_000);
 });

@@ -7,6 +7,7 @@ import { classifyConnectError, type ConnectClues } from './connectErrors';
 import type { EraCache } from './EraCache';
 import type { InteractionBroker } from './InteractionBroker';
 import { McpTranscript } from './McpTranscript';
+import type { OAuthSession } from './oauth/OAuthSession';
 import { diffToolLists, isEmptyDiff } from './toolListDiff';
 import { createTransport, observeTransport } from './transportFactory';
 
@@ -15,6 +16,8 @@ export interface McpConnectionOptions {
   bearerToken?: string;
   /** Values of `config.secretEnv`, resolved from the secret store by the caller. */
   secretEnvValues?: Record<string, string>;
+  /** MCP authorization (OAuth) for HTTP servers: puts tokens on requests and answers 401/403. */
+  oauth?: OAuthSession;
   broker: InteractionBroker;
   roots: () => Root[];
   clientInfo: { name: string; version: string };
@@ -63,7 +66,7 @@ export class McpConnection {
 
   constructor(private readonly options: McpConnectionOptions) {
     const secrets = [...(options.bearerToken ? [options.bearerToken] : []), ...Object.values(options.secretEnvValues ?? {})];
-    this.transcript = new McpTranscript(() => secrets);
+    this.transcript = new McpTranscript(() => (options.oauth ? [...secrets, ...options.oauth.secrets()] : secrets));
   }
 
   get config(): McpServerConfig {
@@ -90,7 +93,8 @@ export class McpConnection {
     return this.discovery.tools;
   }
 
-  async connect(attempt = 0): Promise<void> {
+  async connect(attempt = 0, afterAuthorization = false): Promise<void> {
+    const authorizationsBefore = this.options.oauth?.authorizations ?? 0;
     await this.dispose();
     this.closedByUs = false;
     this.stderrTail.length = 0;
@@ -103,7 +107,7 @@ export class McpConnection {
 
     const clues: ConnectClues = { stderrTail: this.stderrTail, protocolErrors: this.protocolErrors };
     const launchConfig = config.transport === 'stdio' ? { ...config, env: { ...config.env, ...this.options.secretEnvValues } } : config;
-    const { transport, stdio } = createTransport(launchConfig, this.options.bearerToken);
+    const { transport, stdio } = createTransport(launchConfig, this.options.bearerToken, this.options.oauth?.fetch);
     this.stdio = stdio;
     stdio?.stderr?.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split(/\r?\n/)) {
@@ -150,6 +154,15 @@ export class McpConnection {
     } catch (error) {
       clues.timedOut = /timed? ?out/i.test(String((error as Error)?.message));
       const failure = classifyConnectError(error, config, clues);
+      if (failure.step === 'negotiation' && !afterAuthorization && this.options.oauth) {
+        // The handshake's first request waited for an authorization flow (discovery, registration,
+        // a browser) and ran out of time: once the tokens are in place it deserves a fresh start.
+        await this.options.oauth.settled();
+        if (this.options.oauth.authorizations > authorizationsBefore) {
+          this.transcript.recordEvent('Authorization completed during the handshake; connecting again with the new token');
+          return this.connect(attempt, true);
+        }
+      }
       if (prior && failure.step === 'negotiation') {
         // The remembered era may be stale (the server was upgraded): forget it and negotiate afresh.
         await this.options.eraCache?.set(config, undefined);

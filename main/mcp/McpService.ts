@@ -262,6 +262,7 @@ export class McpService {
   async close(): Promise<void> {
     this.closed = true;
     this.watcher?.close();
+    this.oauth.close();
     for (const name of [...this.retryTimers.keys()]) this.cancelRetry(name);
     await Promise.all([...this.connections.values()].map((c) => c.close()));
     this.connections.clear();

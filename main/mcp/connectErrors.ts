@@ -1,5 +1,6 @@
 import { AppError } from '../../shared/errors';
 import type { ConnectStep, McpServerConfig } from '../../shared/mcp';
+import { OAuthFlowError } from './oauth/OAuthFlowError';
 
 /** Facts gathered while connecting that make a failure explainable. */
 export interface ConnectClues {
@@ -51,6 +52,9 @@ export function classifyConnectError(error: unknown, config: McpServerConfig, cl
     if (codes.includes('EACCES')) return fail('spawn', `Cannot start "${config.command}": permission denied (EACCES)`);
     if (codes.includes('ENOTDIR') || (config.cwd && /chdir|cwd/i.test(base))) return fail('spawn', `Cannot start "${config.command}" in ${config.cwd}: ${base}`);
   } else {
+    // MCP authorization already names its failed step and the server's words: keep them.
+    const oauth = chain.find((e): e is OAuthFlowError => e instanceof OAuthFlowError);
+    if (oauth) return new AppError('ConnectionFailed', oauth.message, { step: 'auth', cause: oauth, retryable: false });
     const status = httpStatus(error);
     if (status === 401 || status === 403 || /unauthori[sz]ed/i.test(base)) return fail('auth', `The server refused the credentials (HTTP ${status ?? 401}): ${base}`);
     const network = codes.find((c) => ['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET', 'EHOSTUNREACH', 'ETIMEDOUT', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET'].includes(c));

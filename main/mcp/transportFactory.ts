@@ -1,4 +1,4 @@
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../../shared/mcp';
 
@@ -8,8 +8,11 @@ export interface BuiltTransport {
   stdio?: StdioClientTransport;
 }
 
-/** A transport for a saved server; HTTP transports carry its headers and bearer token. */
-export function createTransport(config: McpServerConfig, bearerToken?: string): BuiltTransport {
+/**
+ * A transport for a saved server; HTTP transports carry its headers and bearer token, and send
+ * through `authFetch` (MCP authorization) when given.
+ */
+export function createTransport(config: McpServerConfig, bearerToken?: string, authFetch?: FetchLike): BuiltTransport {
   if (config.transport === 'stdio') {
     const stdio = new StdioClientTransport({
       command: config.command,
@@ -26,13 +29,15 @@ export function createTransport(config: McpServerConfig, bearerToken?: string): 
   const headers: Record<string, string> = { ...config.headers };
   if (bearerToken) headers.Authorization = `Bearer ${bearerToken}`;
   const url = new URL(config.url);
+  const send: FetchLike = authFetch ?? fetch;
   const transport =
     config.transport === 'http'
-      ? new StreamableHTTPClientTransport(url, { requestInit: { headers } })
+      ? new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...(authFetch ? { fetch: authFetch } : {}) })
       : new SSEClientTransport(url, {
           requestInit: { headers },
+          ...(authFetch ? { fetch: authFetch } : {}),
           // The event stream is a GET of its own; it needs the same headers.
-          eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
+          eventSourceInit: { fetch: (input, init) => send(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
         });
   return { transport };
 }

@@ -5,6 +5,7 @@ import { createKubeRouter } from './kubeRouter';
 import { httpRouter } from './httpRouter';
 import { mcpRouter } from './mcpRouter';
 import { metricsRouter } from './metricsRouter';
+import { oauthRouter } from './oauthRouter';
 import { createResourcesRouter } from './resourcesRouter';
 import { systemRouter } from './systemRouter';
 import { toolsRouter } from './toolsRouter';
@@ -20,6 +21,7 @@ export const appRouter = router({
   collections: collectionsRouter,
   resources: createResourcesRouter((ctx) => ctx.core.resources),
   kube: createKubeRouter((ctx) => ctx.core.kube),
+  oauth: oauthRouter,
   metrics: metricsRouter,
 });
 

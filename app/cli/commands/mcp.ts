@@ -5,6 +5,7 @@ import type { InvocationOutcome, ToolResult } from '../../../shared/registry';
 import type { Core } from '../../../main/core';
 import type { McpConnection } from '../../../main/mcp/McpConnection';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { registerMcpAuth } from './mcpAuth';
 import { adHocConfig, addTargetOptions, keyValues, splitCommandLine, type TargetOptions } from '../targetOptions';
 
 const AD_HOC = 'adhoc';
@@ -183,6 +184,8 @@ export function registerMcp(program: Command, ctx: CliContext) {
       const code = exitCodeFor(outcome);
       if (code !== ExitCode.Ok) throw new CliExit(code as ExitCode, options.json || outcome.error ? '' : 'The tool reported an error (isError)');
     });
+
+  registerMcpAuth(mcp, ctx);
 
   mcp
     .command('conformance-client <url>')

@@ -8,6 +8,7 @@ import type { ServerSnapshot } from '../../../../shared/mcp';
 import { useTRPC } from '../../rpc/client';
 import { useNavigate } from '../../shell/useSection';
 import { AnnotationBadges } from '../tools/AnnotationBadges';
+import { AuthorizationPanel } from './AuthorizationPanel';
 import { ConnectionBadge } from './ConnectionBadge';
 import { PromptsPanel } from './PromptsPanel';
 import { ResourcesPanel } from './ResourcesPanel';
@@ -18,7 +19,7 @@ const STEP_HELP: Record<string, string> = {
   spawn: 'The command could not be started. Check that it is installed and on the PATH, or give its full path.',
   transport: 'Nothing answered at the address, or the connection dropped. Check the URL and that the server is running.',
   negotiation: 'Something answered but did not complete the MCP handshake. Check that it is an MCP server and that it writes only JSON-RPC to stdout.',
-  auth: 'The server refused the credentials. Check the bearer token or headers.',
+  auth: 'The server needs authorization or refused the credentials: use Sign in on the Authorization tab, or check the bearer token and headers.',
   listing: 'The handshake worked but listing tools failed.',
 };
 
@@ -126,6 +127,7 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
           <Tabs.Tab value="resources">Resources ({server.resources.length + server.resourceTemplates.length})</Tabs.Tab>
           <Tabs.Tab value="prompts">Prompts ({server.prompts.length})</Tabs.Tab>
           <Tabs.Tab value="transcript">Transcript</Tabs.Tab>
+          {server.config.transport !== 'stdio' && <Tabs.Tab value="authorization">Authorization</Tabs.Tab>}
           <Tabs.Tab value="info">Info</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="tools" pt="md">
@@ -161,6 +163,11 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
         <Tabs.Panel value="transcript" pt="md">
           <TranscriptPanel server={name} />
         </Tabs.Panel>
+        {server.config.transport !== 'stdio' && (
+          <Tabs.Panel value="authorization" pt="md">
+            <AuthorizationPanel server={name} />
+          </Tabs.Panel>
+        )}
         <Tabs.Panel value="info" pt="md">
           <ServerInfo server={server} />
         </Tabs.Panel>

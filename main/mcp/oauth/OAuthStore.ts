@@ -1,0 +1,159 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import { z } from 'zod';
+import { AppError } from '../../../shared/errors';
+import { OAuthSettings } from '../../../shared/oauth';
+import { writeFileAtomic } from '../../platform/atomicWrite';
+import type { SecretStore } from '../../platform/SecretStore';
+
+const ServerRecord = z.object({
+  settings: OAuthSettings.default({ grant: 'authorization_code', hasClientSecret: false }),
+  /** The authorization server and resource the stored tokens belong to: the secret store key of this server's tokens. */
+  binding: z.object({ issuer: z.string(), resource: z.string() }).optional(),
+  /** The issuer a pre-registered client id was first used with: it is not sent to any other (SEP-2352). */
+  preRegisteredIssuer: z.string().optional(),
+  /** Discovery results (public metadata), so a refresh after a restart need not rediscover. */
+  discovery: z.record(z.string(), z.unknown()).optional(),
+});
+export type ServerOAuthRecord = z.infer<typeof ServerRecord>;
+
+const OAuthFile = z.object({ version: z.literal(1), servers: z.record(z.string(), ServerRecord) });
+type OAuthFile = z.infer<typeof OAuthFile>;
+
+/** Tokens as stored: the SDK's shape plus when they were obtained, so expiry is known without asking. */
+export type StoredTokens = StoredOAuthTokens & { obtained_at: number };
+
+export const oauthClientSecretKey = (server: string) => `mcp:${server}:oauth:client-secret`;
+export const oauthTokensKey = (issuer: string, resource: string) => `oauth:tokens:${issuer} ${resource}`;
+export const oauthClientKey = (issuer: string, resource: string) => `oauth:client:${issuer} ${resource}`;
+
+const defaultRecord = (): ServerOAuthRecord => ({ settings: { grant: 'authorization_code', hasClientSecret: false } });
+
+/**
+ * Authorization settings and state per server in `<dataDir>/oauth.json` (nothing secret there), and
+ * the secrets in the SecretStore: tokens and dynamically registered clients keyed by issuer and
+ * resource, a pre-registered client secret keyed by server. Without a file it keeps everything in
+ * memory (ephemeral connections, the conformance client).
+ */
+export class OAuthStore {
+  private data: OAuthFile = { version: 1, servers: {} };
+  private writes: Promise<void> = Promise.resolve();
+  private readonly file?: string;
+
+  constructor(
+    private readonly secrets: SecretStore,
+    dataDir?: string,
+  ) {
+    this.file = dataDir ? join(dataDir, 'oauth.json') : undefined;
+  }
+
+  async load(): Promise<void> {
+    if (!this.file) return;
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    const parsed = OAuthFile.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new AppError('InvalidInput', `${this.file} is not a valid authorization file: ${parsed.error.issues[0]?.message}`);
+    this.data = parsed.data;
+  }
+
+  record(server: string): ServerOAuthRecord {
+    return structuredClone(this.data.servers[server] ?? defaultRecord());
+  }
+
+  async update(server: string, patch: Partial<ServerOAuthRecord>): Promise<ServerOAuthRecord> {
+    const next = { ...this.record(server), ...patch };
+    for (const key of Object.keys(next) as Array<keyof ServerOAuthRecord>) if (next[key] === undefined) delete next[key];
+    this.data = { ...this.data, servers: { ...this.data.servers, [server]: next } };
+    await this.persist();
+    return structuredClone(next);
+  }
+
+  discovery(server: string): OAuthDiscoveryState | undefined {
+    return this.data.servers[server]?.discovery as OAuthDiscoveryState | undefined;
+  }
+
+  clientSecret(server: string) {
+    return this.secrets.get(oauthClientSecretKey(server));
+  }
+
+  async setClientSecret(server: string, secret: string | undefined) {
+    if (secret) await this.secrets.set(oauthClientSecretKey(server), secret);
+    else await this.secrets.delete(oauthClientSecretKey(server));
+  }
+
+  async tokens(issuer: string, resource: string): Promise<StoredTokens | undefined> {
+    return parseJson<StoredTokens>(await this.secrets.get(oauthTokensKey(issuer, resource)));
+  }
+
+  async saveTokens(issuer: string, resource: string, tokens: StoredTokens) {
+    await this.secrets.set(oauthTokensKey(issuer, resource), JSON.stringify(tokens));
+  }
+
+  async deleteTokens(issuer: string, resource: string) {
+    await this.secrets.delete(oauthTokensKey(issuer, resource));
+  }
+
+  async client(issuer: string, resource: string): Promise<StoredOAuthClientInformation | undefined> {
+    return parseJson<StoredOAuthClientInformation>(await this.secrets.get(oauthClientKey(issuer, resource)));
+  }
+
+  async saveClient(issuer: string, resource: string, client: StoredOAuthClientInformation) {
+    await this.secrets.set(oauthClientKey(issuer, resource), JSON.stringify(client));
+  }
+
+  async deleteClient(issuer: string, resource: string) {
+    await this.secrets.delete(oauthClientKey(issuer, resource));
+  }
+
+  /** Sign out: the tokens and the registration bound to this server go; its settings stay. */
+  async signOut(server: string) {
+    const { binding } = this.record(server);
+    if (binding) {
+      await this.deleteTokens(binding.issuer, binding.resource);
+      await this.deleteClient(binding.issuer, binding.resource);
+    }
+    if (this.data.servers[server]) await this.update(server, { binding: undefined, discovery: undefined });
+  }
+
+  /** The server was removed: everything of it goes, settings and client secret included. */
+  async forget(server: string) {
+    await this.signOut(server);
+    await this.setClientSecret(server, undefined);
+    const { [server]: _gone, ...rest } = this.data.servers;
+    this.data = { ...this.data, servers: rest };
+    await this.persist();
+  }
+
+  async rename(from: string, to: string) {
+    if (from === to || !this.data.servers[from]) return;
+    const secret = await this.clientSecret(from);
+    const { [from]: moved, ...rest } = this.data.servers;
+    this.data = { ...this.data, servers: { ...rest, [to]: moved! } };
+    await this.persist();
+    await this.setClientSecret(from, undefined);
+    if (secret) await this.setClientSecret(to, secret);
+  }
+
+  private persist(): Promise<void> {
+    if (!this.file) return Promise.resolve();
+    const file = this.file;
+    const snapshot = JSON.stringify(this.data, null, 2);
+    this.writes = this.writes.then(() => writeFileAtomic(file, `${snapshot}\n`));
+    return this.writes;
+  }
+}
+
+function parseJson<T>(text: string | undefined): T | undefined {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
