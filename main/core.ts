@@ -5,7 +5,7 @@ import type { HostKind, SystemInfo } from '../shared/system';
 import { A2aAgentService } from './a2a/A2aAgentService';
 import { A2aCatalogSync } from './a2a/A2aCatalogSync';
 import { HttpServices } from './http/HttpServices';
-import { KubeSession } from './kube/KubeSession';
+import type { KubeSession } from './kube/KubeSession';
 import { McpCatalogSync } from './mcp/McpToolSource';
 import { McpService } from './mcp/McpService';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
@@ -47,8 +47,12 @@ export interface Core {
   readonly http: HttpServices;
   /** The YAML workspace and its local reconcile (McpServer, Tool, ToolPermission resources). */
   readonly resources: LocalResources;
-  /** The cluster chosen in the Cluster section; connects to nothing until first used. */
-  readonly kube: KubeSession;
+  /**
+   * The cluster chosen in the Cluster section; connects to nothing until first used. Absent in
+   * one-shot CLI commands (kube commands bring their own connection), which then skip loading the
+   * Kubernetes client.
+   */
+  readonly kube?: KubeSession;
   readonly catalog: ToolCatalog;
   readonly search: ToolSearchIndex;
   readonly pipeline: InvocationPipeline;
@@ -116,7 +120,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   if (deps.autoConnect) void a2aSkills.syncAll();
   const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: deps.secretStore, logger: deps.logger });
   await http.init();
-  const kube = new KubeSession({ logger: deps.logger });
+  const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger: deps.logger });
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
 
@@ -142,7 +146,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       stopPolicy();
       mcpSync.close();
       await resources.close();
-      await kube.close();
+      await kube?.close();
       await mcp.close();
       await a2a.close();
       await history.close();

@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../../shared/mcp';
+import { MAYBE_SECRET } from '../registry/recordedArguments';
 import { maskSecrets, maskText } from './secretMasking';
 
 const MAX_ENTRIES = 2_000;
@@ -85,7 +86,10 @@ export class McpTranscript {
     if (body === undefined) {
       const raw = JSON.stringify(message) ?? '';
       bytes = Buffer.byteLength(raw);
-      body = JSON.stringify(maskSecrets(message, this.secrets())) ?? '';
+      const secrets = this.secrets();
+      // Most messages carry nothing secret: mask (a deep copy) only when a cheap scan says maybe.
+      const suspicious = MAYBE_SECRET.test(raw) || secrets.some((secret) => secret.length >= 4 && raw.includes(secret));
+      body = suspicious ? (JSON.stringify(maskSecrets(message, secrets)) ?? '') : raw;
     }
     if (body.length > MAX_TEXT) body = `${body.slice(0, MAX_TEXT)}… (${bytes} bytes, truncated)`;
     const entry: TranscriptEntry = { ...partial, seq: this.seq++, bytes, text: body };

@@ -11,10 +11,14 @@ export const MASK = '***';
  */
 const SECRET_PARTS = ['secret', 'password', 'passwd', 'passphrase', 'apikey', 'authorization', 'credential', 'privatekey', 'accesskey', 'cookie', 'sessionid', 'clientsecret'];
 /** A cheap pre-check on the serialized JSON, so ordinary arguments are serialized only once. */
-const MAYBE_SECRET = /token"|secret|passw|passphrase|api[-_]?key|authori[sz]ation|credential|private[-_]?key|access[-_]?key|cookie|session[-_]?id|bearer /i;
+export const MAYBE_SECRET = /(?<!progress|page)token"|secret|passw|passphrase|api[-_]?key|authori[sz]ation|credential|private[-_]?key|access[-_]?key|cookie|session[-_]?id|bearer /i;
+
+/** Token-named keys that carry no credential: MCP progress tokens and pagination tokens. */
+const NOT_SECRET = new Set(['progresstoken', 'pagetoken', 'nextpagetoken']);
 
 export function isSecretKey(key: string): boolean {
   const normalized = key.toLowerCase().replace(/[-_]/g, '');
+  if (NOT_SECRET.has(normalized)) return false;
   return normalized.endsWith('token') || SECRET_PARTS.some((part) => normalized.includes(part));
 }
 

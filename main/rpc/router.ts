@@ -1,3 +1,4 @@
+import { AppError } from '../../shared/errors';
 import { a2aRouter } from './a2aRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { historyRouter } from './historyRouter';
@@ -20,7 +21,10 @@ export const appRouter = router({
   http: httpRouter,
   collections: collectionsRouter,
   resources: createResourcesRouter((ctx) => ctx.core.resources),
-  kube: createKubeRouter((ctx) => ctx.core.kube),
+  kube: createKubeRouter((ctx) => {
+    if (!ctx.core.kube) throw new AppError('InvalidInput', 'The Cluster view runs in the console (tooldeck serve or the desktop app)');
+    return ctx.core.kube;
+  }),
   oauth: oauthRouter,
   metrics: metricsRouter,
 });
