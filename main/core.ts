@@ -56,6 +56,11 @@ export interface Core {
   readonly catalog: ToolCatalog;
   readonly search: ToolSearchIndex;
   readonly pipeline: InvocationPipeline;
+  /**
+   * Records a call that is not a tool invocation (an A2A conversation turn) into history, metrics
+   * and the live feed, exactly as the pipeline records tool calls.
+   */
+  record(record: InvocationRecord): void;
   /** Invocation history (SQLite); how it opened (e.g. recovered from a corrupt file) is in historyReport. */
   readonly history: InvocationStore;
   readonly historyReport: StoreOpenReport;
@@ -136,6 +141,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     catalog,
     search,
     pipeline,
+    record: (record) => recorder.record(record),
     history,
     historyReport,
     metrics,
