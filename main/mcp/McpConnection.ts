@@ -184,6 +184,8 @@ export class McpConnection {
       await this.failWith(failure);
       throw failure;
     }
+    // Closed while the handshake or listing was under way: stay closed rather than report ready.
+    if (this.closedByUs || this.client !== client) throw new AppError('ConnectionFailed', 'The connection was closed while connecting', { step: 'transport', retryable: false });
     this.setState({ status: 'ready', since: Date.now(), attempt: 0 });
   }
 

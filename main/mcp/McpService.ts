@@ -46,6 +46,7 @@ export class McpService {
   private readonly listeners = new Set<() => void>();
   private readonly toolListeners = new Set<(server: string) => void>();
   private closed = false;
+  private readonly connecting = new Map<string, Promise<ServerSnapshot>>();
   private watcher?: FSWatcher;
 
   constructor(private readonly options: McpServiceOptions) {
@@ -149,7 +150,21 @@ export class McpService {
     void this.emitTools(name);
   }
 
-  async connect(name: string, attempt = 0): Promise<ServerSnapshot> {
+  /**
+   * (Re)connects a saved server. Calls for the same server run one after another: a Connect click
+   * while a sign-in's reconnect is under way must not leave two half-made connections racing.
+   */
+  connect(name: string, attempt = 0): Promise<ServerSnapshot> {
+    const previous = this.connecting.get(name) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.connectNow(name, attempt));
+    this.connecting.set(name, next);
+    void next.finally(() => {
+      if (this.connecting.get(name) === next) this.connecting.delete(name);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  private async connectNow(name: string, attempt: number): Promise<ServerSnapshot> {
     const config = this.requireConfig(name);
     this.cancelRetry(name);
     await this.connections.get(name)?.close();
