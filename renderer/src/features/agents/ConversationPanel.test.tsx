@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { A2aEvent, A2aTaskView } from '../../../../shared/a2a';
 import { ConversationPanel } from './ConversationPanel';
-import { FakeA2aBackend, renderWithBackend } from './testing/FakeA2aBackend';
+import { FakeBackend, renderWithBackend } from '../invoke/testing/FakeBackend';
 import { useConversation } from './useConversation';
 
 function Harness({ streaming = true }: { streaming?: boolean }) {
@@ -28,7 +28,7 @@ const T0 = 1_750_000_000_000;
 const event = (e: Partial<A2aEvent> & Pick<A2aEvent, 'kind'>, offset = 0): A2aEvent => ({ taskId: 'task-1', contextId: 'ctx-1', at: T0 + offset, ...e });
 
 function setup(streaming = true) {
-  const backend = new FakeA2aBackend().answer('a2a.threads', () => []);
+  const backend = new FakeBackend().answer('a2a.threads', () => []);
   const user = userEvent.setup();
   renderWithBackend(<Harness streaming={streaming} />, backend);
   const send = async (text: string) => {
@@ -46,7 +46,7 @@ describe('ConversationPanel', () => {
   it('shows each streamed state in order with its status text, live', async () => {
     const { backend, send } = setup();
     await send('/report numbers');
-    const stream = backend.streamsTo('a2a.stream')[0]!;
+    const stream = backend.subscriptionsTo('a2a.stream')[0]!;
     expect(stream.input).toEqual({ agent: 'demo', message: '/report numbers' });
 
     stream.emit(event({ kind: 'task', state: 'SUBMITTED' }));
@@ -71,7 +71,7 @@ describe('ConversationPanel', () => {
   it('continues the waiting task when the agent asks for input, and says so', async () => {
     const { backend, send } = setup();
     await send('/ask');
-    const first = backend.streamsTo('a2a.stream')[0]!;
+    const first = backend.subscriptionsTo('a2a.stream')[0]!;
     first.emit(event({ kind: 'task', state: 'SUBMITTED' }));
     first.emit(event({ kind: 'status', state: 'INPUT_REQUIRED', text: 'What is your name?', final: true }, 10));
 
@@ -80,7 +80,7 @@ describe('ConversationPanel', () => {
       .getByText('What is your name?')
       .closest('[role="article"]') as HTMLElement;
     await send('Ada');
-    const second = backend.streamsTo('a2a.stream')[1]!;
+    const second = backend.subscriptionsTo('a2a.stream')[1]!;
     expect(second.input).toEqual({ agent: 'demo', message: 'Ada', contextId: 'ctx-1', taskId: 'task-1' });
 
     second.emit(event({ kind: 'task', state: 'WORKING' }, 20));
@@ -101,7 +101,7 @@ describe('ConversationPanel', () => {
 
     // With the task finished, the next message starts a new task in the same conversation.
     await send('/echo again');
-    expect(backend.streamsTo('a2a.stream')[2]!.input).toEqual({ agent: 'demo', message: '/echo again', contextId: 'ctx-1' });
+    expect(backend.subscriptionsTo('a2a.stream')[2]!.input).toEqual({ agent: 'demo', message: '/echo again', contextId: 'ctx-1' });
   });
 
   it('cancels a running task: drops the stream and asks the agent to cancel', async () => {
@@ -109,7 +109,7 @@ describe('ConversationPanel', () => {
     const canceled: A2aTaskView = { id: 'task-1', contextId: 'ctx-1', state: 'CANCELED', statusText: 'Canceled on request.', artifacts: [], history: [] };
     backend.answer('a2a.cancelTask', () => canceled);
     await send('/slow');
-    const stream = backend.streamsTo('a2a.stream')[0]!;
+    const stream = backend.subscriptionsTo('a2a.stream')[0]!;
     stream.emit(event({ kind: 'task', state: 'SUBMITTED' }));
     stream.emit(event({ kind: 'status', state: 'WORKING', text: 'Working on it…' }, 10));
 
@@ -123,14 +123,14 @@ describe('ConversationPanel', () => {
   it('offers to resubscribe when the stream drops early, and recovers the final state', async () => {
     const { backend, user, send } = setup();
     await send('/report');
-    const stream = backend.streamsTo('a2a.stream')[0]!;
+    const stream = backend.subscriptionsTo('a2a.stream')[0]!;
     stream.emit(event({ kind: 'task', state: 'SUBMITTED' }));
     stream.emit(event({ kind: 'status', state: 'WORKING', text: 'step 1/3: collecting' }, 10));
     stream.fail({ code: 'ExecutionFailed', message: 'demo ended the stream before the task reached a final state.', retryable: false });
 
     expect(await screen.findByRole('alert')).toHaveTextContent(/ended the stream before the task reached a final state/);
     await user.click(screen.getByRole('button', { name: 'Resubscribe' }));
-    const resubscribed = backend.streamsTo('a2a.resubscribe')[0]!;
+    const resubscribed = backend.subscriptionsTo('a2a.resubscribe')[0]!;
     expect(resubscribed.input).toEqual({ agent: 'demo', taskId: 'task-1' });
     resubscribed.emit(event({ kind: 'task', state: 'COMPLETED', text: 'Report ready.', final: true }, 500));
 
@@ -141,7 +141,7 @@ describe('ConversationPanel', () => {
   it('ends the turn instead of letting the HTTP link reconnect and send the message again', async () => {
     const { backend, user, send } = setup();
     await send('/report');
-    const stream = backend.streamsTo('a2a.stream')[0]!;
+    const stream = backend.subscriptionsTo('a2a.stream')[0]!;
     stream.connected();
     stream.emit(event({ kind: 'task', state: 'SUBMITTED' }));
     stream.emit(event({ kind: 'status', state: 'WORKING', text: 'step 1/3: collecting' }, 10));
@@ -150,8 +150,8 @@ describe('ConversationPanel', () => {
     expect(stream.closed).toBe(true);
     expect(await screen.findByRole('alert')).toHaveTextContent(/ended the stream before the task reached a final state/);
     await user.click(screen.getByRole('button', { name: 'Resubscribe' }));
-    expect(backend.streamsTo('a2a.stream')).toHaveLength(1);
-    expect(backend.streamsTo('a2a.resubscribe')[0]!.input).toEqual({ agent: 'demo', taskId: 'task-1' });
+    expect(backend.subscriptionsTo('a2a.stream')).toHaveLength(1);
+    expect(backend.subscriptionsTo('a2a.resubscribe')[0]!.input).toEqual({ agent: 'demo', taskId: 'task-1' });
   });
 
   it('sends blocking when the card does not stream, and shows the answer', async () => {
@@ -169,6 +169,6 @@ describe('ConversationPanel', () => {
     await send('hello');
     await waitFor(() => expect(timelineItems().map((i) => i.textContent)).toEqual([expect.stringMatching(/COMPLETED.*All done\./)]));
     expect(backend.callsTo('a2a.send')).toEqual([{ agent: 'demo', message: 'hello' }]);
-    expect(backend.streamsTo('a2a.stream')).toHaveLength(0);
+    expect(backend.subscriptionsTo('a2a.stream')).toHaveLength(0);
   });
 });

@@ -43,6 +43,16 @@ export class FakeSubscription {
   fail(error: AppErrorShape) {
     act(() => this.observer.error(errorFor(error)));
   }
+
+  /** The event stream is open, as httpSubscriptionLink reports it. */
+  connected() {
+    act(() => this.observer.next({ result: { type: 'state', state: 'pending', error: null } }));
+  }
+
+  /** What httpSubscriptionLink reports on a retryable error before it reconnects and runs the procedure again. */
+  reconnecting(error: AppErrorShape) {
+    act(() => this.observer.next({ result: { type: 'state', state: 'connecting', error: errorFor(error) } }));
+  }
 }
 
 /**
@@ -85,8 +95,10 @@ export class FakeBackend {
             this.subscriptions.push(subscription);
             const start = this.subscribers.get(op.path);
             if (start) queueMicrotask(() => start(subscription));
+            // Like httpSubscriptionLink, letting go completes the observer at once.
             return () => {
               subscription.closed = true;
+              observer.complete();
             };
           }
           const handler = this.handlers.get(op.path);
