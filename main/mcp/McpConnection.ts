@@ -127,7 +127,12 @@ export class McpConnection {
     const client = new Client(this.options.clientInfo, {
       // A short probe: servers of the legacy era answer `server/discover` with an error at once;
       // only a silent one costs the probe timeout before the `initialize` fallback.
-      versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(3_000, Math.round((this.options.connectTimeoutMs ?? 20_000) / 3)) } },
+      // On HTTP a probe timeout is an outage (no fallback), so it gets the whole connect budget; a
+      // busy server must not fail for answering the probe slowly.
+      versionNegotiation: {
+        mode: 'auto',
+        probe: { timeoutMs: config.transport === 'stdio' ? Math.min(3_000, Math.round((this.options.connectTimeoutMs ?? 20_000) / 3)) : (this.options.connectTimeoutMs ?? 20_000) },
+      },
       capabilities: { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true } },
       jsonSchemaValidator: permissiveValidator,
       listChanged: {
