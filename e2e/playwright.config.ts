@@ -9,7 +9,9 @@ export default defineConfig({
   outputDir: '../test-results',
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One retry on CI only: typing into Monaco by keyboard failed once in five fresh-clone runs under
+  // load. A retried test is reported as flaky, not hidden.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.TOOLDECK_PLAYWRIGHT_JSON ? [['list'], ['json']] : [['list']],
