@@ -5,8 +5,10 @@ import type { HostKind, SystemInfo } from '../shared/system';
 import { A2aAgentService } from './a2a/A2aAgentService';
 import { A2aCatalogSync } from './a2a/A2aCatalogSync';
 import { HttpServices } from './http/HttpServices';
+import type { ClawPod } from '../shared/resources/clawPod';
+import { AgentToolAccess, lookupWithFallback } from './registry/compile/AgentToolAccess';
 import type { KubeSession } from './kube/KubeSession';
-import { McpCatalogSync } from './mcp/McpToolSource';
+import { McpCatalogSync, mcpToolEntry } from './mcp/McpToolSource';
 import { McpService } from './mcp/McpService';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
 import type { Logger } from './platform/Logger';
@@ -54,6 +56,8 @@ export interface Core {
    */
   readonly kube?: KubeSession;
   readonly catalog: ToolCatalog;
+  /** Agents of the workspace's pod files, their tool grants, and their compiled tools.json / config.yaml. */
+  readonly agentTools: AgentToolAccess;
   readonly search: ToolSearchIndex;
   readonly pipeline: InvocationPipeline;
   /**
@@ -128,6 +132,29 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger: deps.logger });
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
+  const agentTools = new AgentToolAccess({
+    pods: () =>
+      resources.workspace.documents().flatMap((doc) => (doc.identity?.kind === 'ClawPod' && doc.valid && doc.stored ? [{ file: doc.file, pod: doc.stored as ClawPod }] : [])),
+    // A server that is not connected right now still grants what it listed at its last discovery.
+    tools: async () =>
+      lookupWithFallback(
+        catalog,
+        await Promise.all(
+          mcp.configs().map(async (config) => ({
+            source: { kind: 'mcp' as const, name: config.name },
+            entries: ((await mcp.toolCache.read(config.name))?.tools ?? []).flatMap((tool) => {
+              const configured = resources.toolConfig(config.name, tool);
+              return configured?.excluded ? [] : [mcpToolEntry(config.name, tool, configured)];
+            }),
+          })),
+        ),
+      ),
+    endpoints: async () => ({
+      ...Object.fromEntries(mcp.configs().flatMap((config) => (config.transport === 'stdio' ? [] : [[`mcp:${config.name}`, config.url]]))),
+      ...Object.fromEntries((await a2a.list()).map((agent) => [`a2a:${agent.name}`, agent.url])),
+    }),
+    workspaceDir: () => resources.workspace.dir,
+  });
 
   return {
     deps,
@@ -139,6 +166,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     resources,
     kube,
     catalog,
+    agentTools,
     search,
     pipeline,
     record: (record) => recorder.record(record),

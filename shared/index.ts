@@ -1,4 +1,5 @@
 export * from './a2a';
+export * from './agentTools';
 export * from './collections';
 export * from './errors';
 export * from './invocation';

@@ -4,6 +4,7 @@ import { isAppError } from '../../shared/errors';
 import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
 import { registerA2a } from './commands/a2a';
+import { registerCompile } from './commands/compile';
 import { registerHistory } from './commands/history';
 import { registerInfo } from './commands/info';
 import { registerKube } from './commands/kube';
@@ -36,6 +37,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   registerServe(program, ctx);
   registerMcp(program, ctx);
   registerSearch(program, ctx);
+  registerCompile(program, ctx);
   registerA2a(program, ctx);
   registerKube(program, ctx);
   registerHistory(program, ctx);

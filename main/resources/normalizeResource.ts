@@ -1,9 +1,11 @@
 import { posix } from 'node:path';
 import { CLAW_DESCRIPTOR_FILE } from '../../shared/resources/clawDescriptor';
+import { podNameFromFile } from '../../shared/resources/clawPod';
 import { kindInfo, RESOURCE_KINDS } from '../../shared/resources/kinds';
 import { ORLOJ_API_VERSION, ORLOJ_DEFAULT_NAMESPACE, type ResourceKind } from '../../shared/resources/meta';
 import { isPlainObject, type RawObject } from './kinds/fieldReaders';
 import { normalizeClawDescriptor } from './kinds/normalizeClawDescriptor';
+import { normalizeClawPod } from './kinds/normalizeClawPod';
 import { normalizeLanguageOperator } from './kinds/normalizeLanguageOperator';
 import { normalizeMcpServer } from './kinds/normalizeMcpServer';
 import { normalizeOrlojTool } from './kinds/normalizeOrlojTool';
@@ -41,16 +43,33 @@ export function describeIdentity(identity: ResourceIdentity): string {
 }
 
 export function descriptorService(fileName: string | undefined): string | undefined {
-  return fileName ? CLAW_DESCRIPTOR_FILE.exec(posix.basename(fileName.replace(/\\/g, '/')))?.[1] : undefined;
+  return fileName ? CLAW_DESCRIPTOR_FILE.exec(baseName(fileName))?.[1] : undefined;
+}
+
+/** `<pod>.claw-pod.yml` and `claw-pod.yml` files are Clawdapus pods; the pod name their file implies. */
+export function podFileName(fileName: string | undefined): string | undefined {
+  return fileName ? podNameFromFile(baseName(fileName)) : undefined;
+}
+
+function baseName(fileName: string): string {
+  return posix.basename(fileName.replace(/\\/g, '/'));
 }
 
 /** Validates one object and applies its kind's defaults; pure (no I/O, no clock). */
 export function normalizeResource(raw: unknown, context: ResourceContext = {}): NormalizedResource {
   const issues = new ResourceIssues();
   const service = descriptorService(context.fileName);
+  const pod = podFileName(context.fileName);
   if (!isPlainObject(raw)) {
-    issues.error([], service ? 'a claw.describe descriptor must be a mapping with version and tools' : 'a resource must be a mapping with apiVersion, kind, metadata and spec');
+    issues.error(
+      [],
+      service ? 'a claw.describe descriptor must be a mapping with version and tools' : pod ? 'a pod file must be a mapping with services' : 'a resource must be a mapping with apiVersion, kind, metadata and spec',
+    );
     return { issues: issues.list };
+  }
+  if (pod) {
+    const object = normalizeClawPod(raw, pod, issues);
+    return { identity: { kind: 'ClawPod', name: object.metadata.name }, stored: issues.hasErrors ? undefined : object.pod, issues: issues.list };
   }
   if (service) {
     const object = normalizeClawDescriptor(raw, service, issues);
@@ -77,7 +96,8 @@ function normalizeKind(kind: ResourceKind, raw: RawObject, issues: ResourceIssue
     case 'LanguageAgent':
       return { ...normalizeLanguageOperator(kind, raw, issues) };
     case 'ClawDescriptor':
-      throw new Error('descriptors are read by file name');
+    case 'ClawPod':
+      throw new Error('descriptors and pod files are read by file name');
   }
 }
 

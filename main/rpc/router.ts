@@ -1,5 +1,6 @@
 import { AppError } from '../../shared/errors';
 import { a2aRouter } from './a2aRouter';
+import { agentToolsRouter } from './agentToolsRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { historyRouter } from './historyRouter';
 import { createKubeRouter } from './kubeRouter';
@@ -16,6 +17,7 @@ export const appRouter = router({
   system: systemRouter,
   mcp: mcpRouter,
   tools: toolsRouter,
+  agentTools: agentToolsRouter,
   a2a: a2aRouter,
   history: historyRouter,
   http: httpRouter,

@@ -1,4 +1,5 @@
 export * from './clawDescriptor';
+export * from './clawPod';
 export * from './diagnostics';
 export * from './jsonSchema';
 export * from './kinds';

@@ -1,5 +1,6 @@
 import { LANGOP_API_VERSION } from '../kube';
 import { clawDescriptorSchema } from './clawDescriptor';
+import { clawPodSchema } from './clawPod';
 import type { JsonSchema } from './jsonSchema';
 import { languageAgentObjectSchema, languageToolObjectSchema } from './languageOperator';
 import { mcpServerSchema } from './mcpServer';
@@ -9,7 +10,7 @@ import { toolPermissionSchema } from './toolPermission';
 
 export interface KindInfo {
   kind: ResourceKind;
-  /** Undefined for the Clawdapus descriptor, which is a file format rather than an API object. */
+  /** Undefined for the Clawdapus descriptor and pod file, which are file formats rather than API objects. */
   apiVersion?: string;
   schema: JsonSchema;
   /** Which kinds the embedded (local) target acts on; the others are stored and validated only. */
@@ -23,6 +24,8 @@ export const RESOURCE_KINDS: readonly KindInfo[] = [
   { kind: 'LanguageTool', apiVersion: LANGOP_API_VERSION, schema: languageToolObjectSchema, reconciledLocally: false },
   { kind: 'LanguageAgent', apiVersion: LANGOP_API_VERSION, schema: languageAgentObjectSchema, reconciledLocally: false },
   { kind: 'ClawDescriptor', schema: clawDescriptorSchema, reconciledLocally: false },
+  // Agents and their tool grants (seed 003); compiled into tools.json / config.yaml, not reconciled.
+  { kind: 'ClawPod', schema: clawPodSchema, reconciledLocally: false },
 ];
 
 export function kindInfo(kind: string): KindInfo | undefined {

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { AppError } from '../../../shared/errors';
-import { resolveToolGrants, type AgentTools, type ToolGrant } from './resolveToolGrants';
+import { httpService, resolveToolGrants, type AgentTools, type ServiceResolver, type ToolGrant } from './resolveToolGrants';
 
 /**
  * The agent's `/etc/agent/config.yaml` in the seed-000 (Language Operator) shape:
@@ -8,10 +8,10 @@ import { resolveToolGrants, type AgentTools, type ToolGrant } from './resolveToo
  * `endpoints` maps MCP server names to their URLs. Grants to other kinds of source are not MCP
  * servers and do not appear.
  */
-export function compileAgentConfigYaml(agent: AgentTools, endpoints: Record<string, string>, defaults: readonly ToolGrant[] = []): string {
+export function compileAgentConfigYaml(agent: AgentTools, endpoints: Record<string, string>, defaults: readonly ToolGrant[] = [], resolveService: ServiceResolver = httpService): string {
   const tools: Record<string, { endpoint: string; protocol: 'mcp' }> = {};
   const missing: string[] = [];
-  const servers = [...resolveToolGrants(agent, defaults).keys()].filter((source) => source.startsWith('mcp:')).map((source) => source.slice(4));
+  const servers = [...resolveToolGrants(agent, defaults, resolveService).keys()].filter((source) => source.startsWith('mcp:')).map((source) => source.slice(4));
   for (const server of servers.sort()) {
     const endpoint = endpoints[server];
     if (endpoint) tools[server] = { endpoint, protocol: 'mcp' };

@@ -1,24 +1,18 @@
 import { AppError } from '../../../shared/errors';
 import { sourceId } from '../../../shared/invocation';
+import type { ToolSource } from '../../../shared/invocation';
 import type { ToolEntry } from '../../../shared/registry';
-import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../resultCap';
-import type { ToolCatalog } from '../ToolCatalog';
-import { resolveToolGrants, type AgentTools, type ToolGrant } from './resolveToolGrants';
+import { DEFAULT_TOOLS_POLICY, type ToolsPolicy } from '../../../shared/resources/clawPod';
+import type { ToolListFilter } from '../../../shared/registry';
+import { resolveToolGrants, serviceResolverFor, type AgentTools, type ToolGrant } from './resolveToolGrants';
 
-/** Seed 003 budget limits and their defaults, with the seed's field names. */
-export interface ToolsPolicy {
-  max_rounds: number;
-  timeout_per_tool_ms: number;
-  total_timeout_ms: number;
-  max_tool_result_bytes: number;
+export { DEFAULT_TOOLS_POLICY, type ToolsPolicy };
+
+/** What compiling reads of the registry: the live ToolCatalog, or a snapshot that adds cached discoveries. */
+export interface ToolLookup {
+  list(filter: Pick<ToolListFilter, 'source'>): ToolEntry[];
+  sources(): ToolSource[];
 }
-
-export const DEFAULT_TOOLS_POLICY: ToolsPolicy = {
-  max_rounds: 8,
-  timeout_per_tool_ms: 30_000,
-  total_timeout_ms: 120_000,
-  max_tool_result_bytes: DEFAULT_MAX_TOOL_RESULT_BYTES,
-};
 
 export interface ToolsJsonTool {
   name: string;
@@ -50,10 +44,10 @@ export interface CompileToolsOptions {
  * default, workspace defaults inherited and extended), named `<service>.<tool>`, with their schemas,
  * annotations and hidden execution metadata, and the mediation budget.
  */
-export function compileToolsJson(agent: AgentTools, catalog: ToolCatalog, defaults: readonly ToolGrant[] = [], options: CompileToolsOptions = {}): ToolsJson {
+export function compileToolsJson(agent: AgentTools, catalog: ToolLookup, defaults: readonly ToolGrant[] = [], options: CompileToolsOptions = {}): ToolsJson {
   const tools: ToolsJsonTool[] = [];
   const problems: string[] = [];
-  for (const [source, allowed] of resolveToolGrants(agent, defaults)) {
+  for (const [source, allowed] of resolveToolGrants(agent, defaults, serviceResolverFor(catalog.sources()))) {
     const available = catalog.list({ source });
     if (available.length === 0) {
       problems.push(`${source} has no tools in the registry`);

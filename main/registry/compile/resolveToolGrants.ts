@@ -1,14 +1,29 @@
 import { AppError } from '../../../shared/errors';
+import { sourceId, type ToolSource } from '../../../shared/invocation';
+import type { ToolGrant, ToolGrantItem } from '../../../shared/resources/clawPod';
+
+export type { ToolGrant, ToolGrantItem };
+
+/** Maps a grant's `service` name to a registry source id. */
+export type ServiceResolver = (service: string) => string;
+
+/** Seed 003's services are HTTP services: without a registry to look in, `service: x` means `http:x`. */
+export const httpService: ServiceResolver = (service) => `http:${service}`;
 
 /**
- * One grant of an agent's tool list (seed 003 `tools:`): a source and `allow: all` or tool names.
- * `source` is a registry source id (`mcp:github`, `http:trading-api`); `service` is the seed's
- * spelling for an HTTP service and means `http:<service>`.
+ * Looks a service up among the registry's sources by name, whatever their kind (an MCP server
+ * wrapped as a pod service is a service too). Two kinds of source with the name: the grant must
+ * say which with `source:`. None: the seed's reading, an HTTP service.
  */
-export type ToolGrant = { allow: 'all' | string[] } & ({ source: string; service?: never } | { service: string; source?: never });
-
-/** `...` splices the workspace defaults into an agent's list (seed 003 pod-level defaults). */
-export type ToolGrantItem = ToolGrant | '...';
+export function serviceResolverFor(sources: readonly ToolSource[]): ServiceResolver {
+  return (service) => {
+    const matches = [...new Set(sources.filter((source) => source.name === service).map(sourceId))];
+    if (matches.length > 1) {
+      throw new AppError('InvalidInput', `service: ${service} is ambiguous (${matches.join(', ')}); write source: ${matches[0]} instead.`);
+    }
+    return matches[0] ?? httpService(service);
+  };
+}
 
 export interface AgentTools {
   name: string;
@@ -24,11 +39,11 @@ export type ResolvedGrants = Map<string, 'all' | Set<string>>;
  * except where `...` splices them in; after that, grants are merged per source — `all` wins,
  * otherwise names are unioned.
  */
-export function resolveToolGrants(agent: AgentTools, defaults: readonly ToolGrant[] = []): ResolvedGrants {
+export function resolveToolGrants(agent: AgentTools, defaults: readonly ToolGrant[] = [], resolveService: ServiceResolver = httpService): ResolvedGrants {
   const items = agent.tools === undefined ? defaults : agent.tools.flatMap((item) => (item === '...' ? defaults : [item]));
   const grants: ResolvedGrants = new Map();
   for (const grant of items) {
-    const source = grant.source ?? (grant.service !== undefined ? `http:${grant.service}` : undefined);
+    const source = grant.source ?? (grant.service !== undefined ? resolveService(grant.service) : undefined);
     if (!source) throw new AppError('InvalidInput', `Agent ${agent.name}: every tools entry needs a source (or service).`);
     const current = grants.get(source);
     if (grant.allow === 'all' || current === 'all') {

@@ -1,0 +1,26 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import type { CompileFormat } from '../../../shared/agentTools';
+import { CliExit, ExitCode, type CliContext } from '../CliContext';
+
+/** `tooldeck compile --agent`: an agent's tools.json (seed 003) or config.yaml (seed 000) from the workspace's pod files. */
+export function registerCompile(program: Command, ctx: CliContext) {
+  program
+    .command('compile')
+    .description("Compile an agent's tool access from the workspace's claw-pod.yml: tools.json (default) or config.yaml")
+    .requiredOption('--agent <name>', 'the agent: <agent>, or <pod>/<agent> when several pods have one of that name')
+    .addOption(new Option('--format <format>', 'tools.json: the manifest with schemas and execution metadata; config.yaml: MCP endpoints').choices(['tools.json', 'config.yaml']).default('tools.json'))
+    .option('--out <file>', 'write to this file instead of standard output')
+    .action(async (flags: { agent: string; format: CompileFormat; out?: string }) => {
+      const core = await ctx.getCore();
+      const compiled = await core.agentTools.compile(flags.agent, flags.format);
+      if (!flags.out) return ctx.io.stdout(compiled.text);
+      const path = resolve(flags.out);
+      await writeFile(path, compiled.text, { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
+        throw new CliExit(ExitCode.Failed, `Cannot write ${path}: ${error.code ?? error.message}`);
+      });
+      const what = flags.format === 'tools.json' ? `${compiled.toolCount} tool(s)` : `${compiled.toolCount} MCP server(s)`;
+      ctx.io.stderr(`${compiled.ref}: ${what} written to ${path}\n`);
+    });
+}
