@@ -132,3 +132,33 @@ export const ApplyResult = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), conflict: ApplyConflict }),
 ]);
 export type ApplyResult = z.infer<typeof ApplyResult>;
+
+export const ClusterKind = z.object({
+  /** As written in a manifest: `v1`, `apps/v1`, `langop.io/v1alpha1`. */
+  apiVersion: z.string(),
+  kind: z.string(),
+  /** The key of the kind's schema in `definitions`. */
+  definition: z.string(),
+});
+export type ClusterKind = z.infer<typeof ClusterKind>;
+
+/**
+ * The connected cluster's kinds as JSON Schema, from its /openapi/v3 documents. Every `$ref` points
+ * at `#/definitions/<name>` of this object, and only definitions some kind reaches are included.
+ */
+export const ClusterSchemas = z.discriminatedUnion('available', [
+  z.object({ available: z.literal(false), reason: z.string() }),
+  z.object({
+    available: z.literal(true),
+    context: z.string(),
+    server: z.string(),
+    /** Changes exactly when some schema changed (a CRD added, changed or removed, an upgrade). */
+    revision: z.string(),
+    /** The group-versions read, e.g. `v1`, `apps/v1`, `langop.io/v1alpha1`. */
+    groupVersions: z.array(z.string()),
+    kinds: z.array(ClusterKind),
+    definitions: z.record(z.string(), z.record(z.string(), z.unknown())),
+  }),
+]);
+export type ClusterSchemas = z.infer<typeof ClusterSchemas>;
+export type AvailableClusterSchemas = Extract<ClusterSchemas, { available: true }>;

@@ -10,6 +10,7 @@ import type {
   ApplyConflict,
   ApplyResult,
   ClusterInventory,
+  ClusterSchemas,
   ClusterToolDetail,
   ClusterToolRow,
   DryRunObject,
@@ -23,6 +24,7 @@ import type {
 import type { Logger } from '../platform/Logger';
 import { parseResourceText } from '../resources/parseResourceText';
 import { isKubeApiError, isNotFound } from './KubeApiError';
+import { ClusterSchemaCatalog } from './ClusterSchemaCatalog';
 import { checkReachable, connectKube, type KubeConnection } from './KubeConnection';
 import { CONTENT_TYPE } from './KubeRest';
 import { lineDiff } from './lineDiff';
@@ -50,6 +52,7 @@ interface Live {
   tools: ResilientInformer<LanguageToolObject>;
   agents: ResilientInformer<LanguageAgentObject>;
   synced: boolean;
+  schemas: ClusterSchemaCatalog;
 }
 
 interface StatusBody {
@@ -180,6 +183,22 @@ export class KubeSession {
     };
   }
 
+  /**
+   * The connected cluster's kinds as JSON Schema, for the YAML editors. It never connects by itself:
+   * until the Cluster section (or a context switch) has connected, there is nothing to offer, and
+   * a Resources editor must not open a connection to whatever cluster the kubeconfig names.
+   */
+  async schemas(): Promise<ClusterSchemas> {
+    const live = this.live;
+    if (!live || this.lastStatus.state !== 'connected') return { available: false, reason: 'No cluster is connected' };
+    try {
+      const schemas = await live.schemas.read();
+      return { available: true, context: live.connection.context, server: live.connection.server, ...schemas };
+    } catch (error) {
+      throw toAppError(error, 'OpenAPI schemas of the cluster');
+    }
+  }
+
   /** The server's answer to each object with dryRun=All, diffed against the live object; nothing is written. */
   async dryRun(yaml: string): Promise<DryRunResult> {
     const live = this.requireLive();
@@ -224,7 +243,14 @@ export class KubeSession {
     const scoped = (plural: string) => `/apis/${LANGOP_API_VERSION}${selection.namespace ? `/namespaces/${selection.namespace}` : ''}/${plural}`;
     const informer = <T>(plural: string) =>
       new ResilientInformer<T>({ kc: connection.kc, rest: connection.rest, path: scoped(plural), logger: this.options.logger, backoff: { baseMs: 1_000, maxMs: 30_000 }, onEvent: () => this.emit() });
-    const live: Live = { connection, tools: informer<LanguageToolObject>('languagetools'), agents: informer<LanguageAgentObject>('languageagents'), synced: false };
+    const live: Live = {
+      connection,
+      tools: informer<LanguageToolObject>('languagetools'),
+      agents: informer<LanguageAgentObject>('languageagents'),
+      synced: false,
+      // Per connection: a context switch starts with an empty cache.
+      schemas: new ClusterSchemaCatalog(connection.rest, this.options.logger),
+    };
     this.live = live;
     void Promise.all([live.tools.start(), live.agents.start()]).then(() => {
       live.synced = true;

@@ -1,11 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { binaryPath, startTestbed, type Testbed } from '../../e2e/kube-testbed/testbed.mjs';
 import { createNamespace, eventually, markDeploymentReady, toolsPath } from '../../e2e/kube/clusterFixtures';
-import type { ClusterInventory } from '../../shared/kubeApi';
+import { CountingApiProxy, proxiedKubeconfig } from '../../e2e/kube/CountingApiProxy';
+import type { AvailableClusterSchemas, ClusterInventory, ClusterSchemas } from '../../shared/kubeApi';
 import { installCrds } from '../kube/crds';
 import { connectKube, type KubeConnection } from '../kube/KubeConnection';
 import { CONTENT_TYPE } from '../kube/KubeRest';
@@ -142,4 +145,148 @@ describe.skipIf(!!skipReason)('kube router against a real kube-apiserver', { tim
     expect(taken.spec.image).toBe('tooldeck.test/weather:3');
     expect(JSON.stringify(taken.metadata.managedFields.find((m) => m.manager === 'tooldeck')?.fieldsV1)).toContain('f:image');
   });
+
+  describe('cluster schemas for the YAML editors', () => {
+    let proxy: CountingApiProxy;
+    let viaProxy: KubeSession;
+    let first: AvailableClusterSchemas;
+    const schemaRpc = () => createCallerFactory(createKubeRouter(() => viaProxy))({} as RpcContext);
+    const openApiReads = (since: number) => proxy.requests.slice(since).filter((r) => r.path.startsWith('/openapi/')).map((r) => r.path).sort();
+    const documentPaths = (groupVersions: string[]) => groupVersions.map((gv) => (gv === 'v1' ? '/openapi/v3/api/v1' : `/openapi/v3/apis/${gv}`));
+
+    beforeAll(async () => {
+      proxy = await CountingApiProxy.start(testbed, join(tmp, 'data'));
+      const kubeconfig = parse(proxiedKubeconfig(proxy.url, testbed.caData)) as { contexts: object[] };
+      kubeconfig.contexts.push({ name: 'front-again', context: { cluster: 'front', user: 'front', namespace: 'default' } });
+      writeFileSync(join(tmp, 'proxied-kubeconfig'), stringify(kubeconfig));
+      viaProxy = new KubeSession({ logger: silentLogger, env: { KUBECONFIG: join(tmp, 'proxied-kubeconfig') } });
+    });
+
+    afterAll(async () => {
+      await viaProxy?.close();
+      await proxy?.close();
+    });
+
+    it('offers none before a cluster is connected, and does not connect to find out', async () => {
+      expect(await schemaRpc().schemas()).toEqual({ available: false, reason: 'No cluster is connected' });
+      expect(proxy.requests).toEqual([]);
+    });
+
+    it("turns the cluster's OpenAPI documents into one JSON Schema per kind, built-in kinds and CRDs, every ref resolved inside", async () => {
+      await schemaRpc().select({ context: 'front' });
+      const mark = proxy.requests.length;
+      first = available(await schemaRpc().schemas());
+      expect(first).toMatchObject({ context: 'front', server: proxy.url });
+      expect(first.groupVersions).toEqual(expect.arrayContaining(['v1', 'apps/v1', 'batch/v1', 'langop.io/v1alpha1']));
+      expect(openApiReads(mark)).toEqual(['/openapi/v3', ...documentPaths(first.groupVersions)].sort());
+
+      const kinds = first.kinds.map((k) => `${k.apiVersion} ${k.kind}`);
+      expect(kinds).toEqual(expect.arrayContaining(['v1 ConfigMap', 'v1 Service', 'apps/v1 Deployment', 'batch/v1 CronJob', 'langop.io/v1alpha1 LanguageTool', 'langop.io/v1alpha1 LanguageAgent']));
+      expect(kinds.filter((k) => /List$| (Status|DeleteOptions|WatchEvent|APIResourceList)$/.test(k))).toEqual([]);
+
+      expect(fieldOf(first, 'apps/v1', 'Deployment', 'spec', 'replicas')).toMatchObject({ type: 'integer' });
+      expect(fieldOf(first, 'langop.io/v1alpha1', 'LanguageTool', 'spec')).toMatchObject({ required: ['image'] });
+      expect(fieldOf(first, 'langop.io/v1alpha1', 'LanguageTool', 'spec', 'image')).toMatchObject({ type: 'string' });
+      expect(fieldOf(first, 'langop.io/v1alpha1', 'LanguageTool', 'metadata', 'labels')).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
+
+      const text = JSON.stringify(first.definitions);
+      expect(text).not.toContain('#/components/');
+      const refs = [...text.matchAll(/"\$ref":"#\/definitions\/([^"]+)"/g)].map((m) => m[1]!);
+      expect(refs.length).toBeGreaterThan(100);
+      expect(refs.filter((name) => !(name in first.definitions))).toEqual([]);
+    });
+
+    it('validates manifests as the apiserver would: wrong types, unknown fields and missing required fields are errors', () => {
+      const deployment = (spec: Record<string, unknown>) => ({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', labels: { app: 'web' } },
+        spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '500m', memory: 1024 } } }] } }, ...spec },
+      });
+      expect(problems(first, 'apps/v1', 'Deployment', deployment({ replicas: 2, strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } } }))).toEqual([]);
+      expect(problems(first, 'apps/v1', 'Deployment', deployment({ replicas: 'two' }))).toEqual(['/spec/replicas must be integer']);
+      expect(problems(first, 'apps/v1', 'Deployment', deployment({ replica: 2 }))).toEqual(['/spec must NOT have additional properties (replica)']);
+      expect(problems(first, 'langop.io/v1alpha1', 'LanguageTool', { apiVersion: 'langop.io/v1alpha1', kind: 'LanguageTool', metadata: { name: 'x' }, spec: { port: 8080 } })).toEqual(["/spec must have required property 'image'"]);
+    });
+
+    it('reads only the index while nothing changed', async () => {
+      const mark = proxy.requests.length;
+      const again = available(await schemaRpc().schemas());
+      expect(proxy.requests.slice(mark)).toEqual([{ method: 'GET', path: '/openapi/v3' }]);
+      expect(again.revision).toBe(first.revision);
+    });
+
+    it("fetches only a new CRD's group when it appears, and everything again after a context switch", async () => {
+      await admin.rest.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: widgetCrd });
+      const mark = proxy.requests.length;
+      const withWidget = await eventually(async () => {
+        const schemas = available(await schemaRpc().schemas());
+        return schemas.kinds.some((k) => k.kind === 'Widget') ? schemas : undefined;
+      }, 'the Widget CRD to be in the schemas');
+      expect(fieldOf(withWidget, 'tooldeck.test/v1', 'Widget', 'spec', 'size')).toMatchObject({ type: 'integer', minimum: 1 });
+      expect(withWidget.revision).not.toBe(first.revision);
+      expect(new Set(openApiReads(mark))).toEqual(new Set(['/openapi/v3', '/openapi/v3/apis/tooldeck.test/v1']));
+
+      await schemaRpc().select({ context: 'front-again' });
+      const switched = proxy.requests.length;
+      const afterSwitch = available(await schemaRpc().schemas());
+      expect(afterSwitch.context).toBe('front-again');
+      expect(openApiReads(switched)).toEqual(['/openapi/v3', ...documentPaths(afterSwitch.groupVersions)].sort());
+      expect(afterSwitch.groupVersions).toContain('tooldeck.test/v1');
+    });
+  });
 });
+
+const widgetCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.tooldeck.test' },
+  spec: {
+    group: 'tooldeck.test',
+    scope: 'Namespaced',
+    names: { kind: 'Widget', listKind: 'WidgetList', plural: 'widgets', singular: 'widget' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer', minimum: 1 } } } } } },
+      },
+    ],
+  },
+};
+
+function available(schemas: ClusterSchemas): AvailableClusterSchemas {
+  if (!schemas.available) throw new Error(`no cluster schemas: ${schemas.reason}`);
+  return schemas;
+}
+
+function kindDefinition(schemas: AvailableClusterSchemas, apiVersion: string, kind: string): string {
+  const entry = schemas.kinds.find((k) => k.apiVersion === apiVersion && k.kind === kind);
+  if (!entry) throw new Error(`no ${apiVersion} ${kind} among ${schemas.kinds.length} kinds`);
+  return entry.definition;
+}
+
+type SchemaNode = { $ref?: string; allOf?: SchemaNode[]; properties?: Record<string, SchemaNode> } & Record<string, unknown>;
+
+/** The schema of a field, following refs (the documents wrap each one in a one-element allOf). */
+function fieldOf(schemas: AvailableClusterSchemas, apiVersion: string, kind: string, ...path: string[]): SchemaNode {
+  const deref = (node: SchemaNode): SchemaNode => {
+    const ref = node.$ref ?? (node.allOf?.length === 1 ? node.allOf[0]!.$ref : undefined);
+    return ref ? deref(schemas.definitions[ref.slice('#/definitions/'.length)] as SchemaNode) : node;
+  };
+  let node = deref(schemas.definitions[kindDefinition(schemas, apiVersion, kind)] as SchemaNode);
+  for (const key of path) {
+    const child = node.properties?.[key];
+    if (!child) throw new Error(`${apiVersion} ${kind} has no field ${path.join('.')}`);
+    node = deref(child);
+  }
+  return node;
+}
+
+/** What a JSON Schema validator finds wrong with `manifest` against the kind's schema. */
+function problems(schemas: AvailableClusterSchemas, apiVersion: string, kind: string, manifest: object): string[] {
+  const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+  if (ajv.validate({ $ref: `#/definitions/${kindDefinition(schemas, apiVersion, kind)}`, definitions: schemas.definitions }, manifest)) return [];
+  return (ajv.errors ?? []).map((e) => `${e.instancePath} ${e.message}${e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ''}`);
+}

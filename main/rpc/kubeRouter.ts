@@ -1,5 +1,5 @@
 import type { TRPCBuiltRouter } from '@trpc/server';
-import { ApplyYamlInput, DryRunInput, KubeconfigInput, NamespaceFilter, SelectContextInput, ToolRef, type ClusterInventory } from '../../shared/kubeApi';
+import { ApplyYamlInput, ClusterSchemas, DryRunInput, KubeconfigInput, NamespaceFilter, SelectContextInput, ToolRef, type ClusterInventory } from '../../shared/kubeApi';
 import { watch } from '../platform/AsyncQueue';
 import type { KubeSession } from '../kube/KubeSession';
 import { procedure, router, type RpcContext } from './trpc';
@@ -22,6 +22,8 @@ export function createKubeRouter(sessionOf: (ctx: RpcContext) => KubeSession) {
       await session.status();
       yield* watch((notify) => session.onChange(notify), () => session.inventory(input.namespace), signal, 100);
     }),
+    /** The connected cluster's kinds as JSON Schema for the YAML editors; `available: false` until a cluster is connected. */
+    schemas: procedure.output(ClusterSchemas).query(({ ctx }) => sessionOf(ctx).schemas()),
     tool: procedure.input(ToolRef).query(({ ctx, input }) => sessionOf(ctx).tool(input.namespace, input.name)),
     dryRun: procedure.input(DryRunInput).mutation(({ ctx, input }) => sessionOf(ctx).dryRun(input.yaml)),
     applyYaml: procedure.input(ApplyYamlInput).mutation(({ ctx, input }) => sessionOf(ctx).apply(input.yaml, input.force)),
