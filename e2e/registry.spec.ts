@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startWeatherService } from './peers/http/weatherService';
 import { expect, openSection, test } from './support/fixtures';
 
@@ -31,4 +33,44 @@ test('import a descriptor, find its HTTP tool from the palette beside MCP tools,
   await openSection(page, 'Tools');
   await expect(page.getByRole('option', { name: 'mcp:everything.echo' })).toBeVisible();
   await expect(page.getByRole('option', { name: 'http:weather.get_forecast' })).toBeVisible();
+});
+
+test("an agent's tool access: grants from the workspace's pod file, tools.json previewed, downloaded and written", async ({ page, tooldeck }) => {
+  const workspace = join(tooldeck.dataDir, 'workspace');
+  await page.goto(tooldeck.url);
+  await openSection(page, 'Tools');
+  await page.locator('label', { hasText: 'Agent access' }).click();
+
+  // The example pod: assistant keeps the defaults (echo) with "..." and adds two tools.
+  const agents = page.getByRole('list', { name: 'Agents' });
+  await expect(agents.getByRole('listitem')).toHaveCount(2);
+  await agents.getByRole('listitem').filter({ hasText: 'assistant' }).click();
+  const grants = page.getByRole('table', { name: 'Grants' });
+  await expect(grants).toContainText('mcp:everything');
+  await expect(grants).toContainText('3 of 4');
+  const preview = page.getByLabel('Compiled tools.json');
+  await expect(preview).toContainText('"name": "everything.get-sum"');
+  await expect(preview).toContainText('"max_rounds": 8');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download' }).click();
+  const file = await (await download).path();
+  const downloaded = JSON.parse(readFileSync(file, 'utf8'));
+  expect(downloaded.tools.map((tool: { name: string }) => tool.name)).toEqual(['everything.echo', 'everything.get-sum', 'everything.get-tiny-image']);
+
+  // config.yaml lists network endpoints; a stdio server has none, and the preview says so.
+  await page.locator('label', { hasText: 'config.yaml' }).click();
+  await expect(page.getByRole('alert')).toContainText('no endpoint known for everything');
+
+  await page.getByRole('button', { name: 'Write files' }).click();
+  await expect(page.getByText('config.yaml not written')).toBeVisible();
+  const written = join(workspace, '.claw-runtime/context/assistant/tools.json');
+  await expect.poll(() => existsSync(written)).toBe(true);
+  expect(JSON.parse(readFileSync(written, 'utf8'))).toEqual(downloaded);
+
+  // An agent added to the pod file outside the console shows up, with seed 003's deny by default.
+  const pod = join(workspace, 'agents.claw-pod.yml');
+  writeFileSync(pod, `${readFileSync(pod, 'utf8')}\n  auditor:\n    x-claw:\n      cllama: passthrough\n      tools: []\n`);
+  await agents.getByRole('listitem').filter({ hasText: 'auditor' }).click();
+  await expect(page.getByText('No grants: this agent may call no tools.')).toBeVisible();
 });

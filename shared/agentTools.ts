@@ -26,8 +26,10 @@ export const AgentSummary = z.object({
   grants: z.array(AgentGrantView),
   toolCount: z.number().int().min(0),
   policy: ToolsPolicy,
-  /** Why the agent cannot be compiled as declared (unknown tools, sources without tools); empty when it can. */
+  /** Why tools.json cannot be compiled as declared (unknown tools, sources without tools); empty when it can. */
   problems: z.array(z.string()),
+  /** Granted MCP servers without a network endpoint (stdio): config.yaml, which lists endpoints, cannot name them. */
+  withoutEndpoint: z.array(z.string()),
 });
 export type AgentSummary = z.infer<typeof AgentSummary>;
 

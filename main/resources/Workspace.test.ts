@@ -102,11 +102,12 @@ describe('Workspace: reading a folder of YAML files', () => {
     expect(await seedWorkspace(dir, exampleDir)).toBe(false);
     await open();
     const files = workspace.listing().files;
-    expect(files.map((f) => f.path)).toEqual(['agent.yaml', 'everything.yaml', 'permissions.yaml', 'tools.yaml']);
+    expect(files.map((f) => f.path)).toEqual(['agent.yaml', 'agents.claw-pod.yml', 'everything.yaml', 'permissions.yaml', 'tools.yaml']);
     expect(files.flatMap((f) => workspace.read(f.path).diagnostics)).toEqual([]);
     expect(workspace.documents().map((doc) => `${doc.kind}/${doc.name}`)).toEqual([
       'LanguageTool/everything',
       'LanguageAgent/assistant',
+      'ClawPod/example',
       'McpServer/everything',
       'ToolPermission/everything-changes-need-approval',
       'Tool/long-running-operation',

@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { clawDescriptorSchema } from '../../shared/resources/clawDescriptor';
+import { clawPodSchema } from '../../shared/resources/clawPod';
 import { workspaceDocumentSchema } from '../../shared/resources/kinds';
 import { normalizeResource } from './normalizeResource';
 
@@ -13,20 +14,24 @@ addFormats(ajv);
 const validateDocument = ajv.compile(workspaceDocumentSchema);
 const exampleDir = join(import.meta.dirname, '../../examples/workspace');
 
-/** The editor's verdict (JSON Schema) next to the validator's (the kinds' rules). */
-function verdicts(object: unknown) {
-  return { schema: validateDocument(object), rules: normalizeResource(object).stored !== undefined };
+const validatePod = ajv.compile(clawPodSchema);
+
+/** The editor's verdict (JSON Schema) next to the validator's (the kinds' rules); pod files are told by their name. */
+function verdicts(object: unknown, fileName?: string) {
+  const pod = fileName?.includes('claw-pod.');
+  return { schema: pod ? validatePod(object) : validateDocument(object), rules: normalizeResource(object, { fileName }).stored !== undefined };
 }
 
 describe('the JSON Schemas the YAML editor loads', () => {
   it('compile as draft-07 schemas (descriptor included)', () => {
     expect(() => ajv.compile(clawDescriptorSchema)).not.toThrow();
+    expect(() => ajv.compile(clawPodSchema)).not.toThrow();
   });
 
   it('accept every document of the example workspace, as the validator does', () => {
     for (const file of readdirSync(exampleDir)) {
       for (const doc of parseAllDocuments(readFileSync(join(exampleDir, file), 'utf8')) as Array<{ toJS(): unknown }>) {
-        expect(verdicts(doc.toJS()), file).toEqual({ schema: true, rules: true });
+        expect(verdicts(doc.toJS(), file), file).toEqual({ schema: true, rules: true });
       }
     }
   });

@@ -41,6 +41,7 @@ describe('resources router', { timeout: 60_000 }, () => {
     expect(listing.dir).toBe(join(dataDir, 'workspace'));
     expect(listing.files.map((f) => [f.path, f.errors])).toEqual([
       ['agent.yaml', 0],
+      ['agents.claw-pod.yml', 0],
       ['everything.yaml', 0],
       ['permissions.yaml', 0],
       ['tools.yaml', 0],
@@ -89,7 +90,7 @@ describe('resources router', { timeout: 60_000 }, () => {
     const statuses = await rpc().statuses();
     expect(statuses.toolPermissions[0]).toMatchObject({ name: 'everything-changes-need-approval', enforced: true, registryToolRef: 'mcp:everything.*' });
     const schemas = await rpc().schemas();
-    expect(schemas.kinds.map((k) => k.kind)).toEqual(['McpServer', 'Tool', 'ToolPermission', 'LanguageTool', 'LanguageAgent', 'ClawDescriptor']);
+    expect(schemas.kinds.map((k) => k.kind)).toEqual(['McpServer', 'Tool', 'ToolPermission', 'LanguageTool', 'LanguageAgent', 'ClawDescriptor', 'ClawPod']);
     expect(schemas.document.properties?.kind?.enum).toEqual(['McpServer', 'Tool', 'ToolPermission', 'LanguageTool', 'LanguageAgent']);
     await rpc().delete({ path: 'agent.yaml', expectedVersion: edited.version! });
     expect((await rpc().files()).files.map((f) => f.path)).not.toContain('agent.yaml');

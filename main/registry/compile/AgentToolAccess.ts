@@ -130,8 +130,6 @@ function summarize(entry: AgentInPod, tools: ToolLookup, endpoints: Record<strin
     const granted = allow === 'all' ? available.length : [...allow].filter((name) => names.has(name)).length;
     grants.push({ source, allow: allow === 'all' ? 'all' : [...allow], available: available.length, granted });
   }
-  const mcpWithoutEndpoint = [...resolved.keys()].filter((source) => source.startsWith('mcp:') && !endpoints[source]);
-  if (mcpWithoutEndpoint.length > 0) problems.push(`config.yaml: no network endpoint for ${mcpWithoutEndpoint.join(', ')} (stdio servers run on this machine only)`);
   return {
     ref: entry.ref,
     name: agent.name,
@@ -143,6 +141,7 @@ function summarize(entry: AgentInPod, tools: ToolLookup, endpoints: Record<strin
     toolCount: grants.reduce((sum, grant) => sum + grant.granted, 0),
     policy: policyOf(entry),
     problems,
+    withoutEndpoint: [...resolved.keys()].filter((source) => source.startsWith('mcp:') && !endpoints[source]),
   };
 }
 

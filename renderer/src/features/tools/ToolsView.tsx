@@ -1,8 +1,9 @@
-import { Alert, Box, Center, Group, Loader, Paper, Select, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Box, Center, Group, Loader, Paper, SegmentedControl, Select, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { IconSearch, IconTool } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { sourceId } from '../../../../shared/invocation';
 import { useLocation, useNavigate } from '../../shell/useSection';
+import { AgentAccessView } from './AgentAccessView';
 import { ToolDetail } from './ToolDetail';
 import { ToolList } from './ToolList';
 import { useTools } from './useTools';
@@ -27,17 +28,31 @@ export function ToolsView() {
       .sort((a, b) => a.toolName.localeCompare(b.toolName) || a.name.localeCompare(b.name));
   }, [tools, query, source]);
   const selected = tools?.find((t) => t.name === params.tool);
+  const view = params.view === 'agents' ? 'agents' : 'catalog';
 
   return (
     <Stack gap="md">
-      <div>
-        <Title order={2}>Tools</Title>
-        <Text c="dimmed" size="sm">
-          Every callable tool across servers, with its schema, annotations and policy.
-        </Text>
-      </div>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={2}>Tools</Title>
+          <Text c="dimmed" size="sm">
+            {view === 'catalog' ? 'Every callable tool across servers, with its schema, annotations and policy.' : 'What each agent of the workspace may call, and its compiled tools.json and config.yaml.'}
+          </Text>
+        </div>
+        <SegmentedControl
+          value={view}
+          onChange={(next) => navigate('tools', next === 'agents' ? { view: 'agents' } : {})}
+          data={[
+            { value: 'catalog', label: 'Catalog' },
+            { value: 'agents', label: 'Agent access' },
+          ]}
+          aria-label="Tools view"
+        />
+      </Group>
       {error && <Alert color="red">{error}</Alert>}
-      {!tools ? (
+      {view === 'agents' ? (
+        <AgentAccessView selected={params.agent} onSelect={(agent) => navigate('tools', { view: 'agents', agent })} toolsVersion={tools} />
+      ) : !tools ? (
         <Center py="xl">
           <Loader aria-label="Loading tools" />
         </Center>
