@@ -37,6 +37,11 @@ export function ClusterView() {
     }),
   );
 
+  // The YAML editors' cluster schemas follow the connection: fetched again once it changed.
+  const connection = status.data && `${status.data.state} ${status.data.server ?? ''} ${status.data.context ?? ''}`;
+  useEffect(() => {
+    if (connection) void queryClient.invalidateQueries({ queryKey: kube.schemas.queryKey() });
+  }, [connection, queryClient, kube.schemas]);
   useEffect(() => {
     if (contexts.data?.kubeconfig && !kubeconfig) setPathDraft(contexts.data.kubeconfig);
   }, [contexts.data?.kubeconfig, kubeconfig]);

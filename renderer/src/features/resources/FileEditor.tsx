@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Center, Group, Kbd, Loader, Paper, ScrollArea, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconDeviceFloppy, IconEye, IconGitCompare } from '@tabler/icons-react';
+import { IconCloudComputing, IconDeviceFloppy, IconEye, IconGitCompare } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Diagnostic } from '../../../../shared/resources/diagnostics';
@@ -23,6 +23,8 @@ const EDITOR_HEIGHT = 'max(320px, calc(100vh - 430px))';
 export interface EditorSchemas {
   document: unknown;
   descriptor: unknown;
+  /** Set while a cluster is connected: its kinds are in `document` too. */
+  cluster?: { context: string; kinds: number; groupVersions: string[] };
 }
 
 export interface FileEditorProps {
@@ -176,6 +178,7 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
                 {draft.baseVersion === null ? 'new' : 'unsaved'}
               </Badge>
             )}
+            {language === 'yaml' && schemas?.cluster && <ClusterSchemasBadge {...schemas.cluster} />}
             {validate.isPending && <Loader size="xs" aria-label="Checking" />}
           </Group>
           <Group gap="xs" wrap="nowrap">
@@ -262,5 +265,15 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
       {previewing && <PreviewDefaultsModal path={path} text={draft.text} onClose={() => setPreviewing(false)} />}
       {conflict && <ConflictDialog path={path} message={conflict} busy={save.isPending} onReload={() => void reloadFromDisk()} onOverwrite={() => doSave(true)} onClose={() => setConflict(undefined)} />}
     </Group>
+  );
+}
+
+function ClusterSchemasBadge({ context, kinds, groupVersions }: NonNullable<EditorSchemas['cluster']>) {
+  return (
+    <Tooltip label={`Completion, hover and checks also cover the ${kinds} kinds the cluster ${context} serves (${groupVersions.join(', ')}), from its OpenAPI documents.`} multiline maw={420} withArrow>
+      <Badge size="sm" variant="light" color="indigo" leftSection={<IconCloudComputing size={12} />} aria-label={`Schemas of cluster ${context}`} style={{ flexShrink: 0 }}>
+        + {kinds} {kinds === 1 ? 'kind' : 'kinds'} from {context}
+      </Badge>
+    </Tooltip>
   );
 }

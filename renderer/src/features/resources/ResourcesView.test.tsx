@@ -5,12 +5,16 @@ import { createTRPCClient } from '@trpc/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../../../main/rpc/router';
 import type { AppErrorShape } from '../../../../shared/errors';
+import { RESOURCE_KINDS, workspaceDocumentSchema } from '../../../../shared/resources/kinds';
 import type { ResourceStatuses } from '../../../../shared/resources/statuses';
 import type { ValidateTextResult, WorkspaceFileView } from '../../../../shared/resources/workspace';
+import { schemaProblems } from '../../components/jsonSchema';
 import { TRPCProvider } from '../../rpc/client';
 import { NavigationProvider } from '../../shell/useSection';
+import { testCluster } from '../cluster/testing/testCluster';
 import { FakeBackend } from '../invoke/testing/FakeBackend';
-import { plainYamlEditors, YamlEditorImplementation } from './editor/YamlEditor';
+import { plainYamlEditors, YamlEditorImplementation, type YamlEditorComponents } from './editor/YamlEditor';
+import type { YamlEditorProps } from './editor/YamlEditorProps';
 import { ResourcesView } from './ResourcesView';
 
 const SERVER_YAML = `apiVersion: orloj.dev/v1
@@ -66,7 +70,7 @@ function workspaceBackend(): FakeBackend {
     .answer('resources.read', () => serverFile);
 }
 
-function renderView(backend: FakeBackend) {
+function renderView(backend: FakeBackend, editors: YamlEditorComponents = plainYamlEditors) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const trpcClient = createTRPCClient<AppRouter>({ links: [backend.link()] });
   return render(
@@ -74,7 +78,7 @@ function renderView(backend: FakeBackend) {
       <QueryClientProvider client={queryClient}>
         <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
           <NavigationProvider>
-            <YamlEditorImplementation.Provider value={plainYamlEditors}>
+            <YamlEditorImplementation.Provider value={editors}>
               <ResourcesView />
             </YamlEditorImplementation.Provider>
           </NavigationProvider>
@@ -176,5 +180,46 @@ describe('ResourcesView', () => {
     await waitFor(() => expect(within(screen.getByRole('region', { name: 'Reconcile status' })).getByText('Error')).toBeTruthy());
     expect(screen.getByText('spawn npx ENOENT')).toBeTruthy();
     expect(screen.queryByText('everything--echo')).toBeNull();
+  });
+
+  describe('with a cluster connected', () => {
+    /** The plain editor, remembering the schema it was given: what monaco-yaml would check the text against. */
+    function schemaSpy() {
+      const seen: { schema?: unknown } = {};
+      const Editor = (props: YamlEditorProps) => {
+        seen.schema = props.schema;
+        return <plainYamlEditors.Editor {...props} />;
+      };
+      return { editors: { ...plainYamlEditors, Editor }, seen };
+    }
+    const workspaceSchemas = () => ({ document: workspaceDocumentSchema, kinds: RESOURCE_KINDS.map(({ kind, apiVersion, schema }) => ({ kind, apiVersion, schema })) });
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 'two' } };
+    const accepts = (schema: unknown, manifest: object) => schemaProblems(schema as Record<string, unknown>, manifest).length === 0;
+
+    it("checks the editor's documents against the cluster's kinds too, and says so", async () => {
+      const { editors, seen } = schemaSpy();
+      const backend = workspaceBackend()
+        .answer('resources.schemas', workspaceSchemas)
+        .answer('kube.schemas', () => testCluster);
+      renderView(backend, editors);
+
+      const badge = await screen.findByLabelText('Schemas of cluster kube-testbed');
+      expect(badge.textContent).toContain('+ 1 kind from kube-testbed');
+      expect(accepts(seen.schema, deployment)).toBe(false);
+      expect(accepts(seen.schema, { ...deployment, spec: { replicas: 2 } })).toBe(true);
+    });
+
+    it('changes nothing while no cluster is connected', async () => {
+      const { editors, seen } = schemaSpy();
+      const backend = workspaceBackend()
+        .answer('resources.schemas', workspaceSchemas)
+        .answer('kube.schemas', () => ({ available: false, reason: 'No cluster is connected' }));
+      renderView(backend, editors);
+
+      await editorText();
+      await waitFor(() => expect(backend.callsTo('kube.schemas')).toHaveLength(1));
+      await waitFor(() => expect(seen.schema).toEqual(workspaceDocumentSchema));
+      expect(screen.queryByLabelText(/Schemas of cluster/)).toBeNull();
+    });
   });
 });

@@ -5,8 +5,10 @@ import { useCallback, useMemo, useState } from 'react';
 import { WORKSPACE_FILE } from '../../../../shared/resources/workspace';
 import { useTRPC } from '../../rpc/client';
 import { useLocation, useNavigate } from '../../shell/useSection';
+import { useClusterSchemas } from '../cluster/useClusterSchemas';
 import { appErrorOf } from '../invoke/useInvocation';
 import { DraftStore } from './drafts';
+import { withClusterKinds } from './editor/withClusterKinds';
 import { FileEditor, type EditorSchemas } from './FileEditor';
 import { FileList } from './FileList';
 import { PathPromptModal } from './PathPromptModal';
@@ -36,6 +38,7 @@ export function ResourcesView() {
   const queryClient = useQueryClient();
   const { listing, statuses, error } = useWorkspace();
   const schemasQuery = useQuery({ ...trpc.resources.schemas.queryOptions(), staleTime: Infinity });
+  const cluster = useClusterSchemas();
   const { params } = useLocation();
   const navigate = useNavigate();
   const [drafts] = useState(() => new DraftStore());
@@ -51,10 +54,14 @@ export function ResourcesView() {
   const unsaved = dirty.filter((path) => !onDisk.includes(path) && drafts.get(path)?.baseVersion === null);
   const selected = params.file && (onDisk.includes(params.file) || unsaved.includes(params.file)) ? params.file : onDisk[0] ?? unsaved[0];
 
-  const schemas = useMemo<EditorSchemas | undefined>(
-    () => schemasQuery.data && { document: schemasQuery.data.document, descriptor: schemasQuery.data.kinds.find((k) => k.kind === 'ClawDescriptor')?.schema },
-    [schemasQuery.data],
-  );
+  const schemas = useMemo<EditorSchemas | undefined>(() => {
+    if (!schemasQuery.data) return undefined;
+    const { document, kinds } = schemasQuery.data;
+    const descriptor = kinds.find((k) => k.kind === 'ClawDescriptor')?.schema;
+    if (!cluster) return { document, descriptor };
+    const combined = withClusterKinds(document as Record<string, unknown>, kinds, cluster);
+    return { document: combined.schema, descriptor, cluster: { context: cluster.context, kinds: combined.added, groupVersions: cluster.groupVersions } };
+  }, [schemasQuery.data, cluster]);
 
   const select = (path: string) => navigate('resources', { file: path });
 
