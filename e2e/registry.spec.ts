@@ -73,4 +73,12 @@ test("an agent's tool access: grants from the workspace's pod file, tools.json p
   writeFileSync(pod, `${readFileSync(pod, 'utf8')}\n  auditor:\n    x-claw:\n      cllama: passthrough\n      tools: []\n`);
   await agents.getByRole('listitem').filter({ hasText: 'auditor' }).click();
   await expect(page.getByText('No grants: this agent may call no tools.')).toBeVisible();
+
+  // Agents are in the palette's search too, and lead to their tool access.
+  await openSection(page, 'History');
+  await page.keyboard.press('Control+K');
+  await page.getByRole('textbox', { name: 'Command palette search' }).fill('reader');
+  await page.getByRole('button', { name: 'Agent pod:example/reader' }).click();
+  await expect(page.getByRole('heading', { name: 'reader' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Grants' })).toContainText('1 of 4');
 });

@@ -19,7 +19,9 @@ import type { ToolMetrics } from './metrics/ToolMetrics';
 import { SettingsStore } from './settings/SettingsStore';
 import { DATABASE_FILE_NAME, type InvocationStore } from './store/InvocationStore';
 import { openInvocationStore, type StoreOpenReport } from './store/openInvocationStore';
-import { ToolSearchIndex } from './registry/search/ToolSearchIndex';
+import { agentDocuments, AgentSearchDocuments } from './registry/search/agentDocuments';
+import { ToolSearchIndex, type SearchOptions } from './registry/search/ToolSearchIndex';
+import type { SearchHit } from '../shared/registry';
 import { ToolCatalog } from './registry/ToolCatalog';
 import { SystemService } from './system/SystemService';
 
@@ -59,6 +61,8 @@ export interface Core {
   /** Agents of the workspace's pod files, their tool grants, and their compiled tools.json / config.yaml. */
   readonly agentTools: AgentToolAccess;
   readonly search: ToolSearchIndex;
+  /** Search over tools, skills and agents (saved A2A agents and the agents of the workspace's pod files). */
+  searchAll(query: string, options?: SearchOptions): Promise<SearchHit[]>;
   readonly pipeline: InvocationPipeline;
   /**
    * Records a call that is not a tool invocation (an A2A conversation turn) into history, metrics
@@ -132,9 +136,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger: deps.logger });
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
+  const workspacePods = () =>
+    resources.workspace.documents().flatMap((doc) => (doc.identity?.kind === 'ClawPod' && doc.valid && doc.stored ? [{ file: doc.file, pod: doc.stored as ClawPod }] : []));
+  const agentSearch = new AgentSearchDocuments(search);
   const agentTools = new AgentToolAccess({
-    pods: () =>
-      resources.workspace.documents().flatMap((doc) => (doc.identity?.kind === 'ClawPod' && doc.valid && doc.stored ? [{ file: doc.file, pod: doc.stored as ClawPod }] : [])),
+    pods: workspacePods,
     // A server that is not connected right now still grants what it listed at its last discovery.
     tools: async () =>
       lookupWithFallback(
@@ -168,6 +174,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     catalog,
     agentTools,
     search,
+    async searchAll(query, options) {
+      // Agents change without catalog events (a card read, a pod file edited): brought up to date per search, cheaply.
+      const saved = await a2a.list();
+      agentSearch.replace(agentDocuments(saved.map((agent) => ({ name: agent.name, url: agent.url, card: a2aSkills.cardOf(agent.name) })), workspacePods().map((item) => item.pod)));
+      return search.search(query, options);
+    },
     pipeline,
     record: (record) => recorder.record(record),
     history,

@@ -1,3 +1,4 @@
+import type { A2aCardView } from '../../shared/a2a';
 import type { ToolEntry, ToolResult } from '../../shared/registry';
 import type { Logger } from '../platform/Logger';
 import { createToolEntry } from '../registry/createToolEntry';
@@ -21,6 +22,8 @@ class A2aSkillToolExecutor implements ToolExecutor {
 /** Each saved agent's skills are registry entries (source `a2a:<agent>`), found and called like tools. */
 export class A2aCatalogSync {
   private readonly skills: A2aSkillExecutor;
+  /** The card each agent had at its last sync, for search; absent while unreachable. */
+  private readonly cards = new Map<string, A2aCardView>();
 
   constructor(
     private readonly agents: A2aAgentService,
@@ -35,11 +38,13 @@ export class A2aCatalogSync {
     const source = { kind: 'a2a' as const, name: agent };
     const saved = (await this.agents.list()).some((a) => a.name === agent);
     if (!saved) {
+      this.cards.delete(agent);
       this.catalog.removeSource(source);
       return;
     }
     try {
       const card = await this.agents.card(agent);
+      this.cards.set(agent, card);
       const entries = skillEntries(agent, card).map((skill) =>
         createToolEntry({
           source,
@@ -49,9 +54,14 @@ export class A2aCatalogSync {
       );
       this.catalog.replaceSource(source, entries, new A2aSkillToolExecutor(this.skills, agent));
     } catch (error) {
+      this.cards.delete(agent);
       this.catalog.removeSource(source);
       this.logger.warn('a2a skills not registered', { agent, error: (error as Error).message });
     }
+  }
+
+  cardOf(agent: string): A2aCardView | undefined {
+    return this.cards.get(agent);
   }
 
   async syncAll(): Promise<void> {

@@ -17,8 +17,8 @@ export const toolsRouter = router({
   watch: procedure.subscription(async function* ({ ctx, signal }) {
     yield* watch((notify) => ctx.core.catalog.onChange(notify), () => toolViews(ctx.core), signal, 100);
   }),
-  /** BM25 over names, titles, descriptions, sources and tags; scores 0..1. */
-  search: procedure.input(SearchQuery).query(({ ctx, input }) => ctx.core.search.search(input.query, { limit: input.limit, kinds: input.kinds })),
+  /** BM25 over tools, skills and agents: names, titles, descriptions, sources and tags; scores 0..1. */
+  search: procedure.input(SearchQuery).query(({ ctx, input }) => ctx.core.searchAll(input.query, { limit: input.limit, kinds: input.kinds })),
   get: procedure.input(z.object({ name: z.string() })).query(({ ctx, input }) => {
     const entry = ctx.core.catalog.get(input.name);
     return entry ? { ...entry, verdict: verdictFor(entry, []) } : null;

@@ -31,7 +31,8 @@ const BOOST = { name: 3, title: 2, tags: 1.5, source: 1.5, description: 1 };
 export function toolDocument(entry: ToolEntry): SearchDocument {
   return {
     id: entry.name,
-    kind: 'tool',
+    // An A2A agent's skills are callable like tools, but a search for skills finds only them.
+    kind: entry.source.kind === 'a2a' ? 'skill' : 'tool',
     name: entry.toolName,
     ...(entry.title ? { title: entry.title } : {}),
     ...(entry.description ? { description: entry.description } : {}),
