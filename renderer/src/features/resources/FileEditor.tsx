@@ -1,7 +1,9 @@
-import { Alert, Badge, Button, Center, Group, Kbd, Loader, Paper, ScrollArea, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, Center, Group, Kbd, Loader, Paper, ScrollArea, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
 import { IconCloudComputing, IconDeviceFloppy, IconEye, IconGitCompare } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { CLAW_DESCRIPTOR_FILE } from '../../../../shared/resources/clawDescriptor';
+import { CLAW_POD_FILE } from '../../../../shared/resources/clawPod';
 import type { Diagnostic } from '../../../../shared/resources/diagnostics';
 import type { ResourceStatuses } from '../../../../shared/resources/statuses';
 import type { ParsedDocument, WorkspaceFileView } from '../../../../shared/resources/workspace';
@@ -23,6 +25,8 @@ const EDITOR_HEIGHT = 'max(320px, calc(100vh - 430px))';
 export interface EditorSchemas {
   document: unknown;
   descriptor: unknown;
+  /** For `claw-pod.yml` files: agents and their tool grants. */
+  pod: unknown;
   /** Set while a cluster is connected: its kinds are in `document` too. */
   cluster?: { context: string; kinds: number; groupVersions: string[] };
 }
@@ -178,7 +182,6 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
                 {draft.baseVersion === null ? 'new' : 'unsaved'}
               </Badge>
             )}
-            {language === 'yaml' && schemas?.cluster && <ClusterSchemasBadge {...schemas.cluster} />}
             {validate.isPending && <Loader size="xs" aria-label="Checking" />}
           </Group>
           <Group gap="xs" wrap="nowrap">
@@ -218,7 +221,7 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
               diagnostics={checked.text === draft.text ? checked.diagnostics : []}
               onSave={onSave}
               reveal={reveal}
-              schema={language === 'json' ? schemas?.descriptor : schemas?.document}
+              schema={schemaFor(path, schemas)}
               height={EDITOR_HEIGHT}
             />
           )}
@@ -247,6 +250,7 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
         </Paper>
       </Stack>
       <Stack gap="md" w={300} style={{ flexShrink: 0 }}>
+        {language === 'yaml' && schemas?.cluster && <ClusterSchemasNote {...schemas.cluster} />}
         <Paper withBorder radius="md" p="sm">
           <Text size="xs" fw={700} tt="uppercase" c="dimmed" mb={6}>
             Documents
@@ -268,12 +272,35 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
   );
 }
 
-function ClusterSchemasBadge({ context, kinds, groupVersions }: NonNullable<EditorSchemas['cluster']>) {
+function ClusterSchemasNote({ context, kinds, groupVersions }: NonNullable<EditorSchemas['cluster']>) {
   return (
-    <Tooltip label={`Completion, hover and checks also cover the ${kinds} kinds the cluster ${context} serves (${groupVersions.join(', ')}), from its OpenAPI documents.`} multiline maw={420} withArrow>
-      <Badge size="sm" variant="light" color="indigo" leftSection={<IconCloudComputing size={12} />} aria-label={`Schemas of cluster ${context}`} style={{ flexShrink: 0 }}>
-        + {kinds} {kinds === 1 ? 'kind' : 'kinds'} from {context}
-      </Badge>
-    </Tooltip>
+    <Paper withBorder radius="md" p="sm" aria-label={`Schemas of cluster ${context}`}>
+      <Text size="xs" fw={700} tt="uppercase" c="dimmed" mb={6}>
+        Schemas
+      </Text>
+      <Group gap={8} wrap="nowrap" align="flex-start">
+        <ThemeIcon size="sm" variant="light" color="indigo">
+          <IconCloudComputing size={14} />
+        </ThemeIcon>
+        <Text size="xs" style={{ minWidth: 0 }}>
+          Completion, hover and checks also cover the {kinds} {kinds === 1 ? 'kind' : 'kinds'} of cluster{' '}
+          <Text span ff="monospace" size="xs" fw={600} style={{ wordBreak: 'break-all' }}>
+            {context}
+          </Text>
+          <Text span c="dimmed" size="xs">
+            {' '}
+            ({groupVersions.join(', ')})
+          </Text>
+        </Text>
+      </Group>
+    </Paper>
   );
+}
+
+/** Files are told apart by name, as the backend does: descriptors, pod files, and resource YAML. */
+function schemaFor(path: string, schemas: EditorSchemas | undefined): unknown {
+  const name = path.split('/').pop() ?? path;
+  if (CLAW_DESCRIPTOR_FILE.test(name)) return schemas?.descriptor;
+  if (CLAW_POD_FILE.test(name)) return schemas?.pod;
+  return schemas?.document;
 }

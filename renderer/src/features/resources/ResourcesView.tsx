@@ -58,9 +58,10 @@ export function ResourcesView() {
     if (!schemasQuery.data) return undefined;
     const { document, kinds } = schemasQuery.data;
     const descriptor = kinds.find((k) => k.kind === 'ClawDescriptor')?.schema;
-    if (!cluster) return { document, descriptor };
+    const pod = kinds.find((k) => k.kind === 'ClawPod')?.schema;
+    if (!cluster) return { document, descriptor, pod };
     const combined = withClusterKinds(document as Record<string, unknown>, kinds, cluster);
-    return { document: combined.schema, descriptor, cluster: { context: cluster.context, kinds: combined.added, groupVersions: cluster.groupVersions } };
+    return { document: combined.schema, descriptor, pod, cluster: { context: cluster.context, kinds: combined.added, groupVersions: cluster.groupVersions } };
   }, [schemasQuery.data, cluster]);
 
   const select = (path: string) => navigate('resources', { file: path });
