@@ -1,29 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
-import { stringify } from 'yaml';
-import { checkReachable, connectKube, type KubeConnection } from '../../../main/kube/KubeConnection';
-import { createStderrLogger } from '../../../main/platform/Logger';
-import { applyToCluster } from '../../../main/resources/applyToCluster';
-import { applyToWorkspace } from '../../../main/resources/applyToWorkspace';
-import { currentWorkspaceDir } from '../../../main/resources/createLocalResources';
-import { indexByIdentity, documentDiagnostics } from '../../../main/resources/duplicateDiagnostics';
-import { parseResourceText, type LoadedDocument } from '../../../main/resources/parseResourceText';
-import { Workspace } from '../../../main/resources/Workspace';
-import { AppError } from '../../../shared/errors';
-import { formatDiagnostic } from '../../../shared/resources/diagnostics';
-import { MAX_WORKSPACE_FILE_BYTES } from '../../../shared/resources/workspace';
-import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import type { CliContext } from '../CliContext';
+import type { ApplyFlags } from './resourcesActions';
 
-interface ApplyFlags {
-  filename: string;
-  target: 'local' | 'cluster';
-  dryRun?: boolean;
-  workspace?: string;
-  kubeconfig?: string;
-  context?: string;
-  namespace?: string;
-}
+// The actions load the workspace, YAML and Kubernetes modules only when a command runs, so every
+// other command (and --help) starts without them.
 
 /** `tooldeck validate` and `tooldeck apply`: resource YAML checked with every rule of its kind. */
 export function registerResources(program: Command, ctx: CliContext) {
@@ -32,82 +12,19 @@ export function registerResources(program: Command, ctx: CliContext) {
     .description('Check resource YAML (multi-document): every error with file, line, column and path; exit 1 on errors')
     .requiredOption('-f, --filename <file>', 'a YAML file, or a <service>.claw-describe.json descriptor')
     .option('--defaults', 'print the objects with every default applied (what will be stored), as YAML')
-    .action(async (flags: { filename: string; defaults?: boolean }) => {
-      const { documents } = await readValidated(ctx, flags.filename, '');
-      if (flags.defaults) {
-        ctx.io.stdout(documents.map((doc) => stringify(doc.stored, { lineWidth: 0 })).join('---\n'));
-        return;
-      }
-      ctx.io.stdout(`${flags.filename}: ${documents.length} valid: ${documents.map((doc) => `${doc.kind} ${doc.name}`).join(', ') || 'no objects'}\n`);
-    });
+    .action(async (flags: { filename: string; defaults?: boolean }) => (await import('./resourcesActions')).validate(ctx, flags));
 
   program
     .command('apply')
     .description('Validate and apply resources: into the workspace (local, reconciled by the running console) or to a cluster')
     .requiredOption('-f, --filename <file>', 'a YAML file (multi-document)')
-    .addOption(new Option('--target <target>', 'local: the YAML workspace; cluster: server-side apply of LanguageTools and LanguageAgents').choices(['local', 'cluster']).default('local'))
+    .addOption(
+      new Option('--target <target>', 'local: the YAML workspace; cluster: server-side apply of LanguageTools and LanguageAgents').choices(['local', 'cluster']).default('local'),
+    )
     .option('--dry-run', 'say what would change, change nothing')
     .option('--workspace <dir>', 'local: the workspace folder (default: the one the console opens)')
     .option('--kubeconfig <file>', 'cluster: kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
     .option('--context <name>', 'cluster: kubeconfig context')
-    .option('-n, --namespace <name>', 'cluster: namespace for objects that name none (default: the context\'s, else default)')
-    .action(async (flags: ApplyFlags) => {
-      const { documents, text } = await readValidated(ctx, flags.filename, '; nothing was applied');
-      const suffix = flags.dryRun ? ' (dry run)' : '';
-      if (flags.target === 'cluster') {
-        const connection = await connect(flags);
-        try {
-          const results = await applyToCluster(connection, documents.map((doc) => ({ identity: doc.identity!, stored: doc.stored! })), { dryRun: flags.dryRun });
-          for (const result of results) ctx.io.stdout(`${result.identity.kind}/${result.identity.name} ${result.action} in ${result.namespace}${suffix}\n`);
-        } finally {
-          connection.close();
-        }
-        return;
-      }
-      const dir = flags.workspace ?? (await currentWorkspaceDir(ctx.dataDir));
-      const workspace = new Workspace({ dir, logger: createStderrLogger('error'), watch: false });
-      try {
-        await workspace.load();
-        const results = await applyToWorkspace(workspace, flags.filename, text, { dryRun: flags.dryRun });
-        for (const result of results) ctx.io.stdout(`${result.identity.kind}/${result.identity.name} ${result.action} (${result.file})${suffix}\n`);
-        if (!flags.dryRun) ctx.io.stdout(`Workspace ${dir}: a running console reconciles the change as it sees it.\n`);
-      } finally {
-        workspace.close();
-      }
-    });
-}
-
-/** Reads and validates a file; prints every diagnostic; exit 1 when any is an error. */
-async function readValidated(ctx: CliContext, file: string, consequence: string): Promise<{ documents: LoadedDocument[]; text: string }> {
-  const info = await stat(file).catch((error: Error) => {
-    throw new CliExit(ExitCode.Failed, `Cannot read ${file}: ${error.message}`);
-  });
-  if (info.size > MAX_WORKSPACE_FILE_BYTES) {
-    throw new CliExit(ExitCode.Failed, `${file} is ${(info.size / (1024 * 1024)).toFixed(1)} MB, over the ${MAX_WORKSPACE_FILE_BYTES / (1024 * 1024)} MB a resource file may have; split it into smaller files.`);
-  }
-  const text = await readFile(file, 'utf8');
-  const documents = parseResourceText(text, { fileName: basename(file) });
-  const index = indexByIdentity(documents.map((doc) => ({ ...doc, file })));
-  const diagnostics = documents.flatMap((doc) => documentDiagnostics(file, doc, index));
-  for (const diagnostic of diagnostics) ctx.io.stderr(`${formatDiagnostic(diagnostic, file)}\n`);
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  if (errors > 0) throw new CliExit(ExitCode.Failed, `${file}: ${errors} error${errors === 1 ? '' : 's'}${consequence}.`);
-  return { documents, text };
-}
-
-async function connect(flags: ApplyFlags): Promise<KubeConnection> {
-  let connection: KubeConnection;
-  try {
-    connection = connectKube({ kubeconfig: flags.kubeconfig, context: flags.context, namespace: flags.namespace });
-  } catch (error) {
-    throw new CliExit(ExitCode.Usage, (error as Error).message);
-  }
-  try {
-    await checkReachable(connection.rest);
-  } catch (error) {
-    connection.close();
-    if (error instanceof AppError && error.code === 'ConnectionFailed') throw new CliExit(ExitCode.CannotConnect, error.message);
-    throw new CliExit(ExitCode.Failed, (error as Error).message);
-  }
-  return connection;
+    .option('-n, --namespace <name>', "cluster: namespace for objects that name none (default: the context's, else default)")
+    .action(async (flags: ApplyFlags) => (await import('./resourcesActions')).apply(ctx, flags));
 }

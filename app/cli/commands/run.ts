@@ -4,10 +4,6 @@ import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Collection, RequestResult, RunSummary } from '../../../shared/collections';
 import { isAppError } from '../../../shared/errors';
-import { collectionsOf } from '../../../main/collections/Collections';
-import { junitReport } from '../../../main/collections/junitReport';
-import { loadCollectionFile } from '../../../main/collections/loadCollectionFile';
-import { loadEnvironmentFile } from '../../../main/collections/loadEnvironmentFile';
 import type { Core } from '../../../main/core';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 
@@ -32,7 +28,14 @@ function looksLikeFile(arg: string): boolean {
   return /[\\/]/.test(arg) || /\.(ya?ml|json)$/i.test(arg) || statSync(arg, { throwIfNoEntry: false })?.isFile() === true;
 }
 
+/** The collection modules (YAML, JSONPath, the runner) load only when `run` runs, not for every command. */
+const collectionModules = () =>
+  Promise.all([import('../../../main/collections/Collections'), import('../../../main/collections/loadCollectionFile'), import('../../../main/collections/loadEnvironmentFile')]).then(
+    ([collections, collectionFile, environmentFile]) => ({ ...collections, ...collectionFile, ...environmentFile }),
+  );
+
 async function loadCollection(ctx: CliContext, arg: string): Promise<{ collection: Collection; core: Core }> {
+  const { collectionsOf, loadCollectionFile } = await collectionModules();
   try {
     // A file is read before the core is built, so a bad file never touches the data dir.
     if (looksLikeFile(arg)) {
@@ -76,8 +79,8 @@ function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
 }
 
-function report(summary: RunSummary, reporter: Reporter, pretty: string[]): string {
-  if (reporter === 'junit') return junitReport([summary]);
+async function report(summary: RunSummary, reporter: Reporter, pretty: string[]): Promise<string> {
+  if (reporter === 'junit') return (await import('../../../main/collections/junitReport')).junitReport([summary]);
   if (reporter === 'json') return `${JSON.stringify(summary, null, 2)}\n`;
   return `${pretty.join('\n')}\n`;
 }
@@ -93,6 +96,7 @@ export function registerRun(program: Command, ctx: CliContext) {
     .option('--concurrency <n>', 'requests in flight at once (captures still wait for their source)', parseConcurrency, 1)
     .option('--output <file>', 'write the report to this file; progress still prints')
     .action(async (arg: string, options: RunCommandOptions) => {
+      const { collectionsOf, loadEnvironmentFile } = await collectionModules();
       const environment = options.env ? await loadEnvironmentFile(options.env).catch((error: Error) => Promise.reject(new CliExit(ExitCode.Usage, error.message))) : {};
       const { collection, core } = await loadCollection(ctx, arg);
       // Progress goes to stdout unless stdout carries a machine-readable report.
@@ -112,7 +116,7 @@ export function registerRun(program: Command, ctx: CliContext) {
       for (const failure of summary.connectFailures) say(`Cannot connect ${failure.target}: ${failure.error.code}: ${failure.error.message}`);
       say(prettySummary(summary));
 
-      const text = report(summary, options.reporter, pretty);
+      const text = await report(summary, options.reporter, pretty);
       if (options.output) {
         await mkdir(dirname(resolve(options.output)), { recursive: true });
         await writeFile(options.output, text);

@@ -1,32 +1,25 @@
-import { Badge, Group, Text } from "@mantine/core";
-import { useDebouncedValue } from "@mantine/hooks";
-import { Spotlight, spotlight } from "@mantine/spotlight";
-import {
-  IconBolt,
-  IconRobot,
-  IconSearch,
-  IconServer2,
-  IconTool,
-} from "@tabler/icons-react";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import type { SearchHit } from "../../../shared/registry";
-import { useTRPC } from "../rpc/client";
-import { sections } from "./sections";
-import { useNavigate } from "./useSection";
+import { Badge, Group, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { Spotlight, spotlight } from '@mantine/spotlight';
+import { IconBolt, IconRobot, IconSearch, IconServer2, IconTool } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { SearchHit } from '../../../shared/registry';
+import { useTRPC } from '../rpc/client';
+import { sections } from './sections';
+import { useNavigate } from './useSection';
 
 const HIT_KIND = {
-  tool: { icon: IconTool, label: "Tool" },
-  skill: { icon: IconBolt, label: "Skill" },
-  agent: { icon: IconRobot, label: "Agent" },
+  tool: { icon: IconTool, label: 'Tool' },
+  skill: { icon: IconBolt, label: 'Skill' },
+  agent: { icon: IconRobot, label: 'Agent' },
 } as const;
 
 /** Where a hit leads: tools and skills to the tool browser; A2A agents to Agents; pod agents to their tool access. */
 function hitLocation(hit: SearchHit): [string, Record<string, string>] {
-  if (hit.kind !== "agent") return ["tools", { tool: hit.id }];
-  if (hit.id.startsWith("pod:"))
-    return ["tools", { view: "agents", agent: hit.id.slice(4) }];
-  return ["agents", { agent: hit.name }];
+  if (hit.kind !== 'agent') return ['tools', { tool: hit.id }];
+  if (hit.id.startsWith('pod:')) return ['tools', { view: 'agents', agent: hit.id.slice(4) }];
+  return ['agents', { agent: hit.name }];
 }
 
 /**
@@ -36,7 +29,7 @@ function hitLocation(hit: SearchHit): [string, Record<string, string>] {
 export function CommandPalette() {
   const trpc = useTRPC();
   const navigate = useNavigate();
-  const [query, setQuery] = useState("");
+  const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query, 120);
   const hits = useQuery({
     ...trpc.tools.search.queryOptions({ query: debounced, limit: 12 }),
@@ -49,11 +42,7 @@ export function CommandPalette() {
   const hitAction = (hit: SearchHit) => {
     const kind = HIT_KIND[hit.kind];
     return (
-      <Spotlight.Action
-        key={`${hit.kind}:${hit.id}`}
-        onClick={() => navigate(...hitLocation(hit))}
-        aria-label={`${kind.label} ${hit.id}`}
-      >
+      <Spotlight.Action key={`${hit.kind}:${hit.id}`} onClick={() => navigate(...hitLocation(hit))} aria-label={`${kind.label} ${hit.id}`}>
         <Group wrap="nowrap" gap="sm" w="100%">
           <kind.icon size={16} />
           <div style={{ flex: 1, minWidth: 0 }}>
@@ -72,19 +61,15 @@ export function CommandPalette() {
     );
   };
   const ranked = needle ? (hits.data ?? []) : [];
-  const toolActions = ranked
-    .filter((hit) => hit.kind !== "agent")
-    .map(hitAction);
-  const agentActions = ranked
-    .filter((hit) => hit.kind === "agent")
-    .map(hitAction);
+  const toolActions = ranked.filter((hit) => hit.kind !== 'agent').map(hitAction);
+  const agentActions = ranked.filter((hit) => hit.kind === 'agent').map(hitAction);
   const serverActions = (servers.data ?? [])
     .filter((s) => !needle || s.config.name.toLowerCase().includes(needle))
     .slice(0, 6)
     .map((s) => (
       <Spotlight.Action
         key={`server:${s.config.name}`}
-        onClick={() => navigate("servers", { server: s.config.name })}
+        onClick={() => navigate('servers', { server: s.config.name })}
         leftSection={<IconServer2 size={16} />}
         label={s.config.name}
         description={`${s.config.transport} server · ${s.state.status}`}
@@ -92,55 +77,17 @@ export function CommandPalette() {
     ));
   const sectionActions = sections
     .filter((s) => !needle || s.label.toLowerCase().includes(needle))
-    .map((s) => (
-      <Spotlight.Action
-        key={`section:${s.id}`}
-        onClick={() => navigate(s.id)}
-        leftSection={<s.icon size={16} />}
-        label={`Go to ${s.label}`}
-      />
-    ));
+    .map((s) => <Spotlight.Action key={`section:${s.id}`} onClick={() => navigate(s.id)} leftSection={<s.icon size={16} />} label={`Go to ${s.label}`} />);
 
   return (
-    <Spotlight.Root
-      query={query}
-      onQueryChange={setQuery}
-      shortcut={["mod + K", "/"]}
-      scrollable
-      maxHeight={480}
-      clearQueryOnClose
-    >
-      <Spotlight.Search
-        placeholder="Search tools, agents, servers, sections…"
-        leftSection={<IconSearch size={18} />}
-        aria-label="Command palette search"
-      />
+    <Spotlight.Root query={query} onQueryChange={setQuery} shortcut={['mod + K', '/']} scrollable maxHeight={480} clearQueryOnClose>
+      <Spotlight.Search placeholder="Search tools, agents, servers, sections…" leftSection={<IconSearch size={18} />} aria-label="Command palette search" />
       <Spotlight.ActionsList aria-label="Command palette results">
-        {toolActions.length > 0 && (
-          <Spotlight.ActionsGroup label="Tools and skills">
-            {toolActions}
-          </Spotlight.ActionsGroup>
-        )}
-        {agentActions.length > 0 && (
-          <Spotlight.ActionsGroup label="Agents">
-            {agentActions}
-          </Spotlight.ActionsGroup>
-        )}
-        {serverActions.length > 0 && (
-          <Spotlight.ActionsGroup label="Servers">
-            {serverActions}
-          </Spotlight.ActionsGroup>
-        )}
-        {sectionActions.length > 0 && (
-          <Spotlight.ActionsGroup label="Sections">
-            {sectionActions}
-          </Spotlight.ActionsGroup>
-        )}
-        {toolActions.length +
-          agentActions.length +
-          serverActions.length +
-          sectionActions.length ===
-          0 && <Spotlight.Empty>Nothing matches “{query}”.</Spotlight.Empty>}
+        {toolActions.length > 0 && <Spotlight.ActionsGroup label="Tools and skills">{toolActions}</Spotlight.ActionsGroup>}
+        {agentActions.length > 0 && <Spotlight.ActionsGroup label="Agents">{agentActions}</Spotlight.ActionsGroup>}
+        {serverActions.length > 0 && <Spotlight.ActionsGroup label="Servers">{serverActions}</Spotlight.ActionsGroup>}
+        {sectionActions.length > 0 && <Spotlight.ActionsGroup label="Sections">{sectionActions}</Spotlight.ActionsGroup>}
+        {toolActions.length + agentActions.length + serverActions.length + sectionActions.length === 0 && <Spotlight.Empty>Nothing matches “{query}”.</Spotlight.Empty>}
       </Spotlight.ActionsList>
     </Spotlight.Root>
   );

@@ -18,42 +18,30 @@ import {
   Title,
   Tooltip,
   UnstyledButton,
-} from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import {
-  IconAlertTriangle,
-  IconDeviceFloppy,
-  IconDownload,
-  IconFileCode,
-  IconRobot,
-} from "@tabler/icons-react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useSubscription } from "@trpc/tanstack-react-query";
-import { useEffect, useState } from "react";
-import type {
-  AgentSummary,
-  CompileFormat,
-} from "../../../../shared/agentTools";
-import { CopyButton } from "../../components/CopyButton";
-import { useTRPC } from "../../rpc/client";
-import { downloadText } from "../../shell/download";
-import { useNavigate } from "../../shell/useSection";
-import { appErrorOf } from "../invoke/useInvocation";
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle, IconDeviceFloppy, IconDownload, IconFileCode, IconRobot } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSubscription } from '@trpc/tanstack-react-query';
+import { useEffect, useState } from 'react';
+import type { AgentSummary, CompileFormat } from '../../../../shared/agentTools';
+import { CopyButton } from '../../components/CopyButton';
+import { useTRPC } from '../../rpc/client';
+import { downloadText } from '../../shell/download';
+import { useNavigate } from '../../shell/useSection';
+import { appErrorOf } from '../invoke/useInvocation';
 
-const DECLARES: Record<
-  AgentSummary["declares"],
-  { label: string; hint: string }
-> = {
+const DECLARES: Record<AgentSummary['declares'], { label: string; hint: string }> = {
   defaults: {
-    label: "pod defaults",
-    hint: "Declares no tools of its own: it gets the pod’s tools-defaults.",
+    label: 'pod defaults',
+    hint: 'Declares no tools of its own: it gets the pod’s tools-defaults.',
   },
   own: {
-    label: "own list",
-    hint: "Its own tools list replaces the pod’s defaults.",
+    label: 'own list',
+    hint: 'Its own tools list replaces the pod’s defaults.',
   },
   ownAndDefaults: {
-    label: "own list + defaults",
+    label: 'own list + defaults',
     hint: 'Its own tools list, with the pod’s defaults spliced in by "...".',
   },
 };
@@ -62,15 +50,7 @@ const DECLARES: Record<
  * Agents of the workspace's pod files (seed 003): what each may call, resolved against the
  * registry, and a preview of its compiled tools.json and config.yaml to copy, download or write.
  */
-export function AgentAccessView({
-  selected,
-  onSelect,
-  toolsVersion,
-}: {
-  selected?: string;
-  onSelect: (ref: string) => void;
-  toolsVersion: unknown;
-}) {
+export function AgentAccessView({ selected, onSelect, toolsVersion }: { selected?: string; onSelect: (ref: string) => void; toolsVersion: unknown }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.agentTools.list.queryOptions());
@@ -92,11 +72,9 @@ export function AgentAccessView({
   );
 
   const agents = list.data;
-  const current =
-    agents?.find((agent) => agent.ref === selected) ?? agents?.[0];
+  const current = agents?.find((agent) => agent.ref === selected) ?? agents?.[0];
 
-  if (list.error)
-    return <Alert color="red">{appErrorOf(list.error).message}</Alert>;
+  if (list.error) return <Alert color="red">{appErrorOf(list.error).message}</Alert>;
   if (!agents) {
     return (
       <Center py="xl">
@@ -111,32 +89,17 @@ export function AgentAccessView({
         <ScrollArea.Autosize mah="calc(100vh - 240px)">
           <Stack gap={2} role="list" aria-label="Agents">
             {agents.map((agent) => (
-              <AgentRow
-                key={agent.ref}
-                agent={agent}
-                active={agent.ref === current?.ref}
-                onClick={() => onSelect(agent.ref)}
-              />
+              <AgentRow key={agent.ref} agent={agent} active={agent.ref === current?.ref} onClick={() => onSelect(agent.ref)} />
             ))}
           </Stack>
         </ScrollArea.Autosize>
       </Paper>
-      <Box style={{ flex: 1, minWidth: 0 }}>
-        {current && <AgentAccessDetail key={current.ref} agent={current} />}
-      </Box>
+      <Box style={{ flex: 1, minWidth: 0 }}>{current && <AgentAccessDetail key={current.ref} agent={current} />}</Box>
     </Group>
   );
 }
 
-function AgentRow({
-  agent,
-  active,
-  onClick,
-}: {
-  agent: AgentSummary;
-  active: boolean;
-  onClick: () => void;
-}) {
+function AgentRow({ agent, active, onClick }: { agent: AgentSummary; active: boolean; onClick: () => void }) {
   return (
     <UnstyledButton
       role="listitem"
@@ -146,7 +109,7 @@ function AgentRow({
       py={6}
       style={{
         borderRadius: 6,
-        background: active ? "var(--mantine-color-default-hover)" : undefined,
+        background: active ? 'var(--mantine-color-default-hover)' : undefined,
       }}
     >
       <Group justify="space-between" wrap="nowrap" gap="xs">
@@ -161,11 +124,7 @@ function AgentRow({
         <Group gap={4} wrap="nowrap">
           {agent.problems.length > 0 && (
             <Tooltip label={`${agent.problems.length} problem(s)`}>
-              <IconAlertTriangle
-                size={16}
-                color="var(--mantine-color-yellow-6)"
-                aria-label="Has problems"
-              />
+              <IconAlertTriangle size={16} color="var(--mantine-color-yellow-6)" aria-label="Has problems" />
             </Tooltip>
           )}
           <Badge variant="light" size="sm">
@@ -200,23 +159,15 @@ function AgentAccessDetail({ agent }: { agent: AgentSummary }) {
           </Tooltip>
         </Group>
         <Text size="sm" c="dimmed" mt={4}>
-          Declared in{" "}
-          <Anchor
-            size="sm"
-            ff="monospace"
-            onClick={() => navigate("resources", { file: agent.file })}
-          >
+          Declared in{' '}
+          <Anchor size="sm" ff="monospace" onClick={() => navigate('resources', { file: agent.file })}>
             {agent.file}
           </Anchor>
           . Deny by default: the agent may call only what is granted here.
         </Text>
       </div>
       {agent.problems.length > 0 && (
-        <Alert
-          color="yellow"
-          icon={<IconAlertTriangle size={18} />}
-          title="Cannot compile everything as declared"
-        >
+        <Alert color="yellow" icon={<IconAlertTriangle size={18} />} title="Cannot compile everything as declared">
           <Stack gap={2}>
             {agent.problems.map((problem) => (
               <Text key={problem} size="sm">
@@ -250,7 +201,7 @@ function AgentAccessDetail({ agent }: { agent: AgentSummary }) {
                     {grant.source}
                   </Table.Td>
                   <Table.Td>
-                    {grant.allow === "all" ? (
+                    {grant.allow === 'all' ? (
                       <Badge color="orange" variant="light" size="sm">
                         all
                       </Badge>
@@ -284,8 +235,7 @@ function AgentAccessDetail({ agent }: { agent: AgentSummary }) {
             {agent.policy.total_timeout_ms / 1000} s in all
           </Badge>
           <Badge variant="default" size="sm">
-            {agent.policy.max_tool_result_bytes.toLocaleString("en")} result
-            bytes
+            {agent.policy.max_tool_result_bytes.toLocaleString('en')} result bytes
           </Badge>
         </Group>
       </Paper>
@@ -296,7 +246,7 @@ function AgentAccessDetail({ agent }: { agent: AgentSummary }) {
 
 function CompiledPreview({ agent }: { agent: AgentSummary }) {
   const trpc = useTRPC();
-  const [format, setFormat] = useState<CompileFormat>("tools.json");
+  const [format, setFormat] = useState<CompileFormat>('tools.json');
   const compiled = useQuery({
     ...trpc.agentTools.compile.queryOptions({ agent: agent.ref, format }),
     retry: false,
@@ -306,21 +256,21 @@ function CompiledPreview({ agent }: { agent: AgentSummary }) {
       onSuccess: (result) => {
         for (const file of result.written)
           notifications.show({
-            color: "teal",
+            color: 'teal',
             title: `Wrote ${file.format}`,
             message: file.path,
           });
         for (const file of result.failed)
           notifications.show({
-            color: "red",
+            color: 'red',
             title: `${file.format} not written`,
             message: file.message,
           });
       },
       onError: (error) =>
         notifications.show({
-          color: "red",
-          title: "Nothing written",
+          color: 'red',
+          title: 'Nothing written',
           message: appErrorOf(error).message,
         }),
     }),
@@ -334,8 +284,8 @@ function CompiledPreview({ agent }: { agent: AgentSummary }) {
           value={format}
           onChange={(value) => setFormat(value as CompileFormat)}
           data={[
-            { value: "tools.json", label: "tools.json" },
-            { value: "config.yaml", label: "config.yaml" },
+            { value: 'tools.json', label: 'tools.json' },
+            { value: 'config.yaml', label: 'config.yaml' },
           ]}
           aria-label="Compiled file"
         />
@@ -346,38 +296,24 @@ function CompiledPreview({ agent }: { agent: AgentSummary }) {
             variant="default"
             leftSection={<IconDownload size={14} />}
             disabled={!text}
-            onClick={() =>
-              text &&
-              downloadText(
-                `${agent.name}-${format}`,
-                text,
-                format === "tools.json"
-                  ? "application/json"
-                  : "application/yaml",
-              )
-            }
+            onClick={() => text && downloadText(`${agent.name}-${format}`, text, format === 'tools.json' ? 'application/json' : 'application/yaml')}
           >
             Download
           </Button>
           <Tooltip label="Writes tools.json and config.yaml to .claw-runtime/context/<agent>/ in the workspace folder">
-            <Button
-              size="xs"
-              leftSection={<IconDeviceFloppy size={14} />}
-              loading={write.isPending}
-              onClick={() => write.mutate({ agent: agent.ref })}
-            >
+            <Button size="xs" leftSection={<IconDeviceFloppy size={14} />} loading={write.isPending} onClick={() => write.mutate({ agent: agent.ref })}>
               Write files
             </Button>
           </Tooltip>
         </Group>
       </Group>
       <Text size="xs" c="dimmed" mb="xs">
-        {format === "tools.json"
-          ? "Read by the cllama proxy: tool schemas, execution metadata and the budget."
+        {format === 'tools.json'
+          ? 'Read by the cllama proxy: tool schemas, execution metadata and the budget.'
           : "The agent's /etc/agent/config.yaml: the endpoints of its MCP servers."}
-        {format === "config.yaml" &&
+        {format === 'config.yaml' &&
           agent.withoutEndpoint.length > 0 &&
-          ` ${agent.withoutEndpoint.join(", ")} run${agent.withoutEndpoint.length === 1 ? "s" : ""} over stdio on this machine and ha${agent.withoutEndpoint.length === 1 ? "s" : "ve"} no endpoint to list.`}
+          ` ${agent.withoutEndpoint.join(', ')} run${agent.withoutEndpoint.length === 1 ? 's' : ''} over stdio on this machine and ha${agent.withoutEndpoint.length === 1 ? 's' : 've'} no endpoint to list.`}
       </Text>
       {compiled.isPending ? (
         <Center py="md">
@@ -396,10 +332,7 @@ function CompiledPreview({ agent }: { agent: AgentSummary }) {
       )}
       {compiled.data && (
         <Text size="xs" c="dimmed" mt={6}>
-          {format === "tools.json"
-            ? `${compiled.data.toolCount} tool(s)`
-            : `${compiled.data.toolCount} MCP server(s)`}{" "}
-          · Write files puts it in {compiled.data.defaultPath}
+          {format === 'tools.json' ? `${compiled.data.toolCount} tool(s)` : `${compiled.data.toolCount} MCP server(s)`} · Write files puts it in {compiled.data.defaultPath}
         </Text>
       )}
     </Paper>
@@ -416,16 +349,10 @@ function NoAgents() {
         </ThemeIcon>
         <Text fw={600}>No agents in the workspace</Text>
         <Text c="dimmed" size="sm" ta="center" maw={460}>
-          Declare agents and the tools each may call in a{" "}
-          <Code>claw-pod.yml</Code> (or <Code>&lt;pod&gt;.claw-pod.yml</Code>)
-          file of the workspace: services with an <Code>x-claw</Code> block,{" "}
-          <Code>cllama: passthrough</Code> and a <Code>tools</Code> list.
+          Declare agents and the tools each may call in a <Code>claw-pod.yml</Code> (or <Code>&lt;pod&gt;.claw-pod.yml</Code>) file of the workspace: services with an{' '}
+          <Code>x-claw</Code> block, <Code>cllama: passthrough</Code> and a <Code>tools</Code> list.
         </Text>
-        <Button
-          variant="light"
-          leftSection={<IconFileCode size={16} />}
-          onClick={() => navigate("resources", {})}
-        >
+        <Button variant="light" leftSection={<IconFileCode size={16} />} onClick={() => navigate('resources', {})}>
           Open Resources
         </Button>
       </Stack>
