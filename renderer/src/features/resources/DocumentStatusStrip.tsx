@@ -1,4 +1,5 @@
-import { Badge, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
+import { useNavigate } from '../../shell/useSection';
 import type { ResourceStatuses } from '../../../../shared/resources/statuses';
 import type { ParsedDocument } from '../../../../shared/resources/workspace';
 import { phaseColor } from './phaseColor';
@@ -21,6 +22,7 @@ export function statusPhaseOf(file: string, doc: ParsedDocument, statuses: Resou
 
 /** One line per document of the file: kind, name, whether it is valid and its local phase. */
 export function DocumentStatusStrip({ file, documents, statuses }: DocumentStatusStripProps) {
+  const navigate = useNavigate();
   return (
     <Stack gap={4} role="list" aria-label="Documents">
       {documents.length === 0 && (
@@ -47,6 +49,11 @@ export function DocumentStatusStrip({ file, documents, statuses }: DocumentStatu
               <Badge size="xs" color={phaseColor(phase)} variant="dot">
                 {phase}
               </Badge>
+            )}
+            {doc.kind === 'ClawPod' && doc.valid && (
+              <Anchor size="xs" onClick={() => navigate('tools', { view: 'agents' })} style={{ flexShrink: 0 }}>
+                Agent access
+              </Anchor>
             )}
           </Group>
         );
