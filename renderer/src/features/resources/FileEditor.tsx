@@ -2,8 +2,6 @@ import { Alert, Badge, Button, Center, Group, Kbd, Loader, Paper, ScrollArea, St
 import { IconCloudComputing, IconDeviceFloppy, IconEye, IconGitCompare } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CLAW_DESCRIPTOR_FILE } from '../../../../shared/resources/clawDescriptor';
-import { CLAW_POD_FILE } from '../../../../shared/resources/clawPod';
 import type { Diagnostic } from '../../../../shared/resources/diagnostics';
 import type { ResourceStatuses } from '../../../../shared/resources/statuses';
 import type { ParsedDocument, WorkspaceFileView } from '../../../../shared/resources/workspace';
@@ -17,6 +15,7 @@ import type { RevealRequest } from './editor/YamlEditorProps';
 import { PreviewDefaultsModal } from './PreviewDefaultsModal';
 import { ProblemsList } from './ProblemsList';
 import { ReconcileStatus } from './ReconcileStatus';
+import { schemaForFile } from './schemaForFile';
 
 /** How long typing pauses before the backend checks the draft. */
 const VALIDATE_DELAY_MS = 400;
@@ -221,7 +220,7 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
               diagnostics={checked.text === draft.text ? checked.diagnostics : []}
               onSave={onSave}
               reveal={reveal}
-              schema={schemaFor(path, schemas)}
+              schema={schemaForFile(path, schemas)}
               height={EDITOR_HEIGHT}
             />
           )}
@@ -282,25 +281,16 @@ function ClusterSchemasNote({ context, kinds, groupVersions }: NonNullable<Edito
         <ThemeIcon size="sm" variant="light" color="indigo">
           <IconCloudComputing size={14} />
         </ThemeIcon>
-        <Text size="xs" style={{ minWidth: 0 }}>
-          Completion, hover and checks also cover the {kinds} {kinds === 1 ? 'kind' : 'kinds'} of cluster{' '}
-          <Text span ff="monospace" size="xs" fw={600} style={{ wordBreak: 'break-all' }}>
-            {context}
+        <Tooltip label={`From its OpenAPI documents: ${groupVersions.join(', ')}`} multiline maw={300} withArrow>
+          <Text size="xs" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+            Completion, hover and checks also cover the {kinds} {kinds === 1 ? 'kind' : 'kinds'} of cluster{' '}
+            <Text span ff="monospace" size="xs" fw={600}>
+              {context}
+            </Text>
+            .
           </Text>
-          <Text span c="dimmed" size="xs">
-            {' '}
-            ({groupVersions.join(', ')})
-          </Text>
-        </Text>
+        </Tooltip>
       </Group>
     </Paper>
   );
-}
-
-/** Files are told apart by name, as the backend does: descriptors, pod files, and resource YAML. */
-function schemaFor(path: string, schemas: EditorSchemas | undefined): unknown {
-  const name = path.split('/').pop() ?? path;
-  if (CLAW_DESCRIPTOR_FILE.test(name)) return schemas?.descriptor;
-  if (CLAW_POD_FILE.test(name)) return schemas?.pod;
-  return schemas?.document;
 }
