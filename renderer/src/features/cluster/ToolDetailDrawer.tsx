@@ -97,30 +97,40 @@ const STATUS_COLORS: Record<Condition['status'], string> = { True: 'teal', False
 
 function ConditionsTable({ conditions }: { conditions: Condition[] }) {
   if (conditions.length === 0) return <Text size="sm" c="dimmed">No conditions reported yet.</Text>;
+  // The message goes under its reason, as kubectl describe prints it: in a column of its own it is squeezed to a few characters a line.
   return (
     <Table aria-label="Conditions" verticalSpacing="xs" fz="sm">
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Type</Table.Th>
           <Table.Th>Status</Table.Th>
-          <Table.Th>Reason</Table.Th>
-          <Table.Th>Message</Table.Th>
-          <Table.Th>Last transition</Table.Th>
-          <Table.Th>Generation</Table.Th>
+          <Table.Th>Reason and message</Table.Th>
+          <Table.Th>Since</Table.Th>
+          <Table.Th title="The generation the condition was observed at">Gen.</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
         {conditions.map((c) => (
-          <Table.Tr key={c.type}>
+          <Table.Tr key={c.type} style={{ verticalAlign: 'top' }}>
             <Table.Td fw={600}>{c.type}</Table.Td>
             <Table.Td>
               <Badge size="sm" variant="light" color={STATUS_COLORS[c.status]} miw="max-content">
                 {c.status}
               </Badge>
             </Table.Td>
-            <Table.Td>{c.reason}</Table.Td>
-            <Table.Td style={{ wordBreak: 'break-word' }}>{c.message}</Table.Td>
-            <Table.Td title={c.lastTransitionTime}>{formatAge(c.lastTransitionTime)} ago</Table.Td>
+            <Table.Td>
+              <Text size="sm" fw={500}>
+                {c.reason}
+              </Text>
+              {c.message && (
+                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  {c.message}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td title={c.lastTransitionTime} style={{ whiteSpace: 'nowrap' }}>
+              {formatAge(c.lastTransitionTime)} ago
+            </Table.Td>
             <Table.Td>{c.observedGeneration ?? '-'}</Table.Td>
           </Table.Tr>
         ))}
