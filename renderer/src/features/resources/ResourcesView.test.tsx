@@ -203,8 +203,8 @@ describe('ResourcesView', () => {
         .answer('kube.schemas', () => testCluster);
       renderView(backend, editors);
 
-      const badge = await screen.findByLabelText('Schemas of cluster kube-testbed');
-      expect(badge.textContent).toContain('+ 1 kind from kube-testbed');
+      const note = await screen.findByLabelText('Schemas of cluster kube-testbed');
+      expect(note.textContent).toContain('also cover the 1 kind of cluster kube-testbed.');
       expect(accepts(seen.schema, deployment)).toBe(false);
       expect(accepts(seen.schema, { ...deployment, spec: { replicas: 2 } })).toBe(true);
     });

@@ -36,7 +36,8 @@ export function withClusterKinds(document: SchemaObject, workspaceKinds: readonl
         ...((document.allOf as unknown[] | undefined) ?? []),
         ...kinds.map((k) => ({
           if: { properties: { apiVersion: { const: k.apiVersion }, kind: { const: k.kind } }, required: ['apiVersion', 'kind'] },
-          then: { $ref: `#/definitions/${k.definition.replace(/~/g, '~0').replace(/\//g, '~1')}` },
+          // The title heads the hover of every field below that has none of its own.
+          then: { title: `${k.kind} (${k.apiVersion}) of cluster ${cluster.context}`, allOf: [{ $ref: `#/definitions/${k.definition.replace(/~/g, '~0').replace(/\//g, '~1')}` }] },
         })),
       ],
       definitions: { ...cluster.definitions, ...((document.definitions as SchemaObject | undefined) ?? {}) },
