@@ -1,13 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { binaryPath, startTestbed, type Testbed } from '../../e2e/kube-testbed/testbed.mjs';
+import { startTestbed, type Testbed } from '../../e2e/kube-testbed/testbed.mjs';
 import { createNamespace, eventually, markDeploymentReady, toolsPath } from '../../e2e/kube/clusterFixtures';
 import { CountingApiProxy, proxiedKubeconfig } from '../../e2e/kube/CountingApiProxy';
+import { kubeTestbedSkipReason } from '../../e2e/support/kubeTestbed';
 import type { AvailableClusterSchemas, ClusterInventory, ClusterSchemas } from '../../shared/kubeApi';
 import { installCrds } from '../kube/crds';
 import { connectKube, type KubeConnection } from '../kube/KubeConnection';
@@ -20,15 +20,7 @@ import { createCallerFactory, type RpcContext } from './trpc';
 
 const NS = 'cluster-view';
 
-function hasGo(): boolean {
-  try {
-    execFileSync('go', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const skipReason = !existsSync(binaryPath()) && !hasGo() ? 'the kube-testbed binary is not cached and go is not installed to build it' : undefined;
+const skipReason = kubeTestbedSkipReason();
 if (skipReason) console.warn(`Skipping the kube router suite: ${skipReason}`);
 
 const toolYaml = (image: string) => `apiVersion: langop.io/v1alpha1
