@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import type { KubeConnection, KubeTargetOptions } from '../../../main/kube/KubeConnection';
 import { createStderrLogger } from '../../../main/platform/Logger';
-import { AppError } from '../../../shared/errors';
 import type { KubeInventory } from '../../../shared/kube';
 import { APP_VERSION } from '../../common/appVersion';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { connectKubeTarget } from '../connectKubeTarget';
 
 interface TargetFlags {
   kubeconfig?: string;
@@ -19,35 +18,15 @@ function withTarget(command: Command): Command {
     .option('-n, --namespace <name>', 'only this namespace (default: all namespaces)');
 }
 
-/** Connects and checks that the apiserver answers: exit 2 for a bad kubeconfig or context, 3 when unreachable. */
 // The Kubernetes client is loaded only by kube commands, keeping every other command's start fast.
 const loadKubeModules = async () => {
-  const [{ checkReachable, connectKube }, { installCrds }, { LanguageToolReconciler }, { readInventory }] = await Promise.all([
-    import('../../../main/kube/KubeConnection'),
+  const [{ installCrds }, { LanguageToolReconciler }, { readInventory }] = await Promise.all([
     import('../../../main/kube/crds'),
     import('../../../main/kube/LanguageToolReconciler'),
     import('../../../main/kube/readInventory'),
   ]);
-  return { checkReachable, connectKube, installCrds, LanguageToolReconciler, readInventory };
+  return { installCrds, LanguageToolReconciler, readInventory };
 };
-
-async function connect(flags: TargetFlags): Promise<KubeConnection> {
-  const { checkReachable, connectKube } = await loadKubeModules();
-  let connection: KubeConnection;
-  try {
-    connection = connectKube({ kubeconfig: flags.kubeconfig, context: flags.context, namespace: flags.namespace } satisfies KubeTargetOptions);
-  } catch (error) {
-    throw new CliExit(ExitCode.Usage, (error as Error).message);
-  }
-  try {
-    await checkReachable(connection.rest);
-  } catch (error) {
-    connection.close();
-    if (error instanceof AppError && error.code === 'ConnectionFailed') throw new CliExit(ExitCode.CannotConnect, error.message);
-    throw new CliExit(ExitCode.Failed, (error as Error).message);
-  }
-  return connection;
-}
 
 function parseSeconds(value: string): number {
   const seconds = Number(value);
@@ -64,7 +43,7 @@ export function registerKube(program: Command, ctx: CliContext) {
     .option('--timeout <seconds>', 'with --once: give up after this long (exit 1)', '300')
     .action(async (flags: TargetFlags & { once?: boolean; timeout: string }) => {
       const timeoutSeconds = parseSeconds(flags.timeout);
-      const connection = await connect(flags);
+      const connection = await connectKubeTarget(flags);
       const scope = flags.namespace ? `namespace ${flags.namespace}` : 'all namespaces';
       const { LanguageToolReconciler, installCrds, readInventory } = await loadKubeModules();
       const reconciler = new LanguageToolReconciler({
@@ -110,7 +89,7 @@ export function registerKube(program: Command, ctx: CliContext) {
     .description('List tools per namespace: phase, endpoint, number of tools, agents that use them')
     .option('--json', 'print JSON')
     .action(async (flags: TargetFlags & { json?: boolean }) => {
-      const connection = await connect(flags);
+      const connection = await connectKubeTarget(flags);
       const { readInventory } = await loadKubeModules();
       try {
         const inventory = await readInventory(connection);

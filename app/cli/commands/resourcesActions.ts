@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { stringify } from 'yaml';
-import { checkReachable, connectKube, type KubeConnection } from '../../../main/kube/KubeConnection';
 import { createStderrLogger } from '../../../main/platform/Logger';
 import { applyToCluster } from '../../../main/resources/applyToCluster';
 import { applyToWorkspace } from '../../../main/resources/applyToWorkspace';
@@ -9,10 +8,10 @@ import { currentWorkspaceDir } from '../../../main/resources/createLocalResource
 import { indexByIdentity, documentDiagnostics } from '../../../main/resources/duplicateDiagnostics';
 import { parseResourceText, type LoadedDocument } from '../../../main/resources/parseResourceText';
 import { Workspace } from '../../../main/resources/Workspace';
-import { AppError } from '../../../shared/errors';
 import { formatDiagnostic } from '../../../shared/resources/diagnostics';
 import { MAX_WORKSPACE_FILE_BYTES } from '../../../shared/resources/workspace';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { connectKubeTarget } from '../connectKubeTarget';
 
 export interface ApplyFlags {
   filename: string;
@@ -39,7 +38,7 @@ export async function apply(ctx: CliContext, flags: ApplyFlags) {
   const { documents, text } = await readValidated(ctx, flags.filename, '; nothing was applied');
   const suffix = flags.dryRun ? ' (dry run)' : '';
   if (flags.target === 'cluster') {
-    const connection = await connect(flags);
+    const connection = await connectKubeTarget(flags);
     try {
       const results = await applyToCluster(
         connection,
@@ -92,25 +91,4 @@ async function readValidated(ctx: CliContext, file: string, consequence: string)
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (errors > 0) throw new CliExit(ExitCode.Failed, `${file}: ${errors} error${errors === 1 ? '' : 's'}${consequence}.`);
   return { documents, text };
-}
-
-async function connect(flags: ApplyFlags): Promise<KubeConnection> {
-  let connection: KubeConnection;
-  try {
-    connection = connectKube({
-      kubeconfig: flags.kubeconfig,
-      context: flags.context,
-      namespace: flags.namespace,
-    });
-  } catch (error) {
-    throw new CliExit(ExitCode.Usage, (error as Error).message);
-  }
-  try {
-    await checkReachable(connection.rest);
-  } catch (error) {
-    connection.close();
-    if (error instanceof AppError && error.code === 'ConnectionFailed') throw new CliExit(ExitCode.CannotConnect, error.message);
-    throw new CliExit(ExitCode.Failed, (error as Error).message);
-  }
-  return connection;
 }
