@@ -88,7 +88,7 @@ export function ClusterView() {
           value={status.data?.kubeconfig === list?.kubeconfig ? (status.data?.context ?? list?.current ?? null) : (list?.current ?? null)}
           onChange={(context) => context && select.mutate({ kubeconfig: list?.kubeconfig, context })}
           disabled={!list?.contexts.length}
-          w={320}
+          w={380}
           allowDeselect={false}
         />
         <Select
