@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment, useMemo, useState } from 'react';
 import type { A2aTranscriptEntry } from '../../../../shared/a2a';
 import { CopyButton } from '../../components/CopyButton';
+import { prettyJson } from '../../components/prettyJson';
 import { useTRPC } from '../../rpc/client';
 import { downloadText } from '../../shell/download';
 import { formatClock } from './display';
@@ -25,14 +26,6 @@ function statusColor(status: number): string {
 }
 
 const isCardFetch = (e: A2aTranscriptEntry) => e.method.startsWith('GET ') && e.url.includes('/.well-known/');
-
-function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
 
 /** The agent's wire traffic (card fetches, JSON-RPC calls, stream events), newest first, refreshed every second. */
 export function AgentTranscriptPanel({ agent }: { agent: string }) {
@@ -146,7 +139,7 @@ export function AgentTranscriptPanel({ agent }: { agent: string }) {
                         )}
                         {e.body !== undefined && (
                           <Code block fz="xs" mt={4} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-                            {pretty(e.body)}
+                            {prettyJson(e.body)}
                           </Code>
                         )}
                         {e.truncated && (

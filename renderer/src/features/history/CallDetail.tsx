@@ -17,7 +17,7 @@ import { ResultView } from '../invoke/ResultView';
 import { appErrorOf } from '../invoke/useInvocation';
 import { formatLatency } from '../metrics/formatMetric';
 import { CallStatusBadge } from './CallStatusBadge';
-import { CallTranscript } from './CallTranscript';
+import { McpTranscriptTable } from '../../components/McpTranscriptTable';
 
 export interface CallDetailProps {
   id: string;
@@ -206,7 +206,7 @@ function LoadedCall({ record, transcript, replayOutcome, onSelect, onReplayed }:
         <Box>
           <Divider label="Transcript" labelPosition="left" mb={4} />
           {transcript.length ? (
-            <CallTranscript entries={transcript} startedAt={record.startedAt} />
+            <McpTranscriptTable entries={transcript} time={{ since: record.startedAt }} label="Transcript slice" compact />
           ) : (
             <Text size="xs" c="dimmed">
               No transcript here: the process that made the call keeps it in memory (this app holds recent messages while the server stays connected; calls from the CLI keep theirs in the CLI).
