@@ -141,18 +141,22 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const agentSearch = new AgentSearchDocuments(search);
   const agentTools = new AgentToolAccess({
     pods: workspacePods,
-    // A server that is not connected right now still grants what it listed at its last discovery.
+    // A server that is not connected right now still grants what it listed at its last discovery;
+    // only those servers' cache files are read.
     tools: async () =>
       lookupWithFallback(
         catalog,
         await Promise.all(
-          mcp.configs().map(async (config) => ({
-            source: { kind: 'mcp' as const, name: config.name },
-            entries: ((await mcp.toolCache.read(config.name))?.tools ?? []).flatMap((tool) => {
-              const configured = resources.toolConfig(config.name, tool);
-              return configured?.excluded ? [] : [mcpToolEntry(config.name, tool, configured)];
-            }),
-          })),
+          mcp
+            .configs()
+            .filter((config) => catalog.list({ source: `mcp:${config.name}` }).length === 0)
+            .map(async (config) => ({
+              source: { kind: 'mcp' as const, name: config.name },
+              entries: ((await mcp.toolCache.read(config.name))?.tools ?? []).flatMap((tool) => {
+                const configured = resources.toolConfig(config.name, tool);
+                return configured?.excluded ? [] : [mcpToolEntry(config.name, tool, configured)];
+              }),
+            })),
         ),
       ),
     endpoints: async () => ({

@@ -1,14 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { stringify } from 'yaml';
 import type { AgentGrantView, AgentSummary, CompiledAgentFile, CompileFormat, WrittenAgentFiles } from '../../../shared/agentTools';
 import { AppError, isAppError } from '../../../shared/errors';
-import { sourceId } from '../../../shared/invocation';
+import { sourceId, type ToolSource } from '../../../shared/invocation';
+import type { ToolEntry } from '../../../shared/registry';
 import { DEFAULT_TOOLS_POLICY, INHERIT_DEFAULTS, type ClawAgent, type ClawPod, type ToolsPolicy } from '../../../shared/resources/clawPod';
 import { writeFileAtomic } from '../../platform/atomicWrite';
-import { compileAgentConfigYaml } from './compileAgentConfigYaml';
-import { compileToolsJson, type ToolLookup } from './compileToolsJson';
-import { resolveToolGrants, serviceResolverFor } from './resolveToolGrants';
+import { agentConfig } from './compileAgentConfigYaml';
+import { compileToolsJson, grantedTools, type ToolLookup } from './compileToolsJson';
+import { serviceResolverFor } from './resolveToolGrants';
 
 /** A valid pod file of the workspace. */
 export interface WorkspacePod {
@@ -107,29 +108,21 @@ function compileOne(entry: AgentInPod, format: CompileFormat, tools: ToolLookup,
     return { text: `${JSON.stringify(manifest, null, 2)}\n`, toolCount: manifest.tools.length };
   }
   const mcpEndpoints = Object.fromEntries(Object.entries(endpoints).flatMap(([id, url]) => (id.startsWith('mcp:') ? [[id.slice(4), url]] : [])));
-  const text = compileAgentConfigYaml(agent, mcpEndpoints, pod.pod.defaults, serviceResolverFor(tools.sources()));
+  const config = agentConfig(agent, mcpEndpoints, pod.pod.defaults, serviceResolverFor(tools.sources()));
   // For config.yaml the count is of MCP servers, each an entry of its `tools:` map.
-  return { text, toolCount: Object.keys((parse(text) as { tools: object }).tools).length };
+  return { text: stringify(config), toolCount: Object.keys(config.tools).length };
 }
 
 function summarize(entry: AgentInPod, tools: ToolLookup, endpoints: Record<string, string>): AgentSummary {
   const { agent, pod } = entry;
-  const problems: string[] = [];
-  const grants: AgentGrantView[] = [];
-  let resolved: ReturnType<typeof resolveToolGrants> = new Map();
+  let resolved: ReturnType<typeof grantedTools> = { grants: [], problems: [] };
   try {
-    resolved = resolveToolGrants(agent, pod.pod.defaults, serviceResolverFor(tools.sources()));
+    resolved = grantedTools(agent, tools, pod.pod.defaults);
   } catch (error) {
-    problems.push((error as Error).message);
+    // An ambiguous service name: nothing resolves until the grant says which source it means.
+    resolved.problems.push((error as Error).message);
   }
-  for (const [source, allow] of resolved) {
-    const available = tools.list({ source });
-    const names = new Set(available.map((tool) => tool.toolName));
-    if (available.length === 0) problems.push(`${source} has no tools in the registry`);
-    else if (allow !== 'all') for (const name of allow) if (!names.has(name)) problems.push(`${source} has no tool ${name}`);
-    const granted = allow === 'all' ? available.length : [...allow].filter((name) => names.has(name)).length;
-    grants.push({ source, allow: allow === 'all' ? 'all' : [...allow], available: available.length, granted });
-  }
+  const grants: AgentGrantView[] = resolved.grants.map((grant) => ({ source: grant.source, allow: grant.allow, available: grant.available.length, granted: grant.granted.length }));
   return {
     ref: entry.ref,
     name: agent.name,
@@ -140,13 +133,13 @@ function summarize(entry: AgentInPod, tools: ToolLookup, endpoints: Record<strin
     grants,
     toolCount: grants.reduce((sum, grant) => sum + grant.granted, 0),
     policy: policyOf(entry),
-    problems,
-    withoutEndpoint: [...resolved.keys()].filter((source) => source.startsWith('mcp:') && !endpoints[source]),
+    problems: resolved.problems,
+    withoutEndpoint: grants.map((grant) => grant.source).filter((source) => source.startsWith('mcp:') && !endpoints[source]),
   };
 }
 
 /** A registry view for compiling: the live catalog, with cached discoveries standing in for sources it lacks. */
-export function lookupWithFallback(live: ToolLookup, cached: ReadonlyArray<{ source: { kind: 'mcp' | 'http' | 'a2a'; name: string }; entries: ReturnType<ToolLookup['list']> }>): ToolLookup {
+export function lookupWithFallback(live: ToolLookup, cached: ReadonlyArray<{ source: ToolSource; entries: ToolEntry[] }>): ToolLookup {
   const liveSources = new Set(live.sources().map(sourceId));
   const extra = cached.filter((item) => !liveSources.has(sourceId(item.source)) && item.entries.length > 0);
   return {

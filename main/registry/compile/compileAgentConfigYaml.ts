@@ -9,6 +9,16 @@ import { httpService, resolveToolGrants, type AgentTools, type ServiceResolver, 
  * servers and do not appear.
  */
 export function compileAgentConfigYaml(agent: AgentTools, endpoints: Record<string, string>, defaults: readonly ToolGrant[] = [], resolveService: ServiceResolver = httpService): string {
+  return stringify(agentConfig(agent, endpoints, defaults, resolveService));
+}
+
+/** The config as an object: `tools` maps each granted MCP server to its endpoint. */
+export function agentConfig(
+  agent: AgentTools,
+  endpoints: Record<string, string>,
+  defaults: readonly ToolGrant[] = [],
+  resolveService: ServiceResolver = httpService,
+): { tools: Record<string, { endpoint: string; protocol: 'mcp' }> } {
   const tools: Record<string, { endpoint: string; protocol: 'mcp' }> = {};
   const missing: string[] = [];
   const servers = [...resolveToolGrants(agent, defaults, resolveService).keys()].filter((source) => source.startsWith('mcp:')).map((source) => source.slice(4));
@@ -20,5 +30,5 @@ export function compileAgentConfigYaml(agent: AgentTools, endpoints: Record<stri
   if (missing.length > 0) {
     throw new AppError('NotFound', `Cannot write config.yaml for ${agent.name}: no endpoint known for ${missing.join(', ')}.`);
   }
-  return stringify({ tools });
+  return { tools };
 }

@@ -45,20 +45,8 @@ export interface CompileToolsOptions {
  * annotations and hidden execution metadata, and the mediation budget.
  */
 export function compileToolsJson(agent: AgentTools, catalog: ToolLookup, defaults: readonly ToolGrant[] = [], options: CompileToolsOptions = {}): ToolsJson {
-  const tools: ToolsJsonTool[] = [];
-  const problems: string[] = [];
-  for (const [source, allowed] of resolveToolGrants(agent, defaults, serviceResolverFor(catalog.sources()))) {
-    const available = catalog.list({ source });
-    if (available.length === 0) {
-      problems.push(`${source} has no tools in the registry`);
-      continue;
-    }
-    if (allowed !== 'all') {
-      const known = new Set(available.map((entry) => entry.toolName));
-      for (const name of allowed) if (!known.has(name)) problems.push(`${source} has no tool ${name}`);
-    }
-    for (const entry of available) if (allowed === 'all' || allowed.has(entry.toolName)) tools.push(manifestTool(entry, options));
-  }
+  const { grants, problems } = grantedTools(agent, catalog, defaults);
+  const tools = grants.flatMap((grant) => grant.granted.map((entry) => manifestTool(entry, options)));
   if (problems.length > 0) throw new AppError('NotFound', `Cannot compile tools.json for ${agent.name}: ${problems.join('; ')}.`);
 
   tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -68,6 +56,34 @@ export function compileToolsJson(agent: AgentTools, catalog: ToolLookup, default
     }
   }
   return { version: 1, tools, policy: { ...DEFAULT_TOOLS_POLICY, ...options.policy } };
+}
+
+/** One resolved grant: the source's tools in the registry and those the grant lets the agent call. */
+export interface GrantedSource {
+  source: string;
+  allow: 'all' | string[];
+  available: ToolEntry[];
+  granted: ToolEntry[];
+}
+
+/**
+ * The agent's grants resolved against the registry, and what cannot be honoured as declared (a
+ * source without tools, a tool name the source does not have).
+ */
+export function grantedTools(agent: AgentTools, catalog: ToolLookup, defaults: readonly ToolGrant[] = []): { grants: GrantedSource[]; problems: string[] } {
+  const grants: GrantedSource[] = [];
+  const problems: string[] = [];
+  for (const [source, allowed] of resolveToolGrants(agent, defaults, serviceResolverFor(catalog.sources()))) {
+    const available = catalog.list({ source });
+    if (available.length === 0) problems.push(`${source} has no tools in the registry`);
+    else if (allowed !== 'all') {
+      const known = new Set(available.map((entry) => entry.toolName));
+      for (const name of allowed) if (!known.has(name)) problems.push(`${source} has no tool ${name}`);
+    }
+    const granted = allowed === 'all' ? available : available.filter((entry) => allowed.has(entry.toolName));
+    grants.push({ source, allow: allowed === 'all' ? 'all' : [...allowed], available, granted });
+  }
+  return { grants, problems };
 }
 
 function manifestTool(entry: ToolEntry, options: CompileToolsOptions): ToolsJsonTool {
