@@ -152,7 +152,13 @@ describe.skipIf(!!skipReason)('kube router against a real kube-apiserver', { tim
       kubeconfig.contexts.push({ name: 'front-again', context: { cluster: 'front', user: 'front', namespace: 'default' } });
       writeFileSync(join(tmp, 'proxied-kubeconfig'), stringify(kubeconfig));
       viaProxy = new KubeSession({ logger: silentLogger, env: { KUBECONFIG: join(tmp, 'proxied-kubeconfig') } });
-    });
+      // The apiserver publishes a new CRD's OpenAPI a few seconds after the CRD is established; on a
+      // fresh machine that can be after these tests start. Wait (directly, not through the counting proxy).
+      await eventually(
+        async () => 'apis/langop.io/v1alpha1' in ((await admin.rest.request<{ paths?: object }>('GET', '/openapi/v3')).paths ?? {}),
+        'the CRD group in /openapi/v3',
+      );
+    }, 90_000);
 
     afterAll(async () => {
       await viaProxy?.close();
