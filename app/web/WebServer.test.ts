@@ -59,16 +59,48 @@ describe('browser-mode server', () => {
     expect(body.result.data).toMatchObject({ appVersion: '9.9.9', host: 'web' });
   });
 
-  it('trades the token for an HttpOnly SameSite=Strict cookie that then authorizes calls', async () => {
-    const wrong = await fetch(`${base}/auth/session`, { method: 'POST', body: JSON.stringify({ token: 'x' }) });
-    expect(wrong.status).toBe(401);
-    const ok = await fetch(`${base}/auth/session`, { method: 'POST', body: JSON.stringify({ token: server.token }) });
-    expect(ok.status).toBe(204);
-    const cookie = ok.headers.get('set-cookie')!;
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    const call = await fetch(`${base}/trpc/system.info`, { headers: { Cookie: cookie.split(';')[0]! } });
-    expect(call.status).toBe(200);
+  it('sets no cookie and ignores one: the token is accepted only as a header', async () => {
+    const shell = await fetch(`${base}/`);
+    expect(shell.headers.get('set-cookie')).toBeNull();
+    expect((await fetch(`${base}/auth/session`, { method: 'POST', body: JSON.stringify({ token: server.token }) })).headers.get('set-cookie')).toBeNull();
+    const withCookie = await fetch(`${base}/trpc/system.info`, { headers: { Cookie: `tooldeck_session=${server.token}` } });
+    expect(withCookie.status).toBe(401);
+  });
+
+  it('refuses requests another site made (Sec-Fetch-Site) with 403, even carrying the token', async () => {
+    for (const site of ['cross-site', 'same-site']) {
+      const response = await fetch(`${base}/trpc/system.info`, { headers: { ...auth(), 'Sec-Fetch-Site': site } });
+      expect(response.status).toBe(403);
+    }
+    expect((await fetch(`${base}/trpc/system.info`, { headers: { ...auth(), 'Sec-Fetch-Site': 'same-origin' } })).status).toBe(200);
+  });
+
+  it('answers an oversized body with 413 before reading it, with or without a token', async () => {
+    const { request } = await import('node:http');
+    const statusFor = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        // Declares 100 MB and sends none of it: the answer must not wait for the body.
+        const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/trpc/tools.invoke', headers: { 'Content-Type': 'application/json', 'Content-Length': String(100 * 1024 * 1024), ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.flushHeaders();
+      });
+    expect(await statusFor({})).toBe(413);
+    expect(await statusFor(auth())).toBe(413);
+  });
+
+  it('refuses a WebSocket upgrade', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      request({ host: '127.0.0.1', port: server.port, path: '/trpc/system.heartbeat', headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...auth() } })
+        .on('response', (res) => resolve(res.statusCode!))
+        .on('upgrade', () => resolve(101))
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(403);
   });
 
   it('gives 403 to a foreign Host on any request, static or API (DNS rebinding)', async () => {

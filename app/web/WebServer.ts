@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Core } from '../../main/core';
 import { appRouter } from '../../main/rpc/router';
 import { SECURITY_HEADERS } from '../common/contentSecurityPolicy';
-import { checkHostAndOrigin, isLoopbackHost, presentedToken, SESSION_COOKIE, tokensEqual } from './requestGuard';
+import { checkFetchSite, checkHostAndOrigin, declaredBodyTooLarge, DEFAULT_MAX_BODY_BYTES, isLoopbackHost, presentedToken, tokensEqual } from './requestGuard';
 
 export interface WebServerOptions {
   core: Core;
@@ -20,6 +20,8 @@ export interface WebServerOptions {
   dangerouslyBindAll?: boolean;
   /** Fixed token for tests; a fresh 256-bit one otherwise. */
   token?: string;
+  /** Request bodies above this get 413 before they are buffered (default 8 MiB). */
+  maxBodyBytes?: number;
 }
 
 export interface RunningWebServer {
@@ -55,10 +57,13 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     throw new BindRefusedError(`Refusing to bind ${host}: a non-loopback host needs --dangerously-bind-all`);
   }
   const token = options.token ?? randomBytes(32).toString('base64url');
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const staticRoot = resolve(options.staticDir);
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
+    // A chunked body (no Content-Length) is counted as it arrives and cut off at the same cap.
+    maxBodySize: maxBodyBytes,
     createContext: () => ({ core: options.core }),
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') options.core.deps.logger.error('rpc failed', { path, message: error.message });
@@ -68,17 +73,26 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   let port = 0;
   const server: Server = createServer((req, res) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    const verdict = checkHostAndOrigin({ host: req.headers.host, origin: req.headers.origin }, port, host);
-    if (!verdict.ok) return sendText(res, verdict.status, verdict.reason);
+    const origin = checkHostAndOrigin(req.headers, port, host);
+    if (!origin.ok) return refuse(res, origin.status, origin.reason);
     const path = new URL(req.url ?? '/', 'http://placeholder').pathname;
 
-    if (path === '/auth/session') return void createSession(req, res, token);
     if (path.startsWith('/trpc/')) {
-      if (!tokensEqual(token, presentedToken(req.headers))) return sendJson(res, 401, { error: 'A valid session token is required' });
+      const site = checkFetchSite(req.headers, 'api');
+      if (!site.ok) return refuse(res, site.status, site.reason);
+      // Before authentication: an oversized body is refused unread whoever sends it.
+      if (declaredBodyTooLarge(req.headers, maxBodyBytes)) return refuse(res, 413, `Request bodies are limited to ${maxBodyBytes} bytes`);
+      if (!tokensEqual(token, presentedToken(req.headers))) return refuse(res, 401, 'A valid console token is required (Authorization: Bearer …)');
       return trpc(req, res);
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed');
+    const site = checkFetchSite(req.headers, 'static');
+    if (!site.ok) return refuse(res, site.status, site.reason);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed');
     return void serveStatic(staticRoot, path, res);
+  });
+  // The console speaks no WebSocket: an upgrade is answered and the socket closed, never kept.
+  server.on('upgrade', (_req, socket) => {
+    socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
   server.on('clientError', (_error, socket) => socket.destroy());
 
@@ -102,27 +116,6 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
         server.close(() => resolveClose());
       }),
   };
-}
-
-/** Swaps the fragment token for an HttpOnly cookie so page scripts never hold it afterwards. */
-async function createSession(req: IncomingMessage, res: ServerResponse, token: string) {
-  if (req.method !== 'POST') return sendText(res, 405, 'Method not allowed');
-  let body = '';
-  for await (const chunk of req) {
-    body += chunk;
-    if (body.length > 4096) return sendJson(res, 413, { error: 'Request too large' });
-  }
-  let given: unknown;
-  try {
-    given = (JSON.parse(body) as { token?: unknown }).token;
-  } catch {
-    return sendJson(res, 400, { error: 'Expected JSON {"token": "..."}' });
-  }
-  if (typeof given !== 'string' || !tokensEqual(token, given)) return sendJson(res, 401, { error: 'Invalid token' });
-  res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
-  res.setHeader('Cache-Control', 'no-store');
-  res.statusCode = 204;
-  res.end();
 }
 
 async function serveStatic(root: string, urlPath: string, res: ServerResponse) {
@@ -155,8 +148,13 @@ function sendText(res: ServerResponse, status: number, text: string) {
   res.end(text);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown) {
+/**
+ * Refusals carry JSON (the renderer reads `error`) and close the connection, so a body the client
+ * is still sending is never read.
+ */
+function refuse(res: ServerResponse, status: number, error: string) {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(body));
+  res.setHeader('Connection', 'close');
+  res.end(JSON.stringify({ error }));
 }

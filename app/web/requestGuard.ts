@@ -1,9 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 
-export const SESSION_COOKIE = 'tooldeck_session';
-
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+/**
+ * Request bodies above this size get 413 before they are read (default of `tooldeck serve
+ * --max-body-mib`). 8 MiB holds any real tool argument; a page that streams more is refused, so the
+ * server's memory stays bounded whoever sends it.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export function isLoopbackHost(host: string): boolean {
   return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host === '[::1]';
@@ -22,13 +27,21 @@ export function allowedHosts(port: number, boundHost: string): Set<string> {
   return hosts;
 }
 
+export interface GuardedHeaders {
+  host?: string;
+  origin?: string;
+  'sec-fetch-site'?: string;
+  'sec-fetch-mode'?: string;
+  'sec-fetch-dest'?: string;
+}
+
 export type GuardVerdict = { ok: true } | { ok: false; status: 403; reason: string };
 
 /**
  * Host and Origin checks, applied to every request, static or API. With a wildcard bind the user
  * reaches us by IP literal; IP literals cannot be rebound, so they are accepted on the port.
  */
-export function checkHostAndOrigin(headers: { host?: string; origin?: string }, port: number, boundHost: string): GuardVerdict {
+export function checkHostAndOrigin(headers: GuardedHeaders, port: number, boundHost: string): GuardVerdict {
   const hosts = allowedHosts(port, boundHost);
   const host = headers.host?.toLowerCase();
   const wildcard = boundHost === '0.0.0.0' || boundHost === '::';
@@ -38,6 +51,21 @@ export function checkHostAndOrigin(headers: { host?: string; origin?: string }, 
     return { ok: false, status: 403, reason: `Origin "${headers.origin}" is not allowed` };
   }
   return { ok: true };
+}
+
+/**
+ * Browsers label every request with where it comes from (`Sec-Fetch-Site`), subresources and
+ * no-cors fetches included. Every port of 127.0.0.1 is the *same site* as the console, so
+ * `same-site` is as foreign as `cross-site`. Only the console's own pages (`same-origin`) and
+ * requests no page made (`none`: the address bar, a bookmark; absent: curl, scripts) get through —
+ * and for the static shell, a top-level navigation, which runs nothing but the console itself.
+ */
+export function checkFetchSite(headers: GuardedHeaders, target: 'api' | 'static'): GuardVerdict {
+  const site = headers['sec-fetch-site']?.toLowerCase();
+  if (site === undefined || site === 'same-origin' || site === 'none') return { ok: true };
+  const navigation = headers['sec-fetch-mode'] === 'navigate' && headers['sec-fetch-dest'] === 'document';
+  if (target === 'static' && navigation) return { ok: true };
+  return { ok: false, status: 403, reason: `Requests from another site (Sec-Fetch-Site: ${site}) are refused` };
 }
 
 function isIpLiteralOnPort(host: string, port: number): boolean {
@@ -53,13 +81,18 @@ export function tokensEqual(expected: string, given: string | undefined): boolea
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The token comes from the session cookie (the page) or a bearer header (scripts, the CLI). */
-export function presentedToken(headers: { cookie?: string; authorization?: string }): string | undefined {
-  const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '');
-  if (bearer) return bearer[1]!.trim();
-  for (const part of (headers.cookie ?? '').split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join('='));
-  }
-  return undefined;
+/**
+ * The token travels only as `Authorization: Bearer …`, a header no `<img>`, `<form>`, `<script>` or
+ * no-cors fetch can set, and that a cross-origin page can only send after a CORS preflight this
+ * server never grants. Cookies are ignored: browsers send them to every port of the host.
+ */
+export function presentedToken(headers: { authorization?: string }): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
+  return bearer?.[1];
+}
+
+/** `Content-Length` above the cap: refused before a byte of the body is read. */
+export function declaredBodyTooLarge(headers: { 'content-length'?: string }, maxBytes: number): boolean {
+  const declared = headers['content-length'];
+  return declared !== undefined && Number(declared) > maxBytes;
 }

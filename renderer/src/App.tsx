@@ -6,8 +6,8 @@ import { AppLayout } from './shell/AppLayout';
 import { CommandPalette } from './shell/CommandPalette';
 import { NavigationProvider } from './shell/useSection';
 
-export function App() {
-  const [{ kind, trpcClient, queryClient }] = useState(createClients);
+export function App({ token }: { token?: string }) {
+  const [{ kind, trpcClient, queryClient }] = useState(() => createClients(token));
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>

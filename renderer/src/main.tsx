@@ -5,11 +5,11 @@ import '@mantine/spotlight/styles.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { getBridge } from './rpc/bridge';
-import { establishSession, type SessionState } from './rpc/session';
+import { establishSession, type Session } from './rpc/session';
 import { SessionProblem } from './shell/SessionProblem';
 import { ThemeProvider } from './shell/ThemeProvider';
 
 const root = createRoot(document.getElementById('root')!);
-const session: SessionState = getBridge() ? 'ok' : await establishSession().catch(() => 'rejected' as const);
+const session: Session = getBridge() ? { state: 'ok' } : await establishSession().catch(() => ({ state: 'rejected' as const }));
 
-root.render(<ThemeProvider>{session === 'ok' ? <App /> : <SessionProblem state={session} />}</ThemeProvider>);
+root.render(<ThemeProvider>{session.state === 'ok' ? <App token={session.token} /> : <SessionProblem state={session.state} />}</ThemeProvider>);
