@@ -12,7 +12,10 @@ import { McpCatalogSync, mcpToolEntry } from './mcp/McpToolSource';
 import { McpService } from './mcp/McpService';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
 import type { Logger } from './platform/Logger';
+import { RedactingSecretStore, redactingLogger } from './platform/RedactingSecretStore';
+import { SecretRedactor } from './platform/SecretRedactor';
 import type { SecretStore } from './platform/SecretStore';
+import { secureDataDir } from './platform/secureDataDir';
 import { InvocationPipeline } from './registry/InvocationPipeline';
 import { LiveFeed } from './metrics/LiveFeed';
 import type { ToolMetrics } from './metrics/ToolMetrics';
@@ -44,6 +47,15 @@ export interface CoreDeps {
 
 export interface Core {
   readonly deps: CoreDeps;
+  /**
+   * The SecretStore every service uses: deps.secretStore, with every value it holds taught to
+   * `redactor`. Services must use this one, not deps.secretStore.
+   */
+  readonly secrets: SecretStore;
+  /** Masks every stored secret wherever it appears verbatim: history, transcripts, errors, logs. */
+  readonly redactor: SecretRedactor;
+  /** deps.logger behind the redactor: what services log with. */
+  readonly logger: Logger;
   readonly system: SystemService;
   readonly mcp: McpService;
   readonly a2a: A2aAgentService;
@@ -86,24 +98,32 @@ export interface Core {
 /** The one composition function: every host (Electron, web, CLI) builds its services here. */
 export async function createCore(deps: CoreDeps): Promise<Core> {
   mkdirSync(deps.dataDir, { recursive: true, mode: 0o700 });
+  // Data dirs made by an older Tooldeck (or another program) may be group- or world-readable.
+  secureDataDir(deps.dataDir);
+  const redactor = new SecretRedactor([], { minLength: 4 });
+  const secrets = new RedactingSecretStore(deps.secretStore, redactor);
+  await secrets.learnStoredValues();
+  const logger = redactingLogger(deps.logger, redactor);
   const system = new SystemService({ appVersion: deps.appVersion, host: deps.host, dataDir: deps.dataDir, versions: deps.versions });
   const settings = new SettingsStore(deps.dataDir);
   const { history: retention } = await settings.load();
   const { store: history, report: historyReport } = openInvocationStore(join(deps.dataDir, DATABASE_FILE_NAME), { retention });
-  if (historyReport.recovered || !historyReport.persistent) deps.logger.warn(historyReport.message);
-  history.onWriteError((error) => deps.logger.error('history write failed', { error: error.message }));
+  if (historyReport.recovered || !historyReport.persistent) logger.warn(historyReport.message);
+  history.onWriteError((error) => logger.error('history write failed', { error: error.message }));
   const metrics = deps.host === 'cli' ? undefined : new (await import('./metrics/ToolMetrics')).ToolMetrics({ serviceVersion: deps.appVersion });
   const exporters = settings.get().metrics;
   if (metrics && exporters.prometheus.enabled) {
-    await metrics.startPrometheus({ port: exporters.prometheus.port }).catch((error: Error) => deps.logger.warn('Prometheus exporter not started', { error: error.message }));
+    await metrics.startPrometheus({ port: exporters.prometheus.port }).catch((error: Error) => logger.warn('Prometheus exporter not started', { error: error.message }));
   }
   if (metrics && exporters.otlp.enabled && exporters.otlp.url) await metrics.configureOtlp({ url: exporters.otlp.url, intervalMs: exporters.otlp.intervalMs });
   const liveCalls = new LiveFeed<InvocationRecord>();
   const catalog = new ToolCatalog();
   // Every call is recorded once, here: history, the metric instruments and the live feed all see
   // the same record, so charts, exporters and history cannot disagree.
+  // Secrets are masked once, here, before any of them keeps the record.
   const recorder = {
-    record(record: InvocationRecord) {
+    record(raw: InvocationRecord) {
+      const record = redactRecord(raw, redactor);
       history.record(record);
       metrics?.observe(record);
       liveCalls.publish(record);
@@ -111,29 +131,30 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   };
   // Workspace ToolPermissions decide verdicts; they are read on every call, so edits apply at once.
   let permissions: LocalResources['permissions'] = () => [];
-  const pipeline = new InvocationPipeline({ catalog, recorder, logger: deps.logger, permissions: () => permissions() });
+  const pipeline = new InvocationPipeline({ catalog, recorder, logger: logger, permissions: () => permissions() });
   const mcp = new McpService({
     dataDir: deps.dataDir,
-    secretStore: deps.secretStore,
-    logger: deps.logger,
+    secretStore: secrets,
+    logger: logger,
     clientInfo: { name: 'tooldeck', version: deps.appVersion },
+    redactor,
     autoConnect: deps.autoConnect,
     connectTimeoutMs: deps.connectTimeoutMs,
     shutdownGraceMs: deps.shutdownGraceMs,
   });
   await mcp.init();
   // One-shot CLI commands apply workspace policy but never start or change workspace servers.
-  const resources = await createLocalResources({ dataDir: deps.dataDir, mcp, logger: deps.logger, manageServers: deps.autoConnect === true, watch: deps.autoConnect === true, seedExamples: deps.exampleWorkspace });
+  const resources = await createLocalResources({ dataDir: deps.dataDir, mcp, logger: logger, manageServers: deps.autoConnect === true, watch: deps.autoConnect === true, seedExamples: deps.exampleWorkspace });
   permissions = resources.permissions;
-  const mcpSync = new McpCatalogSync(mcp, catalog, deps.logger, resources.toolConfig);
+  const mcpSync = new McpCatalogSync(mcp, catalog, logger, resources.toolConfig);
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
-  const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: deps.secretStore, logger: deps.logger });
-  const a2aSkills = new A2aCatalogSync(a2a, catalog, deps.logger);
+  const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger: logger });
+  const a2aSkills = new A2aCatalogSync(a2a, catalog, logger);
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
   if (deps.autoConnect) void a2aSkills.syncAll();
-  const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: deps.secretStore, logger: deps.logger });
+  const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger: logger });
   await http.init();
-  const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger: deps.logger });
+  const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger: logger });
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
   const workspacePods = () =>
@@ -168,6 +189,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
 
   return {
     deps,
+    secrets,
+    redactor,
+    logger,
     system,
     mcp,
     a2a,
@@ -202,5 +226,16 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       await history.close();
       await metrics?.shutdown();
     },
+  };
+}
+
+/** A record with every known secret masked in what it keeps verbatim: arguments, result preview, error. */
+function redactRecord(record: InvocationRecord, redactor: SecretRedactor): InvocationRecord {
+  if (redactor.size === 0) return record;
+  return {
+    ...record,
+    argumentsJson: redactor.text(record.argumentsJson),
+    resultPreview: redactor.text(record.resultPreview),
+    ...(record.errorMessage === undefined ? {} : { errorMessage: redactor.text(record.errorMessage) }),
   };
 }

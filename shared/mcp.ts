@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SECRET_PLACEHOLDER, shellQuote } from './secrets';
 
 /** Names are used in namespaced tool names (`<server>.<tool>`) and file names: keep them tame. */
 export const ServerName = z
@@ -33,13 +34,20 @@ export const StdioServerConfig = z.object({
   secretEnv: z.array(z.string()).default([]),
   cwd: z.string().optional(),
 });
+export type StdioServerConfig = z.infer<typeof StdioServerConfig>;
 
 export const HttpServerConfig = z.object({
   ...common,
   /** `http` is Streamable HTTP; `sse` is the legacy HTTP+SSE transport. */
   transport: z.enum(['http', 'sse']),
+  /** As stored and shown: a password or credential query value stands as `***`, its value sealed. */
   url: z.url({ protocol: /^https?$/, message: 'Enter an http:// or https:// URL' }),
+  /** Plain headers; credential headers (Authorization, Cookie, X-Api-Key…) are named in secretHeaders. */
   headers: KeyValues.default({}),
+  /** Headers whose values live in the secret store; `headers` holds no value for them. */
+  secretHeaders: z.array(z.string()).default([]),
+  /** Parts of `url` whose values live in the secret store: `password`, `query:<name>`. */
+  urlSecrets: z.array(z.string()).default([]),
   /** A bearer token is kept in the secret store; the config only says one exists. */
   hasBearerToken: z.boolean().default(false),
 });
@@ -47,6 +55,20 @@ export const HttpServerConfig = z.object({
 export const McpServerConfig = z.discriminatedUnion('transport', [StdioServerConfig, HttpServerConfig]);
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 export type McpServerConfigInput = z.input<typeof McpServerConfig>;
+
+/**
+ * The exact launch of a stdio server as a shell line: working directory, environment (sealed
+ * values as `***`) and argv. Browser mode shows it for confirmation before anything is spawned,
+ * and the server compares the confirmed line with the one it would run.
+ */
+export function stdioLaunchLine(config: Pick<StdioServerConfig, 'command' | 'args' | 'env' | 'secretEnv' | 'cwd'>): string {
+  const env = [
+    ...Object.entries(config.env ?? {}).map(([name, value]) => `${name}=${shellQuote(value)}`),
+    ...(config.secretEnv ?? []).filter((name) => !(name in (config.env ?? {}))).map((name) => `${name}=${SECRET_PLACEHOLDER}`),
+  ];
+  const line = [...env, ...[config.command, ...(config.args ?? [])].map(shellQuote)].join(' ');
+  return config.cwd ? `cd ${shellQuote(config.cwd)} && ${line}` : line;
+}
 
 /** What the UI sends to add or edit a server: the config plus secrets that go to the secret store. */
 export const SaveServerInput = z.object({
@@ -57,6 +79,11 @@ export const SaveServerInput = z.object({
   secretEnvValues: z.record(z.string(), z.string()).optional(),
   /** When renaming, the old name. */
   previousName: ServerName.optional(),
+  /**
+   * Browser mode: the launch line (stdioLaunchLine of the config as it will be stored) the operator
+   * saw and confirmed. A stdio server whose launch would change is refused without it.
+   */
+  confirmedLaunchLine: z.string().optional(),
 });
 export type SaveServerInput = z.infer<typeof SaveServerInput>;
 

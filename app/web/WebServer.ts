@@ -8,7 +8,7 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Core } from '../../main/core';
 import { appRouter } from '../../main/rpc/router';
 import { SECURITY_HEADERS } from '../common/contentSecurityPolicy';
-import { checkFetchSite, checkHostAndOrigin, declaredBodyTooLarge, DEFAULT_MAX_BODY_BYTES, isLoopbackHost, presentedToken, tokensEqual } from './requestGuard';
+import { checkFetchSite, checkHostAndOrigin, declaredBodyTooLarge, DEFAULT_MAX_BODY_BYTES, isLoopbackHost, presentedToken, tokensEqual } from '../../main/platform/requestGuard';
 
 export interface WebServerOptions {
   core: Core;
@@ -64,9 +64,9 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     basePath: '/trpc/',
     // A chunked body (no Content-Length) is counted as it arrives and cut off at the same cap.
     maxBodySize: maxBodyBytes,
-    createContext: () => ({ core: options.core }),
+    createContext: () => ({ core: options.core, fromBrowser: true }),
     onError: ({ error, path }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') options.core.deps.logger.error('rpc failed', { path, message: error.message });
+      if (error.code === 'INTERNAL_SERVER_ERROR') options.core.logger.error('rpc failed', { path, message: error.message });
     },
   });
 

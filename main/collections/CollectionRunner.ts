@@ -20,7 +20,7 @@ import type { InvocationPipeline } from '../registry/InvocationPipeline';
 import { AssertionEvaluator } from './AssertionEvaluator';
 import { capStrings } from './capStrings';
 import { queryOutcome } from './queryOutcome';
-import { SecretRedactor } from './SecretRedactor';
+import { SecretRedactor } from '../platform/SecretRedactor';
 import { secretNames, Templates } from './Templates';
 
 /** Reported strings (actual values, arguments, messages) are cut here, after secrets are masked. */

@@ -5,7 +5,7 @@ import { CollectionRunner, type CollectionRun, type CollectionRunOptions, type R
 import { CollectionStore } from './CollectionStore';
 
 /** What collections need of the core. */
-export type CollectionsCore = Pick<Core, 'deps' | 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'pipeline'>;
+export type CollectionsCore = Pick<Core, 'deps' | 'secrets' | 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'pipeline'>;
 
 /** How many finished runs are kept for reports (JUnit, JSON) after their events are gone. */
 const RECENT_RUNS = 20;
@@ -17,8 +17,8 @@ export class Collections {
   private readonly recent = new Map<string, RunSummary>();
 
   constructor(private readonly core: CollectionsCore) {
-    this.store = new CollectionStore(core.deps.dataDir, core.deps.secretStore);
-    this.runner = new CollectionRunner({ pipeline: core.pipeline, secretStore: core.deps.secretStore, prepareTarget: (target) => this.prepareTarget(target) });
+    this.store = new CollectionStore(core.deps.dataDir, core.secrets);
+    this.runner = new CollectionRunner({ pipeline: core.pipeline, secretStore: core.secrets, prepareTarget: (target) => this.prepareTarget(target) });
   }
 
   /** Starts a run and keeps its summary among the recent ones. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { collectionSecretKey } from '../../shared/collections';
 import { MemorySecretStore } from '../platform/SecretStore';
-import { SecretRedactor } from './SecretRedactor';
+import { SecretRedactor } from '../platform/SecretRedactor';
 import { secretNames, Templates } from './Templates';
 
 const templates = (variables: Record<string, unknown>) => new Templates(new Map(Object.entries(variables)));

@@ -1,5 +1,4 @@
 import { collectionSecretKey, type Collection } from '../../shared/collections';
-import { MASK as MCP_MASK } from '../mcp/secretMasking';
 import type { SecretStore } from '../platform/SecretStore';
 import { isSecretKey, MASK as HISTORY_MASK } from '../registry/recordedArguments';
 
@@ -42,7 +41,7 @@ export async function moveLiteralSecrets(collection: Collection, store: SecretSt
 
   const visit = async (value: unknown, key: string | undefined): Promise<unknown> => {
     if (typeof value === 'string' && key !== undefined && isSecretKey(key) && value !== '' && !value.includes('{{')) {
-      if (value === HISTORY_MASK || value === MCP_MASK || /^bearer \*\*\*$/i.test(value)) {
+      if (value === HISTORY_MASK || /^bearer \*\*\*$/i.test(value)) {
         const name = baseName(key);
         if ((await store.get(collectionSecretKey(name))) === undefined) unset.push(name);
         return `{{secret:${name}}}`;

@@ -3,6 +3,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AppError } from '../../shared/errors';
 import type { ConnectionState, McpServerConfig, McpTimeouts, McpTool, Root, ServerSnapshot, ToolListDiff } from '../../shared/mcp';
 import type { Logger } from '../platform/Logger';
+import type { SecretRedactor } from '../platform/SecretRedactor';
 import { classifyConnectError, type ConnectClues } from './connectErrors';
 import type { EraCache } from './EraCache';
 import type { InteractionBroker } from './InteractionBroker';
@@ -12,10 +13,13 @@ import { diffToolLists, isEmptyDiff } from './toolListDiff';
 import { createTransport, observeTransport } from './transportFactory';
 
 export interface McpConnectionOptions {
+  /** The server as stored and shown: secrets sealed (see serverSecrets.ts). */
   config: McpServerConfig;
+  /** The same server with its secrets, for the transport only; never shown or written. */
+  launch: McpServerConfig;
+  /** Masks every known secret in the transcript and in error messages. */
+  redactor: SecretRedactor;
   bearerToken?: string;
-  /** Values of `config.secretEnv`, resolved from the secret store by the caller. */
-  secretEnvValues?: Record<string, string>;
   /** MCP authorization (OAuth) for HTTP servers: puts tokens on requests and answers 401/403. */
   oauth?: OAuthSession;
   broker: InteractionBroker;
@@ -65,8 +69,7 @@ export class McpConnection {
   state: ConnectionState = { status: 'closed', since: Date.now(), attempt: 0 };
 
   constructor(private readonly options: McpConnectionOptions) {
-    const secrets = [...(options.bearerToken ? [options.bearerToken] : []), ...Object.values(options.secretEnvValues ?? {})];
-    this.transcript = new McpTranscript(() => (options.oauth ? [...secrets, ...options.oauth.secrets()] : secrets));
+    this.transcript = new McpTranscript(options.redactor);
   }
 
   get config(): McpServerConfig {
@@ -106,8 +109,7 @@ export class McpConnection {
     );
 
     const clues: ConnectClues = { stderrTail: this.stderrTail, protocolErrors: this.protocolErrors };
-    const launchConfig = config.transport === 'stdio' ? { ...config, env: { ...config.env, ...this.options.secretEnvValues } } : config;
-    const { transport, stdio } = createTransport(launchConfig, this.options.bearerToken, this.options.oauth?.fetch);
+    const { transport, stdio } = createTransport(this.options.launch, this.options.bearerToken, this.options.oauth?.fetch);
     this.stdio = stdio;
     stdio?.stderr?.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split(/\r?\n/)) {
@@ -312,6 +314,8 @@ export class McpConnection {
   }
 
   private async failWith(failure: AppError) {
+    // The SDK and the network stack quote URLs and headers as they were sent: secrets included.
+    failure.message = this.options.redactor.text(failure.message);
     this.transcript.recordEvent(`Failed at ${failure.step}: ${failure.message}`);
     this.setState({ status: 'error', since: Date.now(), step: failure.step as ConnectionState['step'], message: failure.message, attempt: this.state.attempt });
     await this.dispose();

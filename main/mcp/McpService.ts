@@ -1,13 +1,15 @@
 import { type FSWatcher, watch } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { AppError } from '../../shared/errors';
-import { McpServerConfig, type McpServerConfigInput, type Root, type SaveServerInput, type ServerSnapshot } from '../../shared/mcp';
+import { McpServerConfig, stdioLaunchLine, type McpServerConfigInput, type Root, type SaveServerInput, type ServerSnapshot } from '../../shared/mcp';
 import type { Logger } from '../platform/Logger';
+import { SecretRedactor } from '../platform/SecretRedactor';
 import type { SecretStore } from '../platform/SecretStore';
 import { EraCache } from './EraCache';
 import { InteractionBroker } from './InteractionBroker';
 import { type CallOptions, McpConnection } from './McpConnection';
 import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
+import { BEARER_SLOT, sealServerConfig, secretSlots, unsealServerConfig } from './serverSecrets';
 import { OAuthService, type EphemeralOAuthOptions } from './oauth/OAuthService';
 import { ServerConfigStore } from './ServerConfigStore';
 import { ToolListCache } from './ToolListCache';
@@ -24,6 +26,28 @@ export interface McpServiceOptions {
   shutdownGraceMs?: number;
   /** Reconnect backoff: base and cap (ms). */
   reconnect?: { baseMs: number; maxMs: number };
+  /**
+   * The console's redactor: every secret a connection uses is masked in transcripts, errors and
+   * logs through it. A private one when absent (tests).
+   */
+  redactor?: SecretRedactor;
+}
+
+export interface SaveOptions {
+  /**
+   * Browser mode: a stdio server whose launch line would change is saved only with
+   * `confirmedLaunchLine` equal to that line, so nothing is spawned that the operator did not see.
+   */
+  requireLaunchConfirmation?: boolean;
+}
+
+/** A server an import would add, as it would be stored, for the operator to review first. */
+export interface ImportPreviewEntry {
+  name: string;
+  transport: McpServerConfig['transport'];
+  /** stdio: the exact launch line (sealed values as ***); http/sse: the URL as stored. */
+  launch: string;
+  exists: boolean;
 }
 
 export interface ImportSummary {
@@ -48,8 +72,10 @@ export class McpService {
   private closed = false;
   private readonly connecting = new Map<string, Promise<ServerSnapshot>>();
   private watcher?: FSWatcher;
+  readonly redactor: SecretRedactor;
 
   constructor(private readonly options: McpServiceOptions) {
+    this.redactor = options.redactor ?? new SecretRedactor([], { minLength: 4 });
     this.store = new ServerConfigStore(options.dataDir, options.secretStore);
     this.eraCache = new EraCache(options.dataDir);
     this.toolCache = new ToolListCache(options.dataDir);
@@ -113,29 +139,61 @@ export class McpService {
     return this.store.list();
   }
 
-  /** Adds or edits a server; secrets go to the secret store; an enabled server (re)connects. */
-  async save(input: SaveServerInput): Promise<ServerSnapshot> {
+  /**
+   * Adds or edits a server. Credentials in its env, headers and URL are sealed into the secret
+   * store (serverSecrets.ts); a value sent as `***` keeps the stored one. An enabled server
+   * (re)connects.
+   */
+  async save(input: SaveServerInput, options: SaveOptions = {}): Promise<ServerSnapshot> {
     const { previousName } = input;
-    const config = McpServerConfig.parse(input.config);
-    if (!previousName && this.store.get(config.name)) throw new AppError('AlreadyExists', `A server named "${config.name}" already exists`);
+    if (!previousName && this.store.get(input.config.name)) throw new AppError('AlreadyExists', `A server named "${input.config.name}" already exists`);
     if (previousName && !this.store.get(previousName)) throw new AppError('NotFound', `No server named "${previousName}"`);
-    const existingToken = await this.store.bearerToken(previousName ?? config.name);
-    const token = input.bearerToken === undefined ? existingToken : input.bearerToken;
-    const oldSecretEnv = previousName && previousName !== config.name ? await this.store.secretEnv({ ...config, name: previousName }) : {};
-    const toStore = config.transport === 'http' || config.transport === 'sse' ? { ...config, hasBearerToken: !!token } : config;
-
-    await this.store.upsert(toStore, previousName);
-    if (previousName && previousName !== config.name) {
-      await this.disconnect(previousName);
-      await this.store.setBearerToken(previousName, undefined);
-      await this.oauth.rename(previousName, config.name);
+    const previous = previousName ? this.store.get(previousName) : undefined;
+    const sealed = sealServerConfig(McpServerConfig.parse(input.config), input.secretEnvValues);
+    const kept: Record<string, string> = {};
+    for (const slot of sealed.kept) {
+      const value = previous ? await this.store.secret(previous.name, slot) : undefined;
+      if (value === undefined) throw new AppError('InvalidInput', `${describeSlot(slot)} is "***" but no value is stored for it: enter the value`);
+      kept[slot] = value;
     }
-    if (toStore.transport !== 'stdio') await this.store.setBearerToken(toStore.name, token);
-    await this.store.setSecretEnv(toStore.name, { ...oldSecretEnv, ...input.secretEnvValues });
+    const token = input.bearerToken === undefined ? (previous ? await this.store.secret(previous.name, BEARER_SLOT) : undefined) : input.bearerToken || undefined;
+    const config: McpServerConfig = sealed.config.transport === 'stdio' ? sealed.config : { ...sealed.config, hasBearerToken: !!token };
+    if (options.requireLaunchConfirmation && config.transport === 'stdio') {
+      const line = stdioLaunchLine(config);
+      const unchanged = previous?.transport === 'stdio' && stdioLaunchLine(previous) === line;
+      if (!unchanged && input.confirmedLaunchLine !== line) {
+        throw new AppError('PolicyDenied', `Starting a stdio server from the browser needs its exact command line confirmed first: ${line}`, { step: 'confirm-launch' });
+      }
+    }
+
+    const secrets = { ...kept, ...sealed.values, ...(token ? { [BEARER_SLOT]: token } : {}) };
+    this.redactor.add(...Object.values(secrets));
+    await this.store.upsert(config, previousName);
+    if (previous) {
+      if (previous.name !== config.name) await this.disconnect(previous.name);
+      const stale = secretSlots(previous).filter((slot) => previous.name !== config.name || !(slot in secrets));
+      await this.store.deleteSecrets(previous.name, stale);
+      if (previous.name !== config.name) await this.oauth.rename(previous.name, config.name);
+    }
+    await this.store.setSecrets(config.name, secrets);
     this.emit();
-    if (toStore.enabled) await this.connect(toStore.name).catch(() => undefined);
-    else await this.disconnect(toStore.name);
-    return this.get(toStore.name);
+    if (config.enabled) await this.connect(config.name).catch(() => undefined);
+    else await this.disconnect(config.name);
+    return this.get(config.name);
+  }
+
+  /**
+   * Whether saving `config` (as a resource or import describes it) would change the saved server
+   * `name`: its sealed form or any of its secret values.
+   */
+  async differsFromSaved(name: string, config: McpServerConfig): Promise<boolean> {
+    const saved = this.store.get(name);
+    if (!saved) return true;
+    const sealed = sealServerConfig(config);
+    const comparable = (c: McpServerConfig) => (c.transport === 'stdio' ? c : { ...c, hasBearerToken: false });
+    if (JSON.stringify(comparable(sealed.config)) !== JSON.stringify(comparable(saved))) return true;
+    for (const [slot, value] of Object.entries(sealed.values)) if ((await this.store.secret(name, slot)) !== value) return true;
+    return false;
   }
 
   /** Removes a server: its connection closes (the child process ends) and its secrets are deleted. */
@@ -219,7 +277,20 @@ export class McpService {
     this.emit();
   }
 
-  async importServers(text: string, options: { replace?: boolean } = {}): Promise<ImportSummary> {
+  /** What an import would add, launch lines included, before anything is saved or started. */
+  previewImport(text: string): { format: string; servers: ImportPreviewEntry[]; skipped: Array<{ name: string; reason: string }> } {
+    const parsed = parseServerImport(text);
+    return {
+      format: parsed.format,
+      skipped: parsed.skipped,
+      servers: parsed.servers.map(({ config }) => {
+        const sealed = sealServerConfig(config).config;
+        return { name: sealed.name, transport: sealed.transport, launch: sealed.transport === 'stdio' ? stdioLaunchLine(sealed) : sealed.url, exists: !!this.store.get(sealed.name) };
+      }),
+    };
+  }
+
+  async importServers(text: string, options: { replace?: boolean; confirmedLaunchLines?: string[] } & SaveOptions = {}): Promise<ImportSummary> {
     const parsed = parseServerImport(text);
     const summary: ImportSummary = { added: [], replaced: [], skipped: [...parsed.skipped], format: parsed.format };
     for (const server of parsed.servers) {
@@ -228,15 +299,35 @@ export class McpService {
         summary.skipped.push({ name: server.config.name, reason: 'a server with this name already exists' });
         continue;
       }
-      await this.save({ config: server.config, bearerToken: server.bearerToken, secretEnvValues: server.secretEnvValues, previousName: exists ? server.config.name : undefined });
+      const sealed = sealServerConfig(server.config).config;
+      const line = sealed.transport === 'stdio' ? stdioLaunchLine(sealed) : undefined;
+      try {
+        await this.save(
+          { config: server.config, bearerToken: server.bearerToken, previousName: exists ? server.config.name : undefined, confirmedLaunchLine: line && options.confirmedLaunchLines?.includes(line) ? line : undefined },
+          options,
+        );
+      } catch (error) {
+        if (!(error instanceof AppError) || error.step !== 'confirm-launch') throw error;
+        summary.skipped.push({ name: server.config.name, reason: `not confirmed: ${line}` });
+        continue;
+      }
       (exists ? summary.replaced : summary.added).push(server.config.name);
     }
     return summary;
   }
 
-  exportServers(names?: string[]): string {
+  /** `mcp.json` for other clients; secrets as placeholders unless `includeSecrets` (the CLI's --include-secrets). */
+  async exportServers(names?: string[], options: { includeSecrets?: boolean } = {}): Promise<string> {
     const configs = this.store.list().filter((c) => !names || names.includes(c.name));
-    return exportMcpJson(configs);
+    if (!options.includeSecrets) return exportMcpJson(configs.map((config) => ({ config })));
+    return exportMcpJson(
+      await Promise.all(
+        configs.map(async (config) => {
+          const secrets = await this.store.secretsOf(config);
+          return { config: unsealServerConfig(config, secrets), bearerToken: secrets[BEARER_SLOT] };
+        }),
+      ),
+    );
   }
 
   /**
@@ -244,9 +335,15 @@ export class McpService {
    * With `oauth`, an HTTP server's authorization runs with settings and tokens held in memory only.
    */
   async openEphemeral(input: McpServerConfigInput, bearerToken?: string, oauth?: EphemeralOAuthOptions): Promise<McpConnection> {
-    const config = McpServerConfig.parse(input);
+    const launch = McpServerConfig.parse(input);
+    const sealed = sealServerConfig(launch);
+    // Never saved, but masked like saved ones wherever they would show (transcript, errors, history).
+    this.redactor.add(...Object.values(sealed.values), ...(bearerToken ? [bearerToken] : []));
+    const config = sealed.config;
     const connection = new McpConnection({
       config,
+      launch,
+      redactor: this.redactor,
       bearerToken,
       oauth: oauth && config.transport !== 'stdio' ? (await OAuthService.ephemeralSession(config, oauth)).session : undefined,
       broker: this.broker,
@@ -284,10 +381,13 @@ export class McpService {
   }
 
   private async createConnection(config: McpServerConfig, onUnexpectedClose: (reason: string) => void) {
+    const secrets = await this.store.secretsOf(config);
+    this.redactor.add(...Object.values(secrets).filter((value): value is string => value !== undefined));
     return new McpConnection({
       config,
-      bearerToken: config.transport === 'stdio' ? undefined : await this.store.bearerToken(config.name),
-      secretEnvValues: await this.store.secretEnv(config),
+      launch: unsealServerConfig(config, secrets),
+      redactor: this.redactor,
+      bearerToken: secrets[BEARER_SLOT],
       oauth: config.transport === 'stdio' ? undefined : this.oauth.session(config),
       broker: this.broker,
       roots: () => this.store.roots(),
@@ -358,6 +458,15 @@ export class McpService {
     for (const listener of this.toolListeners) listener(server);
     return persisted;
   }
+}
+
+function describeSlot(slot: string): string {
+  const [kind, ...rest] = slot.split(':');
+  const name = rest.join(':');
+  if (kind === 'env') return `Environment variable ${name}`;
+  if (kind === 'header') return `Header ${name}`;
+  if (slot === 'url:password') return 'The URL password';
+  return `URL parameter ${name.replace(/^query:/, '')}`;
 }
 
 function idleSnapshot(config: McpServerConfig): ServerSnapshot {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { SecretRedactor } from '../platform/SecretRedactor';
 import { McpTranscript } from './McpTranscript';
 import { diffToolLists } from './toolListDiff';
 
 describe('McpTranscript', () => {
   it('pairs responses with requests for latency and masks secrets before storing', () => {
-    const transcript = new McpTranscript(() => ['sk-live-123456']);
+    const transcript = new McpTranscript(new SecretRedactor(['sk-live-123456']));
     transcript.recordOutgoing({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', arguments: { apiKey: 'k', note: 'uses sk-live-123456', max_tokens: 5 } } });
     transcript.recordIncoming({ jsonrpc: '2.0', id: 1, result: { content: [] } });
     const [request, response] = transcript.list();

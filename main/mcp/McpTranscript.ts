@@ -1,6 +1,6 @@
 import type { TranscriptEntry } from '../../shared/mcp';
-import { MAYBE_SECRET } from '../registry/recordedArguments';
-import { maskSecrets, maskText } from './secretMasking';
+import { SecretRedactor } from '../platform/SecretRedactor';
+import { maskSecretFields, MAYBE_SECRET } from '../registry/recordedArguments';
 
 const MAX_ENTRIES = 2_000;
 const MAX_TEXT = 16_384;
@@ -9,7 +9,8 @@ type JsonRpcLike = { id?: string | number; method?: string; result?: unknown; er
 
 /**
  * Every JSON-RPC message of one server, in order, with timestamps and request latency. Secrets are
- * masked before anything is stored, so an export or a screenshot of the transcript is safe.
+ * masked before anything is stored — credential-named fields, and every value the redactor knows
+ * (the console's stored secrets) — so an export or a screenshot of the transcript is safe.
  */
 export class McpTranscript {
   private readonly entries: TranscriptEntry[] = [];
@@ -17,7 +18,7 @@ export class McpTranscript {
   private readonly listeners = new Set<(entry: TranscriptEntry) => void>();
   private seq = 0;
 
-  constructor(private readonly secrets: () => readonly string[] = () => []) {}
+  constructor(private readonly redactor: SecretRedactor = new SecretRedactor()) {}
 
   recordOutgoing(message: unknown) {
     const msg = message as JsonRpcLike;
@@ -48,12 +49,12 @@ export class McpTranscript {
   }
 
   recordStderr(line: string) {
-    this.push({ at: Date.now(), direction: 'in', kind: 'stderr' }, undefined, maskText(line, this.secrets()));
+    this.push({ at: Date.now(), direction: 'in', kind: 'stderr' }, undefined, this.redactor.text(line));
   }
 
   /** Connection lifecycle notes (connecting, negotiated era, errors) interleaved with the traffic. */
   recordEvent(text: string) {
-    this.push({ at: Date.now(), direction: 'local', kind: 'event' }, undefined, maskText(text, this.secrets()));
+    this.push({ at: Date.now(), direction: 'local', kind: 'event' }, undefined, this.redactor.text(text));
   }
 
   list(sinceSeq = -1): TranscriptEntry[] {
@@ -86,10 +87,8 @@ export class McpTranscript {
     if (body === undefined) {
       const raw = JSON.stringify(message) ?? '';
       bytes = Buffer.byteLength(raw);
-      const secrets = this.secrets();
-      // Most messages carry nothing secret: mask (a deep copy) only when a cheap scan says maybe.
-      const suspicious = MAYBE_SECRET.test(raw) || secrets.some((secret) => secret.length >= 4 && raw.includes(secret));
-      body = suspicious ? (JSON.stringify(maskSecrets(message, secrets)) ?? '') : raw;
+      // Most messages carry no credential-named field: re-serialize only when a cheap scan says maybe.
+      body = this.redactor.text(MAYBE_SECRET.test(raw) ? maskSecretFields(message) : raw);
     }
     if (body.length > MAX_TEXT) body = `${body.slice(0, MAX_TEXT)}… (${bytes} bytes, truncated)`;
     const entry: TranscriptEntry = { ...partial, seq: this.seq++, bytes, text: body };

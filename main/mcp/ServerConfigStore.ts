@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors';
 import { McpServerConfig, Root } from '../../shared/mcp';
 import { writeFileAtomic } from '../platform/atomicWrite';
 import type { SecretStore } from '../platform/SecretStore';
+import { sealServerConfig, secretKey, secretSlots, type SecretSlot } from './serverSecrets';
 
 const ServersFile = z.object({
   version: z.literal(1),
@@ -13,10 +14,10 @@ const ServersFile = z.object({
 });
 type ServersFile = z.infer<typeof ServersFile>;
 
-export const bearerKey = (server: string) => `mcp:${server}:bearer`;
-export const envKey = (server: string, variable: string) => `mcp:${server}:env:${variable}`;
-
-/** Saved servers in `<dataDir>/servers.json`; their secrets in the SecretStore, never in the file. */
+/**
+ * Saved servers in `<dataDir>/servers.json`; their secrets in the SecretStore under
+ * `mcp:<server>:<slot>` (see serverSecrets.ts), never in the file.
+ */
 export class ServerConfigStore {
   private readonly file: string;
   private data: ServersFile = { version: 1, servers: [], roots: [] };
@@ -44,6 +45,30 @@ export class ServerConfigStore {
     const parsed = ServersFile.safeParse(JSON.parse(text));
     if (!parsed.success) throw new AppError('InvalidInput', `${this.file} is not a valid servers file: ${parsed.error.issues[0]?.message}`);
     this.data = parsed.data;
+    await this.sealPlaintextSecrets();
+  }
+
+  /**
+   * A file written by an older Tooldeck, or edited by hand, may hold credentials in plaintext
+   * (an Authorization header, a password in a URL): they move to the SecretStore and the file is
+   * rewritten without them.
+   */
+  private async sealPlaintextSecrets() {
+    let changed = false;
+    const servers: McpServerConfig[] = [];
+    for (const config of this.data.servers) {
+      const sealed = sealServerConfig(config);
+      if (Object.keys(sealed.values).length === 0) {
+        servers.push(config);
+        continue;
+      }
+      await this.setSecrets(config.name, sealed.values);
+      servers.push(sealed.config);
+      changed = true;
+    }
+    if (!changed) return;
+    this.data = { ...this.data, servers };
+    await this.persist();
   }
 
   list(): McpServerConfig[] {
@@ -76,31 +101,26 @@ export class ServerConfigStore {
     const config = this.get(name);
     this.data = { ...this.data, servers: this.data.servers.filter((s) => s.name !== name) };
     await this.persist();
-    await this.secrets.delete(bearerKey(name));
-    if (config?.transport === 'stdio') for (const variable of config.secretEnv) await this.secrets.delete(envKey(name, variable));
+    if (config) await this.deleteSecrets(name, secretSlots(config));
   }
 
-  async bearerToken(name: string) {
-    return this.secrets.get(bearerKey(name));
+  async secret(name: string, slot: SecretSlot): Promise<string | undefined> {
+    return this.secrets.get(secretKey(name, slot));
   }
 
-  async setBearerToken(name: string, token: string | undefined) {
-    if (token) await this.secrets.set(bearerKey(name), token);
-    else await this.secrets.delete(bearerKey(name));
-  }
-
-  async secretEnv(config: McpServerConfig): Promise<Record<string, string>> {
-    if (config.transport !== 'stdio') return {};
-    const values: Record<string, string> = {};
-    for (const variable of config.secretEnv) {
-      const value = await this.secrets.get(envKey(config.name, variable));
-      if (value !== undefined) values[variable] = value;
-    }
+  /** The stored values of every slot the config names, for the transport that needs them. */
+  async secretsOf(config: McpServerConfig): Promise<Record<SecretSlot, string | undefined>> {
+    const values: Record<SecretSlot, string | undefined> = {};
+    for (const slot of secretSlots(config)) values[slot] = await this.secret(config.name, slot);
     return values;
   }
 
-  async setSecretEnv(name: string, values: Record<string, string>) {
-    for (const [variable, value] of Object.entries(values)) await this.secrets.set(envKey(name, variable), value);
+  async setSecrets(name: string, values: Record<SecretSlot, string>) {
+    for (const [slot, value] of Object.entries(values)) await this.secrets.set(secretKey(name, slot), value);
+  }
+
+  async deleteSecrets(name: string, slots: Iterable<SecretSlot>) {
+    for (const slot of slots) await this.secrets.delete(secretKey(name, slot));
   }
 
   private persist(): Promise<void> {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { exportMcpJson, parseServerImport, SECRET_PLACEHOLDER } from './mcpConfigFormats';
+import { EXPORTED_SECRET_PLACEHOLDER as SECRET_PLACEHOLDER, exportMcpJson, parseServerImport } from './mcpConfigFormats';
+import { sealServerConfig } from './serverSecrets';
 
 describe('mcp.json import and export', () => {
-  it('reads the Claude Desktop / Cursor / Inspector mcpServers shape, pulling secrets out', () => {
+  it('reads the Claude Desktop / Cursor / Inspector mcpServers shape; a bearer header becomes the token', () => {
     const result = parseServerImport(
       JSON.stringify({
         mcpServers: {
@@ -15,8 +16,9 @@ describe('mcp.json import and export', () => {
     expect(result.format).toBe('mcpServers');
     expect(result.skipped).toEqual([]);
     const [github, remote, legacy] = result.servers;
-    expect(github!.config).toMatchObject({ name: 'github', transport: 'stdio', command: 'npx', env: { LOG_LEVEL: 'debug' }, secretEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'] });
-    expect(github!.secretEnvValues).toEqual({ GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_x' });
+    expect(github!.config).toMatchObject({ name: 'github', transport: 'stdio', command: 'npx', env: { LOG_LEVEL: 'debug', GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_x' } });
+    // Saving seals what the file held in plaintext.
+    expect(sealServerConfig(github!.config)).toMatchObject({ config: { env: { LOG_LEVEL: 'debug' }, secretEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'] }, values: { 'env:GITHUB_PERSONAL_ACCESS_TOKEN': 'ghp_x' } });
     expect(remote!.config).toMatchObject({ transport: 'http', headers: { 'X-Team': 'ops' }, hasBearerToken: true });
     expect(remote!.bearerToken).toBe('abc123');
     expect(legacy!.config.transport).toBe('sse');
@@ -27,12 +29,12 @@ describe('mcp.json import and export', () => {
     expect(result.servers[0]!.config).toMatchObject({ name: 'time', transport: 'stdio', command: 'uvx', args: ['mcp-server-time'] });
   });
 
-  it("reads RockBot's {Mcp: {Servers: [...]}} shape (seed 002)", () => {
+  it("reads RockBot's {Mcp: {Servers: [...]}} shape", () => {
     const result = parseServerImport(
       JSON.stringify({ Mcp: { Servers: [{ Name: 'weather-server', Command: 'uvx', Arguments: ['mcp-server-weather'], EnvironmentVariables: { API_KEY: '...' } }] } }),
     );
     expect(result.format).toBe('rockbot');
-    expect(result.servers[0]!.config).toMatchObject({ name: 'weather-server', transport: 'stdio', command: 'uvx', args: ['mcp-server-weather'], secretEnv: ['API_KEY'] });
+    expect(sealServerConfig(result.servers[0]!.config).config).toMatchObject({ name: 'weather-server', transport: 'stdio', command: 'uvx', args: ['mcp-server-weather'], secretEnv: ['API_KEY'] });
   });
 
   it('reports bad entries by name and keeps the good ones; rejects what is not JSON', () => {
@@ -46,11 +48,13 @@ describe('mcp.json import and export', () => {
 
   it('exports the mcpServers shape with secrets as placeholders, never their values', () => {
     const text = exportMcpJson([
-      { name: 'gh', transport: 'stdio', command: 'npx', args: ['a'], env: { LOG: '1' }, secretEnv: ['TOKEN'], enabled: true },
-      { name: 'remote', transport: 'http', url: 'https://x.example/mcp', headers: {}, hasBearerToken: true, enabled: true },
+      { config: { name: 'gh', transport: 'stdio', command: 'npx', args: ['a'], env: { LOG: '1' }, secretEnv: ['TOKEN'], enabled: true } },
+      { config: { name: 'remote', transport: 'http', url: 'https://x.example/mcp', headers: {}, secretHeaders: ['X-Api-Key'], urlSecrets: [], hasBearerToken: true, enabled: true } },
+      { config: { name: 'given', transport: 'http', url: 'https://x.example/mcp', headers: {}, secretHeaders: [], urlSecrets: [], hasBearerToken: true, enabled: true }, bearerToken: 'tok' },
     ]);
     const parsed = JSON.parse(text);
     expect(parsed.mcpServers.gh).toEqual({ command: 'npx', args: ['a'], env: { LOG: '1', TOKEN: SECRET_PLACEHOLDER } });
-    expect(parsed.mcpServers.remote).toEqual({ type: 'http', url: 'https://x.example/mcp', headers: { Authorization: `Bearer ${SECRET_PLACEHOLDER}` } });
+    expect(parsed.mcpServers.remote).toEqual({ type: 'http', url: 'https://x.example/mcp', headers: { 'X-Api-Key': SECRET_PLACEHOLDER, Authorization: `Bearer ${SECRET_PLACEHOLDER}` } });
+    expect(parsed.mcpServers.given.headers).toEqual({ Authorization: 'Bearer tok' });
   });
 });

@@ -1,12 +1,13 @@
 import { AppError } from '../../shared/errors';
 import { McpServerConfig, ServerName } from '../../shared/mcp';
-import { isSecretKey } from './secretMasking';
 
-/** A server found in an imported file, with the secrets pulled out of its config. */
+/**
+ * A server found in an imported file, as written there (secrets included: saving seals them, see
+ * serverSecrets.ts); an `Authorization: Bearer` header becomes the server's bearer token.
+ */
 export interface ImportedServer {
   config: McpServerConfig;
   bearerToken?: string;
-  secretEnvValues: Record<string, string>;
 }
 
 export interface ImportResult {
@@ -21,16 +22,6 @@ type Json = Record<string, unknown>;
 function safeName(raw: string): string {
   const cleaned = raw.trim().replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[-_]+/, '').slice(0, 64);
   return cleaned || 'server';
-}
-
-function splitEnv(env: Record<string, string>): { env: Record<string, string>; secretEnv: string[]; secretEnvValues: Record<string, string> } {
-  const plain: Record<string, string> = {};
-  const secretEnvValues: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) {
-    if (isSecretKey(key)) secretEnvValues[key] = String(value);
-    else plain[key] = String(value);
-  }
-  return { env: plain, secretEnv: Object.keys(secretEnvValues), secretEnvValues };
 }
 
 function stringRecord(value: unknown, what: string): Record<string, string> {
@@ -52,20 +43,18 @@ function fromMcpServersEntry(name: string, entry: Json): ImportedServer {
     }
     const type = String(entry.type ?? entry.transport ?? '').toLowerCase();
     const transport = type === 'sse' ? 'sse' : 'http';
-    return { config: McpServerConfig.parse({ name, transport, url: entry.url, headers, hasBearerToken: !!bearerToken }), bearerToken, secretEnvValues: {} };
+    return { config: McpServerConfig.parse({ name, transport, url: entry.url, headers, hasBearerToken: !!bearerToken }), bearerToken };
   }
   if (typeof entry.command !== 'string') throw new Error('needs "command" (stdio) or "url" (HTTP)');
   const args = entry.args === undefined ? [] : Array.isArray(entry.args) ? entry.args.map(String) : null;
   if (!args) throw new Error('"args" must be an array of strings');
-  const { env, secretEnv, secretEnvValues } = splitEnv(stringRecord(entry.env, 'env'));
-  const config = McpServerConfig.parse({ name, transport: 'stdio', command: entry.command, args, env, secretEnv, cwd: typeof entry.cwd === 'string' ? entry.cwd : undefined });
-  return { config, secretEnvValues };
+  const config = McpServerConfig.parse({ name, transport: 'stdio', command: entry.command, args, env: stringRecord(entry.env, 'env'), cwd: typeof entry.cwd === 'string' ? entry.cwd : undefined });
+  return { config };
 }
 
 /**
  * Reads the `mcp.json` shape shared by Claude Desktop, Cursor, VS Code (`servers`) and the MCP
- * Inspector, and RockBot's `{"Mcp": {"Servers": [...]}}` (seed 002). Secrets found in the file
- * (bearer headers, secret-looking env vars) come back separately for the secret store.
+ * Inspector, and RockBot's `{"Mcp": {"Servers": [...]}}`.
  */
 export function parseServerImport(text: string): ImportResult {
   let doc: Json;
@@ -113,17 +102,29 @@ export function parseServerImport(text: string): ImportResult {
   return result;
 }
 
-export const SECRET_PLACEHOLDER = '<secret kept in Tooldeck>';
+/** What an export writes for a secret it leaves out. */
+export const EXPORTED_SECRET_PLACEHOLDER = '<secret kept in Tooldeck>';
 
-/** `{"mcpServers": …}` for other clients. Secrets are written as a placeholder, never their value. */
-export function exportMcpJson(configs: readonly McpServerConfig[]): string {
+export interface ExportedServer {
+  /** Sealed (secrets as placeholders), or unsealed when the user asked for secrets. */
+  config: McpServerConfig;
+  bearerToken?: string;
+}
+
+/** `{"mcpServers": …}` for other clients. A secret not given in the config is written as a placeholder. */
+export function exportMcpJson(servers: readonly ExportedServer[]): string {
   const mcpServers: Record<string, Json> = {};
-  for (const config of configs) {
+  for (const { config, bearerToken } of servers) {
     if (config.transport === 'stdio') {
-      const env = { ...config.env, ...Object.fromEntries(config.secretEnv.map((k) => [k, SECRET_PLACEHOLDER])) };
+      const env = { ...Object.fromEntries(config.secretEnv.map((k) => [k, EXPORTED_SECRET_PLACEHOLDER])), ...config.env };
       mcpServers[config.name] = { command: config.command, args: config.args, ...(Object.keys(env).length ? { env } : {}), ...(config.cwd ? { cwd: config.cwd } : {}) };
     } else {
-      const headers = { ...config.headers, ...(config.hasBearerToken ? { Authorization: `Bearer ${SECRET_PLACEHOLDER}` } : {}) };
+      const bearer = bearerToken ?? (config.hasBearerToken ? EXPORTED_SECRET_PLACEHOLDER : undefined);
+      const headers = {
+        ...Object.fromEntries(config.secretHeaders.map((k) => [k, EXPORTED_SECRET_PLACEHOLDER])),
+        ...config.headers,
+        ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}),
+      };
       mcpServers[config.name] = { type: config.transport === 'sse' ? 'sse' : 'http', url: config.url, ...(Object.keys(headers).length ? { headers } : {}) };
     }
   }

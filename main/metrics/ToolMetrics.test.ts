@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invocation } from '../store/fixtures/testRecords';
@@ -38,6 +38,17 @@ async function otlpReceiver() {
   return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
+function rawStatus(port: number, path: string, headers: Record<string, string>) {
+  return new Promise<number>((resolve, reject) => {
+    httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
 describe('ToolMetrics', () => {
   it('serves the counter and the latency histogram with their labels to a Prometheus scrape', async () => {
     const metrics = toolMetrics();
@@ -67,6 +78,23 @@ describe('ToolMetrics', () => {
 
     expect((await fetch(url.replace('/metrics', '/other'))).status).toBe(404);
     expect(metrics.status()).toEqual({ prometheus: { url } });
+  });
+
+  it('answers only its own Host, no foreign Origin or other site, and a bearer token when configured', async () => {
+    const metrics = toolMetrics();
+    observeSample(metrics);
+    const { url } = await metrics.startPrometheus({ port: 0, bearerToken: 'scrape-secret' });
+    const port = Number(new URL(url).port);
+    const status = (headers: Record<string, string>) => rawStatus(port, '/metrics', headers);
+    const auth = { Authorization: 'Bearer scrape-secret' };
+    expect(await status({ Host: `127.0.0.1:${port}`, ...auth })).toBe(200);
+    expect(await status({ Host: `localhost:${port}`, ...auth })).toBe(200);
+    expect(await status({ Host: `rebound.attacker.test:${port}`, ...auth })).toBe(403);
+    expect(await status({ Host: `127.0.0.1:${port}`, Origin: 'http://127.0.0.1:5173', ...auth })).toBe(403);
+    expect(await status({ Host: `127.0.0.1:${port}`, 'Sec-Fetch-Site': 'same-site', ...auth })).toBe(403);
+    expect(await status({ Host: `127.0.0.1:${port}` })).toBe(401);
+    expect(await status({ Host: `127.0.0.1:${port}`, Authorization: 'Bearer wrong' })).toBe(401);
+    await metrics.shutdown();
   });
 
   it('keeps counting across a stop and restart of the endpoint, and reports a busy port', async () => {

@@ -7,6 +7,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { AppError } from '../../shared/errors';
 import { sourceId, type InvocationRecord } from '../../shared/invocation';
+import { checkFetchSite, checkHostAndOrigin, presentedToken, tokensEqual } from '../platform/requestGuard';
 import { TOOL_LATENCY_BOUNDARIES_MS } from './latencyBoundaries';
 
 export const DURATION_INSTRUMENT = 'tool.invoke.duration';
@@ -17,6 +18,8 @@ export interface PrometheusOptions {
   port: number;
   /** Loopback by default; any other address exposes the metrics to the network. */
   host?: string;
+  /** When set, a scrape must send `Authorization: Bearer <token>` (Prometheus `authorization.credentials`). */
+  bearerToken?: string;
 }
 
 export interface OtlpOptions {
@@ -83,9 +86,16 @@ export class ToolMetrics {
   }
 
   /** Serves `/metrics` in the Prometheus text format; calling it again moves the endpoint. */
-  async startPrometheus({ port, host = '127.0.0.1' }: PrometheusOptions): Promise<{ url: string }> {
+  async startPrometheus({ port, host = '127.0.0.1', bearerToken }: PrometheusOptions): Promise<{ url: string }> {
     await this.stopPrometheus();
+    let boundPort = port;
     const server = createServer((request, response) => {
+      // The console's own checks: a DNS-rebinding page or another local site reads nothing here.
+      const verdict = [checkHostAndOrigin(request.headers, boundPort, host), checkFetchSite(request.headers, 'api')].find((v) => !v.ok);
+      if (verdict && !verdict.ok) return void response.writeHead(verdict.status, { 'content-type': 'text/plain', connection: 'close' }).end(`${verdict.reason}\n`);
+      if (bearerToken !== undefined && !tokensEqual(bearerToken, presentedToken(request.headers))) {
+        return void response.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer', connection: 'close' }).end('A bearer token is required\n');
+      }
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
       if (request.method === 'GET' && path === '/metrics') {
         this.reader.getMetricsRequestHandler(request, response);
@@ -104,6 +114,7 @@ export class ToolMetrics {
       server.listen(port, host, resolve);
     });
     const address = server.address() as AddressInfo;
+    boundPort = address.port;
     this.server = server;
     this.prometheusUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/metrics`;
     return { url: this.prometheusUrl };

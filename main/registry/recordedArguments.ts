@@ -1,9 +1,10 @@
+import { SECRET_PLACEHOLDER } from '../../shared/secrets';
 import { jsonStringPrefix } from './jsonStringPrefix';
 
 /** Default cap on the arguments JSON kept in an invocation record. */
 export const MAX_RECORDED_ARGUMENTS_BYTES = 64 * 1024;
 
-export const MASK = '***';
+export const MASK = SECRET_PLACEHOLDER;
 
 /**
  * Keys whose values are credentials, compared case-insensitively with `-`/`_` removed. `token` only
@@ -36,14 +37,19 @@ export interface RecordedArguments {
 export function recordedArguments(args: Record<string, unknown>, maxBytes: number = MAX_RECORDED_ARGUMENTS_BYTES): RecordedArguments {
   const raw = JSON.stringify(args);
   const requestBytes = Buffer.byteLength(raw, 'utf8');
-  const json = MAYBE_SECRET.test(raw) ? JSON.stringify(args, maskSecrets) : raw;
+  const json = MAYBE_SECRET.test(raw) ? maskSecretFields(args) : raw;
   if (json.length <= maxBytes / 3 || Buffer.byteLength(json, 'utf8') <= maxBytes) return { json, requestBytes };
   const envelope = { _truncated: true, originalBytes: requestBytes, preview: '' };
   const preview = jsonStringPrefix(json, maxBytes - Buffer.byteLength(JSON.stringify(envelope), 'utf8'));
   return { json: JSON.stringify({ ...envelope, preview }), requestBytes };
 }
 
-function maskSecrets(key: string, value: unknown): unknown {
+/** JSON of `value` with credential-named fields and `Bearer …` strings masked, at any depth. */
+export function maskSecretFields(value: unknown): string {
+  return JSON.stringify(value, maskField) ?? '';
+}
+
+function maskField(key: string, value: unknown): unknown {
   if (key !== '' && isSecretKey(key)) return MASK;
   if (typeof value === 'string' && /^bearer\s+\S/i.test(value)) return `Bearer ${MASK}`;
   return value;

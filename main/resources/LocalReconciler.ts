@@ -14,7 +14,7 @@ import { normalizeOrlojToolSpec, type OrlojToolObject } from './kinds/normalizeO
 import type { ToolPermissionObject } from './kinds/normalizeToolPermissionResource';
 import { ResourceIssues } from './kinds/ResourceIssues';
 import { LastAppliedSet, type AppliedObject } from './LastAppliedSet';
-import { isWorkspaceManaged, mcpServerConfig, sameServerConfig } from './mcpServerConfig';
+import { isWorkspaceManaged, mcpServerConfig } from './mcpServerConfig';
 import { generatedToolName, isIncluded, permissionPlan, toolResourceFor, toolSettings, type ResourceToolLookup } from './resourcePolicy';
 import type { Workspace } from './Workspace';
 
@@ -188,7 +188,7 @@ export class LocalReconciler {
     } catch (error) {
       return settle({ phase: 'Error', lastError: (error as Error).message, nextAttemptAt: undefined }, this.resyncMs);
     }
-    if (!saved || !sameServerConfig(saved, config)) {
+    if (!saved || (await mcp.differsFromSaved(name, config))) {
       state.failures = 0;
       this.setStatus(name, { phase: 'Connecting', nextAttemptAt: undefined });
       try {

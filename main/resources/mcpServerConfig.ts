@@ -1,7 +1,6 @@
 import { AppError } from '../../shared/errors';
 import { McpServerConfig } from '../../shared/mcp';
 import type { McpServerSpec } from '../../shared/resources/mcpServer';
-import { canonicalJson } from '../registry/canonicalJson';
 import { expandPlaceholders, type PlaceholderContext } from './commandPlaceholders';
 
 /** The description that marks a saved server as the workspace's: the reconciler may change or remove it. */
@@ -35,10 +34,4 @@ export function mcpServerConfig(name: string, spec: McpServerSpec, placeholders:
     env,
     secretEnv: (spec.env ?? []).filter((variable) => variable.secretRef).map((variable) => variable.name),
   });
-}
-
-/** Equal as far as the resource decides (whether a bearer token is stored is the secret store's business). */
-export function sameServerConfig(a: McpServerConfig, b: McpServerConfig): boolean {
-  const comparable = (config: McpServerConfig) => ('hasBearerToken' in config ? { ...config, hasBearerToken: false } : config);
-  return canonicalJson(comparable(a)) === canonicalJson(comparable(b));
 }

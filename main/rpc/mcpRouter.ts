@@ -12,14 +12,19 @@ export const mcpRouter = router({
   watch: procedure.subscription(async function* ({ ctx, signal }) {
     yield* watch((notify) => ctx.core.mcp.onChange(notify), () => ctx.core.mcp.list(), signal, 100);
   }),
-  save: procedure.input(SaveServerInput).mutation(({ ctx, input }) => ctx.core.mcp.save(input)),
+  save: procedure.input(SaveServerInput).mutation(({ ctx, input }) => ctx.core.mcp.save(input, { requireLaunchConfirmation: ctx.fromBrowser })),
   remove: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.mcp.remove(input.name)),
   connect: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.mcp.connect(input.name)),
   disconnect: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.mcp.disconnect(input.name)),
   refresh: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.mcp.refresh(input.name)),
+  /** What an import would add (launch lines of stdio servers included), before anything runs. */
+  previewImport: procedure.input(z.object({ text: z.string().max(5_000_000) })).mutation(({ ctx, input }) => ctx.core.mcp.previewImport(input.text)),
   import: procedure
-    .input(z.object({ text: z.string().max(5_000_000), replace: z.boolean().default(false) }))
-    .mutation(({ ctx, input }) => ctx.core.mcp.importServers(input.text, { replace: input.replace })),
+    .input(z.object({ text: z.string().max(5_000_000), replace: z.boolean().default(false), confirmedLaunchLines: z.array(z.string()).default([]) }))
+    .mutation(({ ctx, input }) =>
+      ctx.core.mcp.importServers(input.text, { replace: input.replace, confirmedLaunchLines: input.confirmedLaunchLines, requireLaunchConfirmation: ctx.fromBrowser }),
+    ),
+  /** Secrets are never exported from here: placeholders stand in (the CLI's --include-secrets is the one way out). */
   export: procedure.input(z.object({ names: z.array(ServerName).optional() })).query(({ ctx, input }) => ctx.core.mcp.exportServers(input.names)),
   transcript: procedure.input(byName.extend({ sinceSeq: z.number().int().default(-1) })).query(({ ctx, input }) => ctx.core.mcp.transcript(input.name)?.list(input.sinceSeq) ?? []),
   exportTranscript: procedure.input(byName).query(({ ctx, input }) => ctx.core.mcp.transcript(input.name)?.export() ?? ''),

@@ -4,6 +4,12 @@ import type { Core } from '../core';
 
 export interface RpcContext {
   core: Core;
+  /**
+   * The request came from a page in browser mode. Operations that start programs (a stdio
+   * server's command) then need the exact command line confirmed by the operator; the desktop
+   * app and the CLI are the operator's own hands and keep their behaviour.
+   */
+  fromBrowser?: boolean;
 }
 
 const trpcCodeFor: Record<AppError['code'], TRPCError['code']> = {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { InvocationStore, type InvocationStoreOptions } from './InvocationStore';
 import { SchemaTooNewError } from './migrations';
@@ -29,6 +29,7 @@ export function openInvocationStore(path: string, options: InvocationStoreOption
   const existed = existsSync(path);
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    createOwnerOnly(path);
     const store = new InvocationStore(path, options);
     return { store, report: { recovered: false, persistent: true, message: `${existed ? 'Opened' : 'Created'} the invocation history at ${path}.` } };
   } catch (error) {
@@ -49,6 +50,7 @@ export function openInvocationStore(path: string, options: InvocationStoreOption
       );
     }
     try {
+      createOwnerOnly(path);
       const store = new InvocationStore(path, options);
       return {
         store,
@@ -67,6 +69,14 @@ export function openInvocationStore(path: string, options: InvocationStoreOption
       );
     }
   }
+}
+
+/**
+ * SQLite creates the database with the process umask (often 0644) and its -wal and -shm files with
+ * the database's mode: made first as 0600, all three are the owner's alone.
+ */
+function createOwnerOnly(path: string) {
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
 }
 
 function inMemory(options: InvocationStoreOptions, message: string, movedTo?: string): OpenedInvocationStore {

@@ -85,8 +85,8 @@ export function registerMcp(program: Command, ctx: CliContext) {
     .option('--stdio <command>', 'stdio server: "<command> [args…]"')
     .option('--url <url>', 'Streamable HTTP server URL')
     .option('--sse', 'with --url: legacy HTTP+SSE')
-    .option('--header <K=V>', 'HTTP header (repeatable)', (v: string, p: string[] = []) => [...p, v])
-    .option('--env <K=V>', 'environment variable for stdio (repeatable; secret-looking names go to the secret store)', (v: string, p: string[] = []) => [...p, v])
+    .option('--header <K=V>', 'HTTP header (repeatable; credential headers are sealed in the secret store)', (v: string, p: string[] = []) => [...p, v])
+    .option('--env <K=V>', 'environment variable for stdio (repeatable; credentials are sealed in the secret store)', (v: string, p: string[] = []) => [...p, v])
     .option('--bearer-token-env <VAR>', 'read a bearer token for --url from this environment variable into the secret store')
     .option('--no-connect', 'save without trying to connect')
     .action(async (name: string, options: TargetOptions & { bearerTokenEnv?: string; connect: boolean }) => {
@@ -94,20 +94,16 @@ export function registerMcp(program: Command, ctx: CliContext) {
       const core = await ctx.getCore();
       const bearerToken = options.bearerTokenEnv ? process.env[options.bearerTokenEnv] : undefined;
       if (options.bearerTokenEnv && !bearerToken) throw new CliExit(ExitCode.Usage, `Environment variable ${options.bearerTokenEnv} is empty`);
+      // Credentials in --env, --header and the URL are sealed into the secret store by save().
       let config;
-      let secretEnvValues: Record<string, string> = {};
       if (options.stdio) {
         const [command, ...args] = splitCommandLine(options.stdio);
-        const env = keyValues(options.env, '--env');
-        const { isSecretKey } = await import('../../../main/mcp/secretMasking');
-        secretEnvValues = Object.fromEntries(Object.entries(env).filter(([k]) => isSecretKey(k)));
-        const plain = Object.fromEntries(Object.entries(env).filter(([k]) => !isSecretKey(k)));
-        config = { name, transport: 'stdio' as const, command: command!, args, env: plain, secretEnv: Object.keys(secretEnvValues), enabled: options.connect };
+        config = { name, transport: 'stdio' as const, command: command!, args, env: keyValues(options.env, '--env'), enabled: options.connect };
       } else {
         config = { name, transport: options.sse ? ('sse' as const) : ('http' as const), url: options.url!, headers: keyValues(options.header, '--header'), enabled: options.connect };
       }
       try {
-        const snapshot = await core.mcp.save({ config: config as never, bearerToken, secretEnvValues });
+        const snapshot = await core.mcp.save({ config: config as never, bearerToken });
         const state = snapshot.state;
         ctx.io.stdout(`Saved ${name}` + (options.connect ? (state.status === 'ready' ? ` — connected, ${snapshot.tools.length} tools` : ` — not connected: ${state.step ?? ''} ${state.message ?? ''}`.trimEnd()) : '') + '\n');
       } catch (error) {

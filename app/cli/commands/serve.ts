@@ -1,13 +1,31 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
-import { isLoopbackHost } from '../../web/requestGuard';
+import { DEFAULT_MAX_BODY_BYTES, isLoopbackHost } from '../../../main/platform/requestGuard';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 
 export function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be an integer 0..65535');
   return port;
+}
+
+const MIB = 1024 * 1024;
+
+function parseMebibytes(value: string): number {
+  const mib = Number(value);
+  if (!Number.isFinite(mib) || mib <= 0 || mib > 1024) throw new InvalidArgumentError('must be a number of MiB greater than 0 and at most 1024');
+  return mib;
+}
+
+interface ServeOptions {
+  port: number;
+  host: string;
+  dangerouslyBindAll?: boolean;
+  maxBodyMib: number;
+  metricsPort?: number;
+  metricsHost: string;
+  metricsTokenEnv?: string;
 }
 
 /** The built renderer sits beside the built CLI (out/main/cli.js → out/renderer). */
@@ -22,26 +40,44 @@ export function registerServe(program: Command, ctx: CliContext) {
     .option('--port <n>', 'port (0 picks a free one)', parsePort, 0)
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--dangerously-bind-all', 'allow a non-loopback --host (the token is then the only guard)')
-    .option('--metrics-port <n>', 'also serve Prometheus metrics on 127.0.0.1:<n>/metrics', parsePort)
-    .action(async (options: { port: number; host: string; dangerouslyBindAll?: boolean; metricsPort?: number }) => {
+    .option('--max-body-mib <n>', 'largest request body accepted, in MiB (larger ones get 413 unread)', parseMebibytes, DEFAULT_MAX_BODY_BYTES / MIB)
+    .option('--metrics-port <n>', 'also serve Prometheus metrics on <metrics-host>:<n>/metrics', parsePort)
+    .option('--metrics-host <host>', 'address the metrics endpoint binds', '127.0.0.1')
+    .option('--metrics-token-env <VAR>', 'require this environment variable\'s value as a bearer token on every scrape')
+    .action(async (options: ServeOptions) => {
       if (!isLoopbackHost(options.host)) {
         if (!options.dangerouslyBindAll) {
           throw new CliExit(ExitCode.Usage, `--host ${options.host} is not a loopback address; add --dangerously-bind-all to bind it anyway`);
         }
         ctx.io.stderr(`WARNING: binding ${options.host}: anyone who can reach this address and learns the token controls this console.\n`);
       }
+      const metricsToken = options.metricsTokenEnv === undefined ? undefined : process.env[options.metricsTokenEnv];
+      if (options.metricsTokenEnv !== undefined && !metricsToken) throw new CliExit(ExitCode.Usage, `--metrics-token-env: environment variable ${options.metricsTokenEnv} is empty or not set`);
+      if (options.metricsPort === undefined && (options.metricsTokenEnv !== undefined || options.metricsHost !== '127.0.0.1')) {
+        throw new CliExit(ExitCode.Usage, '--metrics-host and --metrics-token-env need --metrics-port');
+      }
+      if (options.metricsPort !== undefined && !isLoopbackHost(options.metricsHost) && !metricsToken) {
+        ctx.io.stderr(`WARNING: metrics on ${options.metricsHost} without --metrics-token-env: anyone who can reach it reads tool names and call counts.\n`);
+      }
       const core = await ctx.getCore('web');
       const { BindRefusedError, startWebServer } = await import('../../web/WebServer');
       let server;
       try {
-        server = await startWebServer({ core, staticDir: defaultStaticDir(), port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll });
+        server = await startWebServer({
+          core,
+          staticDir: defaultStaticDir(),
+          port: options.port,
+          host: options.host,
+          dangerouslyBindAll: options.dangerouslyBindAll,
+          maxBodyBytes: options.maxBodyMib * MIB,
+        });
       } catch (error) {
         if (error instanceof BindRefusedError) throw new CliExit(ExitCode.Usage, error.message);
         throw new CliExit(ExitCode.Failed, `Cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
       }
       ctx.io.stdout(`Tooldeck is serving at ${server.url}\n`);
       if (options.metricsPort !== undefined) {
-        const { url } = await core.metrics!.startPrometheus({ port: options.metricsPort });
+        const { url } = await core.metrics!.startPrometheus({ port: options.metricsPort, host: options.metricsHost, bearerToken: metricsToken });
         ctx.io.stdout(`Prometheus metrics at ${url}\n`);
       }
       await new Promise<void>((done) => {

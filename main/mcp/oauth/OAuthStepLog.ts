@@ -1,5 +1,5 @@
 import { OAUTH_STEP_TITLES, type OAuthStep, type OAuthStepKind } from '../../../shared/oauth';
-import { MASK } from '../secretMasking';
+import { SECRET_PLACEHOLDER as MASK } from '../../../shared/secrets';
 
 const MAX_STEPS = 100;
 

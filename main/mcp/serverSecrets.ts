@@ -1,0 +1,158 @@
+import type { McpServerConfig } from '../../shared/mcp';
+import { isSecretSetting, SECRET_PLACEHOLDER } from '../../shared/secrets';
+
+/**
+ * Where a saved server keeps a secret, relative to the server: `env:<VAR>`, `header:<Name>`,
+ * `url:password`, `url:query:<name>` and `bearer`. In the SecretStore the key is
+ * `mcp:<server>:<slot>`.
+ */
+export type SecretSlot = string;
+
+export const secretKey = (server: string, slot: SecretSlot) => `mcp:${server}:${slot}`;
+export const BEARER_SLOT = 'bearer';
+
+export interface SealedServerConfig {
+  /** What is stored and shown: every secret value replaced by `***` or left out. */
+  config: McpServerConfig;
+  /** New secret values by slot, for the SecretStore. */
+  values: Record<SecretSlot, string>;
+  /** Slots the input left as `***`: their stored values stay. */
+  kept: SecretSlot[];
+}
+
+/**
+ * Splits a server config as a user typed it into what may be written to servers.json and what
+ * must go to the SecretStore: credential-named or credential-looking environment values, headers,
+ * a URL's password and credential query parameters. Pure, so the local reconciler can compare a
+ * resource's server with the saved one in the same sealed form.
+ *
+ * `explicitEnv` are values for variables the caller already named secret (`config.secretEnv`).
+ */
+export function sealServerConfig(input: McpServerConfig, explicitEnv: Record<string, string> = {}): SealedServerConfig {
+  const values: Record<SecretSlot, string> = {};
+  const kept: SecretSlot[] = [];
+  const route = (slot: SecretSlot, value: string) => (value === SECRET_PLACEHOLDER ? kept.push(slot) : (values[slot] = value));
+
+  if (input.transport === 'stdio') {
+    const env: Record<string, string> = {};
+    const secretEnv = new Set(input.secretEnv);
+    for (const [name, value] of Object.entries(input.env)) {
+      if (secretEnv.has(name) || isSecretSetting(name, value)) {
+        secretEnv.add(name);
+        route(`env:${name}`, value);
+      } else env[name] = value;
+    }
+    for (const name of secretEnv) {
+      if (name in input.env) continue;
+      if (explicitEnv[name] !== undefined) values[`env:${name}`] = explicitEnv[name];
+      else kept.push(`env:${name}`);
+    }
+    return { config: { ...input, env, secretEnv: [...secretEnv].sort() }, values, kept };
+  }
+
+  const headers: Record<string, string> = {};
+  const secretHeaders = new Set(input.secretHeaders);
+  for (const [name, value] of Object.entries(input.headers)) {
+    if (secretHeaders.has(name) || isSecretSetting(name, value)) {
+      secretHeaders.add(name);
+      route(`header:${name}`, value);
+    } else headers[name] = value;
+  }
+  for (const name of secretHeaders) if (!(name in input.headers)) kept.push(`header:${name}`);
+
+  const url = new URL(input.url);
+  const urlSecrets = new Set<string>();
+  if (url.password) {
+    urlSecrets.add('password');
+    route('url:password', url.password);
+    url.password = SECRET_PLACEHOLDER;
+  }
+  const byName = new Map<string, string[]>();
+  const pairs = queryPairs(url).map((pair) => {
+    if (!isSecretSetting(pair.name, pair.decodedValue)) return pair.raw;
+    byName.set(pair.name, [...(byName.get(pair.name) ?? []), pair.rawValue]);
+    return `${pair.rawName}=${SECRET_PLACEHOLDER}`;
+  });
+  for (const [name, raw] of byName) {
+    urlSecrets.add(`query:${name}`);
+    if (raw.every((value) => value === SECRET_PLACEHOLDER)) kept.push(`url:query:${name}`);
+    else values[`url:query:${name}`] = JSON.stringify(raw);
+  }
+  if (byName.size > 0) url.search = pairs.join('&');
+  return {
+    config: { ...input, url: url.toString(), headers, secretHeaders: [...secretHeaders].sort(), urlSecrets: [...urlSecrets].sort() },
+    values,
+    kept,
+  };
+}
+
+/** Every slot a sealed config has a value for in the SecretStore. */
+export function secretSlots(config: McpServerConfig): SecretSlot[] {
+  if (config.transport === 'stdio') return config.secretEnv.map((name) => `env:${name}`);
+  return [...config.secretHeaders.map((name) => `header:${name}`), ...config.urlSecrets.map((part) => `url:${part}`), ...(config.hasBearerToken ? [BEARER_SLOT] : [])];
+}
+
+/**
+ * The config a transport needs — the sealed one with its secrets put back — for the process or
+ * request that uses it, never for a file or a view. Slots with no stored value stay out.
+ */
+export function unsealServerConfig(config: McpServerConfig, secrets: Record<SecretSlot, string | undefined>): McpServerConfig {
+  if (config.transport === 'stdio') {
+    const env = { ...config.env };
+    for (const name of config.secretEnv) {
+      const value = secrets[`env:${name}`];
+      if (value !== undefined) env[name] = value;
+    }
+    return { ...config, env };
+  }
+  const headers = { ...config.headers };
+  for (const name of config.secretHeaders) {
+    const value = secrets[`header:${name}`];
+    if (value !== undefined) headers[name] = value;
+  }
+  const url = new URL(config.url);
+  if (config.urlSecrets.includes('password')) url.password = secrets['url:password'] ?? '';
+  const queryValues = new Map<string, string[]>();
+  for (const part of config.urlSecrets) {
+    if (!part.startsWith('query:')) continue;
+    const stored = secrets[`url:${part}`];
+    if (stored !== undefined) queryValues.set(part.slice('query:'.length), JSON.parse(stored) as string[]);
+  }
+  if (queryValues.size > 0) {
+    url.search = queryPairs(url)
+      .map((pair) => {
+        const pending = queryValues.get(pair.name);
+        return pending?.length && pair.rawValue === SECRET_PLACEHOLDER ? `${pair.rawName}=${pending.shift()}` : pair.raw;
+      })
+      .join('&');
+  }
+  return { ...config, headers, url: url.toString() };
+}
+
+interface QueryPair {
+  raw: string;
+  rawName: string;
+  rawValue: string;
+  name: string;
+  decodedValue: string;
+}
+
+/** The query as written, pair by pair: rebuilding it through URLSearchParams would re-encode every value. */
+function queryPairs(url: URL): QueryPair[] {
+  const query = url.search.replace(/^\?/, '');
+  if (query === '') return [];
+  return query.split('&').map((raw) => {
+    const at = raw.indexOf('=');
+    const rawName = at < 0 ? raw : raw.slice(0, at);
+    const rawValue = at < 0 ? '' : raw.slice(at + 1);
+    return { raw, rawName, rawValue, name: decodeQueryPart(rawName), decodedValue: decodeQueryPart(rawValue) };
+  });
+}
+
+function decodeQueryPart(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,52 @@
+import type { Logger } from './Logger';
+import type { SecretRedactor } from './SecretRedactor';
+import type { SecretStore } from './SecretStore';
+
+/**
+ * The console's SecretStore as every service sees it: each value stored — at start, and whenever
+ * one is set later (a token refreshed, a header saved) — is also taught to the redactor, so
+ * history, transcripts, errors and logs mask it wherever it appears verbatim. Deleted values stay
+ * masked: they may still be in earlier records.
+ */
+export class RedactingSecretStore implements SecretStore {
+  constructor(
+    private readonly inner: SecretStore,
+    readonly redactor: SecretRedactor,
+  ) {}
+
+  /** Reads every stored value once, so secrets saved by an earlier run are masked from the start. */
+  async learnStoredValues(): Promise<void> {
+    for (const key of await this.inner.keys()) {
+      const value = await this.inner.get(key);
+      if (value !== undefined) this.redactor.add(value);
+    }
+  }
+
+  async get(key: string) {
+    const value = await this.inner.get(key);
+    if (value !== undefined) this.redactor.add(value);
+    return value;
+  }
+
+  async set(key: string, value: string) {
+    this.redactor.add(value);
+    await this.inner.set(key, value);
+  }
+
+  delete(key: string) {
+    return this.inner.delete(key);
+  }
+
+  keys() {
+    return this.inner.keys();
+  }
+}
+
+/** Log lines and their fields pass through the redactor before they reach the log. */
+export function redactingLogger(logger: Logger, redactor: SecretRedactor): Logger {
+  const wrap =
+    (write: Logger['info']): Logger['info'] =>
+    (message, fields) =>
+      write(redactor.text(message), fields && redactor.value(fields));
+  return { debug: wrap(logger.debug.bind(logger)), info: wrap(logger.info.bind(logger)), warn: wrap(logger.warn.bind(logger)), error: wrap(logger.error.bind(logger)) };
+}

@@ -1,0 +1,71 @@
+import { SECRET_PLACEHOLDER } from '../../shared/secrets';
+
+export const REDACTED = SECRET_PLACEHOLDER;
+
+export interface SecretRedactorOptions {
+  /**
+   * Values shorter than this are not masked. The console-wide redactor ignores one- to three-character
+   * "secrets" (masking every `a` would garble history); a collection run masks everything it was
+   * told is secret: a garbled report is better than a leaked one.
+   */
+  minLength?: number;
+}
+
+/**
+ * Replaces every occurrence of known secret values — in text, in keys and values of JSON-like
+ * data — with `***`, wherever a tool, a server or an error message echoed them. Longest first, so
+ * a secret that contains another is masked whole; a value's URL-encoded form is masked too, since
+ * secrets travel in URLs.
+ */
+export class SecretRedactor {
+  private readonly values = new Set<string>();
+  private pattern: RegExp | undefined;
+  private readonly minLength: number;
+
+  constructor(secrets: Iterable<string> = [], options: SecretRedactorOptions = {}) {
+    this.minLength = options.minLength ?? 1;
+    this.add(...secrets);
+  }
+
+  add(...secrets: string[]): void {
+    let changed = false;
+    for (const secret of secrets) {
+      if (secret.length < this.minLength || secret === REDACTED) continue;
+      for (const form of new Set([secret, encodeURIComponent(secret)])) {
+        if (this.values.has(form)) continue;
+        this.values.add(form);
+        changed = true;
+      }
+    }
+    if (changed) this.pattern = undefined;
+  }
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  text(text: string): string {
+    if (this.values.size === 0 || text === '') return text;
+    this.pattern ??= new RegExp(
+      [...this.values]
+        .sort((a, b) => b.length - a.length)
+        .map((value) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('|'),
+      'g',
+    );
+    return text.replace(this.pattern, REDACTED);
+  }
+
+  /** A deep copy with secrets masked in strings and object keys. */
+  value<T>(value: T): T {
+    if (this.values.size === 0) return value;
+    return this.visit(value) as T;
+  }
+
+  private visit(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((item) => this.visit(item));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.text(k), this.visit(v)]));
+    return value;
+  }
+}
