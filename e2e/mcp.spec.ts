@@ -11,6 +11,11 @@ test('add server-everything from the UI, find echo, fill the form, invoke and re
   await dialog.getByLabel('Name').fill('reference');
   await dialog.getByLabel('Command').fill(`${process.execPath} ${everythingScript} stdio`);
   await dialog.getByRole('button', { name: 'Add server' }).click();
+  // Browser mode: nothing runs before the exact command line is confirmed.
+  const confirm = page.getByRole('dialog', { name: 'Run this command?' });
+  await expect(confirm.getByLabel('Command line')).toHaveText(`${process.execPath} ${everythingScript} stdio`);
+  await expect(page.getByRole('listitem', { name: 'reference' })).toHaveCount(0);
+  await confirm.getByRole('button', { name: 'Run and save' }).click();
   await expect(dialog).toBeHidden();
 
   await expect(page.getByRole('listitem', { name: 'reference' })).toContainText('Connected');

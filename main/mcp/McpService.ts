@@ -9,7 +9,7 @@ import { EraCache } from './EraCache';
 import { InteractionBroker } from './InteractionBroker';
 import { type CallOptions, McpConnection } from './McpConnection';
 import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
-import { BEARER_SLOT, sealServerConfig, secretSlots, unsealServerConfig } from './serverSecrets';
+import { BEARER_SLOT, sealServerConfig, secretSlots, unsealServerConfig } from '../../shared/serverSecrets';
 import { OAuthService, type EphemeralOAuthOptions } from './oauth/OAuthService';
 import { ServerConfigStore } from './ServerConfigStore';
 import { ToolListCache } from './ToolListCache';

@@ -5,7 +5,7 @@ import { AppError } from '../../shared/errors';
 import { McpServerConfig, Root } from '../../shared/mcp';
 import { writeFileAtomic } from '../platform/atomicWrite';
 import type { SecretStore } from '../platform/SecretStore';
-import { sealServerConfig, secretKey, secretSlots, type SecretSlot } from './serverSecrets';
+import { sealServerConfig, secretKey, secretSlots, type SecretSlot } from '../../shared/serverSecrets';
 
 const ServersFile = z.object({
   version: z.literal(1),

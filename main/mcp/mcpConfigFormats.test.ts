@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXPORTED_SECRET_PLACEHOLDER as SECRET_PLACEHOLDER, exportMcpJson, parseServerImport } from './mcpConfigFormats';
-import { sealServerConfig } from './serverSecrets';
+import { sealServerConfig } from '../../shared/serverSecrets';
 
 describe('mcp.json import and export', () => {
   it('reads the Claude Desktop / Cursor / Inspector mcpServers shape; a bearer header becomes the token', () => {

@@ -1,10 +1,13 @@
-import { Alert, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, PasswordInput, SegmentedControl, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { McpServerConfig, ServerSnapshot } from '../../../../shared/mcp';
+import { stdioLaunchLine, type McpServerConfig, type SaveServerInput, type ServerSnapshot } from '../../../../shared/mcp';
+import { SECRET_PLACEHOLDER } from '../../../../shared/secrets';
+import { sealServerConfig } from '../../../../shared/serverSecrets';
 import { useTRPC } from '../../rpc/client';
+import { appErrorOf } from '../invoke/useInvocation';
 import { fromRows, KeyValueEditor, toRows, type KeyValueRow } from './KeyValueEditor';
 
 type Transport = McpServerConfig['transport'];
@@ -30,9 +33,10 @@ function draftFrom(existing?: ServerSnapshot): Draft {
     command: c?.transport === 'stdio' ? c.command : '',
     args: c?.transport === 'stdio' ? c.args.join('\n') : '',
     cwd: c?.transport === 'stdio' ? (c.cwd ?? '') : '',
-    env: c?.transport === 'stdio' ? toRows(c.env) : [],
+    // Sealed values show as *** and, left as they are, keep what the secret store holds.
+    env: c?.transport === 'stdio' ? [...toRows(c.env), ...c.secretEnv.map((key) => ({ key, value: SECRET_PLACEHOLDER }))] : [],
     url: c && c.transport !== 'stdio' ? c.url : '',
-    headers: c && c.transport !== 'stdio' ? toRows(c.headers) : [],
+    headers: c && c.transport !== 'stdio' ? [...toRows(c.headers), ...c.secretHeaders.map((key) => ({ key, value: SECRET_PLACEHOLDER }))] : [],
     bearerToken: '',
     enabled: c?.enabled ?? true,
   };
@@ -53,6 +57,29 @@ export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const save = useMutation(trpc.mcp.save.mutationOptions());
   const editing = !!existing;
+  /** A stdio launch the backend wants confirmed (browser mode), with the save waiting for it. */
+  const [pendingLaunch, setPendingLaunch] = useState<{ line: string; input: SaveServerInput }>();
+
+  const send = async (input: SaveServerInput) => {
+    try {
+      const snapshot = await save.mutateAsync(input);
+      notifications.show({
+        color: snapshot.state.status === 'ready' ? 'teal' : snapshot.state.status === 'error' ? 'orange' : 'blue',
+        title: `${editing ? 'Saved' : 'Added'} ${snapshot.config.name}`,
+        message: snapshot.state.status === 'ready' ? `Connected — ${snapshot.tools.length} tools` : (snapshot.state.message ?? 'Saved'),
+      });
+      onClose();
+      onSaved?.(snapshot.config.name);
+    } catch (e) {
+      const app = appErrorOf(e);
+      if (app.step === 'confirm-launch' && input.config.transport === 'stdio' && input.confirmedLaunchLine === undefined) {
+        // The line the backend will run: the config as it will be stored, secrets as ***.
+        setPendingLaunch({ line: stdioLaunchLine(sealServerConfig(input.config).config as Parameters<typeof stdioLaunchLine>[0]), input });
+        return;
+      }
+      setError(readableError(e));
+    }
+  };
 
   const submit = async () => {
     setError(undefined);
@@ -73,85 +100,117 @@ export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened
     } else {
       config = { name: draft.name.trim(), transport: draft.transport, enabled: draft.enabled, url: draft.url.trim(), headers: fromRows(draft.headers) };
     }
-    try {
-      const snapshot = await save.mutateAsync({
-        config: config as McpServerConfig,
-        ...(draft.transport !== 'stdio' && draft.bearerToken ? { bearerToken: draft.bearerToken } : {}),
-        ...(editing ? { previousName: existing.config.name } : {}),
-      });
-      notifications.show({
-        color: snapshot.state.status === 'ready' ? 'teal' : snapshot.state.status === 'error' ? 'orange' : 'blue',
-        title: `${editing ? 'Saved' : 'Added'} ${snapshot.config.name}`,
-        message: snapshot.state.status === 'ready' ? `Connected — ${snapshot.tools.length} tools` : (snapshot.state.message ?? 'Saved'),
-      });
-      onClose();
-      onSaved?.(snapshot.config.name);
-    } catch (e) {
-      setError(readableError(e));
-    }
+    await send({
+      config: config as McpServerConfig,
+      ...(draft.transport !== 'stdio' && draft.bearerToken ? { bearerToken: draft.bearerToken } : {}),
+      ...(editing ? { previousName: existing.config.name } : {}),
+    });
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={editing ? `Edit ${existing.config.name}` : 'Add MCP server'} size="lg" centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
+    <>
+      <LaunchConfirmModal
+        line={pendingLaunch?.line}
+        loading={save.isPending}
+        onCancel={() => setPendingLaunch(undefined)}
+        onConfirm={() => {
+          const pending = pendingLaunch!;
+          setPendingLaunch(undefined);
+          void send({ ...pending.input, confirmedLaunchLine: pending.line });
         }}
-      >
-        <Stack gap="md">
-          <TextInput label="Name" description="Used in tool names: <name>.<tool>" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} data-autofocus />
-          <div>
-            <Text size="sm" fw={500} mb={4} id="transport-label">
-              Transport
-            </Text>
-            <SegmentedControl
-              fullWidth
-              aria-labelledby="transport-label"
-              value={draft.transport}
-              onChange={(v) => set({ transport: v as Transport })}
-              data={[
-                { value: 'stdio', label: 'stdio' },
-                { value: 'http', label: 'Streamable HTTP' },
-                { value: 'sse', label: 'HTTP+SSE (legacy)' },
-              ]}
-            />
-          </div>
-          {draft.transport === 'stdio' ? (
-            <>
-              <TextInput label="Command" description="The executable, or a whole command line" placeholder="npx -y @modelcontextprotocol/server-everything stdio" required value={draft.command} onChange={(e) => set({ command: e.currentTarget.value })} ff="monospace" />
-              <Textarea label="Arguments" description="One per line (added after any in Command)" autosize minRows={2} maxRows={6} value={draft.args} onChange={(e) => set({ args: e.currentTarget.value })} ff="monospace" />
-              <TextInput label="Working directory" placeholder="(inherit)" value={draft.cwd} onChange={(e) => set({ cwd: e.currentTarget.value })} ff="monospace" />
-              <KeyValueEditor label="Environment" rows={draft.env} onChange={(env) => set({ env })} keyPlaceholder="NAME" valuePlaceholder="value" />
-            </>
-          ) : (
-            <>
-              <TextInput label="URL" required placeholder={draft.transport === 'sse' ? 'http://127.0.0.1:3001/sse' : 'http://127.0.0.1:3001/mcp'} value={draft.url} onChange={(e) => set({ url: e.currentTarget.value })} ff="monospace" />
-              <KeyValueEditor label="Headers" rows={draft.headers} onChange={(headers) => set({ headers })} keyPlaceholder="Header-Name" valuePlaceholder="value" />
-              <PasswordInput
-                label="Bearer token"
-                description={existing && existing.config.transport !== 'stdio' && existing.config.hasBearerToken ? 'A token is stored; leave empty to keep it' : 'Kept in the secret store, never in the config file'}
-                value={draft.bearerToken}
-                onChange={(e) => set({ bearerToken: e.currentTarget.value })}
+      />
+      <Modal opened={opened} onClose={onClose} title={editing ? `Edit ${existing.config.name}` : 'Add MCP server'} size="lg" centered>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <Stack gap="md">
+            <TextInput label="Name" description="Used in tool names: <name>.<tool>" required value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} data-autofocus />
+            <div>
+              <Text size="sm" fw={500} mb={4} id="transport-label">
+                Transport
+              </Text>
+              <SegmentedControl
+                fullWidth
+                aria-labelledby="transport-label"
+                value={draft.transport}
+                onChange={(v) => set({ transport: v as Transport })}
+                data={[
+                  { value: 'stdio', label: 'stdio' },
+                  { value: 'http', label: 'Streamable HTTP' },
+                  { value: 'sse', label: 'HTTP+SSE (legacy)' },
+                ]}
               />
-            </>
-          )}
-          <Switch label="Connect automatically" checked={draft.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
-          {error && (
-            <Alert color="red" icon={<IconAlertTriangle />} title="Not saved" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {editing ? 'Save' : 'Add server'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+            </div>
+            {draft.transport === 'stdio' ? (
+              <>
+                <TextInput label="Command" description="The executable, or a whole command line" placeholder="npx -y @modelcontextprotocol/server-everything stdio" required value={draft.command} onChange={(e) => set({ command: e.currentTarget.value })} ff="monospace" />
+                <Textarea label="Arguments" description="One per line (added after any in Command)" autosize minRows={2} maxRows={6} value={draft.args} onChange={(e) => set({ args: e.currentTarget.value })} ff="monospace" />
+                <TextInput label="Working directory" placeholder="(inherit)" value={draft.cwd} onChange={(e) => set({ cwd: e.currentTarget.value })} ff="monospace" />
+                <KeyValueEditor label="Environment" rows={draft.env} onChange={(env) => set({ env })} keyPlaceholder="NAME" valuePlaceholder="value" />
+                <Text size="xs" c="dimmed">
+                  Values of credential-like variables (names with TOKEN, KEY, SECRET, AUTH, SESSION, PASSWORD; values that look like keys) are sealed in the secret store and shown as {SECRET_PLACEHOLDER}.
+                </Text>
+              </>
+            ) : (
+              <>
+                <TextInput label="URL" required placeholder={draft.transport === 'sse' ? 'http://127.0.0.1:3001/sse' : 'http://127.0.0.1:3001/mcp'} value={draft.url} onChange={(e) => set({ url: e.currentTarget.value })} ff="monospace" />
+                <KeyValueEditor label="Headers" rows={draft.headers} onChange={(headers) => set({ headers })} keyPlaceholder="Header-Name" valuePlaceholder="value" />
+                <Text size="xs" c="dimmed">
+                  Authorization, Cookie and other credential headers, a password in the URL and credential URL parameters are sealed in the secret store and shown as {SECRET_PLACEHOLDER}.
+                </Text>
+                <PasswordInput
+                  label="Bearer token"
+                  description={existing && existing.config.transport !== 'stdio' && existing.config.hasBearerToken ? 'A token is stored; leave empty to keep it' : 'Kept in the secret store, never in the config file'}
+                  value={draft.bearerToken}
+                  onChange={(e) => set({ bearerToken: e.currentTarget.value })}
+                />
+              </>
+            )}
+            <Switch label="Connect automatically" checked={draft.enabled} onChange={(e) => set({ enabled: e.currentTarget.checked })} />
+            {error && (
+              <Alert color="red" icon={<IconAlertTriangle />} title="Not saved" role="alert">
+                {error}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={save.isPending}>
+                {editing ? 'Save' : 'Add server'}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
+
+/** Browser mode: nothing is spawned until the operator has seen the exact command line. */
+function LaunchConfirmModal({ line, loading, onConfirm, onCancel }: { line?: string; loading: boolean; onConfirm: () => void; onCancel: () => void }) {
+  return (
+    <Modal opened={line !== undefined} onClose={onCancel} title="Run this command?" size="lg" centered zIndex={400}>
+      <Stack>
+        <Text size="sm">Saving this server starts the following command on this machine, as your user, now and whenever the server connects:</Text>
+        <Code block aria-label="Command line" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+          {line}
+        </Code>
+        <Text size="xs" c="dimmed">
+          Only confirm a command you recognise. A page that tricks you into pasting a server configuration can run anything this way.
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button color="orange" onClick={onConfirm} loading={loading}>
+            Run and save
+          </Button>
+        </Group>
+      </Stack>
     </Modal>
   );
 }

@@ -1,5 +1,5 @@
-import type { McpServerConfig } from '../../shared/mcp';
-import { isSecretSetting, SECRET_PLACEHOLDER } from '../../shared/secrets';
+import type { McpServerConfig } from './mcp';
+import { isSecretSetting, SECRET_PLACEHOLDER } from './secrets';
 
 /**
  * Where a saved server keeps a secret, relative to the server: `env:<VAR>`, `header:<Name>`,

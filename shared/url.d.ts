@@ -1,0 +1,10 @@
+/**
+ * The WHATWG URL class, which Node and browsers both provide as a global. shared/ compiles
+ * without DOM or Node types (it must run in both), so the part it uses is declared here.
+ */
+declare class URL {
+  constructor(url: string, base?: string);
+  password: string;
+  search: string;
+  toString(): string;
+}
