@@ -10,6 +10,8 @@ export interface TooldeckServer {
   port: number;
   token: string;
   dataDir: string;
+  /** With `--metrics-port`: the Prometheus endpoint it printed. */
+  metricsUrl(): Promise<string>;
   process: ChildProcess;
   stop(): Promise<void>;
 }
@@ -26,11 +28,15 @@ export async function startTooldeckServer(options: { dataDir?: string; args?: st
   });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
+  let metricsUrl: ((url: string) => void) | undefined;
+  const metrics = new Promise<string>((resolveMetrics) => (metricsUrl = resolveMetrics));
   const url = await new Promise<string>((resolveUrl, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       const match = /serving at (http:\/\/\S+)/.exec(line);
       if (match) resolveUrl(match[1]!);
+      const prometheus = /Prometheus metrics at (http:\/\/\S+)/.exec(line);
+      if (prometheus) metricsUrl!(prometheus[1]!);
     });
     child.once('exit', (code) => reject(new Error(`tooldeck serve exited with ${code}: ${stderr}`)));
     setTimeout(() => reject(new Error(`tooldeck serve did not start in time: ${stderr}`)), 20_000).unref();
@@ -42,6 +48,7 @@ export async function startTooldeckServer(options: { dataDir?: string; args?: st
     port: Number(parsed.port),
     token: new URLSearchParams(parsed.hash.slice(1)).get('token')!,
     dataDir,
+    metricsUrl: () => metrics,
     process: child,
     stop: () =>
       new Promise<void>((done) => {
