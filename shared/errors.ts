@@ -26,6 +26,8 @@ export const AppErrorShape = z.object({
   retryable: z.boolean(),
   /** Which step failed, when the operation has steps (e.g. spawn, transport, negotiation). */
   step: z.string().optional(),
+  /** The items the message is about, for a view to list (e.g. command lines to confirm). */
+  details: z.array(z.string()).optional(),
 });
 export type AppErrorShape = z.infer<typeof AppErrorShape>;
 
@@ -49,18 +51,33 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly retryable: boolean;
   readonly step?: string;
+  readonly details?: string[];
 
-  constructor(code: ErrorCode, message: string, options: { retryable?: boolean; step?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { retryable?: boolean; step?: string; details?: string[]; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.retryable = options.retryable ?? retryableByDefault[code];
     this.step = options.step;
+    this.details = options.details;
   }
 
   toShape(): AppErrorShape {
-    return { code: this.code, message: this.message, retryable: this.retryable, ...(this.step ? { step: this.step } : {}) };
+    return { code: this.code, message: this.message, retryable: this.retryable, ...(this.step ? { step: this.step } : {}), ...(this.details ? { details: this.details } : {}) };
   }
+}
+
+/**
+ * Browser mode refuses to start commands the operator has not seen: the refusal names them in
+ * `details`, and the same request sent again with them confirmed goes through.
+ */
+export const CONFIRM_LAUNCH_STEP = 'confirm-launch';
+
+export function launchConfirmationRequired(lines: string[]): AppError {
+  return new AppError('PolicyDenied', `Starting ${lines.length === 1 ? 'a command' : `${lines.length} commands`} from the browser needs the exact command line confirmed first: ${lines.join(' ; ')}`, {
+    step: CONFIRM_LAUNCH_STEP,
+    details: lines,
+  });
 }
 
 export function isAppError(error: unknown): error is AppError {

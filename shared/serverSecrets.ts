@@ -80,7 +80,8 @@ export function sealServerConfig(input: McpServerConfig, explicitEnv: Record<str
   }
   if (byName.size > 0) url.search = pairs.join('&');
   return {
-    config: { ...input, url: url.toString(), headers, secretHeaders: [...secretHeaders].sort(), urlSecrets: [...urlSecrets].sort() },
+    // Untouched unless something was sealed: serializing would normalize the URL the user wrote.
+    config: { ...input, url: urlSecrets.size > 0 ? url.toString() : input.url, headers, secretHeaders: [...secretHeaders].sort(), urlSecrets: [...urlSecrets].sort() },
     values,
     kept,
   };
@@ -93,8 +94,9 @@ export function secretSlots(config: McpServerConfig): SecretSlot[] {
 }
 
 /**
- * The config a transport needs — the sealed one with its secrets put back — for the process or
- * request that uses it, never for a file or a view. Slots with no stored value stay out.
+ * The config a transport needs — the sealed one with its secrets put back, a plain config again —
+ * for the process or request that uses it, never for a file or a view. Slots with no stored value
+ * stay out.
  */
 export function unsealServerConfig(config: McpServerConfig, secrets: Record<SecretSlot, string | undefined>): McpServerConfig {
   if (config.transport === 'stdio') {
@@ -103,13 +105,14 @@ export function unsealServerConfig(config: McpServerConfig, secrets: Record<Secr
       const value = secrets[`env:${name}`];
       if (value !== undefined) env[name] = value;
     }
-    return { ...config, env };
+    return { ...config, env, secretEnv: [] };
   }
   const headers = { ...config.headers };
   for (const name of config.secretHeaders) {
     const value = secrets[`header:${name}`];
     if (value !== undefined) headers[name] = value;
   }
+  if (config.urlSecrets.length === 0) return { ...config, headers, secretHeaders: [] };
   const url = new URL(config.url);
   if (config.urlSecrets.includes('password')) url.password = secrets['url:password'] ?? '';
   const queryValues = new Map<string, string[]>();
@@ -126,7 +129,7 @@ export function unsealServerConfig(config: McpServerConfig, secrets: Record<Secr
       })
       .join('&');
   }
-  return { ...config, headers, url: url.toString() };
+  return { ...config, headers, secretHeaders: [], urlSecrets: [], url: url.toString() };
 }
 
 interface QueryPair {

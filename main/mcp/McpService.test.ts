@@ -170,3 +170,63 @@ async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, t
   }
   throw new Error('condition not met in time');
 }
+
+describe('saved server secrets', () => {
+  it('keeps a stored secret when an edit sends *** and replaces it when the value changes', async () => {
+    const { service, secretStore, dataDir } = newService();
+    await service.init();
+    try {
+      const config = { name: 'remote', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Api-Key': 'first-key-123' }, enabled: false };
+      expect((await service.save({ config: config as never })).config).toMatchObject({ headers: {}, secretHeaders: ['X-Api-Key'] });
+      await service.save({ config: { ...config, headers: { 'X-Api-Key': '***' } } as never, previousName: 'remote' });
+      expect(await secretStore.get('mcp:remote:header:X-Api-Key')).toBe('first-key-123');
+      await service.save({ config: { ...config, headers: { 'X-Api-Key': 'second-key-456' } } as never, previousName: 'remote' });
+      expect(await secretStore.get('mcp:remote:header:X-Api-Key')).toBe('second-key-456');
+      // Dropping the header deletes its secret; a *** with nothing stored is refused.
+      await service.save({ config: { ...config, headers: {} } as never, previousName: 'remote' });
+      expect(await secretStore.get('mcp:remote:header:X-Api-Key')).toBeUndefined();
+      await expect(service.save({ config: { ...config, name: 'other', headers: { Authorization: '***' } } as never })).rejects.toThrow(/Header Authorization is "\*\*\*" but no value is stored/);
+      expect(readFileSync(join(dataDir, 'servers.json'), 'utf8')).not.toMatch(/key-123|key-456/);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('seals the plaintext credentials of a servers.json written by an older version on load', async () => {
+    const { service, secretStore, dataDir } = newService();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(
+      join(dataDir, 'servers.json'),
+      JSON.stringify({ version: 1, servers: [{ name: 'old', transport: 'http', url: 'https://u:pass-word-1@x.example/mcp', headers: { Authorization: 'Bearer legacy-token-1' }, enabled: false }] }),
+    );
+    await service.init();
+    try {
+      const text = readFileSync(join(dataDir, 'servers.json'), 'utf8');
+      expect(text).not.toMatch(/legacy-token-1|pass-word-1/);
+      expect(await secretStore.get('mcp:old:header:Authorization')).toBe('Bearer legacy-token-1');
+      expect(await secretStore.get('mcp:old:url:password')).toBe('pass-word-1');
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('from the browser, starts no stdio command before its exact launch line is confirmed', async () => {
+    const { service } = newService();
+    await service.init();
+    try {
+      const config = { ...everythingStdio('confirmed'), env: { API_TOKEN: 'tok-abcdef' } };
+      const refusal = await service.save({ config: config as never }, { requireLaunchConfirmation: true }).then(() => undefined, (error: unknown) => error as { step?: string; message: string; details: string[] });
+      expect(refusal).toMatchObject({ step: 'confirm-launch' });
+      expect(refusal!.message).toContain('API_TOKEN=***');
+      expect(service.configs()).toEqual([]);
+      const line = refusal!.details[0]!;
+      await expect(service.save({ config: config as never, confirmedLaunchLine: `${line} --extra` }, { requireLaunchConfirmation: true })).rejects.toMatchObject({ step: 'confirm-launch' });
+      const saved = await service.save({ config: config as never, confirmedLaunchLine: line }, { requireLaunchConfirmation: true });
+      expect(saved.state.status).toBe('ready');
+      // An edit that leaves the launch as it was needs no new confirmation.
+      await service.save({ config: { ...config, enabled: false, env: { API_TOKEN: '***' } } as never, previousName: 'confirmed' }, { requireLaunchConfirmation: true });
+    } finally {
+      await service.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { type FSWatcher, watch } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { AppError } from '../../shared/errors';
+import { AppError, CONFIRM_LAUNCH_STEP, launchConfirmationRequired } from '../../shared/errors';
 import { McpServerConfig, stdioLaunchLine, type McpServerConfigInput, type Root, type SaveServerInput, type ServerSnapshot } from '../../shared/mcp';
 import type { Logger } from '../platform/Logger';
 import { SecretRedactor } from '../platform/SecretRedactor';
@@ -162,7 +162,7 @@ export class McpService {
       const line = stdioLaunchLine(config);
       const unchanged = previous?.transport === 'stdio' && stdioLaunchLine(previous) === line;
       if (!unchanged && input.confirmedLaunchLine !== line) {
-        throw new AppError('PolicyDenied', `Starting a stdio server from the browser needs its exact command line confirmed first: ${line}`, { step: 'confirm-launch' });
+        throw launchConfirmationRequired([line]);
       }
     }
 
@@ -307,7 +307,7 @@ export class McpService {
           options,
         );
       } catch (error) {
-        if (!(error instanceof AppError) || error.step !== 'confirm-launch') throw error;
+        if (!(error instanceof AppError) || error.step !== CONFIRM_LAUNCH_STEP) throw error;
         summary.skipped.push({ name: server.config.name, reason: `not confirmed: ${line}` });
         continue;
       }

@@ -29,6 +29,14 @@ export function createTransport(config: McpServerConfig, bearerToken?: string, a
   const headers: Record<string, string> = { ...config.headers };
   if (bearerToken) headers.Authorization = `Bearer ${bearerToken}`;
   const url = new URL(config.url);
+  // fetch() refuses URLs with credentials: `user:password@` becomes HTTP Basic, as curl does.
+  if (url.username || url.password) {
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
+      headers.Authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    }
+    url.username = '';
+    url.password = '';
+  }
   const send: FetchLike = authFetch ?? fetch;
   const transport =
     config.transport === 'http'

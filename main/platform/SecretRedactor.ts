@@ -29,7 +29,7 @@ export class SecretRedactor {
 
   add(...secrets: string[]): void {
     let changed = false;
-    for (const secret of secrets) {
+    for (const secret of secrets.flatMap(credentialParts)) {
       if (secret.length < this.minLength || secret === REDACTED) continue;
       for (const form of new Set([secret, encodeURIComponent(secret)])) {
         if (this.values.has(form)) continue;
@@ -69,3 +69,44 @@ export class SecretRedactor {
     return value;
   }
 }
+
+/**
+ * A stored value and the credentials inside it, which travel on their own too: the token of
+ * `Bearer <token>`, the (credential-sized) values of a `Cookie` header, the password of a URL, each value of a
+ * stored list.
+ */
+function credentialParts(value: string): string[] {
+  const parts = [value, ...jsonStrings(value)];
+  const scheme = /^(?:bearer|basic|token|digest|dpop)\s+(\S+)$/i.exec(value.trim());
+  if (scheme) parts.push(scheme[1]!);
+  // Cookie-style pairs: values of credential size only, so `theme=dark` does not mask every "dark".
+  if (value.includes('=')) {
+    for (const pair of value.split(/;\s*/)) {
+      const pairValue = pair.slice(pair.indexOf('=') + 1);
+      if (pair.includes('=') && pairValue.length >= 8) parts.push(pairValue);
+    }
+  }
+  const password = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:([^/\s@]+)@/i.exec(value);
+  if (password) parts.push(password[1]!, safeDecode(password[1]!));
+  return parts;
+}
+
+/** URL query secrets are stored as a JSON list of their values (one per occurrence). */
+function jsonStrings(value: string): string[] {
+  if (!value.startsWith('[')) return [];
+  try {
+    const list: unknown = JSON.parse(value);
+    return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string').flatMap((item) => [item, safeDecode(item)]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+

@@ -1,4 +1,5 @@
-import type { ConnectionStatus, McpTool } from '../../shared/mcp';
+import { stdioLaunchLine, type ConnectionStatus, type McpTool } from '../../shared/mcp';
+import { sealServerConfig } from '../../shared/serverSecrets';
 import type { McpServerStatus } from '../../shared/resources/mcpServer';
 import type { ObjectStatus, ResourceStatuses, ToolPermissionResourceView, ToolResourceView } from '../../shared/resources/statuses';
 import type { McpService } from '../mcp/McpService';
@@ -156,6 +157,19 @@ export class LocalReconciler {
   }
 
   /** Server names are global in McpService: the first McpServer of a name (any namespace) owns it. */
+  /**
+   * The exact command line an McpServer resource would start (stdio only; sealed values as ***),
+   * placeholders expanded as the reconcile expands them.
+   */
+  launchLineOf(name: string, spec: McpServerObject['spec']): string | undefined {
+    try {
+      const config = sealServerConfig(mcpServerConfig(name, spec, this.placeholders)).config;
+      return config.transport === 'stdio' ? stdioLaunchLine(config) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   private serverItem(name: string): AppliedObject<McpServerObject> | undefined {
     return this.servers.list().find((item) => item.identity.name === name);
   }

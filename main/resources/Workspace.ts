@@ -68,6 +68,9 @@ const MAX_FILES = 2_000;
  * versions: a file that changed on disk since the caller read it is not overwritten unless forced,
  * so an outside edit is never silently lost (and the caller keeps its own text to merge).
  */
+/** Runs with the final text of a file before it is written; throwing leaves the file as it was. */
+export type BeforeWrite = (path: string, text: string) => void | Promise<void>;
+
 export class Workspace {
   private currentDir: string;
   private readonly files = new Map<string, FileState>();
@@ -161,13 +164,14 @@ export class Workspace {
   }
 
   /** Writes a file unless it changed on disk since `expectedVersion` (null: it must not exist yet). */
-  async save(input: SaveFileInput): Promise<WorkspaceFileView> {
+  async save(input: SaveFileInput, beforeWrite?: BeforeWrite): Promise<WorkspaceFileView> {
     const path = normalizeWorkspacePath(input.path);
     this.checkSize(Buffer.byteLength(input.text), path);
     await this.serialized(async () => {
       const absolute = await resolveInside(this.currentDir, path);
       const onDisk = await versionOnDisk(absolute);
       if (!input.force && onDisk !== input.expectedVersion) throw conflict(path, input.expectedVersion, onDisk);
+      await beforeWrite?.(path, input.text);
       const mode = await stat(absolute).then((s) => s.mode & 0o777).catch(() => 0o600);
       await writeFileAtomic(absolute, input.text, mode);
       await this.refresh(path);
@@ -177,7 +181,7 @@ export class Workspace {
   }
 
   /** Sets or removes fields of documents in place, keeping comments and key order. */
-  async edit(input: EditFileInput): Promise<WorkspaceFileView> {
+  async edit(input: EditFileInput, beforeWrite?: BeforeWrite): Promise<WorkspaceFileView> {
     const path = normalizeWorkspacePath(input.path);
     await this.serialized(async () => {
       const absolute = await resolveInside(this.currentDir, path);
@@ -187,6 +191,7 @@ export class Workspace {
       this.checkSize(bytes.length, path);
       const text = editResourceText(decode(bytes), input.edits);
       this.checkSize(Buffer.byteLength(text), path);
+      await beforeWrite?.(path, text);
       await writeFileAtomic(absolute, text, (await stat(absolute)).mode & 0o777);
       await this.refresh(path);
     });

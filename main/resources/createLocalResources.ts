@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { launchConfirmationRequired } from '../../shared/errors';
+import type { EditFileInput, SaveFileInput, WorkspaceFileView } from '../../shared/resources/workspace';
 import type { McpService } from '../mcp/McpService';
 import type { Logger } from '../platform/Logger';
 import { writeFileAtomic } from '../platform/atomicWrite';
@@ -10,6 +12,8 @@ import type { PlaceholderContext } from './commandPlaceholders';
 import { LocalReconciler } from './LocalReconciler';
 import type { ResourceToolLookup } from './resourcePolicy';
 import { seedWorkspace } from './seedWorkspace';
+import type { McpServerObject } from './kinds/normalizeMcpServer';
+import { parseResourceText } from './parseResourceText';
 import { Workspace } from './Workspace';
 
 export interface LocalResourcesOptions {
@@ -30,8 +34,21 @@ export interface LocalResourcesOptions {
   manageServers?: boolean;
 }
 
+/**
+ * Browser mode: a change that would make the local target start a command the workspace does not
+ * start yet (a new or changed stdio McpServer) needs that command line among the confirmed ones.
+ */
+export interface LaunchGuard {
+  requireLaunchConfirmation?: boolean;
+  confirmedLaunchLines?: string[];
+}
+
 export interface LocalResources {
   readonly workspace: Workspace;
+  /** Writes a file, after the launch guard. */
+  save(input: SaveFileInput, guard?: LaunchGuard): Promise<WorkspaceFileView>;
+  /** Field edits, after the launch guard. */
+  edit(input: EditFileInput, guard?: LaunchGuard): Promise<WorkspaceFileView>;
   readonly reconciler: LocalReconciler;
   /** Pass to McpCatalogSync: Tool resources' policy and McpServer filters for MCP registry entries. */
   readonly toolConfig: ResourceToolLookup;
@@ -39,8 +56,8 @@ export interface LocalResources {
   readonly permissions: () => ToolPermission[];
   /** Tool or ToolPermission resources changed: call McpCatalogSync.resyncAll(). */
   onPolicyChange(listener: () => void): () => void;
-  /** Opens another folder as the workspace and remembers it. */
-  openFolder(dir: string): Promise<void>;
+  /** Opens another folder as the workspace and remembers it, after the launch guard. */
+  openFolder(dir: string, guard?: LaunchGuard): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,13 +89,37 @@ export async function createLocalResources(options: LocalResourcesOptions): Prom
     manageServers: options.manageServers,
   });
   reconciler.start();
+
+  type Documents = Array<{ identity?: { kind: string; name: string }; stored?: Record<string, unknown>; valid?: boolean }>;
+  const launchLines = (documents: Documents) =>
+    documents.flatMap((doc) => {
+      if (doc.identity?.kind !== 'McpServer' || doc.valid === false || !doc.stored) return [];
+      const line = reconciler.launchLineOf(doc.identity.name, (doc.stored as unknown as McpServerObject).spec);
+      return line ? [line] : [];
+    });
+  const guardLaunches = (documents: Documents, guard: LaunchGuard | undefined) => {
+    if (!guard?.requireLaunchConfirmation) return;
+    const running = new Set(launchLines(workspace.documents()));
+    const unconfirmed = launchLines(documents).filter((line) => !running.has(line) && !guard.confirmedLaunchLines?.includes(line));
+    if (unconfirmed.length > 0) throw launchConfirmationRequired([...new Set(unconfirmed)]);
+  };
+  const guardText = (guard: LaunchGuard | undefined) => (path: string, text: string) => guardLaunches(parseResourceText(text, { fileName: path }), guard);
+
   return {
     workspace,
+    save: (input, guard) => workspace.save(input, guardText(guard)),
+    edit: (input, guard) => workspace.edit(input, guardText(guard)),
     reconciler,
     toolConfig: reconciler.toolConfig,
     permissions: reconciler.permissions,
     onPolicyChange: (listener) => reconciler.onPolicyChange(listener),
-    async openFolder(next) {
+    async openFolder(next, guard) {
+      if (guard?.requireLaunchConfirmation) {
+        const preview = new Workspace({ dir: resolve(next), logger: options.logger, watch: false });
+        await preview.load();
+        guardLaunches(preview.documents(), guard);
+        preview.close();
+      }
       await workspace.open(next);
       await writeFileAtomic(settingsPath, `${JSON.stringify({ workspaceDir: workspace.dir }, null, 2)}\n`);
     },

@@ -96,6 +96,27 @@ describe('resources router', { timeout: 60_000 }, () => {
     expect((await rpc().files()).files.map((f) => f.path)).not.toContain('agent.yaml');
   });
 
+  it('from the browser, starts no command a saved file or an opened folder declares until its line is confirmed', async () => {
+    const browser = () => createCallerFactory(createResourcesRouter(() => resources))({ core, fromBrowser: true });
+    const marker = join(mkdtempSync(join(tmpdir(), 'tooldeck-launch-')), 'ran');
+    const text = `apiVersion: orloj.dev/v1\nkind: McpServer\nmetadata: {name: sneaky}\nspec:\n  transport: stdio\n  command: \${node}\n  args: ['-e', "require('fs').writeFileSync('${marker}', 'x')"]\n`;
+    const refusal = await browser()
+      .save({ path: 'sneaky.yaml', text, expectedVersion: null })
+      .then(() => undefined, (error: { cause?: { step?: string; details?: string[] } }) => error.cause);
+    expect(refusal?.step).toBe('confirm-launch');
+    expect(refusal?.details).toEqual([`${process.execPath} -e 'require('\\''fs'\\'').writeFileSync('\\''${marker}'\\'', '\\''x'\\'')'`]);
+    expect((await rpc().files()).files.map((f) => f.path)).not.toContain('sneaky.yaml');
+    const folder = mkdtempSync(join(tmpdir(), 'tooldeck-launch-folder-'));
+    writeFileSync(join(folder, 'sneaky.yaml'), text);
+    await expect(browser().openFolder({ dir: folder })).rejects.toMatchObject({ cause: { step: 'confirm-launch' } });
+    expect((await rpc().files()).dir).not.toBe(folder);
+    // Confirmed, the file is written; the desktop app and the CLI (no fromBrowser) never ask.
+    await browser().save({ path: 'sneaky.yaml', text, expectedVersion: null, confirmedLaunchLines: refusal!.details! });
+    const current = await rpc().read({ path: 'sneaky.yaml' });
+    await rpc().delete({ path: 'sneaky.yaml', expectedVersion: current.version! });
+    rmSync(folder, { recursive: true, force: true });
+  });
+
   it('opens another folder and remembers it for the next start', async () => {
     const other = mkdtempSync(join(tmpdir(), 'tooldeck-resources-other-'));
     writeFileSync(join(other, 'tool.yaml'), 'apiVersion: orloj.dev/v1\nkind: Tool\nmetadata: {name: solo}\n');

@@ -1,8 +1,13 @@
 import { RESOURCE_KINDS, workspaceDocumentSchema } from '../../shared/resources/kinds';
 import { DeleteFileInput, EditFileInput, OpenFolderInput, ReadFileInput, SaveFileInput, ValidateTextInput, type WorkspaceEvent } from '../../shared/resources/workspace';
 import { watch } from '../platform/AsyncQueue';
-import type { LocalResources } from '../resources/createLocalResources';
+import { z } from 'zod';
+import type { LaunchGuard, LocalResources } from '../resources/createLocalResources';
 import { procedure, router, type RpcContext } from './trpc';
+
+/** Command lines of stdio McpServers the operator confirmed (browser mode; see LaunchGuard). */
+const confirmations = { confirmedLaunchLines: z.array(z.string()).default([]) };
+const launchGuard = (ctx: RpcContext, input: { confirmedLaunchLines: string[] }): LaunchGuard => ({ requireLaunchConfirmation: ctx.fromBrowser, confirmedLaunchLines: input.confirmedLaunchLines });
 
 /**
  * The YAML workspace and the local target's statuses. Mounted by the app router with the
@@ -20,12 +25,12 @@ export function createResourcesRouter(resourcesOf: (ctx: RpcContext) => LocalRes
     /** The objects as they will be stored, every default applied. */
     previewDefaults: procedure.input(ValidateTextInput).mutation(({ ctx, input }) => resourcesOf(ctx).workspace.previewDefaults(input.text, input.path)),
     /** Refused with a conflict (code AlreadyExists, step "conflict") when the file changed on disk since expectedVersion, unless force. */
-    save: procedure.input(SaveFileInput).mutation(({ ctx, input }) => resourcesOf(ctx).workspace.save(input)),
+    save: procedure.input(SaveFileInput.extend(confirmations)).mutation(({ ctx, input }) => resourcesOf(ctx).save(input, launchGuard(ctx, input))),
     /** Field edits that keep comments and key order. */
-    edit: procedure.input(EditFileInput).mutation(({ ctx, input }) => resourcesOf(ctx).workspace.edit(input)),
+    edit: procedure.input(EditFileInput.extend(confirmations)).mutation(({ ctx, input }) => resourcesOf(ctx).edit(input, launchGuard(ctx, input))),
     delete: procedure.input(DeleteFileInput).mutation(({ ctx, input }) => resourcesOf(ctx).workspace.delete(input)),
-    openFolder: procedure.input(OpenFolderInput).mutation(async ({ ctx, input }) => {
-      await resourcesOf(ctx).openFolder(input.dir);
+    openFolder: procedure.input(OpenFolderInput.extend(confirmations)).mutation(async ({ ctx, input }) => {
+      await resourcesOf(ctx).openFolder(input.dir, launchGuard(ctx, input));
       return resourcesOf(ctx).workspace.listing();
     }),
     /** McpServer statuses, Tool resources (generated ones included) and ToolPermissions. */

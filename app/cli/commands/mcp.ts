@@ -127,6 +127,17 @@ export function registerMcp(program: Command, ctx: CliContext) {
     });
 
   mcp
+    .command('export [names...]')
+    .description('Print saved servers as an mcpServers file for other clients (secrets as placeholders)')
+    .option('--include-secrets', 'write the stored secrets into the output instead of placeholders')
+    .action(async (names: string[], options: { includeSecrets?: boolean }) => {
+      const core = await ctx.getCore();
+      const unknown = names.filter((name) => !core.mcp.configs().some((config) => config.name === name));
+      if (unknown.length > 0) throw new CliExit(ExitCode.Failed, `No saved server named ${unknown.map((name) => `"${name}"`).join(', ')}`);
+      ctx.io.stdout(await core.mcp.exportServers(names.length > 0 ? names : undefined, { includeSecrets: options.includeSecrets }));
+    });
+
+  mcp
     .command('remove <name>')
     .description('Remove a saved server and its secrets')
     .action(async (name: string) => {

@@ -6,6 +6,7 @@ import type { Diagnostic } from '../../../../shared/resources/diagnostics';
 import type { ResourceStatuses } from '../../../../shared/resources/statuses';
 import type { ParsedDocument, WorkspaceFileView } from '../../../../shared/resources/workspace';
 import { useTRPC } from '../../rpc/client';
+import { LaunchConfirmModal, launchesToConfirm } from '../../components/LaunchConfirmModal';
 import { appErrorOf } from '../invoke/useInvocation';
 import { ConflictDialog } from './ConflictDialog';
 import { DocumentStatusStrip } from './DocumentStatusStrip';
@@ -127,11 +128,13 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
   }, [draft.text, checked.text, path, runValidate]);
 
   const save = useMutation(trpc.resources.save.mutationOptions());
-  const doSave = (force: boolean) => {
+  /** Browser mode: command lines this save would start, waiting for the operator's confirmation. */
+  const [launches, setLaunches] = useState<{ lines: string[]; force: boolean }>();
+  const doSave = (force: boolean, confirmedLaunchLines: string[] = []) => {
     const text = draft.text;
     setSaveError(undefined);
     save.mutate(
-      { path, text, expectedVersion: draft.baseVersion, force },
+      { path, text, expectedVersion: draft.baseVersion, force, confirmedLaunchLines },
       {
         onSuccess: (file) => {
           setConflict(undefined);
@@ -142,7 +145,9 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
         },
         onError: (error) => {
           const app = appErrorOf(error);
-          if (app.code === 'AlreadyExists') setConflict(app.message);
+          const lines = launchesToConfirm(app);
+          if (lines && confirmedLaunchLines.length === 0) setLaunches({ lines, force });
+          else if (app.code === 'AlreadyExists') setConflict(app.message);
           else setSaveError(app.message);
         },
       },
@@ -170,6 +175,16 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
 
   return (
     <Group align="flex-start" gap="md" wrap="nowrap">
+      <LaunchConfirmModal
+        lines={launches?.lines}
+        loading={save.isPending}
+        onCancel={() => setLaunches(undefined)}
+        onConfirm={() => {
+          const pending = launches!;
+          setLaunches(undefined);
+          doSave(pending.force, pending.lines);
+        }}
+      />
       <Stack gap="sm" style={{ flex: 1, minWidth: 0 }}>
         <Group justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>

@@ -137,11 +137,11 @@ describe('ResourcesView', () => {
     expect(within(dialog).getByText(/changed on disk since you opened it/)).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Reload from disk' })).toBeTruthy();
     expect((await editorText()).value).toBe(draft);
-    expect(backend.callsTo('resources.save')).toEqual([{ path: 'servers.yaml', text: draft, expectedVersion: 'v1', force: false }]);
+    expect(backend.callsTo('resources.save')).toEqual([{ path: 'servers.yaml', text: draft, expectedVersion: 'v1', force: false, confirmedLaunchLines: [] }]);
 
     fireEvent.click(within(dialog).getByRole('button', { name: 'Overwrite' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(backend.callsTo('resources.save')[1]).toEqual({ path: 'servers.yaml', text: draft, expectedVersion: 'v1', force: true });
+    expect(backend.callsTo('resources.save')[1]).toEqual({ path: 'servers.yaml', text: draft, expectedVersion: 'v1', force: true, confirmedLaunchLines: [] });
     expect((await editorText()).value).toBe(draft);
   });
 

@@ -6,6 +6,7 @@ import { WORKSPACE_FILE } from '../../../../shared/resources/workspace';
 import { useTRPC } from '../../rpc/client';
 import { useLocation, useNavigate } from '../../shell/useSection';
 import { useClusterSchemas } from '../cluster/useClusterSchemas';
+import { LaunchConfirmModal, launchesToConfirm } from '../../components/LaunchConfirmModal';
 import { appErrorOf } from '../invoke/useInvocation';
 import { DraftStore } from './drafts';
 import { withClusterKinds } from './editor/withClusterKinds';
@@ -46,6 +47,27 @@ export function ResourcesView() {
   const [creating, setCreating] = useState(false);
   const [opening, setOpening] = useState(false);
   const openFolder = useMutation(trpc.resources.openFolder.mutationOptions());
+  /** Browser mode: a folder whose McpServers would start commands waits for their confirmation. */
+  const [folderLaunches, setFolderLaunches] = useState<{ dir: string; lines: string[] }>();
+  const open = (dir: string, confirmedLaunchLines: string[] = []) =>
+    openFolder.mutate(
+      { dir, confirmedLaunchLines },
+      {
+        onSuccess: (next) => {
+          queryClient.setQueryData(trpc.resources.files.queryKey(), next);
+          void queryClient.invalidateQueries({ queryKey: trpc.resources.pathKey() });
+          setOpening(false);
+          navigate('resources', {});
+        },
+        onError: (error) => {
+          const lines = launchesToConfirm(appErrorOf(error));
+          if (lines && confirmedLaunchLines.length === 0) {
+            openFolder.reset();
+            setFolderLaunches({ dir, lines });
+          }
+        },
+      },
+    );
   const onDraftChange = useCallback(() => setDraftsSeen((n) => n + 1), []);
 
   const files = listing?.files ?? [];
@@ -146,21 +168,19 @@ export function ResourcesView() {
             openFolder.reset();
             setOpening(false);
           }}
-          onSubmit={(dir) =>
-            openFolder.mutate(
-              { dir },
-              {
-                onSuccess: (next) => {
-                  queryClient.setQueryData(trpc.resources.files.queryKey(), next);
-                  void queryClient.invalidateQueries({ queryKey: trpc.resources.pathKey() });
-                  setOpening(false);
-                  navigate('resources', {});
-                },
-              },
-            )
-          }
+          onSubmit={(dir) => open(dir)}
         />
       )}
+      <LaunchConfirmModal
+        lines={folderLaunches?.lines}
+        loading={openFolder.isPending}
+        onCancel={() => setFolderLaunches(undefined)}
+        onConfirm={() => {
+          const pending = folderLaunches!;
+          setFolderLaunches(undefined);
+          open(pending.dir, pending.lines);
+        }}
+      />
     </Stack>
   );
 }

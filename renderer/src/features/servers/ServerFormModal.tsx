@@ -1,11 +1,11 @@
-import { Alert, Button, Code, Group, Modal, PasswordInput, SegmentedControl, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { stdioLaunchLine, type McpServerConfig, type SaveServerInput, type ServerSnapshot } from '../../../../shared/mcp';
+import type { McpServerConfig, SaveServerInput, ServerSnapshot } from '../../../../shared/mcp';
 import { SECRET_PLACEHOLDER } from '../../../../shared/secrets';
-import { sealServerConfig } from '../../../../shared/serverSecrets';
+import { LaunchConfirmModal, launchesToConfirm } from '../../components/LaunchConfirmModal';
 import { useTRPC } from '../../rpc/client';
 import { appErrorOf } from '../invoke/useInvocation';
 import { fromRows, KeyValueEditor, toRows, type KeyValueRow } from './KeyValueEditor';
@@ -71,10 +71,10 @@ export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened
       onClose();
       onSaved?.(snapshot.config.name);
     } catch (e) {
-      const app = appErrorOf(e);
-      if (app.step === 'confirm-launch' && input.config.transport === 'stdio' && input.confirmedLaunchLine === undefined) {
-        // The line the backend will run: the config as it will be stored, secrets as ***.
-        setPendingLaunch({ line: stdioLaunchLine(sealServerConfig(input.config).config as Parameters<typeof stdioLaunchLine>[0]), input });
+      // The backend names the exact line it would run (browser mode) and waits for a confirmation.
+      const line = launchesToConfirm(appErrorOf(e))?.[0];
+      if (line !== undefined && input.confirmedLaunchLine === undefined) {
+        setPendingLaunch({ line, input });
         return;
       }
       setError(readableError(e));
@@ -110,7 +110,7 @@ export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened
   return (
     <>
       <LaunchConfirmModal
-        line={pendingLaunch?.line}
+        lines={pendingLaunch && [pendingLaunch.line]}
         loading={save.isPending}
         onCancel={() => setPendingLaunch(undefined)}
         onConfirm={() => {
@@ -187,31 +187,6 @@ export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened
         </form>
       </Modal>
     </>
-  );
-}
-
-/** Browser mode: nothing is spawned until the operator has seen the exact command line. */
-function LaunchConfirmModal({ line, loading, onConfirm, onCancel }: { line?: string; loading: boolean; onConfirm: () => void; onCancel: () => void }) {
-  return (
-    <Modal opened={line !== undefined} onClose={onCancel} title="Run this command?" size="lg" centered zIndex={400}>
-      <Stack>
-        <Text size="sm">Saving this server starts the following command on this machine, as your user, now and whenever the server connects:</Text>
-        <Code block aria-label="Command line" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-          {line}
-        </Code>
-        <Text size="xs" c="dimmed">
-          Only confirm a command you recognise. A page that tricks you into pasting a server configuration can run anything this way.
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button color="orange" onClick={onConfirm} loading={loading}>
-            Run and save
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }
 

@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { McpServerConfig } from './mcp';
+import { SECRET_PLACEHOLDER } from './secrets';
+import { sealServerConfig, secretSlots, unsealServerConfig } from './serverSecrets';
+
+const http = (url: string, headers: Record<string, string> = {}) => McpServerConfig.parse({ name: 's', transport: 'http', url, headers });
+const stdio = (env: Record<string, string>) => McpServerConfig.parse({ name: 's', transport: 'stdio', command: 'x', env });
+
+describe('sealing a server config', () => {
+  it('moves credential headers, a URL password and credential query values out, and puts them back exactly', () => {
+    const plain = http('https://ops:p%40ss@mcp.example/mcp?api_key=k1&team=blue&api_key=k2', { Authorization: 'Bearer t', 'X-Api-Key': 'a', Cookie: 'sid=c', 'X-Team': 'blue' });
+    const sealed = sealServerConfig(plain);
+    expect(sealed.config).toMatchObject({
+      url: 'https://ops:***@mcp.example/mcp?api_key=***&team=blue&api_key=***',
+      headers: { 'X-Team': 'blue' },
+      secretHeaders: ['Authorization', 'Cookie', 'X-Api-Key'],
+      urlSecrets: ['password', 'query:api_key'],
+    });
+    expect(sealed.values).toEqual({ 'header:Authorization': 'Bearer t', 'header:X-Api-Key': 'a', 'header:Cookie': 'sid=c', 'url:password': 'p%40ss', 'url:query:api_key': '["k1","k2"]' });
+    expect(secretSlots(sealed.config).sort()).toEqual(Object.keys(sealed.values).sort());
+    expect(unsealServerConfig(sealed.config, sealed.values)).toEqual(plain);
+  });
+
+  it('seals env values by name or by look, and keeps the rest readable', () => {
+    const sealed = sealServerConfig(stdio({ GITHUB_TOKEN: 'g', DATABASE_URL: 'postgres://u:pw@h/db', OPENAI: 'sk-abcdefghijklmnopqrstuvwx', LOG_LEVEL: 'debug', max: '5' }));
+    expect(sealed.config).toMatchObject({ env: { LOG_LEVEL: 'debug', max: '5' }, secretEnv: ['DATABASE_URL', 'GITHUB_TOKEN', 'OPENAI'] });
+  });
+
+  it('treats *** as "keep the stored value"', () => {
+    const sealed = sealServerConfig(http(`https://u:${SECRET_PLACEHOLDER}@h.example/mcp`, { Authorization: SECRET_PLACEHOLDER }));
+    expect(sealed.values).toEqual({});
+    expect(sealed.kept.sort()).toEqual(['header:Authorization', 'url:password']);
+  });
+
+  it('round-trips any headers, env and query values (property)', () => {
+    const name = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_-]{0,15}$/);
+    const value = fc.string({ minLength: 1, maxLength: 24 }).filter((v) => v !== SECRET_PLACEHOLDER && v.trim() === v && !/[\r\n]/.test(v));
+    fc.assert(
+      fc.property(fc.dictionary(name, value), fc.dictionary(name, value, { maxKeys: 4 }), (headers, query) => {
+        const search = Object.entries(query).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+        const plain = http(`https://host.example/mcp${search ? `?${search}` : ''}`, headers);
+        const sealed = sealServerConfig(plain);
+        expect(JSON.stringify(sealed.config)).not.toMatch(new RegExp(Object.values(sealed.values).map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|') || '$^'));
+        const unsealed = unsealServerConfig(sealed.config, sealed.values) as typeof plain & { url: string };
+        // The same URL, though serializing may have percent-encoded what the user left bare.
+        expect({ ...unsealed, url: new URL(unsealed.url).toString() }).toEqual({ ...plain, url: new URL((plain as { url: string }).url).toString() });
+        const env = sealServerConfig(stdio(headers));
+        expect(unsealServerConfig(env.config, env.values)).toEqual(stdio(headers));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
