@@ -18,6 +18,7 @@ import {
   type A2aThread,
   type A2aTranscriptEntry,
 } from '../../shared/a2a';
+import { isSecretSetting } from '../../shared/secrets';
 import { AppError, isAppError } from '../../shared/errors';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
@@ -121,7 +122,8 @@ export class A2aAgentService {
   async save(input: A2aAgentInput): Promise<A2aAgentConfig> {
     const parsed = A2aAgentInput.safeParse(input);
     if (!parsed.success) throw new AppError('InvalidInput', `Invalid agent: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'agent'}: ${i.message}`).join('; ')}`);
-    const value = parsed.data;
+    // A credential header (Authorization, X-Api-Key, …) is sealed whether or not it was marked secret.
+    const value = { ...parsed.data, headers: parsed.data.headers.map((h) => ({ ...h, secret: h.secret || isSecretSetting(h.name, h.value ?? '') })) };
     const secrets = this.deps.secretStore;
     const key = (name: string) => a2aSecretKey(value.name, name);
     const auth = value.auth;
