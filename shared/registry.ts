@@ -119,8 +119,37 @@ export type ToolResult = z.infer<typeof ToolResult>;
 export const Verdict = z.enum(['allow', 'confirm', 'deny']);
 export type Verdict = z.infer<typeof Verdict>;
 
-export const PolicyVerdict = z.object({ verdict: Verdict, reasons: z.array(z.string()) });
+/** One rule that matched a tool: a ToolPermission's operation rule, or the server's own hint. */
+export const VerdictRule = z.object({
+  /** The ToolPermission's name, or `destructiveHint` for the server's annotation. */
+  name: z.string(),
+  verdict: Verdict,
+  operationClass: z.string().optional(),
+  /** The workspace file the ToolPermission is written in (relative to the workspace folder). */
+  file: z.string().optional(),
+});
+export type VerdictRule = z.infer<typeof VerdictRule>;
+
+/**
+ * A tool's effective verdict, as the pipeline enforces it: the strictest of every matching rule.
+ * `reasons` read as sentences; `rules` are the matches, so a view can link the deciding one to its file.
+ */
+export const PolicyVerdict = z.object({ verdict: Verdict, reasons: z.array(z.string()), rules: z.array(VerdictRule).default([]) });
 export type PolicyVerdict = z.infer<typeof PolicyVerdict>;
+
+/** What the pipeline applies to a call unless the caller overrides it: the one timeout authority. */
+export const EffectiveRuntime = z.object({
+  timeoutMs: z.number(),
+  maxTotalTimeoutMs: z.number(),
+  resetTimeoutOnProgress: z.boolean(),
+  retry: RetryPolicy,
+  maxResultBytes: z.number(),
+});
+export type EffectiveRuntime = z.infer<typeof EffectiveRuntime>;
+
+/** A registry entry as views show it: with the verdict and runtime the pipeline would apply. */
+export const ToolView = ToolEntry.extend({ verdict: PolicyVerdict, effectiveRuntime: EffectiveRuntime });
+export type ToolView = z.infer<typeof ToolView>;
 
 /** What a caller (UI, CLI, replay, collection run) may ask of the pipeline. */
 export const InvokeRequest = z.object({

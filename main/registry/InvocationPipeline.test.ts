@@ -57,7 +57,7 @@ describe('InvocationPipeline', () => {
     expect(executor.calls).toHaveLength(1);
     expect(outcome.error).toBeUndefined();
     expect(outcome.result).toEqual(ok('found 3'));
-    expect(outcome.verdict).toEqual({ verdict: 'allow', reasons: ['no permission rule covers read; allowed by default'] });
+    expect(outcome.verdict).toEqual({ verdict: 'allow', reasons: ['no permission rule covers read; allowed by default'], rules: [] });
     expect(outcome.record).toEqual({
       id: 'inv-1',
       startedAt: 0,
@@ -139,7 +139,7 @@ describe('InvocationPipeline', () => {
       const { pipeline, executor } = setup(undefined, undefined, { permissions: () => guard });
       const first = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, runId: 'r' });
       expect(first.record.status).toBe('denied');
-      expect(first.error?.message).toMatch(/needs confirmation before it runs \(confirm-issues: read → confirm\); call again with confirmed: true/);
+      expect(first.error?.message).toMatch(/needs approval before it runs \(confirm-issues: read → confirm\); confirm it \(CLI: --yes\)/);
       const second = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, runId: 'r', confirmed: true });
       expect(second.record.status).toBe('ok');
       expect(second.duplicate).toBeUndefined();
@@ -295,7 +295,8 @@ describe('InvocationPipeline', () => {
   describe('duplicate calls within a run (seed 003)', () => {
     it('runs the first call, answers repeats with duplicate_tool_call, whatever the key order', async () => {
       const { pipeline, executor } = setup();
-      await pipeline.invoke({ name: 'mcp:github.delete_repo', arguments: {}, runId: 'run-7' });
+      // delete_repo is marked destructive by its server: it runs once approved.
+      await pipeline.invoke({ name: 'mcp:github.delete_repo', arguments: {}, runId: 'run-7', confirmed: true });
       const first = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, runId: 'run-7' });
       const again = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: { title: issue.title, repo: issue.repo, owner: issue.owner }, runId: 'run-7' });
       const third = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, runId: 'run-7' });

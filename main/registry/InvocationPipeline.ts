@@ -6,23 +6,25 @@ import type { Logger } from '../platform/Logger';
 import { classifyError } from './classifyError';
 import { duplicateCallResult } from './duplicateCallResult';
 import { backoffDelay, shouldRetry } from './policy/backoff';
-import { verdictFor, type ToolPermission } from './policy/ToolPermission';
+import { decidingReasons } from '../../shared/policy';
+import { EffectivePolicy } from './policy/EffectivePolicy';
+import type { ToolPermission } from './policy/ToolPermission';
 import { recordedArguments, MAX_RECORDED_ARGUMENTS_BYTES } from './recordedArguments';
 import { runAttempt } from './runAttempt';
-import { capToolResult, DEFAULT_MAX_TOOL_RESULT_BYTES } from './resultCap';
+import { capToolResult } from './resultCap';
 import { RunCallLedger } from './RunCallLedger';
 import { SchemaValidator } from './SchemaValidator';
 import type { ToolCatalog } from './ToolCatalog';
 import { systemClock, type Clock, type InvocationRecorder, type ToolExecutor } from './types';
 
-export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
+export { DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './policy/EffectivePolicy';
 const PREVIEW_CHARS = 200;
 
 export interface InvocationRequest {
   /** The registry name, `<kind>:<source>.<tool>`. */
   name: string;
   arguments?: Record<string, unknown>;
-  /** Per-request timeout; defaults to the entry's runtime.timeout. */
+  /** Per-request timeout: only when the caller overrides the entry's effective runtime. */
   timeoutMs?: number;
   /** Progress from the tool restarts the per-request timeout. Default true. */
   resetTimeoutOnProgress?: boolean;
@@ -43,7 +45,9 @@ export interface InvocationRequest {
 
 export interface InvocationPipelineOptions {
   catalog: ToolCatalog;
-  /** Read on every call, so permission edits apply to the next call. */
+  /** The verdicts and runtimes every view shows; built from `permissions` and the caps when absent. */
+  policy?: EffectivePolicy;
+  /** Read on every call, so permission edits apply to the next call (when no `policy` is given). */
   permissions?: () => readonly ToolPermission[];
   recorder?: InvocationRecorder;
   logger?: Logger;
@@ -61,8 +65,6 @@ interface Failure {
   attempts: number;
 }
 
-const NO_PERMISSIONS = (): readonly ToolPermission[] => [];
-
 /**
  * The only way any entry is called: look up → validate → policy → execute (timeout, cancel, retry)
  * → cap → classify → record. Every host (UI, CLI, replay, collection runs) goes through here, so
@@ -70,11 +72,11 @@ const NO_PERMISSIONS = (): readonly ToolPermission[] => [];
  */
 export class InvocationPipeline {
   private readonly catalog: ToolCatalog;
-  private readonly permissions: () => readonly ToolPermission[];
+  /** The one source of verdicts and runtimes: views ask this same object. */
+  readonly policy: EffectivePolicy;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly newId: () => string;
-  private readonly maxToolResultBytes: number;
   private readonly maxRecordedArgumentsBytes: number;
   private readonly validator = new SchemaValidator();
   private readonly ledger = new RunCallLedger();
@@ -82,11 +84,10 @@ export class InvocationPipeline {
 
   constructor(private readonly options: InvocationPipelineOptions) {
     this.catalog = options.catalog;
-    this.permissions = options.permissions ?? NO_PERMISSIONS;
+    this.policy = options.policy ?? new EffectivePolicy({ permissions: options.permissions, maxToolResultBytes: options.maxToolResultBytes });
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.newId = options.newId ?? sequentialIds();
-    this.maxToolResultBytes = options.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES;
     this.maxRecordedArgumentsBytes = options.maxRecordedArgumentsBytes ?? MAX_RECORDED_ARGUMENTS_BYTES;
   }
 
@@ -118,7 +119,7 @@ export class InvocationPipeline {
     }
     const { entry, executor } = registered;
     const at = { ...base, sourceKind: entry.source.kind, sourceName: entry.source.name, tool: entry.toolName };
-    const verdict = verdictFor(entry, this.permissions());
+    const verdict = this.policy.verdict(entry);
 
     try {
       this.validator.validate(entry.name, entry.inputSchema, args);
@@ -144,9 +145,10 @@ export class InvocationPipeline {
     request: InvocationRequest,
     startedAt: number,
   ): Promise<{ result?: ToolResult; failure?: Failure; attempts: number }> {
-    const totalMs = request.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
+    const runtime = this.policy.runtime(entry);
+    const totalMs = request.maxTotalTimeoutMs ?? runtime.maxTotalTimeoutMs;
     const deadline = startedAt + totalMs;
-    const retry = entry.runtime.retry;
+    const retry = runtime.retry;
     for (let attempt = 1; ; attempt++) {
       try {
         const result = await runAttempt({
@@ -155,8 +157,8 @@ export class InvocationPipeline {
           args,
           attempt,
           clock: this.clock,
-          timeoutMs: request.timeoutMs ?? entry.runtime.timeoutMs,
-          resetTimeoutOnProgress: request.resetTimeoutOnProgress ?? true,
+          timeoutMs: request.timeoutMs ?? runtime.timeoutMs,
+          resetTimeoutOnProgress: request.resetTimeoutOnProgress ?? runtime.resetTimeoutOnProgress,
           deadline,
           totalMs,
           signal: request.signal,
@@ -202,7 +204,7 @@ export class InvocationPipeline {
     attempts = failure?.attempts ?? 0,
     duplicate = false,
   ): InvocationOutcome {
-    const capped = result ? capToolResult(result, this.maxToolResultBytes) : undefined;
+    const capped = result ? capToolResult(result, this.policy.maxToolResultBytes) : undefined;
     const record: InvocationRecord = {
       id: this.newId(),
       startedAt: at.startedAt,
@@ -289,10 +291,10 @@ export function parseToolName(name: string): Pick<InvocationRecord, 'sourceKind'
 
 function refusalFor(entry: ToolEntry, verdict: PolicyVerdict, confirmed: boolean): AppError | undefined {
   if (verdict.verdict === 'deny') {
-    return new AppError('PolicyDenied', `Policy denies ${entry.name}: ${verdict.reasons.join('; ')}.`);
+    return new AppError('PolicyDenied', `Policy denies ${entry.name}: ${decidingReasons(verdict).join('; ')}.`);
   }
   if (verdict.verdict === 'confirm' && !confirmed) {
-    return new AppError('PolicyDenied', `${entry.name} needs confirmation before it runs (${verdict.reasons.join('; ')}); call again with confirmed: true.`);
+    return new AppError('PolicyDenied', `${entry.name} needs approval before it runs (${decidingReasons(verdict).join('; ')}); confirm it (CLI: --yes).`);
   }
   return undefined;
 }

@@ -141,7 +141,10 @@ export class LocalReconciler {
 
   private refreshPolicy() {
     const tools = this.appliedTools();
-    this.enforced = this.permissionSet.applied().flatMap((item) => permissionPlan(item.value, tools).permission ?? []);
+    this.enforced = this.permissionSet.applied().flatMap((item) => {
+      const permission = permissionPlan(item.value, tools).permission;
+      return permission ? [{ ...permission, file: item.source.file }] : [];
+    });
     const key = canonicalJson({
       tools,
       permissions: this.enforced,

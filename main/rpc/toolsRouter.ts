@@ -4,12 +4,11 @@ import type { InvokeEvent } from '../../shared/invoke';
 import { InvokeRequest, SearchQuery, ToolListFilter } from '../../shared/registry';
 import { AsyncQueue, watch } from '../platform/AsyncQueue';
 import { classifyError } from '../registry/classifyError';
-import { verdictFor } from '../registry/policy/ToolPermission';
 import type { Core } from '../core';
 import { procedure, router } from './trpc';
 
 function toolViews(core: Core, filter?: z.infer<typeof ToolListFilter>) {
-  return core.catalog.list(filter).map((entry) => ({ ...entry, verdict: verdictFor(entry, []) }));
+  return core.catalog.list(filter).map((entry) => core.pipeline.policy.view(entry));
 }
 
 export const toolsRouter = router({
@@ -21,7 +20,7 @@ export const toolsRouter = router({
   search: procedure.input(SearchQuery).query(({ ctx, input }) => ctx.core.searchAll(input.query, { limit: input.limit, kinds: input.kinds })),
   get: procedure.input(z.object({ name: z.string() })).query(({ ctx, input }) => {
     const entry = ctx.core.catalog.get(input.name);
-    return entry ? { ...entry, verdict: verdictFor(entry, []) } : null;
+    return entry ? ctx.core.pipeline.policy.view(entry) : null;
   }),
   /** One call, no streaming: for scripts and the CLI-like uses of the UI (replay). */
   invoke: procedure.input(InvokeRequest).mutation(({ ctx, input, signal }) => ctx.core.pipeline.invoke({ ...input, signal })),

@@ -42,6 +42,10 @@ describe('verdictFor: the strictest matching verdict wins (deny > confirm > allo
     expect(verdictFor(tool('mcp:github.delete_repo', ['delete']), permissions)).toEqual({
       verdict: 'deny',
       reasons: ['writes-need-ok: delete → confirm', 'no-github-deletes: delete → deny'],
+      rules: [
+        { name: 'writes-need-ok', verdict: 'confirm', operationClass: 'delete' },
+        { name: 'no-github-deletes', verdict: 'deny', operationClass: 'delete' },
+      ],
     });
   });
 
@@ -50,15 +54,24 @@ describe('verdictFor: the strictest matching verdict wins (deny > confirm > allo
   });
 
   it('allows when only allow rules match', () => {
-    expect(verdictFor(tool('mcp:github.get_issue', ['read']), permissions)).toEqual({ verdict: 'allow', reasons: ['reads-fine: read → allow'] });
+    expect(verdictFor(tool('mcp:github.get_issue', ['read']), permissions)).toEqual({ verdict: 'allow', reasons: ['reads-fine: read → allow'], rules: [{ name: 'reads-fine', verdict: 'allow', operationClass: 'read' }] });
   });
 
   it('allows by default when no rule matches, and says so', () => {
     expect(verdictFor(tool('mcp:time.now', ['read']), permissions)).toEqual({
       verdict: 'allow',
       reasons: ['no permission rule covers read; allowed by default'],
+      rules: [],
     });
     expect(verdictFor(tool('mcp:time.now', ['read']), []).verdict).toBe('allow');
+  });
+
+  it('counts a server-marked destructive tool as needing approval, and names the file of a rule', () => {
+    const destructive = { ...tool('mcp:fs.remove', ['delete']), annotations: { destructiveHint: true } };
+    expect(verdictFor(destructive, [])).toMatchObject({ verdict: 'confirm', rules: [{ name: 'destructiveHint', verdict: 'confirm' }] });
+    expect(verdictFor({ ...destructive, annotations: { destructiveHint: true, readOnlyHint: true } }, []).verdict).toBe('allow');
+    const inFile: ToolPermission[] = [{ name: 'no-removes', toolRef: 'mcp:fs.*', operationRules: [{ operationClass: 'delete', verdict: 'deny' }], file: 'policy/fs.yaml' }];
+    expect(verdictFor(destructive, inFile)).toMatchObject({ verdict: 'deny', reasons: [expect.any(String), 'no-removes (policy/fs.yaml): delete → deny'] });
   });
 
   it('a permission for another tool does not apply', () => {

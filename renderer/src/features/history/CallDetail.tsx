@@ -12,7 +12,6 @@ import { JsonTree } from '../../components/JsonTree';
 import { useTRPC } from '../../rpc/client';
 import { SaveToCollectionButton } from '../collections/SaveToCollectionButton';
 import { ConfirmInvokeDialog } from '../invoke/ConfirmInvokeDialog';
-import { isDestructive } from '../invoke/InvokePanel';
 import { ResultView } from '../invoke/ResultView';
 import { appErrorOf } from '../invoke/useInvocation';
 import { formatLatency } from '../metrics/formatMetric';
@@ -90,7 +89,7 @@ function LoadedCall({ record, transcript, replayOutcome, onSelect, onReplayed }:
   const blocked =
     replayBlock(record, args) ??
     (tool.data === null ? `${entryName} is not in the catalog now; connect its server to replay.` : entry?.verdict.verdict === 'deny' ? `Policy denies this tool: ${entry.verdict.reasons.join(' · ')}` : undefined);
-  const needsConfirmation = entry !== undefined && (isDestructive(entry) || entry.verdict.verdict === 'confirm');
+  const needsConfirmation = entry?.verdict.verdict === 'confirm';
 
   const startReplay = () => {
     if (needsConfirmation) setConfirming(true);
@@ -220,7 +219,6 @@ function LoadedCall({ record, transcript, replayOutcome, onSelect, onReplayed }:
           opened={confirming}
           tool={entry}
           arguments={args.ok ? (args.value as Record<string, unknown>) : {}}
-          destructive={isDestructive(entry)}
           onConfirm={() => {
             setConfirming(false);
             replay.mutate({ id: record.id });

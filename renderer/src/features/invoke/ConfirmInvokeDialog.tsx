@@ -1,19 +1,19 @@
-import { Alert, Button, Code, Group, List, Modal, ScrollArea, Stack, Text } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconShieldQuestion } from '@tabler/icons-react';
-import type { ToolView } from './types';
+import { isMarkedDestructive, type ToolView } from './types';
+import { VerdictReasons } from './VerdictBadge';
 
 export interface ConfirmInvokeDialogProps {
   opened: boolean;
   tool: ToolView;
   arguments: Record<string, unknown>;
-  destructive: boolean;
   onConfirm: () => void;
   onClose: () => void;
 }
 
-/** Asks before a destructive call or one the policy wants confirmed, showing exactly what will be sent. */
-export function ConfirmInvokeDialog({ opened, tool, arguments: args, destructive, onConfirm, onClose }: ConfirmInvokeDialogProps) {
-  const needsPolicyConfirmation = tool.verdict.verdict === 'confirm';
+/** Asks before a call the effective policy wants approved, naming the rules and showing exactly what will be sent. */
+export function ConfirmInvokeDialog({ opened, tool, arguments: args, onConfirm, onClose }: ConfirmInvokeDialogProps) {
+  const destructive = isMarkedDestructive(tool);
   return (
     <Modal opened={opened} onClose={onClose} title={<Text fw={600}>Invoke {tool.title ?? tool.toolName}?</Text>} centered size="lg">
       <Stack gap="sm">
@@ -22,15 +22,9 @@ export function ConfirmInvokeDialog({ opened, tool, arguments: args, destructive
             The server marks this tool as destructive: it may delete or overwrite data.
           </Alert>
         )}
-        {needsPolicyConfirmation && (
-          <Alert color="yellow" variant="light" icon={<IconShieldQuestion size={18} />} title="Policy asks for confirmation">
-            <List size="sm" spacing={2}>
-              {tool.verdict.reasons.map((reason) => (
-                <List.Item key={reason}>{reason}</List.Item>
-              ))}
-            </List>
-          </Alert>
-        )}
+        <Alert color="yellow" variant="light" icon={<IconShieldQuestion size={18} />} title="Needs approval">
+          <VerdictReasons verdict={tool.verdict} />
+        </Alert>
         <div>
           <Text size="xs" fw={600} c="dimmed" tt="uppercase" mb={4}>
             Arguments

@@ -119,13 +119,14 @@ describe('InvokePanel arguments', () => {
 describe('InvokePanel calls', () => {
   const simple = toolView({ inputSchema: { type: 'object', properties: { text: { type: 'string', title: 'Text', default: 'hi' } } } });
 
-  it('sends the timeouts, shows determinate progress with its message, and cancels by unsubscribing', async () => {
+  it('sends no timeouts unless the user sets them, shows determinate progress with its message, and cancels by unsubscribing', async () => {
     const user = userEvent.setup();
     const backend = new FakeBackend();
     renderWithBackend(<InvokePanel tool={simple} />, backend);
     await user.click(invokeButton());
 
-    expect(sentRequest(backend)).toEqual({ name: simple.name, arguments: { text: 'hi' }, timeoutMs: 60_000, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 600_000 });
+    // The tool's effective runtime applies on the backend: nothing to override.
+    expect(sentRequest(backend)).toEqual({ name: simple.name, arguments: { text: 'hi' } });
     const call = backend.subscriptionsTo(invokePath)[0]!;
     call.emit({ type: 'started', at: Date.now() });
     call.emit({ type: 'progress', at: Date.now(), progress: 3, total: 10, message: 'Copying files' });
@@ -178,7 +179,7 @@ describe('InvokePanel calls', () => {
     expect(backend.subscriptionsTo(invokePath)).toHaveLength(1);
   });
 
-  it('sends edited timeouts', async () => {
+  it('sends only the timeouts the user changed', async () => {
     const user = userEvent.setup();
     const backend = new FakeBackend();
     renderWithBackend(<InvokePanel tool={simple} />, backend);
@@ -189,7 +190,7 @@ describe('InvokePanel calls', () => {
     await user.click(screen.getByRole('switch', { name: /Reset on progress/ }));
     await user.keyboard('{Escape}');
     await user.click(invokeButton());
-    expect(sentRequest(backend)).toMatchObject({ timeoutMs: 5000, resetTimeoutOnProgress: false, maxTotalTimeoutMs: 600_000 });
+    expect(sentRequest(backend)).toEqual({ name: simple.name, arguments: { text: 'hi' }, timeoutMs: 5000, resetTimeoutOnProgress: false });
   });
 });
 
@@ -219,17 +220,20 @@ describe('InvokePanel policy', () => {
   it('sends confirmed: true after the operator confirms a confirm verdict', async () => {
     const user = userEvent.setup();
     const backend = new FakeBackend();
-    const tool = toolView({ verdict: { verdict: 'confirm', reasons: ['writes-need-approval: write → confirm'] } });
+    const tool = toolView({ policy: { riskLevel: 'low', operationClasses: ['write'] } }, [
+      { name: 'writes-need-approval', toolRef: 'mcp:demo.*', operationRules: [{ operationClass: 'write', verdict: 'confirm' }], file: 'permissions.yaml' },
+    ]);
     renderWithBackend(<InvokePanel tool={tool} />, backend);
     await user.click(invokeButton());
     const dialog = await screen.findByRole('dialog', { name: /Invoke make_thing/ });
-    expect(within(dialog).getByText('writes-need-approval: write → confirm')).toBeInTheDocument();
+    expect(within(dialog).getByText(/writes-need-approval/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'permissions.yaml' })).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Confirm and invoke' }));
     expect(sentRequest(backend).confirmed).toBe(true);
   });
 
   it('disables Invoke for a deny verdict and says why', () => {
-    const tool = toolView({ verdict: { verdict: 'deny', reasons: ['no-deletes: delete → deny'] } });
+    const tool = toolView({ policy: { riskLevel: 'low', operationClasses: ['delete'] } }, [{ name: 'no-deletes', toolRef: '*', operationRules: [{ operationClass: 'delete', verdict: 'deny' }] }]);
     renderWithBackend(<InvokePanel tool={tool} />, new FakeBackend());
     expect(invokeButton()).toBeDisabled();
     expect(invokeButton()).toHaveAccessibleDescription(/no-deletes: delete → deny/);

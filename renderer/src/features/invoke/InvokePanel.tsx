@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Code, Group, Kbd, List, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, Code, Group, Kbd, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconShieldX } from '@tabler/icons-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatDuration } from '../../components/format';
@@ -9,17 +9,12 @@ import { ConfirmInvokeDialog } from './ConfirmInvokeDialog';
 import { ResultView } from './ResultView';
 import { RunStatus } from './RunStatus';
 import { TimeoutsPopover } from './TimeoutsPopover';
-import { DEFAULT_TIMEOUTS, type InvokeTimeouts, type ToolView } from './types';
+import { effectiveTimeouts, isMarkedDestructive, timeoutOverrides, type InvokeTimeouts, type ToolView } from './types';
 import { useArguments } from './useArguments';
 import { useInvocation, type InvocationState } from './useInvocation';
-import { VerdictBadge } from './VerdictBadge';
+import { VerdictBadge, VerdictReasons } from './VerdictBadge';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
-
-/** The server's own warning, trusted only to ask for more care: read-only wins over destructive. */
-export function isDestructive(tool: ToolView): boolean {
-  return tool.annotations?.destructiveHint === true && tool.annotations.readOnlyHint !== true;
-}
 
 /** Call one tool: arguments (form or JSON), timeouts, policy, live progress with cancel, and the result. */
 export function InvokePanel({ tool }: { tool: ToolView }) {
@@ -28,7 +23,8 @@ export function InvokePanel({ tool }: { tool: ToolView }) {
 
 function ToolInvoker({ tool }: { tool: ToolView }) {
   const args = useArguments(tool.inputSchema);
-  const [timeouts, setTimeouts] = useState<InvokeTimeouts>(DEFAULT_TIMEOUTS);
+  const effective = effectiveTimeouts(tool);
+  const [timeouts, setTimeouts] = useState<InvokeTimeouts>(effective);
   const [confirming, setConfirming] = useState(false);
   const { state, start, cancel } = useInvocation();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -36,17 +32,18 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
 
   const denied = tool.verdict.verdict === 'deny';
   const running = state.phase === 'running';
-  const destructive = isDestructive(tool);
+  const destructive = isMarkedDestructive(tool);
   const canInvoke = !denied && !running && args.valid;
 
   const send = (confirmed: boolean) => {
     setConfirming(false);
-    start({ name: tool.name, arguments: args.args, ...timeouts, ...(confirmed ? { confirmed: true } : {}) });
+    start({ name: tool.name, arguments: args.args, ...timeoutOverrides(timeouts, effective), ...(confirmed ? { confirmed: true } : {}) });
   };
 
   const requestInvoke = () => {
     if (!canInvoke) return;
-    if (destructive || tool.verdict.verdict === 'confirm') setConfirming(true);
+    // The effective verdict already counts the server's destructive hint: one rule for UI and CLI.
+    if (tool.verdict.verdict === 'confirm') setConfirming(true);
     else send(false);
   };
 
@@ -74,11 +71,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
     <Stack gap="md" ref={rootRef}>
       {denied && (
         <Alert id={blockedId} color="red" variant="light" icon={<IconShieldX size={18} />} title="Denied by policy">
-          <List size="sm" spacing={2}>
-            {tool.verdict.reasons.map((reason) => (
-              <List.Item key={reason}>{reason}</List.Item>
-            ))}
-          </List>
+          <VerdictReasons verdict={tool.verdict} />
         </Alert>
       )}
 
@@ -97,7 +90,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
           >
             Invoke
           </Button>
-          <TimeoutsPopover value={timeouts} onChange={setTimeouts} disabled={running} />
+          <TimeoutsPopover value={timeouts} defaults={effective} onChange={setTimeouts} disabled={running} />
           {(tool.source.kind === 'mcp' || tool.source.kind === 'a2a') && (
             <SaveToCollectionButton
               disabled={!args.valid}
@@ -105,8 +98,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
                 kind: 'call',
                 name: tool.name,
                 arguments: args.args,
-                ...(timeouts.timeoutMs !== DEFAULT_TIMEOUTS.timeoutMs ? { timeoutMs: timeouts.timeoutMs } : {}),
-                ...(timeouts.maxTotalTimeoutMs !== DEFAULT_TIMEOUTS.maxTotalTimeoutMs ? { maxTotalTimeoutMs: timeouts.maxTotalTimeoutMs } : {}),
+                ...timeoutOverrides(timeouts, effective),
               })}
             />
           )}
@@ -122,7 +114,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
         </Text>
       )}
 
-      <ConfirmInvokeDialog opened={confirming} tool={tool} arguments={args.args} destructive={destructive} onConfirm={() => send(true)} onClose={() => setConfirming(false)} />
+      <ConfirmInvokeDialog opened={confirming} tool={tool} arguments={args.args} onConfirm={() => send(true)} onClose={() => setConfirming(false)} />
 
       <Box component="section" aria-label="Result">
         <ResultArea state={state} tool={tool} onCancel={cancel} />

@@ -101,7 +101,7 @@ describe('ResultView', () => {
   it('shows a policy denial with its reasons', () => {
     const outcome = outcomeOf(
       undefined,
-      { error: { code: 'PolicyDenied', message: 'make_thing is denied', retryable: false }, verdict: { verdict: 'deny', reasons: ['no-writes: write → deny'] } },
+      { error: { code: 'PolicyDenied', message: 'make_thing is denied', retryable: false }, verdict: { verdict: 'deny', reasons: ['no-writes: write → deny'], rules: [{ name: 'no-writes', verdict: 'deny', operationClass: 'write' }] } },
       { status: 'denied' },
     );
     renderWithBackend(<ResultView outcome={outcome} />, new FakeBackend());

@@ -1,9 +1,11 @@
 import { Anchor, Button, Group, NumberInput, Popover, Stack, Switch, Text } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
-import { DEFAULT_TIMEOUTS, type InvokeTimeouts } from './types';
+import type { InvokeTimeouts } from './types';
 
 export interface TimeoutsPopoverProps {
   value: InvokeTimeouts;
+  /** The tool's effective runtime: what applies when nothing is overridden. */
+  defaults: InvokeTimeouts;
   onChange: (value: InvokeTimeouts) => void;
   disabled?: boolean;
 }
@@ -15,16 +17,14 @@ export function formatSeconds(ms: number): string {
 }
 
 /** The call's timeouts, out of the way until wanted: per request, reset on progress, hard cap. */
-export function TimeoutsPopover({ value, onChange, disabled }: TimeoutsPopoverProps) {
+export function TimeoutsPopover({ value, defaults, onChange, disabled }: TimeoutsPopoverProps) {
   const seconds = (ms: number) => ms / 1000;
   const setSeconds = (key: 'timeoutMs' | 'maxTotalTimeoutMs') => (input: string | number) => {
     const n = typeof input === 'number' ? input : Number(input);
     if (Number.isFinite(n) && n > 0) onChange({ ...value, [key]: Math.round(n * 1000) });
   };
   const isDefault =
-    value.timeoutMs === DEFAULT_TIMEOUTS.timeoutMs &&
-    value.resetTimeoutOnProgress === DEFAULT_TIMEOUTS.resetTimeoutOnProgress &&
-    value.maxTotalTimeoutMs === DEFAULT_TIMEOUTS.maxTotalTimeoutMs;
+    value.timeoutMs === defaults.timeoutMs && value.resetTimeoutOnProgress === defaults.resetTimeoutOnProgress && value.maxTotalTimeoutMs === defaults.maxTotalTimeoutMs;
 
   return (
     <Popover width={300} position="top-start" shadow="md" withArrow trapFocus>
@@ -42,8 +42,8 @@ export function TimeoutsPopover({ value, onChange, disabled }: TimeoutsPopoverPr
               Timeouts
             </Text>
             {!isDefault && (
-              <Anchor component="button" type="button" size="xs" onClick={() => onChange(DEFAULT_TIMEOUTS)}>
-                Restore defaults
+              <Anchor component="button" type="button" size="xs" onClick={() => onChange(defaults)}>
+                Use the tool's runtime
               </Anchor>
             )}
           </Group>

@@ -1,32 +1,92 @@
-import { Badge, List, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Group, List, Popover, Text } from '@mantine/core';
 import { IconShieldCheck, IconShieldQuestion, IconShieldX } from '@tabler/icons-react';
-import type { PolicyVerdict } from '../../../../shared/registry';
+import type { PolicyVerdict, VerdictRule } from '../../../../shared/registry';
+import { useNavigate } from '../../shell/useSection';
 
 const LOOK = {
   allow: { label: 'Allowed', color: 'teal', Icon: IconShieldCheck },
-  confirm: { label: 'Needs confirmation', color: 'yellow', Icon: IconShieldQuestion },
+  confirm: { label: 'Needs approval', color: 'yellow', Icon: IconShieldQuestion },
   deny: { label: 'Denied', color: 'red', Icon: IconShieldX },
 } as const;
 
-/** The policy's verdict on a tool; its reasons on hover. */
+/** The rules that decided the verdict: the strictest matches (none for a default allow). */
+export function decidingRules(verdict: PolicyVerdict): VerdictRule[] {
+  return verdict.rules.filter((rule) => rule.verdict === verdict.verdict);
+}
+
+/** "by <rule> in <file>", the file a link into the Resources editor. */
+export function RuleLink({ rule }: { rule: VerdictRule }) {
+  const navigate = useNavigate();
+  if (rule.name === 'destructiveHint') return <>the server marks it destructive</>;
+  return (
+    <>
+      {rule.name}
+      {rule.file && (
+        <>
+          {' in '}
+          <Anchor component="button" type="button" size="inherit" ff="monospace" onClick={() => navigate('resources', { file: rule.file! })}>
+            {rule.file}
+          </Anchor>
+        </>
+      )}
+    </>
+  );
+}
+
+/** Every matched rule as a sentence, the deciding ones first. */
+export function VerdictReasons({ verdict }: { verdict: PolicyVerdict }) {
+  if (verdict.rules.length === 0) return <Text size="sm">{verdict.reasons.join('; ')}</Text>;
+  const ordered = [...decidingRules(verdict), ...verdict.rules.filter((rule) => rule.verdict !== verdict.verdict)];
+  return (
+    <List size="sm" spacing={2}>
+      {ordered.map((rule, index) => (
+        <List.Item key={`${rule.name}-${rule.operationClass ?? ''}-${index}`}>
+          <RuleLink rule={rule} />
+          {rule.operationClass && `: ${rule.operationClass}`} → {rule.verdict === 'confirm' ? 'needs approval' : rule.verdict}
+        </List.Item>
+      ))}
+    </List>
+  );
+}
+
+/**
+ * The effective verdict on a tool — the one the pipeline enforces — with the rule that decided it;
+ * click for every rule that matched.
+ */
 export function VerdictBadge({ verdict }: { verdict: PolicyVerdict }) {
   const look = LOOK[verdict.verdict];
+  const deciding = decidingRules(verdict)[0];
   return (
-    <Tooltip
-      multiline
-      w={340}
-      withArrow
-      label={
-        <List size="xs" spacing={2} c="inherit">
-          {verdict.reasons.map((reason) => (
-            <List.Item key={reason}>{reason}</List.Item>
-          ))}
-        </List>
-      }
-    >
-      <Badge color={look.color} variant="light" size="lg" radius="sm" leftSection={<look.Icon size={14} aria-hidden />} tabIndex={0} style={{ textTransform: 'none', fontWeight: 600 }}>
-        Policy: {look.label}
-      </Badge>
-    </Tooltip>
+    <Popover width={380} withArrow shadow="md" position="top-end">
+      <Popover.Target>
+        <Badge
+          component="button"
+          type="button"
+          color={look.color}
+          variant="light"
+          size="lg"
+          radius="sm"
+          leftSection={<look.Icon size={14} aria-hidden />}
+          aria-label={`Policy: ${look.label}${deciding ? ` by ${deciding.name}` : ''}`}
+          style={{ textTransform: 'none', fontWeight: 600, cursor: 'pointer' }}
+        >
+          {look.label}
+          {deciding && (
+            <Text span size="xs" fw={400} ml={6}>
+              {deciding.name === 'destructiveHint' ? 'destructive' : `by ${deciding.name}`}
+            </Text>
+          )}
+        </Badge>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Group gap={6} mb={6}>
+          <look.Icon size={16} aria-hidden />
+          <Text size="sm" fw={600}>
+            {look.label}
+          </Text>
+        </Group>
+        <VerdictReasons verdict={verdict} />
+      </Popover.Dropdown>
+    </Popover>
   );
 }

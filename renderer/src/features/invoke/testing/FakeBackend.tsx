@@ -9,6 +9,7 @@ import type { AppErrorShape } from '../../../../../shared/errors';
 import { TRPCProvider } from '../../../rpc/client';
 import { JsonEditorImplementation } from '../../../monaco/JsonEditor';
 import { PlainJsonEditor } from '../../../monaco/PlainJsonEditor';
+import { NavigationProvider } from '../../../shell/useSection';
 
 type Handler = (input: unknown) => unknown;
 
@@ -127,7 +128,9 @@ export function renderWithBackend(ui: ReactNode, backend: FakeBackend) {
     <MantineProvider env="test">
       <QueryClientProvider client={queryClient}>
         <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-          <JsonEditorImplementation.Provider value={PlainJsonEditor}>{ui}</JsonEditorImplementation.Provider>
+          <NavigationProvider>
+            <JsonEditorImplementation.Provider value={PlainJsonEditor}>{ui}</JsonEditorImplementation.Provider>
+          </NavigationProvider>
         </TRPCProvider>
       </QueryClientProvider>
     </MantineProvider>,

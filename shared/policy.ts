@@ -1,0 +1,75 @@
+import type { OperationClass, PolicyVerdict, ToolEntry, Verdict, VerdictRule } from './registry';
+
+export interface OperationRule {
+  operationClass: OperationClass | '*';
+  verdict: Verdict;
+}
+
+/**
+ * Orloj ToolPermission `operation_rules`, reduced to what the registry enforces: which tools a
+ * permission covers and the verdict per operation class. `toolRef` is a registry name, `*`, or a
+ * prefix ending in `*` (e.g. `mcp:github.*`). Normalized from YAML in main/registry/policy.
+ */
+export interface ToolPermission {
+  name: string;
+  toolRef: string;
+  operationRules: OperationRule[];
+  /** The workspace file it is written in, so a verdict can point at it. */
+  file?: string;
+}
+
+const STRICTNESS: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
+
+export function permissionCovers(permission: ToolPermission, toolName: string): boolean {
+  const ref = permission.toolRef;
+  if (ref === '*' || ref === toolName) return true;
+  return ref.endsWith('*') && toolName.startsWith(ref.slice(0, -1));
+}
+
+/** A server's own warning, trusted only to ask for more care: read-only wins over destructive. */
+export function isDestructive(entry: Pick<ToolEntry, 'annotations'>): boolean {
+  return entry.annotations?.destructiveHint === true && entry.annotations.readOnlyHint !== true;
+}
+
+/**
+ * A tool's effective verdict, the one every view and the pipeline use. Every rule of every covering
+ * permission is checked against each of the tool's operation classes (which Tool resources and the
+ * server's annotations decide), and a tool its server marks destructive needs confirmation; the
+ * strictest match wins (deny > confirm > allow, as Orloj says). When nothing matches the call is
+ * allowed: a ToolPermission without operation rules is a plain allow in Orloj, and rules are the
+ * exceptions an operator writes down, so tools nobody has classified stay usable. To hold back a
+ * class everywhere, write a `*` permission with a rule for that class.
+ */
+export function verdictFor(entry: Pick<ToolEntry, 'name' | 'policy' | 'annotations'>, permissions: readonly ToolPermission[]): PolicyVerdict {
+  let verdict: Verdict = 'allow';
+  const reasons: string[] = [];
+  const rules: VerdictRule[] = [];
+  const match = (rule: VerdictRule, reason: string) => {
+    rules.push(rule);
+    reasons.push(reason);
+    if (STRICTNESS[rule.verdict] > STRICTNESS[verdict]) verdict = rule.verdict;
+  };
+  if (isDestructive(entry)) match({ name: 'destructiveHint', verdict: 'confirm' }, 'its server marks it destructive (annotations.destructiveHint) → confirm');
+  for (const permission of permissions) {
+    if (!permissionCovers(permission, entry.name)) continue;
+    for (const rule of permission.operationRules) {
+      for (const operationClass of entry.policy.operationClasses) {
+        if (rule.operationClass !== '*' && rule.operationClass !== operationClass) continue;
+        match(
+          { name: permission.name, verdict: rule.verdict, operationClass, ...(permission.file ? { file: permission.file } : {}) },
+          `${permission.name}${permission.file ? ` (${permission.file})` : ''}: ${operationClass} → ${rule.verdict}`,
+        );
+      }
+    }
+  }
+  if (reasons.length === 0) {
+    reasons.push(`no permission rule covers ${entry.policy.operationClasses.join(', ')}; allowed by default`);
+  }
+  return { verdict, reasons, rules };
+}
+
+/** The reasons of the rules that decided the verdict (the strictest matches), for a refusal. */
+export function decidingReasons(verdict: PolicyVerdict): string[] {
+  if (verdict.rules.length === 0) return verdict.reasons;
+  return verdict.reasons.filter((_, index) => verdict.rules[index]?.verdict === verdict.verdict);
+}
