@@ -73,7 +73,7 @@ const layerRules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'release/**', '.tsbuild/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'e2e/kube-testbed/**/*.go'] },
+  { ignores: ['out/**', 'dist/**', 'release/**', '.tsbuild/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'e2e/kube-testbed/**/*.go', 'main/grpc/gen/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

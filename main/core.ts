@@ -4,6 +4,7 @@ import type { InvocationRecord } from '../shared/invocation';
 import type { HostKind, SystemInfo } from '../shared/system';
 import { A2aAgentService } from './a2a/A2aAgentService';
 import { A2aCatalogSync } from './a2a/A2aCatalogSync';
+import { GrpcSources } from './grpc/GrpcSources';
 import { HttpServices } from './http/HttpServices';
 import type { ClawPod } from '../shared/resources/clawPod';
 import { AgentToolAccess, lookupWithFallback } from './registry/compile/AgentToolAccess';
@@ -61,6 +62,8 @@ export interface Core {
   readonly a2a: A2aAgentService;
   readonly a2aSkills: A2aCatalogSync;
   readonly http: HttpServices;
+  /** gRPC tool servers (tools.v1) and reflected services, saved or declared by Orloj Tools of type grpc. */
+  readonly grpc: GrpcSources;
   /** The YAML workspace and its local reconcile (McpServer, Tool, ToolPermission resources). */
   readonly resources: LocalResources;
   /**
@@ -143,8 +146,13 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     shutdownGraceMs: deps.shutdownGraceMs,
   });
   await mcp.init();
+  // Listed in the background like A2A cards (an unreachable server must not delay start-up); one-shot
+  // CLI commands list a source when they call it.
+  const grpc = new GrpcSources({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger: logger, autoList: deps.autoConnect === true });
+  await grpc.init();
+  if (deps.autoConnect) void grpc.refreshAll();
   // One-shot CLI commands apply workspace policy but never start or change workspace servers.
-  const resources = await createLocalResources({ dataDir: deps.dataDir, mcp, logger: logger, manageServers: deps.autoConnect === true, watch: deps.autoConnect === true, seedExamples: deps.exampleWorkspace });
+  const resources = await createLocalResources({ dataDir: deps.dataDir, mcp, grpc, logger: logger, manageServers: deps.autoConnect === true, watch: deps.autoConnect === true, seedExamples: deps.exampleWorkspace });
   permissions = resources.permissions;
   const mcpSync = new McpCatalogSync(mcp, catalog, logger, resources.toolConfig);
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
@@ -183,6 +191,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     endpoints: async () => ({
       ...Object.fromEntries(mcp.configs().flatMap((config) => (config.transport === 'stdio' ? [] : [[`mcp:${config.name}`, config.url]]))),
       ...Object.fromEntries((await a2a.list()).map((agent) => [`a2a:${agent.name}`, agent.url])),
+      ...Object.fromEntries(grpc.list().map((source) => [`grpc:${source.name}`, source.address])),
     }),
     workspaceDir: () => resources.workspace.dir,
   });
@@ -197,6 +206,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     a2a,
     a2aSkills,
     http,
+    grpc,
     resources,
     kube,
     catalog,
@@ -223,6 +233,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       await kube?.close();
       await mcp.close();
       await a2a.close();
+      await grpc.close();
       await history.close();
       await metrics?.shutdown();
     },

@@ -16,13 +16,15 @@ export function collectionSecretKey(name: string): string {
   return `collections:${name}`;
 }
 
-/** A saved server (`mcp:<server>`) or a saved agent (`a2a:<agent>`). */
-export const RequestTarget = z.string().regex(/^(mcp|a2a):[A-Za-z0-9][A-Za-z0-9._-]*$/, 'mcp:<saved server> or a2a:<saved agent>');
+/** A saved server (`mcp:<server>`), a saved agent (`a2a:<agent>`) or a gRPC source (`grpc:<source>`). */
+export const RequestTarget = z.string().regex(/^(mcp|a2a|grpc):[A-Za-z0-9][A-Za-z0-9._-]*$/, 'mcp:<saved server>, a2a:<saved agent> or grpc:<source>');
 export type RequestTarget = z.infer<typeof RequestTarget>;
 
-export function parseTarget(target: RequestTarget): { kind: 'mcp' | 'a2a'; name: string } {
+export type TargetKind = 'mcp' | 'a2a' | 'grpc';
+
+export function parseTarget(target: RequestTarget): { kind: TargetKind; name: string } {
   const colon = target.indexOf(':');
-  return { kind: target.slice(0, colon) as 'mcp' | 'a2a', name: target.slice(colon + 1) };
+  return { kind: target.slice(0, colon) as TargetKind, name: target.slice(colon + 1) };
 }
 
 export const ExpectedStatus = z.enum(['ok', 'isError', 'error']);

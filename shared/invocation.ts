@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { AppErrorShape, ErrorCode } from './errors';
 
-/** Where a callable entry comes from: `mcp:<server>`, `a2a:<agent>`, `http:<service>`. */
-export const SourceKind = z.enum(['mcp', 'a2a', 'http']);
+/** Where a callable entry comes from: `mcp:<server>`, `a2a:<agent>`, `http:<service>`, `grpc:<source>`. */
+export const SourceKind = z.enum(['mcp', 'a2a', 'http', 'grpc']);
 export type SourceKind = z.infer<typeof SourceKind>;
 
 export const ToolSource = z.object({ kind: SourceKind, name: z.string().min(1) });

@@ -65,6 +65,20 @@ export const HttpBinding = z.object({
 });
 export type HttpBinding = z.infer<typeof HttpBinding>;
 
+/**
+ * How a gRPC entry is called. A tools.v1 tool has its version, the versions it accepts and the one
+ * calls carry (the pinned version, else its own); a reflected method has its path and streaming kind.
+ */
+export const GrpcBinding = z.object({
+  version: z.string().optional(),
+  compatibleVersions: z.array(z.string()).optional(),
+  callVersion: z.string().optional(),
+  /** `/package.Service/Method`. */
+  path: z.string().optional(),
+  serverStreaming: z.boolean().optional(),
+});
+export type GrpcBinding = z.infer<typeof GrpcBinding>;
+
 /** One callable thing in the registry, whatever its kind. */
 export const ToolEntry = z.object({
   /** `<source>.<tool>`, e.g. `mcp:github.create_issue`, `http:trading-api.execute_trade`. */
@@ -81,6 +95,7 @@ export const ToolEntry = z.object({
   runtime: RuntimePolicy,
   policy: ToolPolicy,
   http: HttpBinding.optional(),
+  grpc: GrpcBinding.optional(),
 });
 export type ToolEntry = z.infer<typeof ToolEntry>;
 

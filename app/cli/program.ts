@@ -4,7 +4,9 @@ import { isAppError } from '../../shared/errors';
 import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
 import { registerA2a } from './commands/a2a';
+import { registerCall } from './commands/call';
 import { registerCompile } from './commands/compile';
+import { registerGrpc } from './commands/grpc';
 import { registerHistory } from './commands/history';
 import { registerInfo } from './commands/info';
 import { registerKube } from './commands/kube';
@@ -36,6 +38,8 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   registerInfo(program, ctx);
   registerServe(program, ctx);
   registerMcp(program, ctx);
+  registerGrpc(program, ctx);
+  registerCall(program, ctx);
   registerSearch(program, ctx);
   registerCompile(program, ctx);
   registerA2a(program, ctx);

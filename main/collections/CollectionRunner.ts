@@ -10,6 +10,7 @@ import {
   type RunEvent,
   type RunOptionsInput,
   type RunSummary,
+  type TargetKind,
 } from '../../shared/collections';
 import type { AppErrorShape } from '../../shared/errors';
 import type { InvocationOutcome } from '../../shared/registry';
@@ -27,7 +28,7 @@ import { secretNames, Templates } from './Templates';
 const MAX_REPORTED_STRING = 2_000;
 
 export interface RunTarget {
-  kind: 'mcp' | 'a2a';
+  kind: TargetKind;
   name: string;
 }
 

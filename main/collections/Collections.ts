@@ -1,11 +1,12 @@
 import type { Collection, RunSummary } from '../../shared/collections';
 import { AppError } from '../../shared/errors';
 import type { Core } from '../core';
+import { prepareSource } from '../registry/prepareSource';
 import { CollectionRunner, type CollectionRun, type CollectionRunOptions, type RunTarget } from './CollectionRunner';
 import { CollectionStore } from './CollectionStore';
 
 /** What collections need of the core. */
-export type CollectionsCore = Pick<Core, 'deps' | 'secrets' | 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'pipeline'>;
+export type CollectionsCore = Pick<Core, 'deps' | 'secrets' | 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'pipeline' | 'grpc'>;
 
 /** How many finished runs are kept for reports (JUnit, JSON) after their events are gone. */
 const RECENT_RUNS = 20;
@@ -41,17 +42,9 @@ export class Collections {
     return summary;
   }
 
-  /** Connects a saved server unless it is ready; reads a saved agent's card unless its skills are registered. */
-  async prepareTarget({ kind, name }: RunTarget): Promise<void> {
-    if (kind === 'mcp') {
-      if (this.core.mcp.get(name).state.status !== 'ready') await this.core.mcp.connect(name);
-      return;
-    }
-    const source = `a2a:${name}`;
-    if (this.core.catalog.list({ source }).length) return;
-    if (!(await this.core.a2a.list()).some((agent) => agent.name === name)) throw new AppError('NotFound', `No saved agent named "${name}"`);
-    await this.core.a2aSkills.sync(name);
-    if (!this.core.catalog.list({ source }).length) throw new AppError('ConnectionFailed', `Agent "${name}" has no skills registered: its card could not be read`);
+  /** Connects a saved server unless it is ready, reads a saved agent's card, lists a gRPC source. */
+  prepareTarget({ kind, name }: RunTarget): Promise<void> {
+    return prepareSource(this.core, { kind, name });
   }
 }
 

@@ -9,7 +9,7 @@ import { parseToolName } from '../registry/InvocationPipeline';
  */
 export function requestFromCall(call: { name: string; arguments?: Record<string, unknown>; timeoutMs?: number }): SavedRequestInput {
   const { sourceKind, sourceName, tool } = parseToolName(call.name);
-  if (sourceKind !== 'mcp' && sourceKind !== 'a2a') throw new AppError('InvalidInput', `Only MCP tools and A2A skills can be saved in a collection; ${call.name} is an ${sourceKind} tool`);
+  if (sourceKind === 'http') throw new AppError('InvalidInput', `Only MCP tools, A2A skills and gRPC tools can be saved in a collection; ${call.name} is an ${sourceKind} tool`);
   return {
     name: tool,
     target: `${sourceKind}:${sourceName}`,

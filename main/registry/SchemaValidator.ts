@@ -26,6 +26,12 @@ export class SchemaValidator {
     throw new AppError('InvalidArguments', `Invalid arguments for ${toolName}: ${problems.join('; ')}.`, { step: 'validate' });
   }
 
+  /** Why a schema cannot be used for validation (it does not compile), or undefined when it can. */
+  problem(schema: Record<string, unknown>): string | undefined {
+    const compiled = this.compile(schema);
+    return compiled instanceof AppError ? compiled.message : undefined;
+  }
+
   private compile(schema: Record<string, unknown>): Compiled {
     let compiled = this.compiled.get(schema);
     if (compiled) return compiled;

@@ -1,5 +1,5 @@
 import type { ToolSource } from '../../shared/invocation';
-import type { HttpBinding, ToolAnnotations, ToolEntry } from '../../shared/registry';
+import type { GrpcBinding, HttpBinding, ToolAnnotations, ToolEntry } from '../../shared/registry';
 import { normalizeRuntime, type RawRuntime } from './policy/normalizeRuntime';
 import { resolveOperationClasses } from './policy/operationClasses';
 import { normalizeRiskLevel } from './policy/riskLevel';
@@ -28,10 +28,11 @@ export interface ToolEntryInput {
   config?: ToolConfig;
   tags?: string[];
   http?: HttpBinding;
+  grpc?: GrpcBinding;
 }
 
 /** Builds a normalized entry: namespaced name, seed-001 policy and runtime defaults, annotation-derived classes. */
-export function createToolEntry({ source, tool, config, tags, http }: ToolEntryInput): ToolEntry {
+export function createToolEntry({ source, tool, config, tags, http, grpc }: ToolEntryInput): ToolEntry {
   const riskLevel = normalizeRiskLevel(config?.risk_level);
   const title = tool.title ?? tool.annotations?.title;
   return {
@@ -47,5 +48,6 @@ export function createToolEntry({ source, tool, config, tags, http }: ToolEntryI
     runtime: normalizeRuntime(config?.runtime, riskLevel),
     policy: { riskLevel, operationClasses: resolveOperationClasses(config?.operation_classes, tool.annotations, riskLevel) },
     ...(http ? { http } : {}),
+    ...(grpc ? { grpc } : {}),
   };
 }

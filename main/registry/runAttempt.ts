@@ -30,6 +30,9 @@ export function runAttempt(options: AttemptOptions): Promise<ToolResult> {
 /** Methods rather than per-call closures: this runs on every call, and closures cost allocations. */
 class Attempt implements ExecutionContext {
   readonly attempt: number;
+  readonly timeoutMs: number;
+  readonly totalLeftMs: number;
+  readonly resetsOnProgress: boolean;
   private readonly controller = new AbortController();
   private settled = false;
   private cancelTimer?: () => void;
@@ -40,6 +43,9 @@ class Attempt implements ExecutionContext {
     private readonly reject: (error: AppError) => void,
   ) {
     this.attempt = options.attempt;
+    this.totalLeftMs = Math.max(0, options.deadline - options.clock.now());
+    this.timeoutMs = Math.min(options.timeoutMs, this.totalLeftMs);
+    this.resetsOnProgress = options.resetTimeoutOnProgress;
   }
 
   get signal(): AbortSignal {

@@ -23,6 +23,15 @@ export interface ExecutionContext {
   attempt: number;
   /** Progress resets the per-request timeout when the request asked for that (the default). */
   onProgress(progress: InvocationProgress): void;
+  /**
+   * The effective timeout of this attempt as the attempt starts: the per-request timeout, or less
+   * when the total limit is nearer. Executors whose protocol carries a deadline (gRPC) send it.
+   */
+  readonly timeoutMs: number;
+  /** What is left of the total limit (retries included) as the attempt starts. */
+  readonly totalLeftMs: number;
+  /** Whether progress restarts the per-request timeout (a stream that keeps talking may outlive timeoutMs). */
+  readonly resetsOnProgress: boolean;
 }
 
 /**

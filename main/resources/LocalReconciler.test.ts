@@ -148,6 +148,7 @@ describe('LocalReconciler against server-everything over stdio', { timeout: 60_0
   it('turns ToolPermission resources into the pipeline permissions, and their verdicts apply to calls', async () => {
     expect(resources.permissions()).toEqual([
       {
+        file: 'permissions.yaml',
         name: 'everything-changes-need-approval',
         toolRef: 'mcp:everything.*',
         operationRules: [
@@ -158,7 +159,11 @@ describe('LocalReconciler against server-everything over stdio', { timeout: 60_0
     ]);
     expect(resources.reconciler.statuses().toolPermissions[0]).toMatchObject({ enforced: true, registryToolRef: 'mcp:everything.*', status: { phase: 'Ready' } });
     const held = await pipeline.invoke({ name: 'mcp:everything.trigger-long-running-operation', arguments: { duration: 1, steps: 1 } });
-    expect(held.verdict).toEqual({ verdict: 'confirm', reasons: ['everything-changes-need-approval: write → confirm'] });
+    expect(held.verdict).toEqual({
+      verdict: 'confirm',
+      reasons: ['everything-changes-need-approval (permissions.yaml): write → confirm'],
+      rules: [{ name: 'everything-changes-need-approval', verdict: 'confirm', operationClass: 'write', file: 'permissions.yaml' }],
+    });
     expect(held.record.status).toBe('denied');
     const echoed = await pipeline.invoke({ name: 'mcp:everything.echo', arguments: { message: 'hi' } });
     expect(echoed.result?.content).toEqual([{ type: 'text', text: 'Echo: hi' }]);

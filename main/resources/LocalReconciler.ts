@@ -2,6 +2,7 @@ import { stdioLaunchLine, type ConnectionStatus, type McpTool } from '../../shar
 import { sealServerConfig } from '../../shared/serverSecrets';
 import type { McpServerStatus } from '../../shared/resources/mcpServer';
 import type { ObjectStatus, ResourceStatuses, ToolPermissionResourceView, ToolResourceView } from '../../shared/resources/statuses';
+import type { GrpcSources, WorkspaceGrpcSource } from '../grpc/GrpcSources';
 import type { McpService } from '../mcp/McpService';
 import type { Logger } from '../platform/Logger';
 import { canonicalJson } from '../registry/canonicalJson';
@@ -18,10 +19,13 @@ import { LastAppliedSet, type AppliedObject } from './LastAppliedSet';
 import { isWorkspaceManaged, mcpServerConfig } from './mcpServerConfig';
 import { generatedToolName, isIncluded, permissionPlan, toolResourceFor, toolSettings, type ResourceToolLookup } from './resourcePolicy';
 import type { Workspace } from './Workspace';
+import { grpcToolSource } from './grpcToolSource';
 
 export interface LocalReconcilerOptions {
   workspace: Workspace;
   mcp: McpService;
+  /** Where Tools of type grpc become sources; without it they are stored and not run. */
+  grpc?: GrpcSources;
   logger: Logger;
   placeholders?: PlaceholderContext;
   /** After a round of the reconnect policy failed, the next round starts this much later (default 60 s). */
@@ -81,6 +85,7 @@ export class LocalReconciler {
       this.options.workspace.onChange(() => this.sync()),
       this.options.mcp.onChange(() => this.observeConnections()),
       this.options.mcp.onToolsChanged((server) => this.toolsChanged(server)),
+      ...(this.options.grpc ? [this.options.grpc.onChange(() => this.emitStatus())] : []),
     ];
     this.sync();
     const unreadable = this.options.workspace.listing().files.some((file) => this.options.workspace.isUnreadable(file.path));
@@ -135,6 +140,7 @@ export class LocalReconciler {
     this.tools.update(documents, unreadable);
     this.permissionSet.update(documents, unreadable);
     for (const key of changedServers) this.loop.enqueue(key.split('/').slice(2).join('/'));
+    this.options.grpc?.applyWorkspace(this.grpcSources());
     this.refreshPolicy();
     this.emitStatus();
   }
@@ -153,6 +159,17 @@ export class LocalReconciler {
     if (key === this.policyKey) return;
     this.policyKey = key;
     for (const listener of this.policyListeners) listener();
+  }
+
+  /** The first Tool of type grpc of a name (any namespace) declares that source; a saved source of the name wins. */
+  private grpcSources(): WorkspaceGrpcSource[] {
+    const declared = new Map<string, WorkspaceGrpcSource>();
+    for (const tool of this.appliedTools()) {
+      if (tool.spec.type !== 'grpc' || declared.has(tool.metadata.name) || this.options.grpc?.savedSource(tool.metadata.name)) continue;
+      const plan = grpcToolSource(tool);
+      if ('source' in plan) declared.set(tool.metadata.name, plan.source);
+    }
+    return [...declared.values()];
   }
 
   private appliedTools(): OrlojToolObject[] {
@@ -337,7 +354,7 @@ export class LocalReconciler {
   private toolViews(): ToolResourceView[] {
     const userTools = this.tools.list().map((item): ToolResourceView => {
       const spec = item.value?.spec;
-      const registryName = spec?.type === 'mcp' ? `mcp:${spec.mcp_server_ref}.${spec.mcp_tool_name}` : undefined;
+      const registryName = spec?.type === 'mcp' ? `mcp:${spec.mcp_server_ref}.${spec.mcp_tool_name}` : spec?.type === 'grpc' ? `grpc:${item.identity.name}.*` : undefined;
       return {
         name: item.identity.name,
         namespace: item.identity.namespace ?? 'default',
@@ -369,7 +386,8 @@ export class LocalReconciler {
 
   private userToolStatus(tool: OrlojToolObject, generation: number): ObjectStatus {
     const { spec } = tool;
-    if (spec.type !== 'mcp') return { phase: 'Pending', message: `type ${spec.type} tools are stored here; the local target runs MCP tools only`, observedGeneration: generation };
+    if (spec.type === 'grpc' && this.options.grpc) return this.grpcToolStatus(tool, generation);
+    if (spec.type !== 'mcp') return { phase: 'Pending', message: `type ${spec.type} tools are stored here; the local target runs MCP and gRPC tools only`, observedGeneration: generation };
     const server = spec.mcp_server_ref!;
     const managed = this.serverItem(server)?.value;
     if (managed && !isIncluded(managed, spec.mcp_tool_name!)) {
@@ -384,6 +402,25 @@ export class LocalReconciler {
       return { phase: 'Error', lastError: `server ${server} lists no tool named "${spec.mcp_tool_name}"`, observedGeneration: generation };
     }
     return { phase: 'Ready', message: `configures mcp:${server}.${spec.mcp_tool_name}`, observedGeneration: generation };
+  }
+
+  /** A grpc Tool's status is its source's: listing, the tools it lists (with versions), or why it cannot. */
+  private grpcToolStatus(tool: OrlojToolObject, generation: number): ObjectStatus {
+    const grpc = this.options.grpc!;
+    const name = tool.metadata.name;
+    const plan = grpcToolSource(tool);
+    if ('problem' in plan) return { phase: 'Error', lastError: plan.problem, observedGeneration: generation };
+    if (grpc.savedSource(name)) return { phase: 'Error', lastError: `A gRPC source named "${name}" is already saved and not managed by the workspace; rename the Tool or remove that source.`, observedGeneration: generation };
+    const owner = this.appliedTools().find((other) => other.spec.type === 'grpc' && other.metadata.name === name);
+    if (owner !== tool) return { phase: 'Error', lastError: `Another grpc Tool named "${name}" declares that source`, observedGeneration: generation };
+    if (!grpc.has(name)) return { phase: 'Pending', message: `not listed yet (${plan.source.address})`, observedGeneration: generation };
+    const view = grpc.get(name);
+    if (view.state === 'error') return { phase: 'Error', lastError: `${view.error?.step ? `${view.error.step}: ` : ''}${view.error?.message ?? 'listing failed'}`, observedGeneration: generation };
+    if (view.state === 'pending') return { phase: 'Pending', message: `listing the tools at ${view.address}`, observedGeneration: generation };
+    const usable = view.tools.filter((item) => !item.unusable);
+    const unusable = view.tools.length - usable.length;
+    const listed = usable.map((item) => `${item.registryName} (v${item.callVersion})`).join(', ');
+    return { phase: 'Ready', message: `${usable.length} tools from ${view.address}${listed ? `: ${listed}` : ''}${unusable ? `; ${unusable} unusable` : ''}`, observedGeneration: generation };
   }
 
   private permissionViews(): ToolPermissionResourceView[] {

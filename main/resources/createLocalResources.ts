@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { launchConfirmationRequired } from '../../shared/errors';
 import type { EditFileInput, SaveFileInput, WorkspaceFileView } from '../../shared/resources/workspace';
+import type { GrpcSources } from '../grpc/GrpcSources';
 import type { McpService } from '../mcp/McpService';
 import type { Logger } from '../platform/Logger';
 import { writeFileAtomic } from '../platform/atomicWrite';
@@ -19,6 +20,8 @@ import { Workspace } from './Workspace';
 export interface LocalResourcesOptions {
   dataDir: string;
   mcp: McpService;
+  /** Tools of type grpc become these sources. */
+  grpc?: GrpcSources;
   logger: Logger;
   /** Open this folder instead of the one last opened (default `<dataDir>/workspace`). */
   workspaceDir?: string;
@@ -83,6 +86,7 @@ export async function createLocalResources(options: LocalResourcesOptions): Prom
   const reconciler = new LocalReconciler({
     workspace,
     mcp: options.mcp,
+    grpc: options.grpc,
     logger: options.logger,
     placeholders: options.placeholders,
     resyncIntervalMs: options.resyncIntervalMs,

@@ -55,12 +55,14 @@ export function toolSettings(server: McpServerObject | undefined, tool: OrlojToo
 
 /**
  * The registry name pattern a ToolPermission's `tool_ref` stands for: a generated Tool name
- * (`server--tool`, or `server--*`), a Tool resource of type mcp, or already a registry name or
+ * (`server--tool`, or `server--*`), a Tool resource of type mcp (its tool) or grpc (every tool of
+ * the source it declares), or already a registry name or
  * pattern (`mcp:github.*`, `*`). Undefined when it names nothing the registry holds.
  */
 export function registryToolRef(toolRef: string, tools: readonly OrlojToolObject[]): string | undefined {
   if (toolRef === '*' || toolRef.includes(':')) return toolRef;
   const resource = tools.find((tool) => tool.metadata.name === toolRef);
+  if (resource?.spec.type === 'grpc') return `grpc:${resource.metadata.name}.*`;
   if (resource) return resource.spec.type === 'mcp' ? `mcp:${resource.spec.mcp_server_ref}.${resource.spec.mcp_tool_name}` : undefined;
   const generated = /^(.+?)--(.+)$/.exec(toolRef);
   return generated ? `mcp:${generated[1]}.${generated[2]}` : undefined;

@@ -2,6 +2,7 @@ import { AppError } from '../../shared/errors';
 import { a2aRouter } from './a2aRouter';
 import { agentToolsRouter } from './agentToolsRouter';
 import { collectionsRouter } from './collectionsRouter';
+import { grpcRouter } from './grpcRouter';
 import { historyRouter } from './historyRouter';
 import { createKubeRouter } from './kubeRouter';
 import { httpRouter } from './httpRouter';
@@ -21,6 +22,7 @@ export const appRouter = router({
   a2a: a2aRouter,
   history: historyRouter,
   http: httpRouter,
+  grpc: grpcRouter,
   collections: collectionsRouter,
   resources: createResourcesRouter((ctx) => ctx.core.resources),
   kube: createKubeRouter((ctx) => {

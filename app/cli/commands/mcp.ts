@@ -41,7 +41,7 @@ function toolJson(tool: McpTool) {
   return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
 }
 
-function renderResult(result: ToolResult): string {
+export function renderResult(result: ToolResult): string {
   const lines: string[] = [];
   for (const block of result.content) {
     if (block.type === 'text') lines.push(block.text);
@@ -54,15 +54,15 @@ function renderResult(result: ToolResult): string {
   return lines.join('\n');
 }
 
-function parseArgs(text: string | undefined): Record<string, unknown> {
+export function parseArgs(text: string | undefined, flag = '--args'): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CliExit(ExitCode.Usage, `--args is not valid JSON: ${(error as Error).message}`);
+    throw new CliExit(ExitCode.Usage, `${flag} is not valid JSON: ${(error as Error).message}`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliExit(ExitCode.Usage, '--args must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliExit(ExitCode.Usage, `${flag} must be a JSON object`);
   return value as Record<string, unknown>;
 }
 

@@ -123,6 +123,6 @@ describe('tooldeck run', () => {
     expect((await run([mixed, '--concurrency', '0'])).code).toBe(ExitCode.Usage);
     expect((await run([mixed, '--env', writeYaml('bad.env.yaml', ['a', 'list'])])).code).toBe(ExitCode.Usage);
     const invalid = await run([writeYaml('invalid.yaml', { name: 'invalid', requests: [{ name: 'x', target: 'nowhere', tool: 'echo' }] })]);
-    expect(invalid).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('line 4: requests[0].target: mcp:<saved server> or a2a:<saved agent>') });
+    expect(invalid).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('line 4: requests[0].target: mcp:<saved server>, a2a:<saved agent> or grpc:<source>') });
   });
 });

@@ -108,6 +108,8 @@ function execution(entry: ToolEntry, options: CompileToolsOptions): Record<strin
       service,
       ...(baseUrl ? { base_url: baseUrl } : {}),
       [entry.source.kind === 'a2a' ? 'skill' : 'tool']: entry.toolName,
+      // A tools.v1 tool is called with the version the console pins (its own unless pinned).
+      ...(entry.grpc?.callVersion ? { version: entry.grpc.callVersion } : {}),
     };
   }
   const http = entry.http;

@@ -1,9 +1,10 @@
-import { IconChartLine, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconTool, type Icon } from '@tabler/icons-react';
+import { IconChartLine, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { AboutView } from '../features/about/AboutView';
 import { AgentsView } from '../features/agents/AgentsView';
 import { ClusterView } from '../features/cluster/ClusterView';
 import { CollectionsView } from '../features/collections/CollectionsView';
+import { GrpcView } from '../features/grpc/GrpcView';
 import { HistoryView } from '../features/history/HistoryView';
 import { MetricsView } from '../features/metrics/MetricsView';
 import { ResourcesView } from '../features/resources/ResourcesView';
@@ -23,6 +24,7 @@ export interface Section {
 export const sections: Section[] = [
   { id: 'servers', label: 'Servers', icon: IconServer2, component: ServersView },
   { id: 'agents', label: 'Agents', icon: IconRobot, component: AgentsView },
+  { id: 'grpc', label: 'gRPC', icon: IconServerBolt, component: GrpcView },
   { id: 'tools', label: 'Tools', icon: IconTool, component: ToolsView },
   { id: 'resources', label: 'Resources', icon: IconFileCode, component: ResourcesView },
   { id: 'cluster', label: 'Cluster', icon: IconCloudComputing, component: ClusterView },

@@ -113,7 +113,7 @@ function LoadedCall({ record, transcript, replayOutcome, onSelect, onReplayed }:
           </Text>
         </div>
         <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
-          {(record.sourceKind === 'mcp' || record.sourceKind === 'a2a') && <SaveToCollectionButton size="xs" source={() => ({ kind: 'history', id: record.id })} />}
+          {record.sourceKind !== 'http' && <SaveToCollectionButton size="xs" source={() => ({ kind: 'history', id: record.id })} />}
           <Tooltip label={blocked ?? `Run ${record.tool} again with the same arguments`} withArrow multiline maw={320}>
             <Button size="xs" leftSection={<IconRepeat size={14} />} onClick={startReplay} loading={replay.isPending} disabled={blocked !== undefined} style={{ flexShrink: 0 }}>
               Replay

@@ -24,7 +24,10 @@ export function InvokePanel({ tool }: { tool: ToolView }) {
 function ToolInvoker({ tool }: { tool: ToolView }) {
   const args = useArguments(tool.inputSchema);
   const effective = effectiveTimeouts(tool);
-  const [timeouts, setTimeouts] = useState<InvokeTimeouts>(effective);
+  // Only what the user changed is kept: the tool's runtime stays the default underneath.
+  const [overrides, setOverrides] = useState<Partial<InvokeTimeouts>>({});
+  const timeouts = { ...effective, ...overrides };
+  const setTimeouts = (value: InvokeTimeouts) => setOverrides(timeoutOverrides(value, effective));
   const [confirming, setConfirming] = useState(false);
   const { state, start, cancel } = useInvocation();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -37,7 +40,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
 
   const send = (confirmed: boolean) => {
     setConfirming(false);
-    start({ name: tool.name, arguments: args.args, ...timeoutOverrides(timeouts, effective), ...(confirmed ? { confirmed: true } : {}) });
+    start({ name: tool.name, arguments: args.args, ...overrides, ...(confirmed ? { confirmed: true } : {}) });
   };
 
   const requestInvoke = () => {
@@ -91,14 +94,14 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
             Invoke
           </Button>
           <TimeoutsPopover value={timeouts} defaults={effective} onChange={setTimeouts} disabled={running} />
-          {(tool.source.kind === 'mcp' || tool.source.kind === 'a2a') && (
+          {tool.source.kind !== 'http' && (
             <SaveToCollectionButton
               disabled={!args.valid}
               source={() => ({
                 kind: 'call',
                 name: tool.name,
                 arguments: args.args,
-                ...timeoutOverrides(timeouts, effective),
+                ...overrides,
               })}
             />
           )}

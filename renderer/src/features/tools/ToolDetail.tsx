@@ -39,6 +39,15 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
           <Badge size="sm" variant="default">
             risk: {tool.policy.riskLevel}
           </Badge>
+          {tool.grpc?.version && (
+            <Tooltip label={tool.grpc.compatibleVersions?.length ? `Also accepts ${tool.grpc.compatibleVersions.join(', ')}` : 'Accepts no other version'}>
+              <Badge size="sm" variant="light" color="grape" aria-label={`Version ${tool.grpc.version}`}>
+                v{tool.grpc.version}
+                {tool.grpc.callVersion && tool.grpc.callVersion !== tool.grpc.version ? ` · calls pin ${tool.grpc.callVersion}` : ''}
+                {tool.grpc.compatibleVersions?.length ? ` (accepts ${tool.grpc.compatibleVersions.join(', ')})` : ''}
+              </Badge>
+            </Tooltip>
+          )}
           {tool.policy.operationClasses.map((c) => (
             <Badge key={c} size="sm" variant="default">
               {c}

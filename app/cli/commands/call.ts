@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { isAppError } from '../../../shared/errors';
+import type { InvocationOutcome } from '../../../shared/registry';
+import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { exitCodeFor, parseArgs, renderResult } from './mcp';
+
+/** Prints an outcome as `mcp call` does and ends with its exit code. */
+export function reportOutcome(ctx: CliContext, outcome: InvocationOutcome, json: boolean | undefined): void {
+  if (json) ctx.io.stdout(`${JSON.stringify(outcome.error ? { error: outcome.error } : outcome.result, null, 2)}\n`);
+  else if (outcome.error) ctx.io.stderr(`${outcome.error.code}: ${outcome.error.message}\n`);
+  else ctx.io.stdout(`${renderResult(outcome.result!)}\n`);
+  const code = exitCodeFor(outcome);
+  if (code !== ExitCode.Ok) throw new CliExit(code as ExitCode, json || outcome.error ? '' : 'The tool reported an error (isError)');
+}
+
+export function registerCall(program: Command, ctx: CliContext) {
+  program
+    .command('call <tool>')
+    .description('Call any registry entry (mcp:, a2a:, http:, grpc:<source>.<tool>) through the invocation pipeline')
+    .option('--args <json>', 'arguments as a JSON object')
+    .option('--timeout <ms>', 'per-request timeout in milliseconds', (v) => Number(v))
+    .option('--yes', 'confirm a call that policy says needs confirmation')
+    .option('--json', 'print the result (or error) as JSON')
+    .action(async (tool: string, options: { args?: string; json?: boolean; timeout?: number; yes?: boolean }) => {
+      const args = parseArgs(options.args);
+      if (options.timeout !== undefined && !(options.timeout > 0)) throw new CliExit(ExitCode.Usage, '--timeout takes a positive number of milliseconds');
+      const { parseToolName } = await import('../../../main/registry/InvocationPipeline');
+      let source;
+      try {
+        const parsed = parseToolName(tool);
+        source = { kind: parsed.sourceKind, name: parsed.sourceName };
+      } catch (error) {
+        throw new CliExit(ExitCode.Usage, (error as Error).message);
+      }
+      const core = await ctx.getCore();
+      const { prepareSource } = await import('../../../main/registry/prepareSource');
+      try {
+        await prepareSource(core, source);
+      } catch (error) {
+        if (isAppError(error) && error.code === 'ConnectionFailed') throw new CliExit(ExitCode.CannotConnect, `Cannot connect to ${source.kind}:${source.name}${error.step ? ` (${error.step})` : ''}: ${error.message}`);
+        if (isAppError(error)) throw new CliExit(ExitCode.Failed, `${source.kind}:${source.name}: ${error.message}`);
+        throw error;
+      }
+      if (!core.catalog.get(tool)) {
+        const known = core.catalog.list({ source: `${source.kind}:${source.name}` }).map((entry) => entry.toolName);
+        throw new CliExit(ExitCode.Failed, `No tool named ${tool} is registered.${known.length ? ` ${source.kind}:${source.name} has: ${known.join(', ')}` : ''}`);
+      }
+      const outcome = await core.pipeline.invoke({ name: tool, arguments: args, timeoutMs: options.timeout, confirmed: options.yes });
+      reportOutcome(ctx, outcome, options.json);
+    });
+}

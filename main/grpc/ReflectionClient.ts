@@ -1,0 +1,179 @@
+import { create, createFileRegistry, fromBinary, toBinary, type DescFile, type FileRegistry } from '@bufbuild/protobuf';
+import {
+  file_google_protobuf_any,
+  file_google_protobuf_api,
+  file_google_protobuf_descriptor,
+  file_google_protobuf_duration,
+  file_google_protobuf_empty,
+  file_google_protobuf_field_mask,
+  file_google_protobuf_source_context,
+  file_google_protobuf_struct,
+  file_google_protobuf_timestamp,
+  file_google_protobuf_type,
+  file_google_protobuf_wrappers,
+  FileDescriptorProtoSchema,
+  type DescriptorProto,
+  type FileDescriptorProto,
+} from '@bufbuild/protobuf/wkt';
+import { protoCamelCase } from '@bufbuild/protobuf/reflect';
+import { status as Status, type ServiceError } from '@grpc/grpc-js';
+import { AppError } from '../../shared/errors';
+import { ServerReflectionRequestSchema, ServerReflectionResponseSchema, type ServerReflectionRequest, type ServerReflectionResponse } from './gen/grpc/reflection/v1/reflection_pb';
+import { GrpcCallError, metadataRecord, type CallOptions, type GrpcChannel } from './GrpcChannel';
+
+/** v1 first; servers that predate it (grpcio-reflection among them) only answer v1alpha, with the same messages. */
+const REFLECTION_PATHS = ['/grpc.reflection.v1.ServerReflection/ServerReflectionInfo', '/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo'];
+
+/** Used when a server's reflection does not serve the well-known types its files import. */
+const BUNDLED: Record<string, DescFile> = Object.fromEntries(
+  [
+    file_google_protobuf_any,
+    file_google_protobuf_api,
+    file_google_protobuf_descriptor,
+    file_google_protobuf_duration,
+    file_google_protobuf_empty,
+    file_google_protobuf_field_mask,
+    file_google_protobuf_source_context,
+    file_google_protobuf_struct,
+    file_google_protobuf_timestamp,
+    file_google_protobuf_type,
+    file_google_protobuf_wrappers,
+  ].map((file) => [file.proto.name, file]),
+);
+
+export interface Reflected {
+  services: string[];
+  registry: FileRegistry;
+}
+
+/**
+ * A client of gRPC server reflection: lists the services and fetches the file descriptors that
+ * define them and everything they import, over one ServerReflectionInfo stream, into a registry of
+ * descriptors that encodes and decodes any of their messages.
+ */
+export async function reflect(channel: GrpcChannel, options: CallOptions, address: string): Promise<Reflected> {
+  let session: ReflectionSession | undefined;
+  let services: string[] | undefined;
+  let lastError: unknown;
+  for (const path of REFLECTION_PATHS) {
+    session = new ReflectionSession(channel, path, options);
+    try {
+      services = await session.listServices();
+      break;
+    } catch (error) {
+      session.close();
+      lastError = error;
+      if (!(error instanceof GrpcCallError && error.code === Status.UNIMPLEMENTED)) throw error;
+    }
+  }
+  if (!services || !session) {
+    throw new AppError('NotFound', `${address} does not offer gRPC server reflection (grpc.reflection.v1 and v1alpha both answered UNIMPLEMENTED); its methods cannot be listed without it.`, {
+      step: 'reflection',
+      cause: lastError,
+    });
+  }
+  try {
+    const files = new Map<string, FileDescriptorProto>();
+    for (const service of services) for (const file of await session.fileContainingSymbol(service)) files.set(file.name, file);
+    // Every import, transitively, so the registry can resolve each file it is built from.
+    const missing = () => [...files.values()].flatMap((file) => file.dependency).filter((name) => !files.has(name) && !BUNDLED[name]);
+    for (let wanted = missing(); wanted.length; wanted = missing()) {
+      for (const name of new Set(wanted)) {
+        const found = await session.fileByFilename(name);
+        if (!found.some((file) => file.name === name)) throw new AppError('ExecutionFailed', `${address} reflection did not return ${name}`, { step: 'reflection' });
+        for (const file of found) files.set(file.name, file);
+      }
+    }
+    const resolve = (name: string) => files.get(name) ?? BUNDLED[name];
+    const registries = [...files.values()].map((file) => createFileRegistry(file, resolve));
+    return { services, registry: createFileRegistry(...registries) };
+  } finally {
+    session.close();
+  }
+}
+
+/** Requests are answered in order on the one stream, so each waits for the next response. */
+class ReflectionSession {
+  private readonly call;
+  private readonly pending: Array<{ resolve: (response: ServerReflectionResponse) => void; reject: (error: unknown) => void }> = [];
+  private failure?: unknown;
+
+  constructor(channel: GrpcChannel, path: string, options: CallOptions) {
+    this.call = channel.bidi(path, options);
+    let headers: Record<string, string> = {};
+    this.call.on('metadata', (metadata) => (headers = metadataRecord(metadata)));
+    this.call.on('data', (bytes: Uint8Array) => {
+      const waiting = this.pending.shift();
+      try {
+        waiting?.resolve(fromBinary(ServerReflectionResponseSchema, bytes));
+      } catch (error) {
+        waiting?.reject(error);
+      }
+    });
+    this.call.on('error', (error: ServiceError) => this.fail(new GrpcCallError(error.code, error.details, headers, metadataRecord(error.metadata))));
+    this.call.on('end', () => this.fail(new GrpcCallError(Status.INTERNAL, 'the reflection stream ended early', headers, {})));
+  }
+
+  async listServices(): Promise<string[]> {
+    const response = await this.ask({ case: 'listServices', value: '*' });
+    if (response.messageResponse.case !== 'listServicesResponse') throw unexpected(response);
+    return response.messageResponse.value.service.map((service) => service.name);
+  }
+
+  fileContainingSymbol(symbol: string): Promise<FileDescriptorProto[]> {
+    return this.files({ case: 'fileContainingSymbol', value: symbol });
+  }
+
+  fileByFilename(name: string): Promise<FileDescriptorProto[]> {
+    return this.files({ case: 'fileByFilename', value: name }).catch((error: unknown) => {
+      if (error instanceof AppError && error.step === 'reflection' && BUNDLED[name]) return [BUNDLED[name].proto];
+      throw error;
+    });
+  }
+
+  close(): void {
+    this.pending.length = 0;
+    this.call.end();
+    this.call.cancel();
+  }
+
+  private async files(messageRequest: ServerReflectionRequest['messageRequest']): Promise<FileDescriptorProto[]> {
+    const response = await this.ask(messageRequest);
+    if (response.messageResponse.case !== 'fileDescriptorResponse') throw unexpected(response);
+    return response.messageResponse.value.fileDescriptorProto.map((bytes) => withDerivedJsonNames(fromBinary(FileDescriptorProtoSchema, bytes)));
+  }
+
+  private ask(messageRequest: ServerReflectionRequest['messageRequest']): Promise<ServerReflectionResponse> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.pending.push({ resolve, reject });
+      this.call.write(toBinary(ServerReflectionRequestSchema, create(ServerReflectionRequestSchema, { messageRequest })));
+    });
+  }
+
+  private fail(error: unknown) {
+    this.failure ??= error;
+    for (const waiting of this.pending.splice(0)) waiting.reject(this.failure);
+  }
+}
+
+/**
+ * protoc fills every field's `json_name`, and descriptor registries rely on it; descriptors that
+ * servers build at run time (grpcio's reflection among them) leave it out. Derived as protoc would.
+ */
+function withDerivedJsonNames(file: FileDescriptorProto): FileDescriptorProto {
+  const visit = (message: DescriptorProto) => {
+    for (const field of message.field) if (!field.jsonName) field.jsonName = protoCamelCase(field.name);
+    message.nestedType.forEach(visit);
+  };
+  file.messageType.forEach(visit);
+  return file;
+}
+
+function unexpected(response: ServerReflectionResponse): AppError {
+  if (response.messageResponse.case === 'errorResponse') {
+    const { errorCode, errorMessage } = response.messageResponse.value;
+    return new AppError('ExecutionFailed', `server reflection answered error ${errorCode}: ${errorMessage}`, { step: 'reflection' });
+  }
+  return new AppError('ExecutionFailed', `server reflection answered ${response.messageResponse.case ?? 'nothing'}`, { step: 'reflection' });
+}

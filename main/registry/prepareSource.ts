@@ -1,0 +1,27 @@
+import { AppError } from '../../shared/errors';
+import { sourceId, type ToolSource } from '../../shared/invocation';
+import type { Core } from '../core';
+
+export type SourceServices = Pick<Core, 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'grpc'>;
+
+/**
+ * Makes a source's tools registry entries before a call names one of them: connects a saved MCP
+ * server, reads a saved agent's card, lists a gRPC source; HTTP services are loaded at start. What a
+ * one-shot command (`tooldeck call`) and a collection run do first, so both find the same entries.
+ */
+export async function prepareSource(core: SourceServices, source: ToolSource): Promise<void> {
+  const { kind, name } = source;
+  if (kind === 'mcp') {
+    if (core.mcp.get(name).state.status !== 'ready') await core.mcp.connect(name);
+    return;
+  }
+  if (kind === 'grpc') return core.grpc.ensureListed(name);
+  if (kind === 'http') {
+    if (!core.catalog.list({ source: sourceId(source) }).length) throw new AppError('NotFound', `No HTTP service named "${name}" is loaded`);
+    return;
+  }
+  if (core.catalog.list({ source: sourceId(source) }).length) return;
+  if (!(await core.a2a.list()).some((agent) => agent.name === name)) throw new AppError('NotFound', `No saved agent named "${name}"`);
+  await core.a2aSkills.sync(name);
+  if (!core.catalog.list({ source: sourceId(source) }).length) throw new AppError('ConnectionFailed', `Agent "${name}" has no skills registered: its card could not be read`);
+}
