@@ -1,7 +1,7 @@
 import { Client, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AppError } from '../../shared/errors';
-import type { ConnectionState, McpServerConfig, McpTimeouts, McpTool, Root, ServerSnapshot, ToolListDiff } from '../../shared/mcp';
+import type { ConnectionState, McpServerConfig, McpTool, Root, ServerSnapshot, ToolListDiff } from '../../shared/mcp';
 import type { Logger } from '../platform/Logger';
 import type { SecretRedactor } from '../platform/SecretRedactor';
 import { classifyConnectError, type ConnectClues } from './connectErrors';
@@ -43,7 +43,11 @@ export interface McpConnectionOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-  timeouts?: Partial<McpTimeouts>;
+  /**
+   * The SDK's own limit on the request, a backstop only: the invocation pipeline decides timeouts
+   * and aborts through `signal` well before this.
+   */
+  backstopMs: number;
 }
 
 const STDERR_TAIL = 20;
@@ -220,17 +224,17 @@ export class McpConnection {
     this.update({ resources, resourceTemplates, prompts } as Partial<ServerSnapshot>);
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  /** Only the pipeline's MCP executor calls this: every call runs through the pipeline. */
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = this.requireClient();
-    const timeouts = { requestMs: 60_000, resetOnProgress: true, maxTotalMs: 600_000, ...options.timeouts };
     const definition = this.discovery.tools.find((t) => t.name === name) as Tool | undefined;
     return (await client.callTool(
       { name, arguments: args },
       {
         signal: options.signal,
-        timeout: timeouts.requestMs,
-        resetTimeoutOnProgress: timeouts.resetOnProgress,
-        maxTotalTimeout: timeouts.maxTotalMs,
+        timeout: options.backstopMs,
+        resetTimeoutOnProgress: false,
+        maxTotalTimeout: options.backstopMs,
         onprogress: options.onProgress ? (p) => options.onProgress!({ progress: p.progress, total: p.total, message: p.message }) : undefined,
         ...(definition ? { toolDefinition: definition } : {}),
       },

@@ -6,6 +6,7 @@ import { everythingStdio, startEverythingHttp, type RunningPeer } from '../../e2
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { McpService } from './McpService';
+import { pipelineFor } from './testing/pipelineFor';
 
 const clientInfo = { name: 'tooldeck-test', version: '0.0.0' };
 
@@ -25,6 +26,7 @@ function newService(secretStore = new MemorySecretStore()) {
 
 describe('server-everything over stdio', () => {
   const { service, dataDir } = newService();
+  const tools = pipelineFor(service);
 
   beforeAll(async () => {
     await service.init();
@@ -52,22 +54,22 @@ describe('server-everything over stdio', () => {
   });
 
   it('echoes and sums', async () => {
-    expect(await service.callTool('everything', 'echo', { message: 'hello' })).toMatchObject({ content: [{ type: 'text', text: 'Echo: hello' }] });
-    const sum = await service.callTool('everything', 'get-sum', { a: 2, b: 3 });
+    expect(await tools.call('everything', 'echo', { message: 'hello' })).toMatchObject({ content: [{ type: 'text', text: 'Echo: hello' }] });
+    const sum = await tools.call('everything', 'get-sum', { a: 2, b: 3 });
     expect(JSON.stringify(sum.content)).toContain('5');
   });
 
   it('returns an image and structured content', async () => {
-    const image = await service.callTool('everything', 'get-tiny-image', {});
+    const image = await tools.call('everything', 'get-tiny-image', {});
     expect(image.content.some((c) => c.type === 'image' && c.mimeType === 'image/png' && c.data.length > 100)).toBe(true);
-    const structured = await service.callTool('everything', 'get-structured-content', { location: 'New York' });
+    const structured = await tools.call('everything', 'get-structured-content', { location: 'New York' });
     expect(structured.structuredContent).toMatchObject({ temperature: expect.any(Number) });
   });
 
   it('reports progress of a long operation and cancels it on abort', async () => {
     const progress: number[] = [];
     const controller = new AbortController();
-    const call = service.callTool(
+    const call = tools.call(
       'everything',
       'trigger-long-running-operation',
       { duration: 30, steps: 30 },
@@ -84,11 +86,11 @@ describe('server-everything over stdio', () => {
     const cancelled = service.transcript('everything')!.list().some((e) => e.method === 'notifications/cancelled' && e.direction === 'out');
     expect(cancelled).toBe(true);
     // The connection survives a cancel.
-    expect(await service.callTool('everything', 'echo', { message: 'still here' })).toMatchObject({ content: [{ text: 'Echo: still here' }] });
+    expect(await tools.call('everything', 'echo', { message: 'still here' })).toMatchObject({ content: [{ text: 'Echo: still here' }] });
   });
 
   it('routes an elicitation to the operator and returns the answer to the server', async () => {
-    const call = service.callTool('everything', 'trigger-elicitation-request', {});
+    const call = tools.call('everything', 'trigger-elicitation-request', {});
     const pending = await waitFor(() => service.broker.pending()[0]);
     expect(pending).toMatchObject({ kind: 'elicitation', server: 'everything', mode: 'form' });
     const schema = (pending as unknown as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema;
@@ -99,7 +101,7 @@ describe('server-everything over stdio', () => {
   });
 
   it('routes a sampling request to the operator, whose reply the server receives', async () => {
-    const call = service.callTool('everything', 'trigger-sampling-request', { prompt: 'Say hi', maxTokens: 20 });
+    const call = tools.call('everything', 'trigger-sampling-request', { prompt: 'Say hi', maxTokens: 20 });
     const pending = await waitFor(() => service.broker.pending()[0]);
     expect(pending.kind).toBe('sampling');
     service.broker.answer(pending.id, { kind: 'sampling', action: 'reply', text: 'Hi from the operator', model: 'operator' });
@@ -110,7 +112,7 @@ describe('server-everything over stdio', () => {
     await service.setRoots([{ uri: 'file:///work/project', name: 'project' }]);
     // The server re-reads roots after our list_changed notification, asynchronously.
     const text = await waitFor(async () => {
-      const result = JSON.stringify((await service.callTool('everything', 'get-roots-list', {})).content);
+      const result = JSON.stringify((await tools.call('everything', 'get-roots-list', {})).content);
       return result.includes('file:///work/project') ? result : undefined;
     });
     expect(text).toContain('project');
@@ -136,6 +138,7 @@ describe('server-everything over stdio', () => {
 describe('server-everything over HTTP', () => {
   const peers: RunningPeer[] = [];
   const { service, secretStore, dataDir } = newService();
+  const tools = pipelineFor(service);
   afterAll(async () => {
     await service.close();
     await Promise.all(peers.map((p) => p.close()));
@@ -146,7 +149,7 @@ describe('server-everything over HTTP', () => {
     peers.push(peer);
     await service.save({ config: { name: 'remote', transport: 'http', url: peer.url, headers: { 'X-Team': 'ops' } } as never, bearerToken: 'tok-very-secret-123' });
     expect(service.get('remote').state.status).toBe('ready');
-    expect(await service.callTool('remote', 'echo', { message: 'over http' })).toMatchObject({ content: [{ text: 'Echo: over http' }] });
+    expect(await tools.call('remote', 'echo', { message: 'over http' })).toMatchObject({ content: [{ text: 'Echo: over http' }] });
     expect(readFileSync(join(dataDir, 'servers.json'), 'utf8')).not.toContain('tok-very-secret-123');
     expect(await secretStore.get('mcp:remote:bearer')).toBe('tok-very-secret-123');
     expect(service.transcript('remote')!.export()).not.toContain('tok-very-secret-123');
@@ -157,7 +160,7 @@ describe('server-everything over HTTP', () => {
     peers.push(peer);
     await service.save({ config: { name: 'legacy-sse', transport: 'sse', url: peer.url } as never });
     expect(service.get('legacy-sse').state.status).toBe('ready');
-    expect(await service.callTool('legacy-sse', 'get-sum', { a: 20, b: 22 })).toMatchObject({ content: [{ text: expect.stringContaining('42') }] });
+    expect(await tools.call('legacy-sse', 'get-sum', { a: 20, b: 22 })).toMatchObject({ content: [{ text: expect.stringContaining('42') }] });
   });
 });
 

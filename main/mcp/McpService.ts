@@ -1,5 +1,4 @@
 import { type FSWatcher, watch } from 'node:fs';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import { AppError, CONFIRM_LAUNCH_STEP, launchConfirmationRequired } from '../../shared/errors';
 import { McpServerConfig, stdioLaunchLine, type McpServerConfigInput, type Root, type SaveServerInput, type ServerSnapshot } from '../../shared/mcp';
 import type { Logger } from '../platform/Logger';
@@ -7,7 +6,7 @@ import { SecretRedactor } from '../platform/SecretRedactor';
 import type { SecretStore } from '../platform/SecretStore';
 import { EraCache } from './EraCache';
 import { InteractionBroker } from './InteractionBroker';
-import { type CallOptions, McpConnection } from './McpConnection';
+import { McpConnection } from './McpConnection';
 import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
 import { BEARER_SLOT, sealServerConfig, secretSlots, unsealServerConfig } from '../../shared/serverSecrets';
 import { OAuthService, type EphemeralOAuthOptions } from './oauth/OAuthService';
@@ -256,10 +255,6 @@ export class McpService {
 
   connection(name: string): McpConnection | undefined {
     return this.connections.get(name);
-  }
-
-  callTool(server: string, tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
-    return this.requireReady(server).callTool(tool, args, options);
   }
 
   transcript(name: string) {

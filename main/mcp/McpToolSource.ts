@@ -33,17 +33,20 @@ function describedTool(tool: McpTool): DescribedTool {
   };
 }
 
+const BACKSTOP_MARGIN_MS = 5_000;
+
 /** Runs registry entries of one MCP server through its live connection. */
 export class McpToolExecutor implements ToolExecutor {
   constructor(private readonly connection: () => McpConnection) {}
 
   async execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
-    // The pipeline owns timeouts (per request, reset on progress, total) and aborts through the
-    // signal, which the SDK turns into notifications/cancelled; the SDK's own timer is kept out of it.
+    // The pipeline is the one timeout authority (per request, reset on progress, total): it aborts
+    // through the signal, which the SDK turns into notifications/cancelled. The SDK's own timer
+    // only backstops the call's whole remaining budget, so it never fires first.
     const result = await this.connection().callTool(entry.toolName, args, {
       signal: ctx.signal,
       onProgress: (p) => ctx.onProgress(p),
-      timeouts: { requestMs: 24 * 3_600_000, resetOnProgress: true, maxTotalMs: 24 * 3_600_000 },
+      backstopMs: ctx.totalLeftMs + BACKSTOP_MARGIN_MS,
     });
     return result as ToolResult;
   }

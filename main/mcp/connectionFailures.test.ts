@@ -7,6 +7,7 @@ import { everythingStdio, freePort } from '../../e2e/peers/mcp/everything';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { McpService } from './McpService';
+import { pipelineFor } from './testing/pipelineFor';
 
 const peers = resolve(import.meta.dirname, '../../e2e/peers/mcp');
 const services: McpService[] = [];
@@ -75,9 +76,10 @@ describe('the connection doctor names the step that failed', () => {
 
   it('a server that exits mid-call fails that call clearly, then reconnects with backoff', async () => {
     const service = newService();
+    const tools = pipelineFor(service);
     await service.save({ config: everythingStdio('dies') as never });
     const firstPid = service.get('dies').pid!;
-    const call = service.callTool('dies', 'trigger-long-running-operation', { duration: 10, steps: 10 });
+    const call = tools.call('dies', 'trigger-long-running-operation', { duration: 10, steps: 10 });
     setTimeout(() => process.kill(firstPid, 'SIGKILL'), 300);
     await expect(call).rejects.toThrow(/closed/i);
     const recovered = await waitFor(() => {
@@ -89,10 +91,11 @@ describe('the connection doctor names the step that failed', () => {
 
   it('a 20 MB result arrives whole over stdio without breaking the connection', async () => {
     const service = newService();
+    const tools = pipelineFor(service, { maxToolResultBytes: 64 * 1024 * 1024 });
     await service.save({ config: { name: 'large', transport: 'stdio', command: process.execPath, args: [join(peers, 'largeResultServer.mjs')] } as never });
-    const result = await service.callTool('large', 'blob', { megabytes: 20 });
+    const result = await tools.call('large', 'blob', { megabytes: 20 });
     expect((result.content[0] as { text: string }).text.length).toBe(20 * 1024 * 1024);
-    expect(await service.callTool('large', 'blob', { megabytes: 0.001 })).toMatchObject({ content: [{ type: 'text' }] });
+    expect(await tools.call('large', 'blob', { megabytes: 0.001 })).toMatchObject({ content: [{ type: 'text' }] });
     // The transcript keeps a bounded preview, not the 20 MB.
     const biggest = Math.max(...service.transcript('large')!.list().map((e) => e.text.length));
     expect(biggest).toBeLessThan(64 * 1024);

@@ -6,6 +6,7 @@ import { ensurePythonPeers } from '../../e2e/peers/python/pythonPeers';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { McpService } from './McpService';
+import { pipelineFor } from './testing/pipelineFor';
 
 // A server nobody here wrote, in another language and SDK: mcp-server-time from PyPI.
 describe('mcp-server-time (Python, from PyPI) over stdio', () => {
@@ -21,6 +22,7 @@ describe('mcp-server-time (Python, from PyPI) over stdio', () => {
     await service.init();
     await service.save({ config: { name: 'time', transport: 'stdio', command: join(bin, 'mcp-server-time'), args: ['--local-timezone', 'UTC'] } as never });
   }, 600_000);
+  const tools = pipelineFor(service);
   afterAll(() => service.close());
 
   it('lists its tools with their schemas', () => {
@@ -33,14 +35,14 @@ describe('mcp-server-time (Python, from PyPI) over stdio', () => {
   });
 
   it('answers get_current_time and convert_time', async () => {
-    const now = await service.callTool('time', 'get_current_time', { timezone: 'Europe/Paris' });
+    const now = await tools.call('time', 'get_current_time', { timezone: 'Europe/Paris' });
     expect(JSON.stringify(now.content)).toContain('Europe/Paris');
-    const converted = await service.callTool('time', 'convert_time', { source_timezone: 'UTC', time: '12:00', target_timezone: 'Asia/Tokyo' });
+    const converted = await tools.call('time', 'convert_time', { source_timezone: 'UTC', time: '12:00', target_timezone: 'Asia/Tokyo' });
     expect(JSON.stringify(converted.content)).toContain('21:00');
   });
 
   it('reports a tool error for an unknown timezone as isError, keeping the connection', async () => {
-    const result = await service.callTool('time', 'get_current_time', { timezone: 'Mars/Olympus_Mons' });
+    const result = await tools.call('time', 'get_current_time', { timezone: 'Mars/Olympus_Mons' });
     expect(result.isError).toBe(true);
     expect(service.get('time').state.status).toBe('ready');
   });

@@ -7,6 +7,7 @@ import type { Logger } from '../../platform/Logger';
 import { FileSecretStore } from '../../platform/FileSecretStore';
 import { McpService } from '../McpService';
 import { startProtectedMcpServer, type ProtectedServer, type ProtectedServerOptions } from './testing/startProtectedMcpServer';
+import { pipelineFor } from '../testing/pipelineFor';
 
 /** A logger that keeps every line, to prove no token reaches the logs. */
 function recordingLogger(lines: string[]): Logger {
@@ -26,6 +27,7 @@ async function browse(authorizationUrl: string, rewrite: (callback: URL) => URL 
 describe('MCP authorization of a saved server (SDK auth router + bearer middleware on 127.0.0.1)', () => {
   let server: ProtectedServer;
   let mcp: McpService;
+  let tools: ReturnType<typeof pipelineFor>;
   let dataDir: string;
   let secrets: FileSecretStore;
   const logLines: string[] = [];
@@ -42,6 +44,7 @@ describe('MCP authorization of a saved server (SDK auth router + bearer middlewa
       connectTimeoutMs: 10_000,
       shutdownGraceMs: 200,
     });
+    tools = pipelineFor(mcp);
     await mcp.init();
     await mcp.save({ config: McpServerConfig.parse({ name: 'notes', transport: 'http', url: server.url, headers: { 'X-Team': 'ops' } }) });
   }
@@ -79,7 +82,7 @@ describe('MCP authorization of a saved server (SDK auth router + bearer middlewa
     await mcp.oauth.waitForLogin('notes');
 
     expect(mcp.get('notes').state.status).toBe('ready');
-    const whoami = await mcp.callTool('notes', 'whoami', {});
+    const whoami = await tools.call('notes', 'whoami', {});
     const registered = server.provider.registeredClients[0]!;
     expect(JSON.parse((whoami.content[0] as { text: string }).text)).toEqual({ clientId: registered.client_id, scopes: ['mcp:tools', 'offline_access'] });
 
@@ -105,7 +108,7 @@ describe('MCP authorization of a saved server (SDK auth router + bearer middlewa
     await setUp({ scopesSupported: ['mcp:tools', 'offline_access'] });
     await mcp.oauth.setClient({ server: 'notes', grant: 'authorization_code', scopes: 'mcp:tools' });
     await signIn();
-    await mcp.callTool('notes', 'whoami', {});
+    await tools.call('notes', 'whoami', {});
 
     const keys = await secrets.keys();
     const tokenKey = keys.find((k) => k.startsWith('oauth:tokens:'))!;
@@ -186,11 +189,11 @@ describe('MCP authorization of a saved server (SDK auth router + bearer middlewa
   it('steps up for more scope after a 403 insufficient_scope', async () => {
     await setUp({ scopesSupported: ['mcp:tools', 'notes:write'], requiredScopes: ['mcp:tools'], writeScopes: ['notes:write'] });
     await signIn();
-    await expect(mcp.callTool('notes', 'write_note', { text: 'hi' })).rejects.toThrow(/needs more permissions \(scope "mcp:tools notes:write"\)/);
+    await expect(tools.call('notes', 'write_note', { text: 'hi' })).rejects.toThrow(/needs more permissions \(scope "mcp:tools notes:write"\)/);
 
     await signIn();
     expect(server.provider.authorizationRequests.at(-1)!.scopes).toEqual(['mcp:tools', 'notes:write']);
-    const result = await mcp.callTool('notes', 'write_note', { text: 'hi' });
+    const result = await tools.call('notes', 'write_note', { text: 'hi' });
     expect(result.content[0]).toMatchObject({ text: 'saved: hi' });
   });
 
@@ -202,7 +205,7 @@ describe('MCP authorization of a saved server (SDK auth router + bearer middlewa
     await browse((started as { authorizationUrl: string }).authorizationUrl);
     await mcp.oauth.waitForLogin('notes-sse');
     expect(mcp.get('notes-sse').state.status).toBe('ready');
-    const whoami = await mcp.callTool('notes-sse', 'whoami', {});
+    const whoami = await tools.call('notes-sse', 'whoami', {});
     expect(JSON.parse((whoami.content[0] as { text: string }).text)).toMatchObject({ scopes: ['mcp:tools'] });
     expect((await mcp.oauth.status('notes-sse')).resource).toBe(server.sseUrl);
   });
