@@ -10,6 +10,7 @@ import { AgentToolAccess, lookupWithFallback } from './registry/compile/AgentToo
 import type { KubeSession } from './kube/KubeSession';
 import { McpCatalogSync, mcpToolEntry } from './mcp/McpToolSource';
 import { McpService } from './mcp/McpService';
+import type { PlaceholderContext } from './resources/commandPlaceholders';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
 import type { Logger } from './platform/Logger';
 import type { SecretStore } from './platform/SecretStore';
@@ -40,6 +41,8 @@ export interface CoreDeps {
   shutdownGraceMs?: number;
   /** A new data dir starts with the example workspace (default true). */
   exampleWorkspace?: boolean;
+  /** What `${node}` and `${module:…}` mean in workspace commands: the desktop app names the Node.js and servers it ships. */
+  placeholders?: PlaceholderContext;
 }
 
 export interface Core {
@@ -123,7 +126,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   });
   await mcp.init();
   // One-shot CLI commands apply workspace policy but never start or change workspace servers.
-  const resources = await createLocalResources({ dataDir: deps.dataDir, mcp, logger: deps.logger, manageServers: deps.autoConnect === true, watch: deps.autoConnect === true, seedExamples: deps.exampleWorkspace });
+  const resources = await createLocalResources({ dataDir: deps.dataDir, mcp, logger: deps.logger, manageServers: deps.autoConnect === true, watch: deps.autoConnect === true, seedExamples: deps.exampleWorkspace, placeholders: deps.placeholders });
   permissions = resources.permissions;
   const mcpSync = new McpCatalogSync(mcp, catalog, deps.logger, resources.toolConfig);
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());

@@ -6,20 +6,43 @@ import pkg from '../../package.json' with { type: 'json' };
 const builder = parse(readFileSync(new URL('../../electron-builder.yml', import.meta.url), 'utf8'));
 
 describe('packaging', () => {
-  it('builds Tooldeck installers for every desktop platform, never publishing', () => {
-    expect(builder).toMatchObject({ appId: 'dev.tooldeck.app', productName: 'Tooldeck', asar: true, publish: 'never' });
+  it('builds Tooldeck installers for every desktop platform; the update feed comes from the environment', () => {
+    expect(builder).toMatchObject({ appId: 'dev.tooldeck.app', productName: 'Tooldeck', asar: true, publish: null });
+    // The name Electron derives userData from: the same folder the CLI uses.
+    expect(pkg.productName).toBe(builder.productName);
     expect(builder.linux.target).toEqual(['AppImage', 'deb']);
-    expect(builder.mac.target).toEqual(['dmg']);
+    // zip beside dmg: macOS updates are applied from the zip.
+    expect(builder.mac.target).toEqual(['dmg', 'zip']);
     expect(builder.win.target).toEqual(['nsis']);
+    expect(builder.protocols).toEqual([{ name: 'Tooldeck', schemes: ['tooldeck'] }]);
+  });
+
+  it('has an icon for every platform and the macOS entitlements in build/', () => {
+    const build = new URL('../../build/', import.meta.url);
+    const icns = readFileSync(new URL('icon.icns', build));
+    expect(icns.subarray(0, 4).toString('latin1')).toBe('icns');
+    const ico = readFileSync(new URL('icon.ico', build));
+    expect(ico.readUInt16LE(2)).toBe(1);
+    expect(ico.readUInt16LE(4)).toBeGreaterThanOrEqual(5);
+    for (const size of [16, 32, 48, 64, 128, 256, 512, 1024]) {
+      const png = readFileSync(new URL(`icons/${size}x${size}.png`, build));
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
+    }
+    for (const plist of [builder.mac.entitlements, builder.mac.entitlementsInherit]) {
+      const text = readFileSync(new URL(`../../${plist}`, import.meta.url), 'utf8');
+      expect(text).toContain('<key>com.apple.security.cs.allow-jit</key>');
+    }
   });
 
   it('ships only the built app (a files allow-list)', () => {
     expect(builder.files).toContain('out/**/*');
     expect(builder.files.filter((f: string) => !f.startsWith('!'))).toEqual(['out/**/*', 'package.json']);
+    expect(builder.files).toContain('!out/desktop-resources/**');
   });
 
-  it('burns the hardening fuses', () => {
+  it('burns the hardening fuses, and re-signs unsigned arm64 macOS builds ad hoc after', () => {
     expect(builder.electronFuses).toMatchObject({
+      resetAdHocDarwinSignature: true,
       runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,

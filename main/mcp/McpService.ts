@@ -168,7 +168,16 @@ export class McpService {
     const config = this.requireConfig(name);
     this.cancelRetry(name);
     await this.connections.get(name)?.close();
-    const connection = await this.createConnection(config, (reason) => this.scheduleReconnect(name, 0, reason));
+    let connection: McpConnection;
+    try {
+      connection = await this.createConnection(config, (reason) => this.scheduleReconnect(name, 0, reason));
+    } catch (error) {
+      // Reading the server's secrets failed (an OS keychain still locked, say): retried like any
+      // other connect failure unless the store said it is final (a secret only another app can open).
+      const failure = error instanceof AppError ? error : new AppError('ExecutionFailed', `Could not read the secrets of "${name}": ${(error as Error).message}`, { retryable: true });
+      if (failure.retryable) this.scheduleReconnect(name, attempt + 1, failure.message);
+      throw failure;
+    }
     this.connections.set(name, connection);
     try {
       await connection.connect(attempt);
