@@ -44,6 +44,7 @@ export interface DesktopApp {
   on(event: 'open-url', listener: (event: { preventDefault(): void }, url: string) => void): unknown;
   on(event: 'will-quit', listener: (event: { preventDefault(): void }) => void): unknown;
   on(event: 'window-all-closed' | 'activate', listener: () => void): unknown;
+  on(event: 'web-contents-created', listener: (event: unknown, contents: { on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown }) => void): unknown;
   quit(): void;
   exit(code?: number): void;
 }

@@ -200,6 +200,15 @@ describe('links the page opens', () => {
     expect(await asked('app://tooldeck/tools', false)).toBe(false);
     expect(await asked('https://evil.example/')).toBe(false);
   });
+
+  it('stops any page from attaching a <webview>', async () => {
+    const { fake } = launch({});
+    const contents = new (await import('node:events')).EventEmitter();
+    fake.app.emit('web-contents-created', {}, contents);
+    let prevented = false;
+    contents.emit('will-attach-webview', { preventDefault: () => (prevented = true) });
+    expect(prevented).toBe(true);
+  });
 });
 
 describe('quitting', () => {

@@ -117,6 +117,10 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
     event.preventDefault();
     openDeepLink(url);
   });
+  // No <webview> ever (webviewTag is off too): a page that tries to attach one is stopped.
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
   app.on('second-instance', (_event, secondArgv) => {
     focusWindow();
     for (const url of deepLinksIn(secondArgv)) openDeepLink(url);
