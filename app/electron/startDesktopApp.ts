@@ -82,7 +82,8 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
   let logger: Logger | undefined;
   let window: DesktopWindow | undefined;
   let appShown = false;
-  let pendingRoute: string | undefined;
+  /** A deep link that arrived before the app was on screen: the app opens on it. */
+  let pendingLink: Extract<DesktopEvent, { kind: 'navigate' }> | undefined;
   const pendingEvents: DesktopEvent[] = [];
   let resolveCore!: (core: Core) => void;
   let rejectCore!: (error: unknown) => void;
@@ -109,7 +110,7 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
       return;
     }
     if (appShown) notify(link);
-    else pendingRoute = routeOf(link);
+    else pendingLink = link;
     focusWindow();
   };
   for (const url of deepLinksIn(argv)) openDeepLink(url);
@@ -239,10 +240,13 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
     };
 
     const showApp = async (win: DesktopWindow) => {
-      const route = pendingRoute ?? '/';
-      pendingRoute = undefined;
+      const route = pendingLink ? routeOf(pendingLink) : '/';
+      pendingLink = undefined;
       await win.loadURL(`${APP_ORIGIN}${route}`).catch((error: Error) => log.warn('window load failed', { error: error.message }));
       appShown = true;
+      // A link that came in while the app was loading.
+      if (pendingLink) notify(pendingLink);
+      pendingLink = undefined;
       for (const event of pendingEvents.splice(0)) notify(event);
     };
 
@@ -290,7 +294,7 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
       return 'failed';
     }
     if (window === first && !first.isDestroyed()) await showApp(first);
-    else if (!window) await createWindow(`${APP_ORIGIN}${pendingRoute ?? '/'}`).then(() => (appShown = true));
+    else if (!window) await showApp(await createWindow(`${APP_ORIGIN}${STARTING_PATH}`));
     updates?.start();
     log.info('started');
     return 'running';
