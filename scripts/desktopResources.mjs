@@ -71,12 +71,13 @@ function stageNode(root, outDir, platform, arch, nodeBinary) {
   mkdirSync(dirname(target), { recursive: true });
   let source;
   let licenseCandidates;
+  let work;
   if (nodeBinary) {
     source = realpathSync(nodeBinary);
     licenseCandidates = [dirname(source), dirname(dirname(source))];
   } else {
     const version = JSON.parse(readFileSync(join(root, 'node_modules', 'node', 'package.json'), 'utf8')).version;
-    const work = mkdtempSync(join(tmpdir(), 'tooldeck-node-'));
+    work = mkdtempSync(join(tmpdir(), 'tooldeck-node-'));
     const name = `node-${platform === 'win32' ? 'win' : platform}-${arch}@${version}`;
     const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
     let tarball;
@@ -94,6 +95,7 @@ function stageNode(root, outDir, platform, arch, nodeBinary) {
   // Node's licence (MIT, with its bundled parts) travels with the binary.
   const license = licenseCandidates.map((dir) => join(dir, 'LICENSE')).find((file) => existsSync(file));
   if (license) cpSync(license, join(outDir, 'node', 'LICENSE'));
+  if (work) rmSync(work, { recursive: true, force: true });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
