@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listPackage, statFile } from '@electron/asar';
@@ -61,6 +61,9 @@ beforeAll(async () => {
   });
   asarEntries = listPackage(asarPath, { isPack: false });
 }, 240_000);
+
+// The packaged folder holds a Node.js binary and the asar: a few hundred MB per run.
+afterAll(() => rmSync(release, { recursive: true, force: true }));
 
 describe('the packaged app', () => {
   it('holds the built app in its asar: main, preload, renderer and package.json; no sources, maps or staged resources', () => {
