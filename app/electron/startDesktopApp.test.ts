@@ -37,7 +37,7 @@ function launch(options: Partial<DesktopAppOptions> & { userData?: string; locks
     electron: fake,
     argv,
     env,
-    platform: 'linux',
+    platform: options.platform ?? 'linux',
     resourcesPath: tempDir('resources'),
     mainDir: join(projectRoot, 'out/main'),
     resolvePath: options.resolvePath ?? (async () => ({ path: '/home/me/.local/bin:/usr/bin:/bin', source: 'login-shell', added: ['/home/me/.local/bin'] })),
@@ -169,6 +169,17 @@ describe('deep links', () => {
     await mac.fake.emitReady();
     await mac.running.started;
     expect(window(mac.fake).loaded.at(-1)).toBe('app://tooldeck/servers?server=my+server');
+  });
+
+  it('on macOS, where the app outlives its window, a link opens a new window on its item', async () => {
+    const { fake, running } = launch({ platform: 'darwin' });
+    await fake.emitReady();
+    await running.started;
+    window(fake).destroy();
+    expect(fake.exitCode).toBeUndefined();
+    fake.app.emit('open-url', { preventDefault() {} }, 'tooldeck://agent/helper');
+    await vi.waitFor(() => expect(fake.windows).toHaveLength(2));
+    await vi.waitFor(() => expect(window(fake).loaded).toEqual(['app://tooldeck/agents?agent=helper']));
   });
 });
 

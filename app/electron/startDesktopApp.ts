@@ -85,6 +85,8 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
   /** A deep link that arrived before the app was on screen: the app opens on it. */
   let pendingLink: Extract<DesktopEvent, { kind: 'navigate' }> | undefined;
   const pendingEvents: DesktopEvent[] = [];
+  /** Opens a new window on a route once the app runs (macOS keeps running with no window). */
+  let openWindowAt: ((route: string) => void) | undefined;
   let resolveCore!: (core: Core) => void;
   let rejectCore!: (error: unknown) => void;
   const corePromise = new Promise<Core>((resolve, reject) => {
@@ -109,7 +111,8 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
       logger?.warn('deep link ignored', { url: url.slice(0, 200), reason: link.error });
       return;
     }
-    if (appShown) notify(link);
+    if (appShown && !window && openWindowAt) openWindowAt(routeOf(link));
+    else if (appShown) notify(link);
     else pendingLink = link;
     focusWindow();
   };
@@ -255,8 +258,9 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
     app.on('window-all-closed', () => {
       if (platform !== 'darwin') app.quit();
     });
+    openWindowAt = (route) => void createWindow(`${APP_ORIGIN}${route}`);
     app.on('activate', () => {
-      if (!window) void createWindow(`${APP_ORIGIN}/`);
+      if (!window) openWindowAt?.('/');
     });
 
     let closed = false;
