@@ -31,7 +31,7 @@ it('a connect whose secrets cannot be read yet is retried like any other failed 
   await service.save({ config: { ...(everythingStdio() as object), name: 'everything', secretEnv: ['API_TOKEN'] } as never, secretEnvValues: { API_TOKEN: 'not-in-any-log' } });
   await service.disconnect('everything');
   secrets.locked = true;
-  await expect(service.connect('everything')).rejects.toMatchObject({ message: /Could not read the secrets of "everything": the keychain is locked/, retryable: true });
+  await expect(service.connect('everything')).rejects.toMatchObject({ code: 'ConnectionFailed', step: 'auth', message: /Could not read the secrets of "everything": the keychain is locked/, retryable: true });
   await expect.poll(() => secrets.failedReads).toBeGreaterThan(1);
   secrets.locked = false;
   await expect.poll(() => service.get('everything').state.status, { timeout: 20_000 }).toBe('ready');
@@ -44,7 +44,7 @@ it('a store that says a secret is final (only another app can open it) is not re
     secrets.failedReads++;
     throw new AppError('Unauthorized', 'sealed by the desktop app', { retryable: false });
   };
-  await expect(service.connect('everything')).rejects.toMatchObject({ code: 'Unauthorized', retryable: false });
+  await expect(service.connect('everything')).rejects.toMatchObject({ code: 'ConnectionFailed', step: 'auth', message: 'sealed by the desktop app', retryable: false });
   // No retry was scheduled: the count stays where the one attempt left it.
   expect(secrets.failedReads).toBe(before + 1);
   expect(service.get('everything').state.nextRetryAt).toBeUndefined();
