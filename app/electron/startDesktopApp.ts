@@ -76,7 +76,9 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
   const debug = debugEnabled(argv, env, app.isPackaged);
   electron.protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
   if (app.isPackaged) app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
-  app.setAppLogsPath(data.source === 'default' ? undefined : join(data.dir, 'logs'));
+  // The platform's logs folder (~/Library/Logs/Tooldeck, <userData>/logs), or inside an explicit data folder.
+  if (data.source === 'default') app.setAppLogsPath();
+  else app.setAppLogsPath(join(data.dir, 'logs'));
   const shellPath = (options.resolvePath ?? resolveLoginShellPath)({ env, platform });
 
   let logger: Logger | undefined;
