@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { FuseV1Options, FuseVersion, flipFuses, getCurrentFuseWire } from '@electron/fuses';
@@ -83,7 +83,8 @@ test('the installed app: hardened fuses, first launch runs the bundled example s
     // The example workspace's server, run by the Node.js inside the app, never the `node` on PATH.
     await expect.poll(async () => (await bridgeCall<{ state: { status: string } }>(page, 'query', 'mcp.get', { name: 'everything' })).state.status, { timeout: 60_000 }).toBe('ready');
     const server = await bridgeCall<{ config: { command: string }; pid?: number }>(page, 'query', 'mcp.get', { name: 'everything' });
-    expect(resolve(server.config.command).startsWith(resolve(appRoot(copy)))).toBe(true);
+    // Real paths: temp folders are reached through symlinks (macOS) or short names (Windows).
+    expect(realpathSync.native(server.config.command).startsWith(realpathSync.native(appRoot(copy)))).toBe(true);
     const saved = JSON.parse(readFileSync(join(dataDir, 'servers.json'), 'utf8')) as { servers: Array<{ name: string; command: string }> };
     expect(saved.servers.find((s) => s.name === 'everything')?.command).toBe(server.config.command);
 
