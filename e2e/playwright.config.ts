@@ -6,6 +6,8 @@ const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  // The installed desktop app has its own config (e2e/desktop/playwright.config.ts): it needs the Electron binary.
+  testIgnore: /[\\/]e2e[\\/]desktop[\\/]/,
   outputDir: '../test-results',
   fullyParallel: false,
   workers: 1,

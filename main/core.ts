@@ -11,6 +11,7 @@ import { AgentToolAccess, lookupWithFallback } from './registry/compile/AgentToo
 import type { KubeSession } from './kube/KubeSession';
 import { McpCatalogSync, mcpToolEntry } from './mcp/McpToolSource';
 import { McpService } from './mcp/McpService';
+import type { PlaceholderContext } from './resources/commandPlaceholders';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
 import type { Logger } from './platform/Logger';
 import { RedactingSecretStore, redactingLogger } from './platform/RedactingSecretStore';
@@ -44,6 +45,8 @@ export interface CoreDeps {
   shutdownGraceMs?: number;
   /** A new data dir starts with the example workspace (default true). */
   exampleWorkspace?: boolean;
+  /** What `${node}` and `${module:…}` mean in workspace commands: the desktop app names the Node.js and servers it ships. */
+  placeholders?: PlaceholderContext;
 }
 
 export interface Core {
@@ -134,11 +137,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   };
   // Workspace ToolPermissions decide verdicts; they are read on every call, so edits apply at once.
   let permissions: LocalResources['permissions'] = () => [];
-  const pipeline = new InvocationPipeline({ catalog, recorder, logger: logger, permissions: () => permissions() });
+  const pipeline = new InvocationPipeline({ catalog, recorder, logger, permissions: () => permissions() });
   const mcp = new McpService({
     dataDir: deps.dataDir,
     secretStore: secrets,
-    logger: logger,
+    logger,
     clientInfo: { name: 'tooldeck', version: deps.appVersion },
     redactor,
     autoConnect: deps.autoConnect,
@@ -148,21 +151,30 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   await mcp.init();
   // Listed in the background like A2A cards (an unreachable server must not delay start-up); one-shot
   // CLI commands list a source when they call it.
-  const grpc = new GrpcSources({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger: logger, autoList: deps.autoConnect === true });
+  const grpc = new GrpcSources({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger, autoList: deps.autoConnect === true });
   await grpc.init();
   if (deps.autoConnect) void grpc.refreshAll();
   // One-shot CLI commands apply workspace policy but never start or change workspace servers.
-  const resources = await createLocalResources({ dataDir: deps.dataDir, mcp, grpc, logger: logger, manageServers: deps.autoConnect === true, watch: deps.autoConnect === true, seedExamples: deps.exampleWorkspace });
+  const resources = await createLocalResources({
+    dataDir: deps.dataDir,
+    mcp,
+    grpc,
+    logger,
+    manageServers: deps.autoConnect === true,
+    watch: deps.autoConnect === true,
+    seedExamples: deps.exampleWorkspace,
+    placeholders: deps.placeholders,
+  });
   permissions = resources.permissions;
   const mcpSync = new McpCatalogSync(mcp, catalog, logger, resources.toolConfig);
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
-  const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger: logger });
+  const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger });
   const a2aSkills = new A2aCatalogSync(a2a, catalog, logger);
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
   if (deps.autoConnect) void a2aSkills.syncAll();
-  const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger: logger });
+  const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger });
   await http.init();
-  const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger: logger });
+  const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger });
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
   const workspacePods = () =>

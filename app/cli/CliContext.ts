@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import type { Core } from '../../main/core';
-import { FileSecretStore } from '../../main/platform/FileSecretStore';
 import { createStderrLogger } from '../../main/platform/Logger';
 import type { HostKind } from '../../shared/system';
 import { APP_VERSION } from '../common/appVersion';
+import { CommandLineSecretStore } from './CommandLineSecretStore';
 
 /** Exit codes every command honours. */
 export const ExitCode = { Ok: 0, Failed: 1, Usage: 2, CannotConnect: 3 } as const;
@@ -44,7 +43,7 @@ export class CliContext {
       appVersion: APP_VERSION,
       host,
       dataDir: this.dataDir,
-      secretStore: new FileSecretStore(join(this.dataDir, 'secrets')),
+      secretStore: new CommandLineSecretStore(this.dataDir),
       logger: createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : host === 'cli' ? 'error' : 'warn'),
       autoConnect: host !== 'cli',
       shutdownGraceMs: host === 'cli' ? 200 : 2_000,

@@ -1,32 +1,41 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../main/platform/atomicWrite';
 import type { SecretStore } from '../../main/platform/SecretStore';
 
 /** The subset of Electron's safeStorage this store needs (injected, so it is testable in Node). */
 export interface SafeStorageLike {
-  isEncryptionAvailable(): boolean;
-  encryptString(plain: string): Buffer;
-  decryptString(encrypted: Buffer): string;
+  isAsyncEncryptionAvailable(): Promise<boolean>;
+  encryptStringAsync(plain: string): Promise<Buffer>;
+  decryptStringAsync(encrypted: Buffer): Promise<{ result: string; shouldReEncrypt: boolean }>;
 }
 
-/** Secrets sealed with the OS keychain through Electron's safeStorage; one base64 blob per key. */
+/**
+ * Secrets sealed with the OS keychain through Electron's safeStorage (Keychain on macOS, DPAPI on
+ * Windows, the Secret Service or KWallet on Linux); one base64 blob per key in a 0600 file (key
+ * names are not secret: the CLI reads them to say which secrets need the app).
+ * safeStorage works only once the app is ready, so nothing here touches it before the first
+ * get or set — the store can be built early, and the core is created after `whenReady` anyway.
+ */
 export class SafeStorageSecretStore implements SecretStore {
-  private cache?: Map<string, string>;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly safeStorage: SafeStorageLike,
-    private readonly file: string,
+    readonly file: string,
   ) {}
 
   async get(key: string) {
     const sealed = (await this.load()).get(key);
-    return sealed === undefined ? undefined : this.safeStorage.decryptString(Buffer.from(sealed, 'base64'));
+    if (sealed === undefined) return undefined;
+    const { result, shouldReEncrypt } = await this.safeStorage.decryptStringAsync(Buffer.from(sealed, 'base64'));
+    // The OS rotated the key (or offers a stronger one): seal again so the old key can go.
+    if (shouldReEncrypt) await this.set(key, result).catch(() => undefined);
+    return result;
   }
 
   async set(key: string, value: string) {
-    if (!this.safeStorage.isEncryptionAvailable()) throw new Error('OS secret storage is not available; refusing to store a secret in plaintext');
-    const sealed = this.safeStorage.encryptString(value).toString('base64');
+    if (!(await this.safeStorage.isAsyncEncryptionAvailable())) throw new Error('OS secret storage is not available; refusing to store a secret in plaintext');
+    const sealed = (await this.safeStorage.encryptStringAsync(value)).toString('base64');
     await this.mutate((map) => map.set(key, sealed));
   }
 
@@ -42,23 +51,19 @@ export class SafeStorageSecretStore implements SecretStore {
     const next = this.queue.then(async () => {
       const map = await this.load();
       change(map);
-      await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-      const temp = `${this.file}.tmp`;
-      await writeFile(temp, JSON.stringify(Object.fromEntries(map)), { mode: 0o600 });
-      await rename(temp, this.file);
+      await writeFileAtomic(this.file, JSON.stringify(Object.fromEntries(map)));
     });
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async load() {
-    if (this.cache) return this.cache;
+  /** Read on each use, not cached: the CLI drops a key from this file when it saves that secret itself. */
+  private async load(): Promise<Map<string, string>> {
     try {
-      this.cache = new Map(Object.entries(JSON.parse(await readFile(this.file, 'utf8')) as Record<string, string>));
+      return new Map(Object.entries(JSON.parse(await readFile(this.file, 'utf8')) as Record<string, string>));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      this.cache = new Map();
+      return new Map();
     }
-    return this.cache;
   }
 }

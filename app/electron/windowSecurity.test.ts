@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../common/contentSecurityPolicy';
 import {
   APP_ORIGIN,
-  decideWindowOpen,
+  decideLink,
   isTrustedSender,
   mainWindowOptions,
   permissionCheckHandler,
@@ -11,9 +11,11 @@ import {
 } from './windowSecurity';
 
 describe('Electron window hardening', () => {
-  it('isolates the renderer: context isolation, sandbox, no node integration, no webview', () => {
+  it('isolates the renderer: context isolation, sandbox, no node integration, no webview, no DevTools unless debugging', () => {
     const prefs = mainWindowOptions('/x/preload.cjs').webPreferences!;
+    expect(mainWindowOptions('/x/preload.cjs', { devTools: true }).webPreferences!.devTools).toBe(true);
     expect(prefs).toMatchObject({
+      devTools: false,
       preload: '/x/preload.cjs',
       contextIsolation: true,
       sandbox: true,
@@ -33,20 +35,32 @@ describe('Electron window hardening', () => {
     expect(shouldBlockNavigation('not a url')).toBe(true);
   });
 
-  it('never opens new windows; https links go to the OS browser, anything else is dropped', () => {
-    expect(decideWindowOpen('https://modelcontextprotocol.io/')).toEqual({ action: 'deny', openExternally: 'https://modelcontextprotocol.io/' });
-    expect(decideWindowOpen('http://example.com/')).toEqual({ action: 'deny' });
-    expect(decideWindowOpen('file:///etc/passwd')).toEqual({ action: 'deny' });
-    expect(decideWindowOpen('javascript:alert(1)')).toEqual({ action: 'deny' });
+  it('never opens new windows: https goes to the OS browser, local http after a confirmation, anything else is refused with a reason', () => {
+    expect(decideLink('https://modelcontextprotocol.io/')).toEqual({ action: 'open', url: 'https://modelcontextprotocol.io/' });
+    for (const local of ['http://localhost:3000/callback?code=1', 'http://127.0.0.1:8080/docs', 'http://[::1]:9000/']) expect(decideLink(local)).toEqual({ action: 'confirm', url: local });
+    expect(decideLink('http://example.com/')).toMatchObject({ action: 'block', reason: expect.stringMatching(/only for pages on this machine/) });
+    expect(decideLink('http://localhost.evil.example/')).toMatchObject({ action: 'block' });
+    expect(decideLink('http://user:pw@localhost:3000/')).toMatchObject({ action: 'block', reason: expect.stringMatching(/credentials/) });
+    expect(decideLink('file:///etc/passwd')).toMatchObject({ action: 'block', reason: 'file: links are not opened' });
+    expect(decideLink('javascript:alert(1)')).toMatchObject({ action: 'block' });
+    expect(decideLink('not a url')).toMatchObject({ action: 'block', reason: 'not a valid URL' });
   });
 
-  it('denies every permission request and check', () => {
-    const granted: boolean[] = [];
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
-      permissionRequestHandler(null, permission, (g) => granted.push(g));
-      expect(permissionCheckHandler(null, permission, APP_ORIGIN)).toBe(false);
-    }
-    expect(granted).toEqual([false, false, false, false, false]);
+  it('grants clipboard writes to the app main frame only, and denies every other permission', () => {
+    const appFrame = { isMainFrame: true, requestingUrl: `${APP_ORIGIN}/tools` };
+    const granted: Array<[string, boolean]> = [];
+    permissionRequestHandler(null, 'clipboard-sanitized-write', (g) => granted.push(['app frame', g]), appFrame);
+    permissionRequestHandler(null, 'clipboard-sanitized-write', (g) => granted.push(['sub frame', g]), { ...appFrame, isMainFrame: false });
+    permissionRequestHandler(null, 'clipboard-sanitized-write', (g) => granted.push(['foreign page', g]), { isMainFrame: true, requestingUrl: 'https://evil.example/' });
+    permissionRequestHandler(null, 'clipboard-sanitized-write', (g) => granted.push(['no details', g]));
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) permissionRequestHandler(null, permission, (g) => granted.push([permission, g]), appFrame);
+    expect(granted.filter(([, g]) => g).map(([who]) => who)).toEqual(['app frame']);
+
+    expect(permissionCheckHandler(null, 'clipboard-sanitized-write', APP_ORIGIN, appFrame)).toBe(true);
+    expect(permissionCheckHandler(null, 'clipboard-sanitized-write', APP_ORIGIN, { ...appFrame, isMainFrame: false })).toBe(false);
+    expect(permissionCheckHandler(null, 'clipboard-sanitized-write', APP_ORIGIN, { ...appFrame, embeddingOrigin: 'https://evil.example' })).toBe(false);
+    expect(permissionCheckHandler(null, 'clipboard-sanitized-write', 'https://evil.example', { isMainFrame: true, requestingUrl: 'https://evil.example/' })).toBe(false);
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) expect(permissionCheckHandler(null, permission, APP_ORIGIN, appFrame)).toBe(false);
   });
 
   it('accepts IPC only from the main frame on the app origin', () => {

@@ -5,16 +5,28 @@ export const APP_SCHEME = 'app';
 export const APP_HOST = 'tooldeck';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
-export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export const MIN_WINDOW_SIZE = { width: 960, height: 600 };
+
+export interface WindowPlacement {
+  x?: number;
+  y?: number;
+  width: number;
+  height: number;
+}
+
+/** `devTools` only with the debug flag: in a release the page cannot open an inspector at all. */
+export function mainWindowOptions(preloadPath: string, options: { devTools?: boolean; placement?: WindowPlacement; icon?: string } = {}): BrowserWindowConstructorOptions {
+  const placement = options.placement ?? { width: 1400, height: 900 };
   return {
-    width: 1400,
-    height: 900,
-    minWidth: 960,
-    minHeight: 600,
+    ...placement,
+    minWidth: MIN_WINDOW_SIZE.width,
+    minHeight: MIN_WINDOW_SIZE.height,
     title: 'Tooldeck',
     show: false,
     backgroundColor: '#1a1b1e',
+    ...(options.icon ? { icon: options.icon } : {}),
     webPreferences: {
+      devTools: options.devTools ?? false,
       preload: preloadPath,
       contextIsolation: true,
       sandbox: true,
@@ -47,26 +59,45 @@ export function shouldBlockNavigation(url: string, appOrigin: string = APP_ORIGI
   return !isAppUrl(url, appOrigin);
 }
 
-export type WindowOpenDecision = { action: 'deny'; openExternally?: string };
+export type LinkDecision =
+  /** Opened in the OS browser at once. */
+  | { action: 'open'; url: string }
+  /** A page on this machine (a local OAuth server, a server's docs): opened once the user confirms. */
+  | { action: 'confirm'; url: string }
+  /** Not opened; the window is told why. */
+  | { action: 'block'; url: string; reason: string };
 
-/** setWindowOpenHandler: no new Electron windows, ever; https links go to the OS browser. */
-export function decideWindowOpen(url: string): WindowOpenDecision {
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * What a link the page opens (window.open, target=_blank, or a navigation away from the app) leads
+ * to. New Electron windows are never made: https goes to the OS browser, http only to this machine
+ * and after a confirmation, every other scheme (file:, javascript:, custom protocols) is refused.
+ */
+export function decideLink(url: string): LinkDecision {
+  let parsed: URL;
   try {
-    const parsed = new URL(url);
-    if (parsed.protocol === 'https:') return { action: 'deny', openExternally: parsed.toString() };
+    parsed = new URL(url);
   } catch {
-    // An unparseable URL is denied like any other.
+    return { action: 'block', url, reason: 'not a valid URL' };
   }
-  return { action: 'deny' };
+  if (parsed.username || parsed.password) return { action: 'block', url, reason: 'links with credentials in them are not opened' };
+  if (parsed.protocol === 'https:') return { action: 'open', url: parsed.toString() };
+  if (parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname)) return { action: 'confirm', url: parsed.toString() };
+  if (parsed.protocol === 'http:') return { action: 'block', url, reason: 'plain http links are opened only for pages on this machine (localhost, 127.0.0.1)' };
+  return { action: 'block', url, reason: `${parsed.protocol} links are not opened` };
 }
 
-/** Permission requests (camera, notifications, geolocation, …) are denied: the console needs none. */
-export function permissionRequestHandler(_webContents: unknown, _permission: string, callback: (granted: boolean) => void) {
-  callback(false);
+/** The one permission the app uses: writing to the clipboard (copy buttons), from its own main frame only. */
+const APP_PERMISSIONS = new Set(['clipboard-sanitized-write']);
+
+/** Permission requests: clipboard writes from the app's main frame; everything else (camera, notifications, …) is denied. */
+export function permissionRequestHandler(_webContents: unknown, permission: string, callback: (granted: boolean) => void, details?: { isMainFrame: boolean; requestingUrl: string }) {
+  callback(APP_PERMISSIONS.has(permission) && details?.isMainFrame === true && isAppUrl(details.requestingUrl));
 }
 
-export function permissionCheckHandler(_webContents: unknown, _permission: string, _origin: string, _details?: PermissionCheckHandlerHandlerDetails): boolean {
-  return false;
+export function permissionCheckHandler(_webContents: unknown, permission: string, requestingOrigin: string, details?: Pick<PermissionCheckHandlerHandlerDetails, 'isMainFrame' | 'requestingUrl' | 'embeddingOrigin'>): boolean {
+  return APP_PERMISSIONS.has(permission) && details?.isMainFrame === true && !details.embeddingOrigin && isAppUrl(requestingOrigin) && isAppUrl(details.requestingUrl ?? '');
 }
 
 /** The parts of an IPC sender frame the guard needs; Electron's WebFrameMain satisfies it. */

@@ -225,7 +225,18 @@ export class McpService {
     const config = this.requireConfig(name);
     this.cancelRetry(name);
     await this.connections.get(name)?.close();
-    const connection = await this.createConnection(config, (reason) => this.scheduleReconnect(name, 0, reason));
+    let connection: McpConnection;
+    try {
+      connection = await this.createConnection(config, (reason) => this.scheduleReconnect(name, 0, reason));
+    } catch (error) {
+      // Reading the server's secrets failed (an OS keychain still locked, say): a connect failure at
+      // the auth step, retried like any other unless the store said it is final (a secret only
+      // another app can open).
+      const reason = error instanceof AppError ? error.message : `Could not read the secrets of "${name}": ${(error as Error).message}`;
+      const failure = new AppError('ConnectionFailed', reason, { step: 'auth', retryable: error instanceof AppError ? error.retryable : true, cause: error });
+      if (failure.retryable) this.scheduleReconnect(name, attempt + 1, failure.message);
+      throw failure;
+    }
     this.connections.set(name, connection);
     try {
       await connection.connect(attempt);

@@ -14,10 +14,20 @@ export class RedactingSecretStore implements SecretStore {
     readonly redactor: SecretRedactor,
   ) {}
 
-  /** Reads every stored value once, so secrets saved by an earlier run are masked from the start. */
+  /**
+   * Reads every stored value once, so secrets saved by an earlier run are masked from the start.
+   * A store that cannot be read now (an OS keychain still locked) is skipped: its values are learned
+   * when they are first read for use.
+   */
   async learnStoredValues(): Promise<void> {
-    for (const key of await this.inner.keys()) {
-      const value = await this.inner.get(key);
+    let keys: string[];
+    try {
+      keys = await this.inner.keys();
+    } catch {
+      return;
+    }
+    for (const key of keys) {
+      const value = await this.inner.get(key).catch(() => undefined);
       if (value !== undefined) this.redactor.add(value);
     }
   }

@@ -20,14 +20,15 @@ export interface PlaceholderContext {
 }
 
 /**
- * Under plain Node (the CLI and browser mode) `${node}` is this very binary. Inside Electron,
- * process.execPath is the app itself, which runs scripts only with the runAsNode fuse (off in the
- * builds), so a `node` from PATH is used there.
+ * Under plain Node (the CLI and browser mode) `${node}` is this very binary and `${module:…}` an
+ * installed package. The desktop app passes its own context (CoreDeps.placeholders): there
+ * process.execPath is the app, which cannot run scripts (its runAsNode fuse is off), and packages
+ * sit inside the asar, where no other process can read them.
  */
 export function defaultPlaceholderContext(): PlaceholderContext {
   const require = createRequire(import.meta.url);
   return {
-    node: process.versions.electron ? 'node' : process.execPath,
+    node: process.execPath,
     resolveModule: (specifier) => require.resolve(specifier),
   };
 }

@@ -1,6 +1,7 @@
 import { ActionIcon, AppShell, Badge, Box, Button, Divider, Group, Kbd, NavLink, ScrollArea, Text, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSearch, IconStack2, IconSun } from '@tabler/icons-react';
 import { openCommandPalette } from './CommandPalette';
+import { DesktopEvents } from './DesktopEvents';
 import type { LinkKind } from '../rpc/client';
 import { sections } from './sections';
 import { useLocation, useNavigate } from './useSection';
@@ -29,6 +30,7 @@ export function AppLayout({ linkKind }: { linkKind: LinkKind }) {
 
   return (
     <AppShell header={{ height: 52 }} navbar={{ width: 220, breakpoint: 0 }} padding="lg">
+      <DesktopEvents />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
           <Group gap={8}>
