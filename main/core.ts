@@ -13,6 +13,7 @@ import { McpCatalogSync, mcpToolEntry } from './mcp/McpToolSource';
 import { McpService } from './mcp/McpService';
 import type { PlaceholderContext } from './resources/commandPlaceholders';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
+import { ServerInventory } from './resources/ServerInventory';
 import type { Logger } from './platform/Logger';
 import { RedactingSecretStore, redactingLogger } from './platform/RedactingSecretStore';
 import { SecretRedactor } from './platform/SecretRedactor';
@@ -69,6 +70,8 @@ export interface Core {
   readonly grpc: GrpcSources;
   /** The YAML workspace and its local reconcile (McpServer, Tool, ToolPermission resources). */
   readonly resources: LocalResources;
+  /** Every MCP server, saved or declared in the workspace: what the CLI and the views list. */
+  readonly servers: ServerInventory;
   /**
    * The cluster chosen in the Cluster section; connects to nothing until first used. Absent in
    * one-shot CLI commands (kube commands bring their own connection), which then skip loading the
@@ -166,6 +169,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     placeholders: deps.placeholders,
   });
   permissions = resources.permissions;
+  const servers = new ServerInventory(mcp, resources.reconciler);
   const mcpSync = new McpCatalogSync(mcp, catalog, logger, resources.toolConfig);
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
   const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger });
@@ -220,6 +224,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     http,
     grpc,
     resources,
+    servers,
     kube,
     catalog,
     agentTools,

@@ -153,8 +153,13 @@ export const ToolListDiff = z.object({
 });
 export type ToolListDiff = z.infer<typeof ToolListDiff>;
 
+/** Where a server is declared: saved (`mcp add`, the Servers view) or an McpServer resource in a workspace file. */
+export const ServerOrigin = z.discriminatedUnion('kind', [z.object({ kind: z.literal('saved') }), z.object({ kind: z.literal('workspace'), file: z.string() })]);
+export type ServerOrigin = z.infer<typeof ServerOrigin>;
+
 export const ServerSnapshot = z.object({
   config: McpServerConfig,
+  origin: ServerOrigin.optional(),
   state: ConnectionState,
   serverInfo: z.object({ name: z.string(), version: z.string(), title: z.string().optional() }).loose().optional(),
   protocolVersion: z.string().optional(),

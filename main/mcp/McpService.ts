@@ -322,9 +322,11 @@ export class McpService {
     return summary;
   }
 
-  /** `mcp.json` for other clients; secrets as placeholders unless `includeSecrets` (the CLI's --include-secrets). */
-  async exportServers(names?: string[], options: { includeSecrets?: boolean } = {}): Promise<string> {
-    const configs = this.store.list().filter((c) => !names || names.includes(c.name));
+  /**
+   * `mcp.json` for other clients (sealed configs: the server inventory's); secrets as placeholders
+   * unless `includeSecrets` (the CLI's --include-secrets), which unseals what the store holds.
+   */
+  async exportServers(configs: readonly McpServerConfig[], options: { includeSecrets?: boolean } = {}): Promise<string> {
     if (!options.includeSecrets) return exportMcpJson(configs.map((config) => ({ config })));
     return exportMcpJson(
       await Promise.all(

@@ -1,7 +1,7 @@
-import { stdioLaunchLine, type ConnectionStatus, type McpTool } from '../../shared/mcp';
+import { stdioLaunchLine, type ConnectionStatus, type McpServerConfig, type McpTool } from '../../shared/mcp';
 import { sealServerConfig } from '../../shared/serverSecrets';
 import type { McpServerStatus } from '../../shared/resources/mcpServer';
-import type { ObjectStatus, ResourceStatuses, ToolPermissionResourceView, ToolResourceView } from '../../shared/resources/statuses';
+import type { McpServerResourceView, ObjectStatus, ResourceStatuses, ToolPermissionResourceView, ToolResourceView } from '../../shared/resources/statuses';
 import type { GrpcSources, WorkspaceGrpcSource } from '../grpc/GrpcSources';
 import type { McpService } from '../mcp/McpService';
 import type { Logger } from '../platform/Logger';
@@ -98,6 +98,40 @@ export class LocalReconciler {
   async stop() {
     for (const stop of this.stops.splice(0)) stop();
     await this.loop.stop();
+  }
+
+  /**
+   * Reconciles these McpServers (every one in the workspace when none are named) now, and waits for
+   * each to settle — Ready, or Error once its reconnect policy is spent — whether or not this
+   * reconciler manages servers continuously. `tooldeck apply --target local`, `tooldeck reconcile
+   * --once` and CLI commands that name a workspace server report what it returns.
+   */
+  async reconcileOnce(names?: readonly string[]): Promise<McpServerResourceView[]> {
+    this.sync();
+    const targets = names ?? this.servers.applied().map((item) => item.identity.name);
+    await Promise.all(
+      targets.map(async (name) => {
+        for (;;) {
+          const result = await this.reconcileServer(name);
+          if (this.runtime.get(name)?.status.phase !== 'Connecting' || !result?.requeueAfterMs) return;
+          await new Promise((resolve) => setTimeout(resolve, result.requeueAfterMs));
+        }
+      }),
+    );
+    return this.serverViews().filter((view) => targets.includes(view.name));
+  }
+
+  /** The McpServer resources of the workspace, each with the saved-server config it stands for (secrets sealed). */
+  workspaceServers(): Array<{ name: string; file: string; config?: McpServerConfig; problem?: string }> {
+    return this.servers.list().map((item) => {
+      const name = item.identity.name;
+      if (!item.value) return { name, file: item.source.file, problem: item.problem };
+      try {
+        return { name, file: item.source.file, config: sealServerConfig(mcpServerConfig(name, item.value.spec, this.placeholders)).config };
+      } catch (error) {
+        return { name, file: item.source.file, problem: (error as Error).message };
+      }
+    });
   }
 
   /** Resolves when no server is being reconciled or waiting for a reconnect attempt or a resync (of a server in Error). */

@@ -6,11 +6,15 @@ import { procedure, router } from './trpc';
 const byName = z.object({ name: ServerName });
 
 export const mcpRouter = router({
-  list: procedure.query(({ ctx }) => ctx.core.mcp.list()),
-  get: procedure.input(byName).query(({ ctx, input }) => ctx.core.mcp.get(input.name)),
+  /** Saved servers (workspace-managed ones with their file). */
+  list: procedure.query(({ ctx }) => ctx.core.servers.snapshots()),
+  get: procedure.input(byName).query(({ ctx, input }) => {
+    const snapshot = ctx.core.mcp.get(input.name);
+    return ctx.core.servers.snapshots().find((candidate) => candidate.config.name === snapshot.config.name) ?? snapshot;
+  }),
   /** The server list, again after every change (state, discovery, list_changed). */
   watch: procedure.subscription(async function* ({ ctx, signal }) {
-    yield* watch((notify) => ctx.core.mcp.onChange(notify), () => ctx.core.mcp.list(), signal, 100);
+    yield* watch((notify) => ctx.core.mcp.onChange(notify), () => ctx.core.servers.snapshots(), signal, 100);
   }),
   save: procedure.input(SaveServerInput).mutation(({ ctx, input }) => ctx.core.mcp.save(input, { requireLaunchConfirmation: ctx.fromBrowser })),
   remove: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.mcp.remove(input.name)),
@@ -25,7 +29,9 @@ export const mcpRouter = router({
       ctx.core.mcp.importServers(input.text, { replace: input.replace, confirmedLaunchLines: input.confirmedLaunchLines, requireLaunchConfirmation: ctx.fromBrowser }),
     ),
   /** Secrets are never exported from here: placeholders stand in (the CLI's --include-secrets is the one way out). */
-  export: procedure.input(z.object({ names: z.array(ServerName).optional() })).query(({ ctx, input }) => ctx.core.mcp.exportServers(input.names)),
+  export: procedure
+    .input(z.object({ names: z.array(ServerName).optional() }))
+    .query(({ ctx, input }) => ctx.core.mcp.exportServers(ctx.core.servers.list().flatMap((server) => (server.config && (!input.names || input.names.includes(server.name)) ? [server.config] : [])))),
   transcript: procedure.input(byName.extend({ sinceSeq: z.number().int().default(-1) })).query(({ ctx, input }) => ctx.core.mcp.transcript(input.name)?.list(input.sinceSeq) ?? []),
   exportTranscript: procedure.input(byName).query(({ ctx, input }) => ctx.core.mcp.transcript(input.name)?.export() ?? ''),
   readResource: procedure

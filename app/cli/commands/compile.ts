@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import type { CompileFormat } from '../../../shared/agentTools';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 
-/** `tooldeck compile --agent`: an agent's tools.json (seed 003) or config.yaml (seed 000) from the workspace's pod files. */
+/** `tooldeck compile --agent`: an agent's Clawdapus tools.json or Language Operator config.yaml from the workspace's pod files. */
 export function registerCompile(program: Command, ctx: CliContext) {
   program
     .command('compile')
@@ -14,6 +14,15 @@ export function registerCompile(program: Command, ctx: CliContext) {
     .option('--out <file>', 'write to this file instead of standard output')
     .action(async (flags: { agent: string; format: CompileFormat; out?: string }) => {
       const core = await ctx.getCore();
+      // A server never discovered (a workspace McpServer on a fresh data dir) is connected once, as
+      // the console would, so its tools can be granted.
+      for (const server of core.servers.list()) {
+        if (await core.mcp.toolCache.read(server.name)) continue;
+        await core.servers.connect(server.name).then(
+          () => core.mcp.disconnect(server.name),
+          (error: Error) => ctx.io.stderr(`${server.name}: not discovered: ${error.message}\n`),
+        );
+      }
       const compiled = await core.agentTools.compile(flags.agent, flags.format);
       if (!flags.out) return ctx.io.stdout(compiled.text);
       const path = resolve(flags.out);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
-import type { McpTool } from '../../../shared/mcp';
+import { stdioLaunchLine, type McpTool } from '../../../shared/mcp';
+import { safeForTerminal } from '../terminalText';
 import type { InvocationOutcome, ToolResult } from '../../../shared/registry';
 import type { Core } from '../../../main/core';
 import type { McpConnection } from '../../../main/mcp/McpConnection';
@@ -29,10 +30,12 @@ async function openTarget(core: Core, name: string | undefined, options: TargetO
         },
       };
     }
-    await core.mcp.connect(name!);
+    // A saved server, or an McpServer of the workspace reconciled once, as the console would.
+    await core.servers.connect(name!);
     return { server: name!, connection: core.mcp.connection(name!)!, release: () => core.mcp.disconnect(name!) };
   } catch (error) {
     if (isAppError(error) && error.code === 'ConnectionFailed') throw new CliExit(ExitCode.CannotConnect, `Cannot connect${error.step ? ` (${error.step})` : ''}: ${error.message}`);
+    if (isAppError(error) && error.code === 'NotFound') throw new CliExit(ExitCode.Failed, error.message);
     throw error;
   }
 }
@@ -116,14 +119,23 @@ export function registerMcp(program: Command, ctx: CliContext) {
 
   mcp
     .command('list')
-    .description('List saved servers')
-    .option('--json', 'print JSON')
+    .description('List every server: saved ones and the McpServer resources of the workspace')
+    .option('--json', 'print JSON: each server\'s config (secrets as ***) with its origin')
     .action(async (options: { json?: boolean }) => {
       const core = await ctx.getCore();
-      const configs = core.mcp.configs();
-      if (options.json) return ctx.io.stdout(`${JSON.stringify(configs, null, 2)}\n`);
-      if (configs.length === 0) return ctx.io.stdout('No saved servers. Add one with: tooldeck mcp add <name> --stdio "<command>" | --url URL\n');
-      for (const c of configs) ctx.io.stdout(`${c.name.padEnd(24)} ${c.transport.padEnd(6)} ${c.transport === 'stdio' ? [c.command, ...c.args].join(' ') : c.url}\n`);
+      const servers = core.servers.list();
+      if (options.json) {
+        const rows = servers.map((server) => ({ name: server.name, origin: server.origin, ...(server.config ?? {}), ...(server.problem ? { problem: server.problem } : {}) }));
+        return ctx.io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+      }
+      if (servers.length === 0) return ctx.io.stdout('No servers. Add one with: tooldeck mcp add <name> --stdio "<command>" | --url URL, or an McpServer in the workspace\n');
+      const origin = (server: (typeof servers)[number]) => (server.origin.kind === 'workspace' ? `workspace ${server.origin.file}` : 'saved');
+      const width = Math.max(...servers.map((server) => origin(server).length), 6);
+      for (const server of servers) {
+        const c = server.config;
+        const target = c ? (c.transport === 'stdio' ? stdioLaunchLine(c) : c.url) : `(unusable: ${server.problem})`;
+        ctx.io.stdout(`${safeForTerminal(server.name).padEnd(24)} ${origin(server).padEnd(width)} ${(c?.transport ?? '').padEnd(6)} ${safeForTerminal(target)}\n`);
+      }
     });
 
   mcp
@@ -132,9 +144,11 @@ export function registerMcp(program: Command, ctx: CliContext) {
     .option('--include-secrets', 'write the stored secrets into the output instead of placeholders')
     .action(async (names: string[], options: { includeSecrets?: boolean }) => {
       const core = await ctx.getCore();
-      const unknown = names.filter((name) => !core.mcp.configs().some((config) => config.name === name));
-      if (unknown.length > 0) throw new CliExit(ExitCode.Failed, `No saved server named ${unknown.map((name) => `"${name}"`).join(', ')}`);
-      ctx.io.stdout(await core.mcp.exportServers(names.length > 0 ? names : undefined, { includeSecrets: options.includeSecrets }));
+      const servers = core.servers.list();
+      const unknown = names.filter((name) => !servers.some((server) => server.name === name));
+      if (unknown.length > 0) throw new CliExit(ExitCode.Failed, `No server named ${unknown.map((name) => `"${name}"`).join(', ')}`);
+      const configs = servers.flatMap((server) => (server.config && (names.length === 0 || names.includes(server.name)) ? [server.config] : []));
+      ctx.io.stdout(await core.mcp.exportServers(configs, { includeSecrets: options.includeSecrets }));
     });
 
   mcp
