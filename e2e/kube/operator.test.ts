@@ -7,6 +7,8 @@ import { runCli } from '../../app/cli/program';
 import { crdManifests } from '../../main/kube/crds';
 import { isKubeApiError } from '../../main/kube/KubeApiError';
 import { connectKube, type KubeConnection } from '../../main/kube/KubeConnection';
+import { KubeSession } from '../../main/kube/KubeSession';
+import { silentLogger } from '../../main/platform/Logger';
 import { CONTENT_TYPE, type KubeRest } from '../../main/kube/KubeRest';
 import type { LeaseObject } from '../../main/kube/leaderelection/LeaseLock';
 import { OPERATOR_CLUSTER_RULES, operatorManifests, type Manifest } from '../../main/kube/operator/operatorManifests';
@@ -224,6 +226,25 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
     expect(events.find((e) => e.reason === 'Reconciled')).toMatchObject({ type: 'Normal', reportingController: 'tooldeck.dev/tooldeck-operator', reportingInstance: lead.name });
     expect(events.find((e) => e.reason === 'Reconciled')!.note).toContain(`created Deployment ${NS}/search`);
     expect(events.find((e) => e.reason === 'ReconcileFailed')!.note).toMatch(/tools\/list for tools\/search failed/);
+
+    // The console's window on it: the Cluster section reads this through kube.operator.
+    const session = new KubeSession({ logger: silentLogger });
+    try {
+      await session.select({ kubeconfig: testbed.kubeconfigPath, context: 'kube-testbed' });
+      const seen = await eventually(async () => {
+        const status = await session.operator();
+        return status.events.some((e) => e.type === 'Warning') && status.leases[0]?.lastReconcile ? status : undefined;
+      }, 'the operator as the console sees it');
+      expect(seen.leases).toEqual([
+        expect.objectContaining({ namespace: SYSTEM, name: 'tooldeck-operator', holder: lead.name, held: true, leaseDurationSeconds: 6, transitions: 0, version: '0.1.0' }),
+      ]);
+      expect(seen.leases[0]!.renewals).toBeGreaterThanOrEqual(0);
+      expect(seen.deployments).toEqual([{ namespace: SYSTEM, name: 'tooldeck-operator', replicas: 2, readyReplicas: 0, image: 'tooldeck/operator:test' }]);
+      expect(seen.events[0]).toMatchObject({ namespace: NS, instance: lead.name });
+      expect(seen.events.find((e) => e.reason === 'ReconcileFailed')).toMatchObject({ type: 'Warning', regarding: `LanguageTool ${NS}/search` });
+    } finally {
+      await session.close();
+    }
 
     const refused = await cli(['kube', 'reconcile', '--once', '--kubeconfig', testbed.kubeconfigPath, '--namespace', NS]);
     expect(refused.code).toBe(1);

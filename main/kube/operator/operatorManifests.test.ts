@@ -70,7 +70,7 @@ describe('operator manifests', () => {
     expect(deployment.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
     expect(deployment.spec.template.spec.containers[0]).toMatchObject({
       image: 'registry.example/tooldeck/operator:1.2.3',
-      args: ['operator', '--listen=0.0.0.0:8080'],
+      args: ['--listen=0.0.0.0:8080'],
       livenessProbe: { httpGet: { path: '/healthz' } },
       readinessProbe: { httpGet: { path: '/readyz' } },
       resources: { requests: { cpu: '100m', memory: '128Mi' } },

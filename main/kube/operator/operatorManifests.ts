@@ -84,7 +84,7 @@ export function operatorManifests({ namespace, image, replicas = 2 }: OperatorMa
             serviceAccountName: name,
             // SIGTERM → finish in-flight reconciles → release the lease; well within this.
             terminationGracePeriodSeconds: 30,
-            securityContext: { runAsNonRoot: true, runAsUser: 10001, runAsGroup: 10001, seccompProfile: { type: 'RuntimeDefault' } },
+            securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
             affinity: {
               podAntiAffinity: {
                 preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: selector } } }],
@@ -94,7 +94,8 @@ export function operatorManifests({ namespace, image, replicas = 2 }: OperatorMa
               {
                 name: 'operator',
                 image,
-                args: ['operator', `--listen=0.0.0.0:${OPERATOR_PORT}`],
+                // The image's entrypoint is `tooldeck operator`; probes reach the pod IP, so not only loopback.
+                args: [`--listen=0.0.0.0:${OPERATOR_PORT}`],
                 env: [
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
                   { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
