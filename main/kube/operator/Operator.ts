@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LANGOP_API_VERSION } from '../../../shared/kube';
 import type { Logger } from '../../platform/Logger';
+import { isNotFound } from '../KubeApiError';
 import type { KubeConnection } from '../KubeConnection';
 import { LeaderElector, type ElectionEnd, type LeaderElectionTimings } from '../leaderelection/LeaderElector';
 import { KubeLeaseLock, leasePath, type LeaseObject } from '../leaderelection/LeaseLock';
@@ -99,6 +100,7 @@ export class Operator {
   /** Serves the endpoints, fills the caches and campaigns. Resolves once the endpoints listen. */
   async start(): Promise<{ url: string }> {
     const url = await this.listen();
+    void this.checkCrds();
     for (const reconciler of this.reconcilers) void reconciler.startInformers();
     void this.leaseWatch.start();
     void this.elector.run().then((end) => this.onElectionEnd(end));
@@ -145,6 +147,18 @@ export class Operator {
       this.resolveEnded(end === 'lost' ? 'lost' : 'stopped');
     })();
     return this.stopping;
+  }
+
+  /** The watches retry a missing API quietly; say once, plainly, why the operator is not ready. */
+  private async checkCrds() {
+    try {
+      await this.options.connection.rest.request('GET', `/apis/${LANGOP_API_VERSION}`);
+    } catch (error) {
+      const missing = isNotFound(error);
+      this.options.logger.error(missing ? `The ${LANGOP_API_VERSION} CRDs are not installed: run tooldeck kube install (the operator waits for them)` : 'Cannot read the langop.io API', {
+        error: (error as Error).message,
+      });
+    }
   }
 
   // ---- leading -------------------------------------------------------------------------------
