@@ -78,3 +78,14 @@ export async function runHelm(args, { log } = {}) {
     fs.rmSync(home, { recursive: true, force: true });
   }
 }
+
+// `node e2e/helm/helm.mjs --build-only`: fill the cache (CI warm-up), print the binary's path.
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1]) && process.argv.includes('--build-only')) {
+  ensureHelm().then(
+    (bin) => process.stdout.write(`${bin}\n`),
+    (error) => {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -12,7 +12,7 @@ import { silentLogger } from '../../main/platform/Logger';
 import { CONTENT_TYPE, type KubeRest } from '../../main/kube/KubeRest';
 import type { LeaseObject } from '../../main/kube/leaderelection/LeaseLock';
 import { OPERATOR_CLUSTER_RULES, operatorManifests, type Manifest } from '../../main/kube/operator/operatorManifests';
-import { runHelm } from '../helm/helm.mjs';
+import { ensureHelm, runHelm } from '../helm/helm.mjs';
 import { startTestbed, type Testbed } from '../kube-testbed/testbed.mjs';
 import { cliPath } from '../support/tooldeckServer';
 import { agentsPath, createNamespace, eventually, getOrUndefined, markDeploymentReady, toolsPath } from './clusterFixtures';
@@ -104,6 +104,8 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
     testbed = await startTestbed({ dataDir: join(tmp, 'data'), stderr: 'ignore', buildLog: () => {} });
     admin = connectKube({ kubeconfig: testbed.kubeconfigPath });
     await createNamespace(admin.rest, NS);
+    // A cold build of helm takes a minute or two: here, not inside a test's time.
+    await ensureHelm({ log: () => {} });
   }, 600_000);
 
   afterAll(async () => {

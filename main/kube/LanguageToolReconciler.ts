@@ -68,7 +68,7 @@ export interface ReconcileOutcome {
   /** The object as the cache held it when the pass started; absent once it is gone. */
   object?: KubeObject;
   durationMs: number;
-  /** What the pass changed in the cluster, in words ("applied Deployment ns/x"); empty when it found nothing to do. */
+  /** What the pass changed in the cluster, in words ("created Deployment ns/x"); empty when it found nothing to do. */
   changes: string[];
   /** Why the pass failed (it is retried with backoff). */
   error?: string;

@@ -155,7 +155,8 @@ function NoCluster({ kubeconfig }: { kubeconfig: string }) {
             start Tooldeck with <Code>KUBECONFIG</Code> set, or put the file at <Code>~/.kube/config</Code>;
           </List.Item>
           <List.Item>
-            then run <Code>tooldeck kube reconcile</Code> once to install the langop.io CRDs.
+            then run <Code>tooldeck kube install</Code> to install the langop.io CRDs and an operator that reconciles in the cluster (or <Code>tooldeck kube reconcile</Code> to
+            reconcile from this machine).
           </List.Item>
         </List>
         <Text c="dimmed" size="sm" ta="center" maw={560}>
