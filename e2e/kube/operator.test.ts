@@ -15,7 +15,7 @@ import { OPERATOR_CLUSTER_RULES, operatorManifests, type Manifest } from '../../
 import { ensureHelm, runHelm } from '../helm/helm.mjs';
 import { startTestbed, type Testbed } from '../kube-testbed/testbed.mjs';
 import { cliPath } from '../support/tooldeckServer';
-import { agentsPath, createNamespace, eventually, getOrUndefined, markDeploymentReady, toolsPath } from './clusterFixtures';
+import { agentsPath, createNamespace, eventually, getOrUndefined, markDeploymentReady, toolsPath, type DeploymentView } from './clusterFixtures';
 import { startOperator, total, type OperatorProcess } from './OperatorProcess';
 
 const SYSTEM = 'tooldeck-system';
@@ -23,8 +23,8 @@ const NS = 'tools';
 const LEASE = `/apis/coordination.k8s.io/v1/namespaces/${SYSTEM}/leases/tooldeck-operator`;
 const repo = join(import.meta.dirname, '../..');
 /** Short enough to fail over quickly in a test, long enough that a loaded machine keeps the bound. */
-const FAST = { leaseMs: 6_000, renewMs: 4_000, retryMs: 2_000 };
-const FAST_ARGS = ['--lease-duration', '6s', '--renew-deadline', '4s', '--retry-period', '2s'];
+const FAST = { leaseMs: 6_000, renewMs: 4_000, retryMs: 3_000 };
+const FAST_ARGS = ['--lease-duration', '6s', '--renew-deadline', '4s', '--retry-period', '3s'];
 
 const skipReason = existsSync(cliPath) ? undefined : `${cliPath} is missing: run npx electron-vite build first`;
 if (skipReason) console.warn(`Skipping the operator suite: ${skipReason}`);
@@ -197,21 +197,40 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
     expect(total(await follow.metrics(), 'leader_election_master_status')).toBe(0);
 
     await createTool('search');
-    await admin.rest.request('POST', agentsPath(NS), { body: { apiVersion: 'langop.io/v1alpha1', kind: 'LanguageAgent', metadata: { name: 'researcher', namespace: NS }, spec: { tools: [{ name: 'search' }] } } });
+    // The agent's own workload, and a sidecar tool: the operator adds the sidecar to that Deployment
+    // and, once it is available, looks for a running pod of it (pods list) to discover through.
+    const labels = { app: 'researcher' };
+    await admin.rest.request('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, {
+      body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'researcher', namespace: NS }, spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'agent', image: 'tooldeck.test/agent:1' }] } } } },
+    });
+    await createTool('calc', { deploymentMode: 'sidecar' });
+    await admin.rest.request('POST', agentsPath(NS), { body: { apiVersion: 'langop.io/v1alpha1', kind: 'LanguageAgent', metadata: { name: 'researcher', namespace: NS }, spec: { tools: [{ name: 'search' }, { name: 'calc' }] } } });
     await converged('search');
     await eventually(() => getOrUndefined(admin.rest, `/api/v1/namespaces/${NS}/configmaps/researcher-config`), 'the agent config');
+    await eventually(async () => {
+      const dep = await admin.rest.request<DeploymentView>('GET', `/apis/apps/v1/namespaces/${NS}/deployments/researcher`);
+      return (dep.spec.template.spec.initContainers ?? []).some((c) => c.name === 'tool-calc');
+    }, 'the sidecar in the agent Deployment');
+    await markDeploymentReady(admin.rest, NS, 'researcher');
+    await eventually(async () => {
+      const calc = await admin.rest.request<{ status?: { conditions?: Array<{ type: string; message: string }> } }>('GET', `${toolsPath(NS)}/calc`);
+      const message = calc.status?.conditions?.find((c) => c.type === 'Discovered')?.message ?? '';
+      expect(message).not.toMatch(/forbidden/i);
+      return /No running agent pod/.test(message);
+    }, 'the sidecar discovery looking for a running agent pod');
     // Discovery goes through the service proxy, which the role allows: with no Endpoints behind the
     // Service the apiserver answers 404/503 — never 403.
     await markDeploymentReady(admin.rest, NS, 'search');
-    const failing = await eventually(async () => {
-      const m = await lead.metrics();
-      return total(m, 'controller_runtime_reconcile_errors_total') > 0 ? m : undefined;
-    }, 'a discovery failure');
+    const discovered = await eventually(async () => {
+      const tool = await admin.rest.request<{ status: { conditions: Array<{ type: string; status: string; message: string }> } }>('GET', `${toolsPath(NS)}/search`);
+      const condition = tool.status.conditions.find((c) => c.type === 'Discovered');
+      return condition?.status === 'False' ? condition : undefined;
+    }, 'a discovery attempt through the service proxy');
+    expect(discovered.message).toMatch(/no endpoints available|services \\"search\\" not found/);
+    expect(discovered.message).not.toMatch(/forbidden/i);
+    const failing = await lead.metrics();
+    expect(total(failing, 'controller_runtime_reconcile_errors_total')).toBeGreaterThan(0);
     expect(total(failing, 'workqueue_retries_total')).toBeGreaterThan(0);
-    const tool = await admin.rest.request<{ status: { conditions: Array<{ type: string; message: string }> } }>('GET', `${toolsPath(NS)}/search`);
-    const discovered = tool.status.conditions.find((c) => c.type === 'Discovered');
-    expect(discovered?.message).toMatch(/no endpoints available|services \\"search\\" not found/);
-    expect(discovered?.message).not.toMatch(/forbidden/i);
 
     const followerMetrics = await follow.metrics();
     expect(total(followerMetrics, 'controller_runtime_reconcile_total')).toBe(0);
@@ -274,17 +293,19 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
 
     await converged('weather');
     const deployments = await admin.rest.request<{ items: Array<{ metadata: { name: string; ownerReferences?: unknown[] } }> }>('GET', `/apis/apps/v1/namespaces/${NS}/deployments`);
-    expect(deployments.items.map((d) => d.metadata.name).sort()).toEqual(['search', 'weather']);
-    expect(deployments.items.every((d) => d.metadata.ownerReferences?.length === 1)).toBe(true);
+    expect(deployments.items.map((d) => d.metadata.name).sort()).toEqual(['researcher', 'search', 'weather']);
+    expect(deployments.items.filter((d) => d.metadata.name !== 'researcher').every((d) => d.metadata.ownerReferences?.length === 1)).toBe(true);
     const services = await admin.rest.request<{ items: Array<{ metadata: { name: string } }> }>('GET', `/api/v1/namespaces/${NS}/services`);
     expect(services.items.map((s) => s.metadata.name).sort()).toEqual(['search', 'weather']);
 
-    // 'search' keeps failing discovery (its Service has no endpoints) and so keeps retrying; as a
-    // kubelet would when its pod goes, take its readiness away so that nothing has a reason to change.
-    await admin.rest.request('PATCH', `/apis/apps/v1/namespaces/${NS}/deployments/search/status`, {
-      contentType: CONTENT_TYPE.mergePatch,
-      body: { status: { availableReplicas: null, readyReplicas: null, updatedReplicas: null, conditions: null } },
-    });
+    // 'search' and 'calc' keep failing discovery (no endpoints, no running agent pod) and so keep
+    // retrying; as a kubelet would when their pods go, take the readiness away so nothing has a reason to change.
+    for (const name of ['search', 'researcher']) {
+      await admin.rest.request('PATCH', `/apis/apps/v1/namespaces/${NS}/deployments/${name}/status`, {
+        contentType: CONTENT_TYPE.mergePatch,
+        body: { status: { availableReplicas: null, readyReplicas: null, updatedReplicas: null, conditions: null } },
+      });
+    }
     await steady(follow);
     const writes = (await follow.metrics()).get('tooldeck_operator_api_requests{type="writes"}')!;
     const renewals = total(await follow.metrics(), 'tooldeck_operator_lease_renewals');

@@ -112,10 +112,6 @@ export class Operator {
     return this.ended;
   }
 
-  get leading(): boolean {
-    return this.elector.isLeader;
-  }
-
   get synced(): boolean {
     return this.reconcilers.every((r) => r.synced);
   }
@@ -123,11 +119,6 @@ export class Operator {
   /** Ready once the caches are filled; a replica that has led is ready only while it holds the lease. */
   get ready(): boolean {
     return !this.shuttingDown && this.synced && (!this.everLed || this.elector.isLeader);
-  }
-
-  /** Requests this replica sent (reads, writes, watches…), as counted on its connection. */
-  get requests() {
-    return this.options.connection.rest.stats;
   }
 
   /**
