@@ -139,6 +139,22 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
     expect(changed.stdout).toContain('--- Deployment tooldeck-system/tooldeck-operator: would be configured');
     expect(changed.stdout).toMatch(/^- +image: tooldeck\/operator:test$/m);
     expect(changed.stdout).toMatch(/^\+ +image: tooldeck\/operator:2$/m);
+
+    // Someone else scaled the Deployment with server-side apply: install names them and changes nothing until --force.
+    const deployment = `/apis/apps/v1/namespaces/${SYSTEM}/deployments/tooldeck-operator`;
+    await admin.rest.request('PATCH', deployment, {
+      contentType: CONTENT_TYPE.apply,
+      query: { fieldManager: 'platform-team', force: true },
+      body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'tooldeck-operator', namespace: SYSTEM }, spec: { replicas: 3 } },
+    });
+    const conflict = await cli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test']);
+    expect(conflict.code).toBe(1);
+    expect(conflict.stderr).toContain('Deployment tooldeck-system/tooldeck-operator: fields are owned by platform-team; rerun with --force to take them over');
+    expect((await admin.rest.request<{ spec: { replicas: number } }>('GET', deployment)).spec.replicas).toBe(3);
+    const forced = await cli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toMatch(/^configured\s+Deployment tooldeck-system\/tooldeck-operator$/m);
+    expect((await admin.rest.request<{ spec: { replicas: number } }>('GET', deployment)).spec.replicas).toBe(2);
   });
 
   it('the kustomize base and the Helm chart pass a server-side dry run, and helm renders what kube install applies', async () => {
