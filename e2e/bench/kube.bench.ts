@@ -6,7 +6,7 @@
 // Then 2,000 LanguageTools reconciled by `tooldeck operator` (the built CLI, as its ServiceAccount,
 // a separate process): time to steady state, API requests per tool, writes at steady state, the
 // takeover by a standby after kill -9 (which must write nothing), and the operators' resident memory.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectKube } from '../../main/kube/KubeConnection';
@@ -226,6 +226,7 @@ async function operatorRun(testbed: Testbed, direct: KubeConnection) {
     };
   } finally {
     for (const op of operators) op.process.kill('SIGKILL');
+    rmSync(sa.kubeconfigPath, { force: true });
   }
 }
 
