@@ -162,3 +162,61 @@ export const ClusterSchemas = z.discriminatedUnion('available', [
 ]);
 export type ClusterSchemas = z.infer<typeof ClusterSchemas>;
 export type AvailableClusterSchemas = Extract<ClusterSchemas, { available: true }>;
+
+/** An operator Lease as the console reads it: who leads, since when, and what the leader wrote on it. */
+export const OperatorLeaseInfo = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  holder: z.string().optional(),
+  /** Renewed within its duration (judged by this machine's clock). */
+  held: z.boolean(),
+  acquireTime: z.string().optional(),
+  renewTime: z.string().optional(),
+  leaseDurationSeconds: z.number().int().optional(),
+  /** Times the lease changed hands. */
+  transitions: z.number().int(),
+  /** Renewals by the current holder since it acquired the lease. */
+  renewals: z.number().int().optional(),
+  /** Namespaces the operator reconciles; absent: all. */
+  scope: z.array(z.string()).optional(),
+  version: z.string().optional(),
+  lastReconcile: z.string().optional(),
+  /** Keys whose last reconcile failed, waiting for a retry. */
+  failingKeys: z.number().int().optional(),
+});
+export type OperatorLeaseInfo = z.infer<typeof OperatorLeaseInfo>;
+
+export const OperatorDeploymentInfo = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  replicas: z.number().int(),
+  readyReplicas: z.number().int(),
+  image: z.string().optional(),
+});
+export type OperatorDeploymentInfo = z.infer<typeof OperatorDeploymentInfo>;
+
+export const OperatorEventInfo = z.object({
+  namespace: z.string(),
+  type: z.string(),
+  reason: z.string(),
+  note: z.string(),
+  /** The object the event is about, e.g. `LanguageTool tools/search`. */
+  regarding: z.string(),
+  /** The replica that reported it. */
+  instance: z.string().optional(),
+  /** RFC 3339: when it last happened. */
+  time: z.string(),
+  count: z.number().int(),
+});
+export type OperatorEventInfo = z.infer<typeof OperatorEventInfo>;
+
+/** The in-cluster operator seen from the console: its Leases, its Deployment and its recent Events. */
+export const OperatorStatus = z.object({
+  leases: z.array(OperatorLeaseInfo),
+  deployments: z.array(OperatorDeploymentInfo),
+  /** Newest first. */
+  events: z.array(OperatorEventInfo),
+  /** What could not be read (e.g. listing Leases is forbidden) and what is wrong (an expired lease). */
+  problems: z.array(z.string()),
+});
+export type OperatorStatus = z.infer<typeof OperatorStatus>;

@@ -11,6 +11,7 @@ import { registerHistory } from './commands/history';
 import { registerInfo } from './commands/info';
 import { registerKube } from './commands/kube';
 import { registerMcp } from './commands/mcp';
+import { registerOperator } from './commands/operator';
 import { registerResources } from './commands/resources';
 import { registerRun } from './commands/run';
 import { registerSearch } from './commands/search';
@@ -44,6 +45,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   registerCompile(program, ctx);
   registerA2a(program, ctx);
   registerKube(program, ctx);
+  registerOperator(program, ctx);
   registerHistory(program, ctx);
   registerRun(program, ctx);
   registerResources(program, ctx);

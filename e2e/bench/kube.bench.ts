@@ -3,15 +3,28 @@
 // ready and writes Endpoints that route every tool's Service to one server-everything running in
 // a network namespace, so discovery (tools/list through the service proxy) is part of the run.
 // Without root/netns it measures without discovery (Deployments stay unready, tools Pending).
+// Then 2,000 LanguageTools reconciled by `tooldeck operator` (the built CLI, as its ServiceAccount,
+// a separate process): time to steady state, API requests per tool, writes at steady state, the
+// takeover by a standby after kill -9 (which must write nothing), and the operators' resident memory.
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connectKube } from '../../main/kube/KubeConnection';
 import { installCrds } from '../../main/kube/crds';
 import { LanguageToolReconciler } from '../../main/kube/LanguageToolReconciler';
 import { createStderrLogger } from '../../main/platform/Logger';
-import { startTestbed } from '../kube-testbed/testbed.mjs';
+import { installOperator } from '../../main/kube/operator/installOperator';
+import type { LeaseObject } from '../../main/kube/leaderelection/LeaseLock';
+import type { KubeConnection } from '../../main/kube/KubeConnection';
+import { startTestbed, type Testbed } from '../kube-testbed/testbed.mjs';
+import { startOperator, total, type OperatorProcess } from '../kube/OperatorProcess';
+import { cliPath } from '../support/tooldeckServer';
 import { createEndpoints, createNamespace, createRunningPod, eventually, markDeploymentReady, toolsPath } from '../kube/clusterFixtures';
 import { netnsUnavailableReason, startMcpInNetns, type NetnsMcpServer } from '../kube/mcpInNetns';
 
 const TOOLS = 200;
+const OPERATOR_TOOLS = 2_000;
+const OPERATOR_NS = 'bench-operator';
 const NS = 'bench';
 const QUIET_MS = 5_000;
 
@@ -23,7 +36,8 @@ async function main() {
   const noNetns = netnsUnavailableReason();
   if (noNetns) console.log(`No discovery in this run: ${noNetns}`);
   let mcp: NetnsMcpServer | undefined;
-  const testbed = await startTestbed({ stderr: 'ignore' });
+  // 2,200 Services need more ClusterIPs than the test bed's default /24 holds.
+  const testbed = await startTestbed({ stderr: 'ignore', apiserverArgs: ['--service-cluster-ip-range=10.0.0.0/16'] });
   const direct = connectKube({ kubeconfig: testbed.kubeconfigPath });
   const reconcilers: LanguageToolReconciler[] = [];
   const newReconciler = async () => {
@@ -108,7 +122,13 @@ async function main() {
     console.log(`requests per tool      ${(counts.total / TOOLS).toFixed(2)} (reads ${counts.reads}, writes ${counts.writes}, MCP via proxy ${counts.proxy}, watches ${counts.watches}, conflicts ${counts.conflicts})`);
     console.log(`writes per tool        ${(counts.writes / TOOLS).toFixed(2)}`);
     console.log(`steady-state writes    ${quietWrites} in ${QUIET_MS / 1000} s quiet, ${restartWrites} by a fresh reconciler`);
-    console.log(JSON.stringify({ bench: 'kube', tools: TOOLS, seconds: Number(seconds.toFixed(2)), requests_per_tool: Number((counts.total / TOOLS).toFixed(2)), steady_state_writes: steadyStateWrites }));
+    const summary = { bench: 'kube', tools: TOOLS, seconds: Number(seconds.toFixed(2)), requests_per_tool: Number((counts.total / TOOLS).toFixed(2)), steady_state_writes: steadyStateWrites };
+    for (const r of reconcilers.splice(0)) {
+      await r.stop().catch(() => undefined);
+      r.connection.close();
+    }
+    const operator = existsSync(cliPath) ? await operatorRun(testbed, direct) : (console.log(`\nNo operator run: ${cliPath} is missing (npx electron-vite build)`), undefined);
+    console.log(JSON.stringify({ ...summary, ...(operator ? { operator } : {}) }));
   } finally {
     for (const r of reconcilers) {
       await r.stop().catch(() => undefined);
@@ -117,6 +137,96 @@ async function main() {
     direct.close();
     await testbed.stop();
     await mcp?.stop();
+  }
+}
+
+/** Polls the leader's /metrics until nothing is queued or retrying and the pass count stood still across two renewals; returns when the count last moved. */
+async function operatorSteady(op: OperatorProcess, minRuns: number): Promise<number> {
+  let runs = -1;
+  let changedAt = performance.now();
+  let renewalsAtChange = 0;
+  for (;;) {
+    const m = await op.metrics();
+    const now = total(m, 'controller_runtime_reconcile_total');
+    const renewals = total(m, 'tooldeck_operator_lease_renewals');
+    if (now !== runs || total(m, 'workqueue_depth') > 0 || total(m, 'tooldeck_operator_retrying_keys') > 0) {
+      if (now !== runs) changedAt = performance.now();
+      runs = now;
+      renewalsAtChange = renewals;
+    } else if (runs >= minRuns && renewals >= renewalsAtChange + 2) return changedAt;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const requestsOf = (m: Map<string, number>) => {
+  const get = (type: string) => m.get(`tooldeck_operator_api_requests{type="${type}"}`) ?? 0;
+  return { reads: get('reads'), writes: get('writes'), proxy: get('proxy'), watches: get('watches'), leases: get('leases'), conflicts: get('conflicts') };
+};
+const mib = (m: Map<string, number>) => (m.get('process_resident_memory_bytes') ?? 0) / 2 ** 20;
+
+async function operatorRun(testbed: Testbed, direct: KubeConnection) {
+  const system = 'tooldeck-system';
+  await installOperator(direct.rest, { namespace: system, image: 'tooldeck/operator:bench', dryRun: false, force: true });
+  await createNamespace(direct.rest, OPERATOR_NS);
+  const sa = await testbed.serviceAccountKubeconfig({ namespace: system, name: 'tooldeck-operator', path: join(tmpdir(), `tooldeck-bench-operator-${process.pid}`) });
+  const operators: OperatorProcess[] = [];
+  const launch = async (name: string) => {
+    const op = await startOperator({ name, kubeconfig: sa.kubeconfigPath, leaseNamespace: system, args: ['--namespace', OPERATOR_NS] });
+    operators.push(op);
+    return op;
+  };
+  const holder = async () => (await direct.rest.request<LeaseObject>('GET', `/apis/coordination.k8s.io/v1/namespaces/${system}/leases/tooldeck-operator`).catch(() => undefined))?.spec;
+  try {
+    const leader = await launch('operator-0');
+    await eventually(async () => (await holder())?.holderIdentity === leader.name && (await leader.readyz()) === 200, 'operator-0 leading');
+    const names = Array.from({ length: OPERATOR_TOOLS }, (_, i) => `tool-${String(i).padStart(4, '0')}`);
+    const started = performance.now();
+    await inBatches(names, 20, (name) =>
+      direct.rest.request('POST', toolsPath(OPERATOR_NS), { body: { apiVersion: 'langop.io/v1alpha1', kind: 'LanguageTool', metadata: { name, namespace: OPERATOR_NS }, spec: { image: `bench.test/${name}:1` } } }),
+    );
+    const created = performance.now();
+    const lastPass = await operatorSteady(leader, OPERATOR_TOOLS);
+    const tools = await direct.rest.request<{ items: Array<{ status?: { endpoint?: string } }> }>('GET', toolsPath(OPERATOR_NS));
+    const reconciled = tools.items.filter((t) => t.status?.endpoint).length;
+    const atSteady = await leader.metrics();
+    const counts = requestsOf(atSteady);
+    const perTool = (counts.reads + counts.writes + counts.proxy + counts.watches) / OPERATOR_TOOLS;
+    const renewals = total(atSteady, 'tooldeck_operator_lease_renewals');
+    await eventually(async () => total(await leader.metrics(), 'tooldeck_operator_lease_renewals') >= renewals + 3, 'three more renewals', 60_000);
+    const quiet = await leader.metrics();
+    const quietWrites = requestsOf(quiet).writes - counts.writes;
+
+    // A standby with warm caches; the leader dies without releasing the lease.
+    const standby = await launch('operator-1');
+    await eventually(async () => (await standby.readyz()) === 200, 'operator-1 synced', 300_000);
+    const killedAt = Date.now();
+    leader.process.kill('SIGKILL');
+    await leader.exited;
+    await eventually(async () => (await holder())?.holderIdentity === standby.name, 'operator-1 leading', 60_000);
+    const takeoverMs = Date.parse((await holder())!.acquireTime!) - killedAt;
+    await operatorSteady(standby, OPERATOR_TOOLS);
+    const after = await standby.metrics();
+    const takeoverWrites = requestsOf(after).writes;
+
+    const seconds = (lastPass - started) / 1_000;
+    console.log(`\noperator                ${OPERATOR_TOOLS} LanguageTools in one namespace, tooldeck operator as its ServiceAccount (no discovery: Deployments stay unready)`);
+    console.log(`created in             ${((created - started) / 1_000).toFixed(1)} s (20 concurrent POSTs)`);
+    console.log(`to steady state        ${seconds.toFixed(1)} s from the first create (${reconciled}/${OPERATOR_TOOLS} with an endpoint)`);
+    console.log(`requests per tool      ${perTool.toFixed(2)} (target ≤ 12; reads ${counts.reads}, writes ${counts.writes}, watches ${counts.watches}, conflicts ${counts.conflicts}; lease ${counts.leases} apart)`);
+    console.log(`steady-state writes    ${quietWrites} over 3 lease renewals; ${takeoverWrites} by the standby after it took over`);
+    console.log(`takeover after kill -9 ${(takeoverMs / 1_000).toFixed(1)} s (lease 15 s, retry 2 s)`);
+    console.log(`resident memory        leader ${mib(quiet).toFixed(0)} MiB at steady state, new leader ${mib(after).toFixed(0)} MiB at the end`);
+    return {
+      tools: OPERATOR_TOOLS,
+      seconds_to_steady_state: Number(seconds.toFixed(2)),
+      requests_per_tool: Number(perTool.toFixed(2)),
+      steady_state_writes: quietWrites + takeoverWrites,
+      takeover_seconds: Number((takeoverMs / 1_000).toFixed(2)),
+      rss_mib: Number(mib(after).toFixed(1)),
+    };
+  } finally {
+    for (const op of operators) op.process.kill('SIGKILL');
+    rmSync(sa.kubeconfigPath, { force: true });
   }
 }
 

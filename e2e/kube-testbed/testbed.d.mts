@@ -51,6 +51,11 @@ export interface Testbed {
   pid: number | undefined;
   /** Settles when the process has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * A kubeconfig (0600, at `path`) whose user is a ServiceAccount: creates the account if missing and
+   * authenticates with a TokenRequest token, as a pod's projected token would.
+   */
+  serviceAccountKubeconfig(opts: { namespace: string; name: string; path: string; expirationSeconds?: number }): Promise<{ kubeconfigPath: string; token: string; user: string }>;
   /** SIGTERM, wait for a clean shutdown (SIGKILL after timeoutMs, default 60000). Idempotent. */
   stop(timeoutMs?: number): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -244,13 +245,15 @@ export async function startTestbed(opts = {}) {
   await ready;
 
   const { server, caData, token } = parseKubeconfig(fs.readFileSync(kubeconfigPath, 'utf8'));
+  const ca = Buffer.from(caData, 'base64').toString('utf8');
   let stopping;
   return {
+    serviceAccountKubeconfig: (saOpts) => serviceAccountKubeconfig({ server, ca, caData, adminToken: token }, saOpts),
     kubeconfigPath,
     server,
     token,
     caData,
-    ca: Buffer.from(caData, 'base64').toString('utf8'),
+    ca,
     version,
     pid: child.pid,
     exited: exited.then((r) => r),
@@ -267,4 +270,51 @@ export async function startTestbed(opts = {}) {
       return stopping;
     },
   };
+}
+
+/**
+ * Service-account token authentication: the apiserver signs TokenRequest tokens with the test
+ * bed's service-account key and accepts them as `system:serviceaccount:<ns>:<name>`. Creates the
+ * ServiceAccount if missing, asks for a token and writes a kubeconfig whose user is that account.
+ */
+async function serviceAccountKubeconfig({ server, ca, caData, adminToken }, { namespace, name, path: out, expirationSeconds = 3600 }) {
+  const call = (method, p, body) =>
+    new Promise((resolve, reject) => {
+      const req = https.request(`${server}${p}`, { method, ca, headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json', accept: 'application/json' } }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : undefined }));
+      });
+      req.once('error', reject);
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  const sa = await call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } });
+  if (sa.status !== 201 && sa.status !== 409) throw new Error(`kube-testbed: cannot create ServiceAccount ${namespace}/${name}: ${sa.body?.message ?? sa.status}`);
+  const tr = await call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`, {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'TokenRequest',
+    spec: { expirationSeconds },
+  });
+  if (tr.status !== 201) throw new Error(`kube-testbed: TokenRequest for ${namespace}/${name} failed: ${tr.body?.message ?? tr.status}`);
+  const user = `system:serviceaccount:${namespace}:${name}`;
+  const text = [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: kube-testbed',
+    '  cluster:',
+    `    server: ${server}`,
+    `    certificate-authority-data: ${caData}`,
+    'users:',
+    `- name: ${user}`,
+    '  user:',
+    `    token: ${tr.body.status.token}`,
+    'contexts:',
+    `- name: ${name}`,
+    `  context: {cluster: kube-testbed, user: "${user}", namespace: ${namespace}}`,
+    `current-context: ${name}`,
+    '',
+  ].join('\n');
+  fs.writeFileSync(out, text, { mode: 0o600 });
+  return { kubeconfigPath: out, token: tr.body.status.token, user };
 }

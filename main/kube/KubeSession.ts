@@ -19,6 +19,7 @@ import type {
   KubeContextList,
   KubeStatus,
   ObjectRef,
+  OperatorStatus,
   SelectContextInput,
 } from '../../shared/kubeApi';
 import type { Logger } from '../platform/Logger';
@@ -28,6 +29,7 @@ import { ClusterSchemaCatalog } from './ClusterSchemaCatalog';
 import { checkReachable, connectKube, type KubeConnection } from './KubeConnection';
 import { CONTENT_TYPE } from './KubeRest';
 import { lineDiff } from './lineDiff';
+import { readOperatorStatus } from './operator/readOperatorStatus';
 import { ResilientInformer } from './ResilientInformer';
 import type { LanguageAgentObject, LanguageToolObject } from './toolResources';
 
@@ -181,6 +183,16 @@ export class KubeSession {
       toolSchemas: (status.toolSchemas ?? []) as ToolSchema[],
       yaml: stringify({ ...tool, metadata }),
     };
+  }
+
+  /** The in-cluster operator (`tooldeck operator`): its Leases, Deployment and recent Events. */
+  async operator(): Promise<OperatorStatus> {
+    const live = this.requireLive();
+    try {
+      return await readOperatorStatus(live.connection.rest);
+    } catch (error) {
+      throw toAppError(error, 'the in-cluster operator');
+    }
   }
 
   /**

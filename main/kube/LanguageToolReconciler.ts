@@ -57,7 +57,25 @@ export interface LanguageToolReconcilerOptions {
   informerBackoff?: BackoffOptions;
   discoveryTimeoutMs?: number;
   now?: () => Date;
+  /** Told after every reconcile pass: the operator turns these into metrics and Events. */
+  onOutcome?: (outcome: ReconcileOutcome) => void;
 }
+
+export interface ReconcileOutcome {
+  kind: 'LanguageTool' | 'LanguageAgent';
+  namespace: string;
+  name: string;
+  /** The object as the cache held it when the pass started; absent once it is gone. */
+  object?: KubeObject;
+  durationMs: number;
+  /** What the pass changed in the cluster, in words ("created Deployment ns/x"); empty when it found nothing to do. */
+  changes: string[];
+  /** Why the pass failed (it is retried with backoff). */
+  error?: string;
+}
+
+/** Collects what a reconcile pass changed, for its outcome. */
+type Note = (change: string) => void;
 
 const CONFLICT_RETRIES = 5;
 const STATUS_KEYS = ['phase', 'endpoint', 'toolSchemas', 'availableTools', 'conditions', 'observedGeneration'] as const;
@@ -78,6 +96,7 @@ export class LanguageToolReconciler {
   private readonly configMaps: ResilientInformer<ConfigMapObject>;
   private readonly informers: Array<Pick<ResilientInformer<unknown>, 'start' | 'stop' | 'synced'>>;
   private started = false;
+  private syncedCount = 0;
 
   constructor(private readonly options: LanguageToolReconcilerOptions) {
     const { kc, rest, namespace } = options.connection;
@@ -98,6 +117,7 @@ export class LanguageToolReconciler {
     this.services = informer(scoped('/api/v1', 'services'), (_e, svc: ServiceObject) => this.onWorkload(svc), `app.kubernetes.io/managed-by=${TOOLDECK_FIELD_MANAGER}`);
     this.configMaps = informer(scoped('/api/v1', 'configmaps'), (_e, cm: ConfigMapObject) => this.onConfigMap(cm));
     this.informers = [this.tools, this.agents, this.deployments, this.services, this.configMaps];
+    for (const informer of this.informers) void informer.synced.then(() => this.syncedCount++);
     this.loop = new ReconcileLoop({ reconcile: (key) => this.reconcile(key), workers: options.workers, backoff: options.backoff, logger: options.logger });
   }
 
@@ -112,15 +132,42 @@ export class LanguageToolReconciler {
 
   /** Starts the informers and, once every cache is filled, the workers (so nothing is decided on a partial view). */
   async start() {
+    await this.startInformers();
+    this.startWorkers();
+  }
+
+  /**
+   * Fills the caches and keeps them current; events queue keys but nothing is reconciled until
+   * `startWorkers` (an operator's followers stay here, ready to take over with warm caches).
+   */
+  async startInformers() {
     if (this.started) return;
     this.started = true;
     await Promise.all(this.informers.map((i) => i.start()));
+  }
+
+  startWorkers() {
     this.loop.start();
   }
 
-  async stop() {
-    await Promise.all(this.informers.map((i) => i.stop()));
+  /** Takes no new keys and resolves once the passes in flight have finished. */
+  async stopWorkers() {
     await this.loop.stop();
+  }
+
+  async stop() {
+    await this.stopWorkers();
+    await Promise.all(this.informers.map((i) => i.stop()));
+  }
+
+  /** Resolves once every informer has listed everything once. */
+  async whenSynced(): Promise<void> {
+    await Promise.all(this.informers.map((i) => i.synced));
+  }
+
+  /** True once every informer has listed everything once. */
+  get synced(): boolean {
+    return this.syncedCount === this.informers.length;
   }
 
   /**
@@ -196,23 +243,44 @@ export class LanguageToolReconciler {
   private async reconcile(key: string): Promise<void> {
     const [kind, rest] = splitOnce(key, ':');
     const [ns, name] = splitOnce(rest, '/');
-    if (kind === 'tool') return this.reconcileTool(ns, name);
-    if (kind === 'agent') return this.reconcileAgent(ns, name);
+    const isTool = kind === 'tool';
+    const object = isTool ? this.tools.get(name, ns) : this.agents.get(name, ns);
+    const changes: string[] = [];
+    const note: Note = (change) => changes.push(change);
+    const started = performance.now();
+    const report = (error?: unknown) =>
+      this.options.onOutcome?.({
+        kind: isTool ? 'LanguageTool' : 'LanguageAgent',
+        namespace: ns,
+        name,
+        ...(object ? { object } : {}),
+        durationMs: performance.now() - started,
+        changes,
+        ...(error !== undefined ? { error: (error as Error)?.message ?? String(error) } : {}),
+      });
+    try {
+      if (isTool) await this.reconcileTool(ns, name, note);
+      else await this.reconcileAgent(ns, name, note);
+    } catch (error) {
+      report(error);
+      throw error;
+    }
+    report();
   }
 
-  private async reconcileTool(ns: string, name: string): Promise<void> {
+  private async reconcileTool(ns: string, name: string, note: Note): Promise<void> {
     let tool = this.tools.get(name, ns);
     if (!tool) return;
-    if (tool.metadata.deletionTimestamp) return this.finalizeTool(tool);
+    if (tool.metadata.deletionTimestamp) return this.finalizeTool(tool, note);
     if (!tool.metadata.finalizers?.includes(LANGOP_FINALIZER)) {
-      tool = await this.updateFinalizers(tool, (f) => (f.includes(LANGOP_FINALIZER) ? f : [...f, LANGOP_FINALIZER]));
+      tool = await this.updateFinalizers(tool, (f) => (f.includes(LANGOP_FINALIZER) ? f : [...f, LANGOP_FINALIZER]), note);
       if (!tool) return;
     }
     const generation = tool.metadata.generation ?? 1;
     const parsed = LanguageToolSpec.safeParse(tool.spec ?? {});
     if (!parsed.success) {
       const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'spec'}: ${i.message}`).join('; ');
-      await this.writeToolStatus(tool, (prev) => computeToolStatus(prev, { generation, workload: { state: 'failed', reason: 'InvalidSpec', message } }, this.options.now));
+      await this.writeToolStatus(tool, (prev) => computeToolStatus(prev, { generation, workload: { state: 'failed', reason: 'InvalidSpec', message } }, this.options.now), note);
       return;
     }
     const spec = parsed.data;
@@ -222,8 +290,8 @@ export class LanguageToolReconciler {
     let discoveryUrl: () => Promise<string | undefined>;
     if (spec.deploymentMode === 'service') {
       try {
-        const dep = await this.applyIfChanged(desiredDeployment(tool, spec), this.deployments.get(name, ns), TOOLDECK_FIELD_MANAGER);
-        await this.applyIfChanged(desiredService(tool, spec), this.services.get(name, ns), TOOLDECK_FIELD_MANAGER);
+        const dep = await this.applyIfChanged(desiredDeployment(tool, spec), this.deployments.get(name, ns), TOOLDECK_FIELD_MANAGER, note);
+        await this.applyIfChanged(desiredService(tool, spec), this.services.get(name, ns), TOOLDECK_FIELD_MANAGER, note);
         workload = observeDeployment(dep, `${ns}/${name}`);
       } catch (error) {
         if (!isPermanentApiError(error)) throw error;
@@ -231,7 +299,7 @@ export class LanguageToolReconciler {
       }
       discoveryUrl = async () => `${this.options.connection.server}/api/v1/namespaces/${ns}/services/${name}:${SERVICE_PORT_NAME}/proxy/mcp`;
     } else {
-      await this.deleteServiceModeResources(tool);
+      await this.deleteServiceModeResources(tool, note);
       workload = this.observeSidecars(tool, spec.image);
       discoveryUrl = () => this.sidecarDiscoveryUrl(tool!, spec.port);
     }
@@ -243,13 +311,13 @@ export class LanguageToolReconciler {
         ? await discoverTools(url, { fetch: this.options.connection.rest.fetch, clientInfo: this.options.clientInfo, timeoutMs: this.options.discoveryTimeoutMs })
         : { ok: false, permanent: false, message: 'No running agent pod to reach the sidecar through' };
     }
-    await this.writeToolStatus(tool, (prev) => computeToolStatus(prev, { generation, endpoint, workload, discovery }, this.options.now));
+    await this.writeToolStatus(tool, (prev) => computeToolStatus(prev, { generation, endpoint, workload, discovery }, this.options.now), note);
     if (discovery && !discovery.ok) throw new Error(`tools/list for ${ns}/${name} failed: ${discovery.message}`);
     if (workload.state === 'applyFailed') throw new Error(`applying ${ns}/${name} failed: ${workload.message}`);
   }
 
   /** Removes the tool from every agent first; the finalizer goes only when no config or pod uses it. */
-  private async finalizeTool(tool: LanguageToolObject) {
+  private async finalizeTool(tool: LanguageToolObject, note: Note) {
     if (!tool.metadata.finalizers?.includes(LANGOP_FINALIZER)) return;
     const ns = tool.metadata.namespace ?? '';
     const name = tool.metadata.name;
@@ -265,7 +333,7 @@ export class LanguageToolReconciler {
       this.options.logger.debug('tool deletion waits for agents', { tool: `${ns}/${name}`, agents: using.map((a) => a.metadata.name) });
       return;
     }
-    await this.updateFinalizers(tool, (f) => f.filter((x) => x !== LANGOP_FINALIZER));
+    await this.updateFinalizers(tool, (f) => f.filter((x) => x !== LANGOP_FINALIZER), note);
   }
 
   private observeSidecars(tool: LanguageToolObject, image: string): WorkloadState {
@@ -308,24 +376,25 @@ export class LanguageToolReconciler {
   }
 
   /** After a switch to sidecar mode the tool's own Deployment and Service have to go (owner references alone need a garbage collector). */
-  private async deleteServiceModeResources(tool: LanguageToolObject) {
+  private async deleteServiceModeResources(tool: LanguageToolObject, note: Note) {
     const ns = tool.metadata.namespace ?? '';
     const name = tool.metadata.name;
-    for (const [informer, path] of [
-      [this.deployments, `/apis/apps/v1/namespaces/${ns}/deployments/${name}`],
-      [this.services, `/api/v1/namespaces/${ns}/services/${name}`],
+    for (const [informer, path, kind] of [
+      [this.deployments, `/apis/apps/v1/namespaces/${ns}/deployments/${name}`, 'Deployment'],
+      [this.services, `/api/v1/namespaces/${ns}/services/${name}`, 'Service'],
     ] as const) {
       const live = informer.get(name, ns);
       if (!live || !isOwnedBy(live.metadata, tool.metadata)) continue;
       await this.options.connection.rest
         .request('DELETE', path, { body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: live.metadata.uid }, propagationPolicy: 'Background' } })
+        .then(() => note(`deleted ${kind} ${ns}/${name} (the tool runs as a sidecar now)`))
         .catch((error: unknown) => {
           if (!isNotFound(error) && !isConflict(error)) throw error;
         });
     }
   }
 
-  private async reconcileAgent(ns: string, name: string): Promise<void> {
+  private async reconcileAgent(ns: string, name: string, note: Note): Promise<void> {
     const agent = this.agents.get(name, ns);
     if (!agent || agent.metadata.deletionTimestamp) return;
     const entries: Record<string, AgentToolEntry> = {};
@@ -340,11 +409,11 @@ export class LanguageToolReconciler {
       // The endpoint the tool's own reconcile published: agents follow the tool's observed state.
       if (tool.status?.endpoint) entries[ref.name] = { endpoint: tool.status.endpoint, protocol: 'mcp' };
     }
-    await this.syncAgentConfig(agent, entries);
-    await this.syncSidecars(agent, sidecars);
+    await this.syncAgentConfig(agent, entries, note);
+    await this.syncSidecars(agent, sidecars, note);
   }
 
-  private async syncAgentConfig(agent: LanguageAgentObject, entries: Record<string, AgentToolEntry>) {
+  private async syncAgentConfig(agent: LanguageAgentObject, entries: Record<string, AgentToolEntry>, note: Note) {
     const ns = agent.metadata.namespace ?? '';
     const cmName = agentConfigMapName(agent.metadata.name);
     const base = `/api/v1/namespaces/${ns}/configmaps`;
@@ -380,6 +449,7 @@ export class LanguageToolReconciler {
             body: { metadata: { resourceVersion: cm.metadata.resourceVersion, annotations: { [MANAGED_TOOLS_ANNOTATION]: annotation } }, data: { [AGENT_CONFIG_KEY]: update.text } },
           });
         }
+        note(`wrote ConfigMap ${ns}/${cmName} (tools: ${update.managed.join(', ') || 'none'})`);
         return;
       } catch (error) {
         // 409: someone wrote the ConfigMap since it was read (or created it first): read it again.
@@ -393,32 +463,34 @@ export class LanguageToolReconciler {
     throw new KubeApiError(409, 'Conflict', `ConfigMap ${ns}/${cmName} kept changing; retrying later`);
   }
 
-  private async syncSidecars(agent: LanguageAgentObject, sidecars: Container[]) {
+  private async syncSidecars(agent: LanguageAgentObject, sidecars: Container[], note: Note) {
     const ns = agent.metadata.namespace ?? '';
     const depName = agentDeploymentName(agent.metadata.name);
     const dep = this.deployments.get(depName, ns);
     // Applying to a missing Deployment would create a broken one; the tool's status says what is missing.
     if (!dep) return;
-    await this.applyIfChanged(desiredAgentSidecars(depName, ns, sidecars), dep, SIDECAR_FIELD_MANAGER);
+    await this.applyIfChanged(desiredAgentSidecars(depName, ns, sidecars), dep, SIDECAR_FIELD_MANAGER, note);
   }
 
   // ---- writes --------------------------------------------------------------------------------
 
   /** Server-side applies `desired` unless the fields `manager` owns in `live` already say the same. Returns the live object. */
-  private async applyIfChanged<T extends { metadata: ObjectMeta }>(desired: ApplyConfiguration, live: T | undefined, manager: string): Promise<T | undefined> {
+  private async applyIfChanged<T extends { metadata: ObjectMeta }>(desired: ApplyConfiguration, live: T | undefined, manager: string, note: Note): Promise<T | undefined> {
     const owned = live ? extractOwned(live, manager) : undefined;
     if (live && semanticEqual(ownablePart(desired), owned ?? {})) return live;
     const group = desired.apiVersion === 'v1' ? '/api/v1' : `/apis/${desired.apiVersion}`;
     const plural = `${desired.kind!.toLowerCase()}s`;
-    return this.options.connection.rest.request<T>('PATCH', `${group}/namespaces/${desired.metadata.namespace}/${plural}/${desired.metadata.name}`, {
+    const applied = await this.options.connection.rest.request<T>('PATCH', `${group}/namespaces/${desired.metadata.namespace}/${plural}/${desired.metadata.name}`, {
       body: desired,
       contentType: CONTENT_TYPE.apply,
       query: { fieldManager: manager, force: true },
     });
+    note(`${live ? 'updated' : 'created'} ${desired.kind} ${desired.metadata.namespace}/${desired.metadata.name}`);
+    return applied;
   }
 
   /** Status through the status subresource, guarded by resourceVersion; a 409 re-reads the tool and recomputes. */
-  private async writeToolStatus(tool: LanguageToolObject, compute: (previous: LanguageToolStatus | undefined) => LanguageToolStatus) {
+  private async writeToolStatus(tool: LanguageToolObject, compute: (previous: LanguageToolStatus | undefined) => LanguageToolStatus, note: Note) {
     let current: LanguageToolObject | undefined = tool;
     for (let attempt = 0; attempt < CONFLICT_RETRIES && current; attempt++) {
       const next = compute(current.status);
@@ -431,6 +503,7 @@ export class LanguageToolReconciler {
           query: { fieldManager: TOOLDECK_FIELD_MANAGER },
           body: { metadata: { resourceVersion: current.metadata.resourceVersion }, status },
         });
+        note(describeStatusChange(current.status, next));
         return;
       } catch (error) {
         if (!isConflict(error)) throw error;
@@ -442,18 +515,20 @@ export class LanguageToolReconciler {
     if (current) throw new KubeApiError(409, 'Conflict', `LanguageTool ${tool.metadata.namespace}/${tool.metadata.name} kept changing; retrying later`);
   }
 
-  private async updateFinalizers(tool: LanguageToolObject, change: (finalizers: string[]) => string[]): Promise<LanguageToolObject | undefined> {
+  private async updateFinalizers(tool: LanguageToolObject, change: (finalizers: string[]) => string[], note: Note): Promise<LanguageToolObject | undefined> {
     let current: LanguageToolObject | undefined = tool;
     for (let attempt = 0; attempt < CONFLICT_RETRIES && current; attempt++) {
       const finalizers = current.metadata.finalizers ?? [];
       const next = change(finalizers);
       if (next.join('\n') === finalizers.join('\n')) return current;
       try {
-        return await this.options.connection.rest.request<LanguageToolObject>('PATCH', toolPath(current.metadata), {
+        const updated = await this.options.connection.rest.request<LanguageToolObject>('PATCH', toolPath(current.metadata), {
           contentType: CONTENT_TYPE.mergePatch,
           query: { fieldManager: TOOLDECK_FIELD_MANAGER },
           body: { metadata: { resourceVersion: current.metadata.resourceVersion, finalizers: next } },
         });
+        note(next.includes(LANGOP_FINALIZER) ? `added finalizer ${LANGOP_FINALIZER}` : `removed finalizer ${LANGOP_FINALIZER}: no agent uses the tool any more`);
+        return updated;
       } catch (error) {
         if (isNotFound(error)) return undefined;
         if (!isConflict(error)) throw error;
@@ -497,4 +572,13 @@ function managedTools(cm: ConfigMapObject | undefined): string[] {
 /** Errors no retry will fix by itself (invalid object, forbidden): shown in status instead. */
 function isPermanentApiError(error: unknown): boolean {
   return isKubeApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 409 && error.status !== 429;
+}
+
+/** "phase Pending → Running, 3 tools" */
+function describeStatusChange(previous: LanguageToolStatus | undefined, next: LanguageToolStatus): string {
+  const parts = [previous?.phase && previous.phase !== next.phase ? `phase ${previous.phase} → ${next.phase}` : `phase ${next.phase ?? 'unset'}`];
+  if (next.availableTools && next.availableTools.length !== (previous?.availableTools?.length ?? 0)) parts.push(`${next.availableTools.length} tools discovered`);
+  const failing = (next.conditions ?? []).find((c) => c.status === 'False' && c.type !== 'Degraded');
+  if (failing) parts.push(`${failing.type}: ${failing.reason}`);
+  return `status ${parts.join(', ')}`;
 }

@@ -7,6 +7,8 @@ export interface RequestCounts {
   proxy: number;
   /** Watches opened (and re-opened) by the informers. */
   watches: number;
+  /** Leader-election traffic (coordination.k8s.io Leases): a leader renews every retry period, so it is kept apart from reconcile writes. */
+  leases: number;
   conflicts: number;
   failures: number;
 }
@@ -15,12 +17,13 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Counts every request the reconciler sends, so "no writes at steady state" can be checked and measured. */
 export class RequestStats {
-  private counts: RequestCounts = { total: 0, reads: 0, writes: 0, proxy: 0, watches: 0, conflicts: 0, failures: 0 };
+  private counts: RequestCounts = { total: 0, reads: 0, writes: 0, proxy: 0, watches: 0, leases: 0, conflicts: 0, failures: 0 };
   private readonly writeLog: string[] = [];
 
   record(method: string, path: string, status: number) {
     this.counts.total++;
     if (/\/proxy(\/|$)/.test(path)) this.counts.proxy++;
+    else if (path.startsWith('/apis/coordination.k8s.io/')) this.counts.leases++;
     else if (WRITE_METHODS.has(method)) {
       this.counts.writes++;
       if (this.writeLog.length < 10_000) this.writeLog.push(`${method} ${path} ${status}`);

@@ -13,6 +13,8 @@ export interface ResilientInformerOptions<T> {
   labelSelector?: string;
   logger: Logger;
   backoff?: BackoffOptions;
+  /** Objects per list request (default 500); the list follows `continue` tokens to the end. */
+  pageSize?: number;
   onEvent: (event: InformerEvent, obj: T) => void;
 }
 
@@ -70,14 +72,17 @@ export class ResilientInformer<T> {
     let continueToken: string | undefined;
     do {
       const page = await this.options.rest.request<KubernetesListObject<KubernetesObject>>('GET', this.options.path, {
-        query: { limit: PAGE_SIZE, continue: continueToken, labelSelector: this.options.labelSelector },
+        query: { limit: this.options.pageSize ?? PAGE_SIZE, continue: continueToken, labelSelector: this.options.labelSelector },
       });
       items.push(...page.items);
       resourceVersion ||= page.metadata?.resourceVersion ?? '';
-      continueToken = page.metadata?._continue || undefined;
+      // The raw JSON says `continue`; `_continue` is only what client-node's typed models rename it to.
+      continueToken = (page.metadata as { continue?: string } | undefined)?.continue || undefined;
     } while (continueToken);
     this.backoff.reset();
-    this.resolveSynced();
+    // The informer fills its cache from this list once it is returned (synchronously, after the
+    // promise settles): resolving any earlier would let a caller see an empty cache as synced.
+    setImmediate(() => this.resolveSynced());
     return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion }, items };
   }
 

@@ -100,7 +100,7 @@ export async function installCrds(rest: KubeRest, options: { timeoutMs?: number 
   return applied;
 }
 
-async function waitEstablished(rest: KubeRest, path: string, timeoutMs: number) {
+export async function waitEstablished(rest: KubeRest, path: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
     const crd = await rest.request<CrdStatus>('GET', path);

@@ -96,6 +96,11 @@ export class WorkQueue {
     this.checkIdle();
   }
 
+  /** Keys waiting for a worker. */
+  get depth(): number {
+    return this.queue.length;
+  }
+
   /** Nothing queued, nothing in progress and no retry or delayed add pending. */
   isIdle(): boolean {
     return this.queue.length === 0 && this.processing.size === 0 && this.timers.size === 0;

@@ -1,5 +1,5 @@
 import type { TRPCBuiltRouter } from '@trpc/server';
-import { ApplyYamlInput, ClusterSchemas, DryRunInput, KubeconfigInput, NamespaceFilter, SelectContextInput, ToolRef, type ClusterInventory } from '../../shared/kubeApi';
+import { ApplyYamlInput, ClusterSchemas, DryRunInput, KubeconfigInput, NamespaceFilter, OperatorStatus, SelectContextInput, ToolRef, type ClusterInventory } from '../../shared/kubeApi';
 import { watch } from '../platform/AsyncQueue';
 import type { KubeSession } from '../kube/KubeSession';
 import { procedure, router, type RpcContext } from './trpc';
@@ -24,6 +24,8 @@ export function createKubeRouter(sessionOf: (ctx: RpcContext) => KubeSession) {
     }),
     /** The connected cluster's kinds as JSON Schema for the YAML editors; `available: false` until a cluster is connected. */
     schemas: procedure.output(ClusterSchemas).query(({ ctx }) => sessionOf(ctx).schemas()),
+    /** The in-cluster operator: leader, lease age and renewals, replicas, last reconcile, recent Events and problems. */
+    operator: procedure.output(OperatorStatus).query(({ ctx }) => sessionOf(ctx).operator()),
     tool: procedure.input(ToolRef).query(({ ctx, input }) => sessionOf(ctx).tool(input.namespace, input.name)),
     dryRun: procedure.input(DryRunInput).mutation(({ ctx, input }) => sessionOf(ctx).dryRun(input.yaml)),
     applyYaml: procedure.input(ApplyYamlInput).mutation(({ ctx, input }) => sessionOf(ctx).apply(input.yaml, input.force)),

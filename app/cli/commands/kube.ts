@@ -52,6 +52,7 @@ export function registerKube(program: Command, ctx: CliContext) {
         clientInfo: { name: 'tooldeck', version: APP_VERSION },
       });
       try {
+        await refuseWhenOperatorReconciles(connection.rest, flags.namespace, scope, ctx);
         const applied = await installCrds(connection.rest);
         ctx.io.stdout(applied.length ? `Applied CRDs: ${applied.join(', ')}\n` : 'CRDs up to date\n');
         await reconciler.start();
@@ -85,6 +86,43 @@ export function registerKube(program: Command, ctx: CliContext) {
       }
     });
 
+  kube
+    .command('install')
+    .description('Install the CRDs and the in-cluster operator (ServiceAccount, RBAC, Deployment, PodDisruptionBudget) with server-side apply')
+    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context (default: the current one)')
+    .option('-n, --namespace <name>', 'namespace the operator runs in', 'tooldeck-system')
+    .option('--image <image>', 'operator image (build it with the repository’s Dockerfile)', `tooldeck/operator:${APP_VERSION}`)
+    .option('--replicas <n>', 'operator replicas (one leads, the others stand by)', parseReplicas, 2)
+    .option('--dry-run', 'send everything with dryRun=All and print the diff against the cluster; write nothing')
+    .option('--force', 'take over fields another field manager owns')
+    .action(async (flags: { kubeconfig?: string; context?: string; namespace: string; image: string; replicas: number; dryRun?: boolean; force?: boolean }) => {
+      if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(flags.namespace)) throw new CliExit(ExitCode.Usage, `--namespace ${flags.namespace} is not a valid namespace name`);
+      const connection = await connectKubeTarget(flags);
+      const { installOperator, InstallConflict } = await import('../../../main/kube/operator/installOperator');
+      try {
+        const results = await installOperator(connection.rest, { namespace: flags.namespace, image: flags.image, replicas: flags.replicas, dryRun: !!flags.dryRun, force: !!flags.force }).catch(
+          (error: unknown) => {
+            if (error instanceof InstallConflict) throw new CliExit(ExitCode.Failed, error.message);
+            throw error;
+          },
+        );
+        for (const result of results) {
+          const ref = `${result.kind} ${result.namespace ? `${result.namespace}/` : ''}${result.name}`;
+          if (!flags.dryRun) {
+            ctx.io.stdout(`${result.action.padEnd(10)} ${ref}\n`);
+            continue;
+          }
+          ctx.io.stdout(`--- ${ref}: ${result.action === 'unchanged' ? 'unchanged' : `would be ${result.action}`}${result.unvalidated ? ` (not validated by the server: ${result.unvalidated})` : ''}\n`);
+          if (result.action !== 'unchanged') ctx.io.stdout(formatDiff(result.diff ?? []));
+        }
+        const verb = flags.dryRun ? 'Dry run against' : 'Installed on';
+        ctx.io.stdout(`${verb} ${connection.server}: operator ${flags.image} × ${flags.replicas} in namespace ${flags.namespace}${flags.dryRun ? '; nothing was written' : ''}\n`);
+      } finally {
+        connection.close();
+      }
+    });
+
   withTarget(kube.command('inventory'))
     .description('List tools per namespace: phase, endpoint, number of tools, agents that use them')
     .option('--json', 'print JSON')
@@ -98,6 +136,44 @@ export function registerKube(program: Command, ctx: CliContext) {
         connection.close();
       }
     });
+}
+
+/** Two controllers must never fight over the same objects: an in-cluster operator holding its lease wins. */
+async function refuseWhenOperatorReconciles(rest: import('../../../main/kube/KubeRest').KubeRest, namespace: string | undefined, scope: string, ctx: CliContext) {
+  const { listOperatorLeases, operatorCovering } = await import('../../../main/kube/operator/operatorLease');
+  const { leases, forbidden } = await listOperatorLeases(rest);
+  if (forbidden) ctx.io.stderr(`Warning: cannot check for an in-cluster operator (listing Leases is forbidden: ${forbidden}); make sure none reconciles ${scope}\n`);
+  const holder = operatorCovering(leases, namespace);
+  if (!holder) return;
+  const renewed = holder.renewTime ? ` (renewed ${Math.max(0, Math.round((Date.now() - Date.parse(holder.renewTime)) / 1_000))} s ago)` : '';
+  const covers = holder.scope ? `namespaces ${holder.scope.join(', ')}` : 'all namespaces';
+  throw new CliExit(
+    ExitCode.Failed,
+    `Not reconciling ${scope}: the in-cluster operator ${holder.holder} holds the Lease ${holder.namespace}/${holder.name}${renewed} and reconciles ${covers}. Two controllers would fight over the same objects; stop the operator (kubectl -n ${holder.namespace} scale deployment/tooldeck-operator --replicas=0) to reconcile from this machine.`,
+  );
+}
+
+function parseReplicas(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 10) throw new CliExit(ExitCode.Usage, `--replicas must be an integer 1..10, not ${value}`);
+  return n;
+}
+
+/** Changed lines with two lines of context around each change. */
+export function formatDiff(diff: ReadonlyArray<{ op: ' ' | '+' | '-'; text: string }>): string {
+  const keep = new Set<number>();
+  diff.forEach((line, i) => {
+    if (line.op === ' ') return;
+    for (let j = Math.max(0, i - 2); j <= Math.min(diff.length - 1, i + 2); j++) keep.add(j);
+  });
+  const lines: string[] = [];
+  let last = -1;
+  for (const i of [...keep].sort((a, b) => a - b)) {
+    if (last >= 0 && i > last + 1) lines.push('  …');
+    lines.push(`${diff[i]!.op} ${diff[i]!.text}`);
+    last = i;
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
 export function formatInventory(inventory: KubeInventory): string {

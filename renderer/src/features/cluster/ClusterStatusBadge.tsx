@@ -12,7 +12,7 @@ export function ClusterStatusBadge({ status }: { status: KubeStatus | undefined 
       {status?.version ? ` · ${status.version}` : ''}
     </Badge>
   );
-  const detail = [status?.server, status?.message, status?.crdsInstalled === false ? 'The langop.io CRDs are not installed: run tooldeck kube reconcile once.' : undefined].filter(Boolean).join(' — ');
+  const detail = [status?.server, status?.message, status?.crdsInstalled === false ? 'The langop.io CRDs are not installed: run tooldeck kube install (CRDs and the in-cluster operator) or tooldeck kube reconcile once.' : undefined].filter(Boolean).join(' — ');
   return detail ? (
     <Tooltip label={detail} multiline maw={420} withArrow>
       {badge}

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { ApplyResult, ClusterInventory, ClusterToolRow, DryRunResult, KubeContextList, KubeStatus } from '../../../../shared/kubeApi';
+import type { ApplyResult, ClusterInventory, ClusterToolRow, DryRunResult, KubeContextList, KubeStatus, OperatorStatus } from '../../../../shared/kubeApi';
 import { stubLayout } from '../history/testing/stubLayout';
 import { FakeBackend, renderWithBackend } from '../invoke/testing/FakeBackend';
 import { ApplyYamlModal } from './ApplyYamlModal';
@@ -36,6 +36,7 @@ function clusterBackend() {
     .answer('kube.contexts', () => contexts)
     .answer('kube.status', () => status)
     .answer('kube.namespaces', () => ['default', 'tools'])
+    .answer('kube.operator', () => ({ leases: [], deployments: [], events: [], problems: [] }) satisfies OperatorStatus)
     .answer('kube.select', (input) => ({ ...status, context: (input as { context: string }).context }));
 }
 

@@ -7,6 +7,7 @@ import type { ToolRef } from '../../../../shared/kubeApi';
 import { ApplyYamlModal } from './ApplyYamlModal';
 import { ClusterStatusBadge } from './ClusterStatusBadge';
 import { InventoryTable } from './InventoryTable';
+import { OperatorPanel } from './OperatorPanel';
 import { ToolDetailDrawer } from './ToolDetailDrawer';
 import { useKubeTRPC } from './useKubeTRPC';
 
@@ -104,6 +105,7 @@ export function ClusterView() {
       {list?.error && <Alert color="red">{list.error}</Alert>}
       {select.error && <Alert color="red">{select.error.message}</Alert>}
       {inventory.error && <Alert color="red">{inventory.error.message}</Alert>}
+      {connected && <OperatorPanel />}
       {unconfigured ? (
         <NoCluster kubeconfig={list.kubeconfig} />
       ) : status.data && status.data.state !== 'connected' ? (
@@ -153,7 +155,8 @@ function NoCluster({ kubeconfig }: { kubeconfig: string }) {
             start Tooldeck with <Code>KUBECONFIG</Code> set, or put the file at <Code>~/.kube/config</Code>;
           </List.Item>
           <List.Item>
-            then run <Code>tooldeck kube reconcile</Code> once to install the langop.io CRDs.
+            then run <Code>tooldeck kube install</Code> to install the langop.io CRDs and an operator that reconciles in the cluster (or <Code>tooldeck kube reconcile</Code> to
+            reconcile from this machine).
           </List.Item>
         </List>
         <Text c="dimmed" size="sm" ta="center" maw={560}>

@@ -1,0 +1,116 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { type Command, InvalidArgumentError } from 'commander';
+import { createStderrLogger } from '../../../main/platform/Logger';
+import { APP_VERSION } from '../../common/appVersion';
+import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { connectKubeTarget } from '../connectKubeTarget';
+
+const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+interface OperatorFlags {
+  kubeconfig?: string;
+  context?: string;
+  namespace: string[];
+  leaseNamespace?: string;
+  leaseName: string;
+  leaseDuration: number;
+  renewDeadline: number;
+  retryPeriod: number;
+  listen: { host: string; port: number };
+  workers: number;
+}
+
+/** "15s", "1500ms", "2m" or plain seconds, as milliseconds. */
+export function parseDuration(value: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  if (!match) throw new InvalidArgumentError(`expected a duration such as 15s, 1500ms or 2m, not "${value}"`);
+  const ms = Number(match[1]) * (match[2] === 'ms' ? 1 : match[2] === 'm' ? 60_000 : 1_000);
+  if (!(ms > 0)) throw new InvalidArgumentError('must be positive');
+  return ms;
+}
+
+export function parseListen(value: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value.trim());
+  const port = Number(match?.[3]);
+  if (!match || port > 65535) throw new InvalidArgumentError(`expected HOST:PORT (e.g. 127.0.0.1:8080 or 0.0.0.0:8080), not "${value}"`);
+  return { host: match[1] ?? (match[2] || '0.0.0.0'), port };
+}
+
+const collectNamespaces = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((n) => n.trim()).filter(Boolean)];
+
+/** POD_NAMESPACE (downward API), the ServiceAccount's namespace in a pod, else `default`. */
+function defaultLeaseNamespace(env: NodeJS.ProcessEnv): string {
+  if (env.POD_NAMESPACE) return env.POD_NAMESPACE;
+  if (existsSync(SERVICE_ACCOUNT_NAMESPACE_FILE)) return readFileSync(SERVICE_ACCOUNT_NAMESPACE_FILE, 'utf8').trim();
+  return 'default';
+}
+
+export function registerOperator(program: Command, ctx: CliContext) {
+  program
+    .command('operator')
+    .description('Run the Kubernetes reconciler as an in-cluster operator: leader election on a Lease, /healthz, /readyz and /metrics')
+    .option('--kubeconfig <file>', 'kubeconfig file (default: in-cluster ServiceAccount, else $KUBECONFIG or ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context (default: the current one)')
+    .option('-n, --namespace <names>', 'watch only these namespaces (comma-separated or repeated; default: all)', collectNamespaces, [])
+    .option('--lease-namespace <name>', 'namespace of the leader-election Lease (default: $POD_NAMESPACE, the pod’s namespace, else default)')
+    .option('--lease-name <name>', 'name of the leader-election Lease', 'tooldeck-operator')
+    .option('--lease-duration <duration>', 'how long followers wait before taking over an unrenewed lease', parseDuration, 15_000)
+    .option('--renew-deadline <duration>', 'how long the leader retries a failing renewal before it stops leading', parseDuration, 10_000)
+    .option('--retry-period <duration>', 'between attempts to acquire or renew the lease', parseDuration, 2_000)
+    .option('--listen <host:port>', 'address of /healthz, /readyz and /metrics (in a pod: 0.0.0.0:8080)', parseListen, { host: '127.0.0.1', port: 8080 })
+    .option('--workers <n>', 'concurrent reconciles', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('must be an integer 1..64');
+      return n;
+    }, 4)
+    .action(async (flags: OperatorFlags) => {
+      const { validateTimings } = await import('../../../main/kube/leaderelection/LeaderElector');
+      const timings = { leaseDurationMs: flags.leaseDuration, renewDeadlineMs: flags.renewDeadline, retryPeriodMs: flags.retryPeriod };
+      try {
+        validateTimings(timings);
+      } catch (error) {
+        throw new CliExit(ExitCode.Usage, (error as Error).message);
+      }
+      const identity = process.env.POD_NAME || hostname();
+      const leaseNamespace = flags.leaseNamespace ?? defaultLeaseNamespace(process.env);
+      const connection = await connectKubeTarget({ kubeconfig: flags.kubeconfig, context: flags.context });
+      const { Operator } = await import('../../../main/kube/operator/Operator');
+      const logger = createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : 'info');
+      const operator = new Operator({
+        connection,
+        namespaces: [...new Set(flags.namespace)],
+        identity,
+        leaseNamespace,
+        leaseName: flags.leaseName,
+        timings,
+        logger,
+        version: APP_VERSION,
+        listen: flags.listen,
+        workers: flags.workers,
+      });
+      let url: string;
+      try {
+        ({ url } = await operator.start());
+      } catch (error) {
+        await operator.stop();
+        throw new CliExit(ExitCode.Failed, `Cannot serve the operator endpoints on ${flags.listen.host}:${flags.listen.port}: ${(error as Error).message}`);
+      }
+      logger.info('operator started', {
+        identity,
+        lease: `${leaseNamespace}/${flags.leaseName}`,
+        namespaces: flags.namespace.length ? flags.namespace : 'all',
+        server: connection.server,
+        endpoints: url,
+        ...timings,
+      });
+      const stop = () => void operator.stop();
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
+      const end = await operator.whenEnded();
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      if (end === 'lost') throw new CliExit(ExitCode.Failed, `Lost the lease ${leaseNamespace}/${flags.leaseName}; exiting so that only its new holder reconciles`);
+      ctx.io.stderr(`Operator ${identity} stopped\n`);
+    });
+}

@@ -1,0 +1,80 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments, stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { crdManifests } from '../crds';
+import { DEFAULT_OPERATOR_NAMESPACE, operatorManifests, type Manifest } from './operatorManifests';
+
+const root = join(import.meta.dirname, '../../..');
+const base = join(root, 'deploy/kustomize/base');
+const chart = join(root, 'deploy/helm/tooldeck-operator');
+const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+/** `UPDATE_DEPLOY=1 npx vitest run main/kube/operator/operatorManifests.test.ts` rewrites the generated files after a change. */
+const update = process.env.UPDATE_DEPLOY === '1';
+
+const readDocs = (file: string) =>
+  parseAllDocuments(readFileSync(file, 'utf8'))
+    .map((d) => d.toJS() as Manifest | null)
+    .filter((d): d is Manifest => !!d);
+
+const HEADER = '# Generated from main/kube/operator/operatorManifests.ts and main/kube/crds.ts; a test keeps them equal.\n';
+
+/** The kustomize base's files and the objects each holds. */
+function baseFiles(): Record<string, Manifest[]> {
+  const objects = operatorManifests({ namespace: DEFAULT_OPERATOR_NAMESPACE, image: `tooldeck/operator:${version}` });
+  const pick = (...kinds: string[]) => objects.filter((o) => kinds.includes(o.kind));
+  return {
+    'crds.yaml': crdManifests() as unknown as Manifest[],
+    'namespace.yaml': pick('Namespace'),
+    'rbac.yaml': pick('ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'),
+    'deployment.yaml': pick('Deployment'),
+    'pdb.yaml': pick('PodDisruptionBudget'),
+    'service.yaml': pick('Service'),
+  };
+}
+
+const toYaml = (docs: Manifest[]) => HEADER + docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+
+describe('operator manifests', () => {
+  it('the kustomize base holds exactly the CRDs and the objects `tooldeck kube install` applies', () => {
+    const files = baseFiles();
+    if (update) {
+      mkdirSync(base, { recursive: true });
+      for (const [file, docs] of Object.entries(files)) writeFileSync(join(base, file), toYaml(docs));
+      writeFileSync(join(chart, 'crds/crds.yaml'), toYaml(files['crds.yaml']!));
+    }
+    const kustomization = readDocs(join(base, 'kustomization.yaml'))[0] as unknown as { resources: string[] };
+    expect([...kustomization.resources].sort()).toEqual(Object.keys(files).sort());
+    for (const [file, docs] of Object.entries(files)) expect(readDocs(join(base, file)), file).toEqual(JSON.parse(JSON.stringify(docs)));
+    expect(readDocs(join(chart, 'crds/crds.yaml'))).toEqual(JSON.parse(JSON.stringify(files['crds.yaml'])));
+  });
+
+  it('grants nothing beyond what the reconcile paths use: no secrets, no wildcards, no cluster-wide leases', () => {
+    const objects = operatorManifests({ namespace: 'ops', image: 'x' });
+    const clusterRole = objects.find((o) => o.kind === 'ClusterRole') as unknown as { rules: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }> };
+    const resources = clusterRole.rules.flatMap((r) => r.resources);
+    expect(resources).not.toContain('secrets');
+    expect(resources).not.toContain('leases');
+    expect(clusterRole.rules.flatMap((r) => [...r.apiGroups, ...r.resources, ...r.verbs])).not.toContain('*');
+    const role = objects.find((o) => o.kind === 'Role') as unknown as { metadata: { namespace: string }; rules: Array<{ resources: string[] }> };
+    expect(role.metadata.namespace).toBe('ops');
+    expect(role.rules.flatMap((r) => r.resources)).toEqual(['leases']);
+  });
+
+  it('runs two non-root replicas with probes, resource requests and a disruption budget', () => {
+    const objects = operatorManifests({ namespace: 'ops', image: 'registry.example/tooldeck/operator:1.2.3', replicas: 2 });
+    const deployment = objects.find((o) => o.kind === 'Deployment') as unknown as {
+      spec: { replicas: number; template: { spec: { securityContext: { runAsNonRoot: boolean }; containers: Array<Record<string, unknown>> } } };
+    };
+    expect(deployment.spec.replicas).toBe(2);
+    expect(deployment.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+    expect(deployment.spec.template.spec.containers[0]).toMatchObject({
+      image: 'registry.example/tooldeck/operator:1.2.3',
+      args: ['--listen=0.0.0.0:8080'],
+      livenessProbe: { httpGet: { path: '/healthz' } },
+      readinessProbe: { httpGet: { path: '/readyz' } },
+      resources: { requests: { cpu: '100m', memory: '128Mi' } },
+    });
+    expect(objects.find((o) => o.kind === 'PodDisruptionBudget')).toMatchObject({ spec: { minAvailable: 1 } });
+  });
+});

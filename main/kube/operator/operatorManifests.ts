@@ -1,0 +1,124 @@
+import { LANGOP_GROUP } from '../../../shared/kube';
+import { OPERATOR_COMPONENT } from './operatorLease';
+
+export interface OperatorManifestOptions {
+  /** Where the operator runs (its Deployment, ServiceAccount and Lease). */
+  namespace: string;
+  image: string;
+  replicas?: number;
+}
+
+export const DEFAULT_OPERATOR_NAMESPACE = 'tooldeck-system';
+export const OPERATOR_PORT = 8080;
+
+export interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [key: string]: unknown;
+}
+
+const labels = { 'app.kubernetes.io/name': OPERATOR_COMPONENT, 'app.kubernetes.io/part-of': 'tooldeck' };
+const selector = { 'app.kubernetes.io/name': OPERATOR_COMPONENT };
+
+/**
+ * What the operator may do, and nothing more. Every rule is used by a reconcile path:
+ * - LanguageTools/LanguageAgents: watched; finalizers set and cleared with patches; status written.
+ *   `languagetools/finalizers` lets owner references block deletion where the
+ *   OwnerReferencesPermissionEnforcement admission plugin is on.
+ * - Deployments and Services: created and updated with server-side apply, deleted when a tool
+ *   switches to sidecar mode; ConfigMaps: agents' config.yaml (created and merge-patched).
+ * - services/proxy: tools/list through the Service; pods + pods/proxy: the same for sidecar tools,
+ *   which have no Service (a running agent pod is looked up, then reached through its proxy).
+ * - Events: reconcile outcomes. Leases are granted by a Role in the operator's own namespace only.
+ */
+export const OPERATOR_CLUSTER_RULES = [
+  { apiGroups: [LANGOP_GROUP], resources: ['languagetools', 'languageagents'], verbs: ['get', 'list', 'watch', 'patch', 'update'] },
+  { apiGroups: [LANGOP_GROUP], resources: ['languagetools/status', 'languageagents/status'], verbs: ['get', 'patch', 'update'] },
+  { apiGroups: [LANGOP_GROUP], resources: ['languagetools/finalizers'], verbs: ['update'] },
+  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'update', 'delete'] },
+  { apiGroups: [''], resources: ['services'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'update', 'delete'] },
+  { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'update'] },
+  { apiGroups: [''], resources: ['services/proxy', 'pods/proxy'], verbs: ['get', 'create'] },
+  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] },
+  { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+];
+
+export const OPERATOR_LEASE_RULES = [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'watch', 'create', 'update'] }];
+
+/**
+ * The operator's objects, in apply order: the one home of these manifests. `deploy/kustomize/base`
+ * and the Helm chart in `deploy/helm/tooldeck-operator` are kept equal to them by tests.
+ */
+export function operatorManifests({ namespace, image, replicas = 2 }: OperatorManifestOptions): Manifest[] {
+  const name = OPERATOR_COMPONENT;
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels } },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace, labels }, automountServiceAccountToken: true },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels }, rules: OPERATOR_CLUSTER_RULES },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+      subjects: [{ kind: 'ServiceAccount', name, namespace }],
+    },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: `${name}-leader-election`, namespace, labels }, rules: OPERATOR_LEASE_RULES },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: `${name}-leader-election`, namespace, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: `${name}-leader-election` },
+      subjects: [{ kind: 'ServiceAccount', name, namespace }],
+    },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, namespace, labels },
+      spec: {
+        replicas,
+        selector: { matchLabels: selector },
+        template: {
+          metadata: { labels },
+          spec: {
+            serviceAccountName: name,
+            // SIGTERM → finish in-flight reconciles → release the lease; well within this.
+            terminationGracePeriodSeconds: 30,
+            securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
+            affinity: {
+              podAntiAffinity: {
+                preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: selector } } }],
+              },
+            },
+            containers: [
+              {
+                name: 'operator',
+                image,
+                // The image's entrypoint is `tooldeck operator`; probes reach the pod IP, so not only loopback.
+                args: [`--listen=0.0.0.0:${OPERATOR_PORT}`],
+                env: [
+                  { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                  { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+                ],
+                ports: [{ name: 'http', containerPort: OPERATOR_PORT, protocol: 'TCP' }],
+                livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 10, failureThreshold: 3 },
+                readinessProbe: { httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 5, failureThreshold: 2 },
+                resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
+                securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+                volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+              },
+            ],
+            volumes: [{ name: 'tmp', emptyDir: {} }],
+          },
+        },
+      },
+    },
+    { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, namespace, labels }, spec: { minAvailable: 1, selector: { matchLabels: selector } } },
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: `${name}-metrics`, namespace, labels },
+      spec: { selector, ports: [{ name: 'http', port: OPERATOR_PORT, targetPort: 'http', protocol: 'TCP' }] },
+    },
+  ];
+}
