@@ -161,6 +161,7 @@ test("with the cluster connected, the Resources editor checks a Deployment again
 
   const editor = page.getByRole('region', { name: 'YAML editor' });
   await editor.locator('.view-lines').click();
+  await expect(editor.locator('.monaco-editor')).toHaveClass(/\bfocused\b/);
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
   // One short line of flow-style YAML: the editor's auto-indent cannot reshape it while it is typed, and all of it stays in view.

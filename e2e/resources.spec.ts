@@ -20,7 +20,10 @@ test('an invalid LanguageTool is marked at both fields; once fixed it saves', as
   await page.getByRole('dialog').getByRole('textbox').fill('tool.yaml');
   await page.getByRole('dialog').getByRole('button', { name: /Create|OK|Open/ }).click();
   const editor = page.getByRole('region', { name: 'YAML editor' });
-  await editor.click();
+  // Monaco mounts after its chunk loads: click into it once it is there, and know it has focus
+  // before typing (a key pressed earlier would select the page instead).
+  await editor.locator('.monaco-editor .view-lines').click();
+  await expect(editor.locator('.monaco-editor')).toHaveClass(/\bfocused\b/);
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
   // One line of flow-style YAML: the editor's auto-indent cannot reshape it while it is typed.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { InvocationRecord } from '../shared/invocation';
 import type { HostKind, SystemInfo } from '../shared/system';
 import { A2aAgentService } from './a2a/A2aAgentService';
+import { Collections } from './collections/Collections';
 import { A2aCatalogSync } from './a2a/A2aCatalogSync';
 import { GrpcSources } from './grpc/GrpcSources';
 import { HttpServices } from './http/HttpServices';
@@ -85,11 +86,8 @@ export interface Core {
   /** Search over tools, skills and agents (saved A2A agents and the agents of the workspace's pod files). */
   searchAll(query: string, options?: SearchOptions): Promise<SearchHit[]>;
   readonly pipeline: InvocationPipeline;
-  /**
-   * Records a call that is not a tool invocation (an A2A conversation turn) into history, metrics
-   * and the live feed, exactly as the pipeline records tool calls.
-   */
-  record(record: InvocationRecord): void;
+  /** Saved requests and their runs, through the pipeline. */
+  readonly collections: Collections;
   /** Invocation history (SQLite); how it opened (e.g. recovered from a corrupt file) is in historyReport. */
   readonly history: InvocationStore;
   readonly historyReport: StoreOpenReport;
@@ -172,12 +170,13 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const servers = new ServerInventory(mcp, resources.reconciler);
   const mcpSync = new McpCatalogSync(mcp, catalog, logger, resources.toolConfig);
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
-  const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger });
+  const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger, recorder });
   const a2aSkills = new A2aCatalogSync(a2a, catalog, logger);
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
   if (deps.autoConnect) void a2aSkills.syncAll();
   const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger });
   await http.init();
+  const collections = new Collections({ deps, secrets, mcp, a2a, a2aSkills, catalog, pipeline, grpc });
   const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger });
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
@@ -236,7 +235,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       return search.search(query, options);
     },
     pipeline,
-    record: (record) => recorder.record(record),
+    collections,
     history,
     historyReport,
     metrics,

@@ -18,7 +18,10 @@ import {
   type A2aThread,
   type A2aTranscriptEntry,
 } from '../../shared/a2a';
+import type { InvocationRecord } from '../../shared/invocation';
 import { isSecretSetting } from '../../shared/secrets';
+import { classifyError } from '../registry/classifyError';
+import { a2aTurnRecord } from './recordA2aTurn';
 import { AppError, isAppError } from '../../shared/errors';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
@@ -39,6 +42,11 @@ export interface A2aAgentServiceDeps {
   transcript?: A2aTranscript;
   /** Bound for card fetches and the validator's reachability probes. */
   cardTimeoutMs?: number;
+  /**
+   * The core's recorder: every conversation turn lands in history and metrics like a tool call,
+   * whichever host sent it (the UI, the CLI, a collection).
+   */
+  recorder?: { record(record: InvocationRecord): void };
 }
 
 export interface A2aSendOptions {
@@ -207,8 +215,42 @@ export class A2aAgentService {
 
   // ── messaging ──────────────────────────────────────────────────────────────────────────────
 
-  /** Sends a message and waits for the agent's answer (the finished task, a waiting task, or a message). */
+  /** Sends a message and waits for the agent's answer (the finished task, a waiting task, or a message); the turn is recorded. */
   async send(agent: string, message: A2aOutgoingMessage, opts: A2aSendOptions = {}): Promise<A2aSendResult> {
+    const startedAt = Date.now();
+    try {
+      const result = await this.deliver(agent, message, opts);
+      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { state: result.state, text: result.text }));
+      return result;
+    } catch (error) {
+      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { error: classifyError(error).toShape(), canceled: opts.signal?.aborted }));
+      throw error;
+    }
+  }
+
+  /** Sends a message and yields the agent's updates as they arrive, ending at a final state; the turn is recorded. */
+  async *stream(agent: string, message: A2aOutgoingMessage, opts: A2aStreamOptions = {}, signal?: AbortSignal): AsyncGenerator<A2aEvent> {
+    const startedAt = Date.now();
+    let state: string | undefined;
+    let text = '';
+    let failure: AppError | undefined;
+    try {
+      for await (const event of this.deliverStream(agent, message, opts, signal)) {
+        if (event.state) state = event.state;
+        if (event.text) text = event.text;
+        yield event;
+      }
+    } catch (error) {
+      failure = classifyError(error);
+      throw error;
+    } finally {
+      const aborted = (signal ?? opts.signal)?.aborted === true;
+      const settled = state !== undefined && /COMPLETED|FAILED|CANCELED|REJECTED|INPUT_REQUIRED|AUTH_REQUIRED/.test(state);
+      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendStreamingMessage', message, startedAt, { state, text, error: failure?.toShape(), canceled: !failure && aborted && !settled }));
+    }
+  }
+
+  private async deliver(agent: string, message: A2aOutgoingMessage, opts: A2aSendOptions): Promise<A2aSendResult> {
     const conn = await this.connection(agent);
     const outgoing = outgoingMessage(message, this.continuation(opts), opts.metadata);
     const at = Date.now();
@@ -226,8 +268,7 @@ export class A2aAgentService {
     return result;
   }
 
-  /** Sends a message and yields the agent's updates as they arrive, ending at a final state. */
-  async *stream(agent: string, message: A2aOutgoingMessage, opts: A2aStreamOptions = {}, signal?: AbortSignal): AsyncGenerator<A2aEvent> {
+  private async *deliverStream(agent: string, message: A2aOutgoingMessage, opts: A2aStreamOptions, signal?: AbortSignal): AsyncGenerator<A2aEvent> {
     const conn = await this.connection(agent);
     const outgoing = outgoingMessage(message, this.continuation(opts), opts.metadata);
     const at = Date.now();

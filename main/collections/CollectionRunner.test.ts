@@ -9,7 +9,6 @@ import { Collection, collectionSecretKey, type CollectionInput, type RunEvent, t
 import { createCore, type Core } from '../core';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
-import { collectionsOf } from './Collections';
 import type { CollectionRunOptions } from './CollectionRunner';
 import { junitReport } from './junitReport';
 import { loadCollectionFile } from './loadCollectionFile';
@@ -38,7 +37,7 @@ function collection(requests: SavedRequestInput[], extra: Partial<CollectionInpu
 
 async function run(c: Collection, options: CollectionRunOptions = {}) {
   const events: RunEvent[] = [];
-  const started = collectionsOf(core).run(c, options);
+  const started = core.collections.run(c, options);
   for await (const event of started) events.push(event);
   return { events, summary: await started.summary, runId: started.runId };
 }
@@ -181,7 +180,7 @@ describe('CollectionRunner against server-everything', () => {
       { name: 'slow', target: 'mcp:everything', tool: 'trigger-long-running-operation', arguments: { duration: 30, steps: 30 } },
       echo('never', 'x'),
     ]);
-    const started = collectionsOf(core).run(c);
+    const started = core.collections.run(c);
     for await (const event of started) if (event.type === 'request-started') started.cancel();
     const summary = await started.summary;
     expect(summary.canceled).toBe(true);

@@ -47,15 +47,3 @@ export class Collections {
     return prepareSource(this.core, { kind, name });
   }
 }
-
-const byCore = new WeakMap<CollectionsCore, Collections>();
-
-/** One Collections per core, made on first use (until the core builds it itself). */
-export function collectionsOf(core: CollectionsCore): Collections {
-  let collections = byCore.get(core);
-  if (!collections) {
-    collections = new Collections(core);
-    byCore.set(core, collections);
-  }
-  return collections;
-}

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { A2aAgentInput, A2aAgentName, A2aOutgoingMessage, type A2aEvent } from '../../shared/a2a';
-import { classifyError } from '../registry/classifyError';
-import { a2aTurnRecord } from '../a2a/recordA2aTurn';
 import { procedure, router } from './trpc';
 
 const byAgent = z.object({ agent: z.string().min(1) });
@@ -28,35 +26,13 @@ export const a2aRouter = router({
   /** The card (by saved name, base URL or card URL) and its validation report. */
   inspect: procedure.input(z.object({ target: z.string().min(1) })).query(({ ctx, input, signal }) => ctx.core.a2a.inspect(input.target, signal)),
   connectionInfo: procedure.input(byAgent).query(({ ctx, input }) => ctx.core.a2a.connectionInfo(input.agent)),
-  send: procedure.input(sendInput).mutation(async ({ ctx, input, signal }) => {
-    const startedAt = Date.now();
-    try {
-      const result = await ctx.core.a2a.send(input.agent, input.message, { contextId: input.contextId, taskId: input.taskId, timeoutMs: input.timeoutMs, signal });
-      ctx.core.record(a2aTurnRecord(input.agent, 'SendMessage', input.message, startedAt, { state: result.state, text: result.text }));
-      return result;
-    } catch (error) {
-      ctx.core.record(a2aTurnRecord(input.agent, 'SendMessage', input.message, startedAt, { error: classifyError(error).toShape(), canceled: signal?.aborted }));
-      throw error;
-    }
-  }),
+  /** One turn; the service records it in history and metrics, as for every host. */
+  send: procedure
+    .input(sendInput)
+    .mutation(({ ctx, input, signal }) => ctx.core.a2a.send(input.agent, input.message, { contextId: input.contextId, taskId: input.taskId, timeoutMs: input.timeoutMs, signal })),
   /** Streamed updates of one turn; unsubscribing cancels the task at the agent. */
   stream: procedure.input(sendInput).subscription(async function* ({ ctx, input, signal }): AsyncGenerator<A2aEvent> {
-    const startedAt = Date.now();
-    let state: string | undefined;
-    let text = '';
-    let failure: ReturnType<typeof classifyError> | undefined;
-    try {
-      for await (const event of ctx.core.a2a.stream(input.agent, input.message, { contextId: input.contextId, taskId: input.taskId, timeoutMs: input.timeoutMs, signal })) {
-        if (event.state) state = event.state;
-        if (event.text) text = event.text;
-        yield event;
-      }
-    } catch (error) {
-      failure = classifyError(error);
-      throw error;
-    } finally {
-      ctx.core.record(a2aTurnRecord(input.agent, 'SendStreamingMessage', input.message, startedAt, { state, text, error: failure?.toShape(), canceled: !failure && signal?.aborted && !state?.match(/COMPLETED|FAILED|CANCELED|REJECTED|INPUT_REQUIRED|AUTH_REQUIRED/) }));
-    }
+    yield* ctx.core.a2a.stream(input.agent, input.message, { contextId: input.contextId, taskId: input.taskId, timeoutMs: input.timeoutMs, signal });
   }),
   /** Reattach to a task's updates after a dropped stream (falls back to polling where the agent refuses). */
   resubscribe: procedure.input(byAgent.extend({ taskId: z.string() })).subscription(async function* ({ ctx, input, signal }): AsyncGenerator<A2aEvent> {

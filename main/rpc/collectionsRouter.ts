@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Collection, CollectionFormat, CollectionName, RunOptions, SavedRequest, type RunEvent } from '../../shared/collections';
 import { AppError } from '../../shared/errors';
-import { collectionsOf } from '../collections/Collections';
 import { junitReport } from '../collections/junitReport';
 import { requestFromCall, requestFromHistory } from '../collections/requestDrafts';
 import { procedure, router } from './trpc';
@@ -15,27 +14,27 @@ const RunInput = RunOptions.extend({ name: CollectionName.optional(), collection
 });
 
 export const collectionsRouter = router({
-  list: procedure.query(({ ctx }) => collectionsOf(ctx.core).store.list()),
+  list: procedure.query(({ ctx }) => ctx.core.collections.store.list()),
   /** The collection and its file's text (comments included), for the YAML editor. */
-  read: procedure.input(byName).query(({ ctx, input }) => collectionsOf(ctx.core).store.read(input.name)),
+  read: procedure.input(byName).query(({ ctx, input }) => ctx.core.collections.store.read(input.name)),
   /** Creates or updates; `previousName` renames. Comments in the file survive. */
   save: procedure
     .input(z.object({ collection: Collection, previousName: CollectionName.optional() }))
-    .mutation(({ ctx, input }) => collectionsOf(ctx.core).store.save(input.collection, { previousName: input.previousName })),
+    .mutation(({ ctx, input }) => ctx.core.collections.store.save(input.collection, { previousName: input.previousName })),
   /** Saves YAML from the editor as written (after validation and moving literal secrets out). */
   saveText: procedure
     .input(z.object({ text: z.string().max(MAX_TEXT), previousName: CollectionName.optional() }))
-    .mutation(({ ctx, input }) => collectionsOf(ctx.core).store.saveText(input.text, { previousName: input.previousName })),
-  remove: procedure.input(byName).mutation(({ ctx, input }) => collectionsOf(ctx.core).store.remove(input.name)),
+    .mutation(({ ctx, input }) => ctx.core.collections.store.saveText(input.text, { previousName: input.previousName })),
+  remove: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.collections.store.remove(input.name)),
   /** JSON or YAML; `name` saves it under another name; `replace` overwrites a collection of that name. */
   import: procedure
     .input(z.object({ text: z.string().max(MAX_TEXT), name: CollectionName.optional(), replace: z.boolean().default(false) }))
-    .mutation(({ ctx, input }) => collectionsOf(ctx.core).store.import(input.text, { name: input.name, replace: input.replace })),
-  export: procedure.input(byName.extend({ format: CollectionFormat })).query(({ ctx, input }) => collectionsOf(ctx.core).store.export(input.name, input.format)),
+    .mutation(({ ctx, input }) => ctx.core.collections.store.import(input.text, { name: input.name, replace: input.replace })),
+  export: procedure.input(byName.extend({ format: CollectionFormat })).query(({ ctx, input }) => ctx.core.collections.store.export(input.name, input.format)),
   /** Adds a request to a collection (created if missing), or replaces the one with the same name. */
   saveRequest: procedure
     .input(z.object({ collection: CollectionName, request: SavedRequest, description: z.string().optional() }))
-    .mutation(({ ctx, input }) => collectionsOf(ctx.core).store.saveRequest(input.collection, input.request, { description: input.description })),
+    .mutation(({ ctx, input }) => ctx.core.collections.store.saveRequest(input.collection, input.request, { description: input.description })),
   /** A request draft from a call in the invoke panel (registry name + arguments), to edit and then saveRequest. */
   draftFromCall: procedure
     .input(z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}), timeoutMs: z.number().int().positive().optional() }))
@@ -51,7 +50,7 @@ export const collectionsRouter = router({
    * Unsubscribing cancels the run — no new requests start and the calls in flight are canceled.
    */
   run: procedure.input(RunInput).subscription(async function* ({ ctx, input, signal }): AsyncGenerator<RunEvent> {
-    const collections = collectionsOf(ctx.core);
+    const collections = ctx.core.collections;
     const collection = input.collection ?? (await collections.store.read(input.name!)).collection;
     const run = collections.run(collection, { environment: input.environment, concurrency: input.concurrency, bail: input.bail, signal });
     try {
@@ -62,7 +61,7 @@ export const collectionsRouter = router({
   }),
   /** A recent run's report, for download: JUnit XML or the summary as JSON (secrets masked in both). */
   report: procedure.input(z.object({ runId: z.string(), format: z.enum(['junit', 'json']) })).query(({ ctx, input }) => {
-    const summary = collectionsOf(ctx.core).summary(input.runId);
+    const summary = ctx.core.collections.summary(input.runId);
     return input.format === 'junit' ? junitReport([summary]) : `${JSON.stringify(summary, null, 2)}\n`;
   }),
 });

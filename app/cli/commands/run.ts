@@ -30,12 +30,13 @@ function looksLikeFile(arg: string): boolean {
 
 /** The collection modules (YAML, JSONPath, the runner) load only when `run` runs, not for every command. */
 const collectionModules = () =>
-  Promise.all([import('../../../main/collections/Collections'), import('../../../main/collections/loadCollectionFile'), import('../../../main/collections/loadEnvironmentFile')]).then(
-    ([collections, collectionFile, environmentFile]) => ({ ...collections, ...collectionFile, ...environmentFile }),
-  );
+  Promise.all([import('../../../main/collections/loadCollectionFile'), import('../../../main/collections/loadEnvironmentFile')]).then(([collectionFile, environmentFile]) => ({
+    ...collectionFile,
+    ...environmentFile,
+  }));
 
 async function loadCollection(ctx: CliContext, arg: string): Promise<{ collection: Collection; core: Core }> {
-  const { collectionsOf, loadCollectionFile } = await collectionModules();
+  const { loadCollectionFile } = await collectionModules();
   try {
     // A file is read before the core is built, so a bad file never touches the data dir.
     if (looksLikeFile(arg)) {
@@ -43,7 +44,7 @@ async function loadCollection(ctx: CliContext, arg: string): Promise<{ collectio
       return { collection, core: await ctx.getCore() };
     }
     const core = await ctx.getCore();
-    return { collection: (await collectionsOf(core).store.read(arg)).collection, core };
+    return { collection: (await core.collections.store.read(arg)).collection, core };
   } catch (error) {
     if (isAppError(error) && (error.code === 'NotFound' || error.code === 'InvalidInput')) throw new CliExit(ExitCode.Usage, error.message);
     throw error;
@@ -96,7 +97,7 @@ export function registerRun(program: Command, ctx: CliContext) {
     .option('--concurrency <n>', 'requests in flight at once (captures still wait for their source)', parseConcurrency, 1)
     .option('--output <file>', 'write the report to this file; progress still prints')
     .action(async (arg: string, options: RunCommandOptions) => {
-      const { collectionsOf, loadEnvironmentFile } = await collectionModules();
+      const { loadEnvironmentFile } = await collectionModules();
       const environment = options.env ? await loadEnvironmentFile(options.env).catch((error: Error) => Promise.reject(new CliExit(ExitCode.Usage, error.message))) : {};
       const { collection, core } = await loadCollection(ctx, arg);
       // Progress goes to stdout unless stdout carries a machine-readable report.
@@ -107,7 +108,7 @@ export function registerRun(program: Command, ctx: CliContext) {
         if (showProgress) ctx.io.stdout(`${line}\n`);
       };
 
-      const run = collectionsOf(core).run(collection, { environment, concurrency: options.concurrency, bail: options.bail ?? false });
+      const run = core.collections.run(collection, { environment, concurrency: options.concurrency, bail: options.bail ?? false });
       say(`${collection.name} — ${collection.requests.length} request${collection.requests.length === 1 ? '' : 's'}`);
       for await (const event of run) {
         if (event.type === 'request-finished') say(prettyResult(event.result));
