@@ -47,6 +47,8 @@ export interface CoreDeps {
   shutdownGraceMs?: number;
   /** A new data dir starts with the example workspace (default true). */
   exampleWorkspace?: boolean;
+  /** Open this workspace folder instead of the one last opened (`tooldeck apply --workspace`). */
+  workspaceDir?: string;
   /** What `${node}` and `${module:…}` mean in workspace commands: the desktop app names the Node.js and servers it ships. */
   placeholders?: PlaceholderContext;
 }
@@ -165,6 +167,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     watch: deps.autoConnect === true,
     seedExamples: deps.exampleWorkspace,
     placeholders: deps.placeholders,
+    workspaceDir: deps.workspaceDir,
   });
   permissions = resources.permissions;
   const servers = new ServerInventory(mcp, resources.reconciler);

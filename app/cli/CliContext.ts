@@ -36,6 +36,14 @@ export class CliContext {
     return this.resolveDataDir();
   }
 
+  private workspaceDir?: string;
+
+  /** The workspace folder the core opens (before getCore): `apply --workspace` reconciles what it wrote. */
+  useWorkspace(dir: string) {
+    if (this.core) throw new Error('useWorkspace must come before getCore');
+    this.workspaceDir = dir;
+  }
+
   /** `serve` hosts the UI, so it connects saved servers at start; one-shot commands connect on demand. */
   getCore(host: HostKind = 'cli'): Promise<Core> {
     // Loaded on first use: --version, --help and usage errors never pay for the services.
@@ -47,6 +55,7 @@ export class CliContext {
       logger: createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : host === 'cli' ? 'error' : 'warn'),
       autoConnect: host !== 'cli',
       shutdownGraceMs: host === 'cli' ? 200 : 2_000,
+      ...(this.workspaceDir ? { workspaceDir: this.workspaceDir } : {}),
     }));
     return this.core;
   }

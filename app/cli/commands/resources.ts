@@ -16,7 +16,7 @@ export function registerResources(program: Command, ctx: CliContext) {
 
   program
     .command('apply')
-    .description('Validate and apply resources: into the workspace (local, reconciled by the running console) or to a cluster')
+    .description('Validate and apply resources: into the workspace (local: McpServers reconciled once here, with the outcome) or to a cluster')
     .requiredOption('-f, --filename <file>', 'a YAML file (multi-document)')
     .addOption(
       new Option('--target <target>', 'local: the YAML workspace; cluster: server-side apply of LanguageTools and LanguageAgents').choices(['local', 'cluster']).default('local'),
@@ -27,4 +27,11 @@ export function registerResources(program: Command, ctx: CliContext) {
     .option('--context <name>', 'cluster: kubeconfig context')
     .option('-n, --namespace <name>', "cluster: namespace for objects that name none (default: the context's, else default)")
     .action(async (flags: ApplyFlags) => (await import('./resourcesActions')).apply(ctx, flags));
+
+  program
+    .command('reconcile')
+    .description("Reconcile the workspace's McpServers once and report each outcome (exit 1 unless all are Ready)")
+    .option('--once', 'reconcile once and exit (the console reconciles continuously)')
+    .option('--workspace <dir>', 'the workspace folder (default: the one the console opens)')
+    .action(async (flags: { once?: boolean; workspace?: string }) => (await import('./resourcesActions')).reconcileWorkspace(ctx, flags));
 }

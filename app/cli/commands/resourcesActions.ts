@@ -10,7 +10,9 @@ import { parseResourceText, type LoadedDocument } from '../../../main/resources/
 import { Workspace } from '../../../main/resources/Workspace';
 import { formatDiagnostic } from '../../../shared/resources/diagnostics';
 import { MAX_WORKSPACE_FILE_BYTES } from '../../../shared/resources/workspace';
+import type { McpServerResourceView } from '../../../shared/resources/statuses';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { safeForTerminal } from '../terminalText';
 import { connectKubeTarget } from '../connectKubeTarget';
 
 export interface ApplyFlags {
@@ -66,10 +68,39 @@ export async function apply(ctx: CliContext, flags: ApplyFlags) {
       dryRun: flags.dryRun,
     });
     for (const result of results) ctx.io.stdout(`${result.identity.kind}/${result.identity.name} ${result.action} (${result.file})${suffix}\n`);
-    if (!flags.dryRun) ctx.io.stdout(`Workspace ${dir}: a running console reconciles the change as it sees it.\n`);
   } finally {
     workspace.close();
   }
+  if (flags.dryRun) return;
+  // Reconciled once here, as the console would, so the outcome is known now rather than later.
+  const servers = documents.flatMap((doc) => (doc.identity?.kind === 'McpServer' ? [doc.identity.name] : []));
+  if (servers.length === 0) return;
+  ctx.useWorkspace(dir);
+  const core = await ctx.getCore();
+  reportReconcile(ctx, await core.resources.reconciler.reconcileOnce(servers));
+}
+
+/** `tooldeck reconcile --once`: every McpServer of the workspace, reconciled now; exit 1 unless all are Ready. */
+export async function reconcileWorkspace(ctx: CliContext, flags: { once?: boolean; workspace?: string }) {
+  if (!flags.once) throw new CliExit(ExitCode.Usage, 'Add --once: this command reconciles the workspace once and reports; the console (tooldeck serve, the desktop app) reconciles continuously.');
+  if (flags.workspace) ctx.useWorkspace(flags.workspace);
+  const core = await ctx.getCore();
+  const statuses = await core.resources.reconciler.reconcileOnce();
+  if (statuses.length === 0) return ctx.io.stdout(`Workspace ${core.resources.workspace.dir}: no McpServer resources.\n`);
+  reportReconcile(ctx, statuses);
+}
+
+/** One line per McpServer: phase, tools discovered and Tools generated, or the error; exit 1 unless all are Ready. */
+function reportReconcile(ctx: CliContext, statuses: McpServerResourceView[]) {
+  for (const { name, source, status } of statuses) {
+    const detail =
+      status.phase === 'Ready'
+        ? `${status.discoveredTools.length} tools discovered, ${status.generatedTools.length} Tools generated`
+        : (status.lastError ?? 'not reconciled');
+    ctx.io.stdout(`McpServer/${name} (${source.file}): ${status.phase} — ${safeForTerminal(detail, 400)}\n`);
+  }
+  const failed = statuses.filter((view) => view.status.phase !== 'Ready');
+  if (failed.length > 0) throw new CliExit(ExitCode.Failed, `${failed.map((view) => view.name).join(', ')} did not become Ready.`);
 }
 
 /** Reads and validates a file; prints every diagnostic; exit 1 when any is an error. */
