@@ -1,20 +1,13 @@
 import { Badge, Code, Group, Paper, ScrollArea, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
-import { IconShieldCheck, IconShieldLock, IconShieldQuestion } from '@tabler/icons-react';
 import { JsonTree } from '../../components/JsonTree';
 import { SchemaTree } from '../../components/SchemaTree';
 import { InvokePanel } from '../invoke/InvokePanel';
 import { ToolMetricsChart } from '../metrics/ToolMetricsChart';
 import type { ToolView } from '../invoke/types';
+import { VerdictBadge } from '../invoke/VerdictBadge';
 import { AnnotationBadges } from './AnnotationBadges';
 
-const VERDICT = {
-  allow: { color: 'teal', icon: IconShieldCheck, label: 'Allowed' },
-  confirm: { color: 'yellow', icon: IconShieldQuestion, label: 'Needs confirmation' },
-  deny: { color: 'red', icon: IconShieldLock, label: 'Denied by policy' },
-} as const;
-
 export function ToolDetail({ tool }: { tool: ToolView }) {
-  const verdict = VERDICT[tool.verdict.verdict];
   return (
     <Stack gap="md">
       <div>
@@ -23,11 +16,7 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
             {tool.toolName}
           </Title>
           <Badge variant="outline">{tool.source.kind}:{tool.source.name}</Badge>
-          <Tooltip label={tool.verdict.reasons.join(' · ') || verdict.label} multiline maw={380}>
-            <Badge color={verdict.color} variant="light" leftSection={<verdict.icon size={12} />} aria-label={`Policy: ${verdict.label}`}>
-              {verdict.label}
-            </Badge>
-          </Tooltip>
+          <VerdictBadge verdict={tool.verdict} />
         </Group>
         {tool.title && tool.title !== tool.toolName && (
           <Text fw={500} mt={2}>
@@ -89,7 +78,7 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
         </Tabs.Panel>
         <Tabs.Panel value="policy" pt="md">
           <Paper withBorder p="md">
-            <JsonTree value={{ runtime: tool.runtime, policy: tool.policy, verdict: tool.verdict }} />
+            <JsonTree value={{ effectiveRuntime: tool.effectiveRuntime, policy: tool.policy, verdict: tool.verdict }} />
           </Paper>
         </Tabs.Panel>
       </Tabs>
