@@ -75,3 +75,14 @@ test('a deny rule blocks in the UI and from the CLI with the same reason', async
   expect(cli.code).toBe(1);
   expect(cli.stderr).toContain(`PolicyDenied: Policy denies mcp:everything.echo: ${reason}.`);
 });
+
+test("a tool the workspace's tool_filter keeps out of the registry explains itself", async ({ page, tooldeck }) => {
+  await page.goto(`${tooldeck.origin}/servers?server=everything#token=${tooldeck.token}`);
+  await expect(page.getByRole('button', { name: 'Declared in everything.yaml' })).toBeVisible();
+  const tools = page.getByRole('table', { name: 'Tools of everything' });
+  await tools.getByRole('row', { name: /get-structured-content/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'get-structured-content is not in the registry' });
+  await expect(dialog).toContainText('excluded by tool_filter.include in everything.yaml');
+  await dialog.getByRole('button', { name: 'Open everything.yaml' }).click();
+  await expect(page.getByRole('heading', { name: 'everything.yaml' })).toBeVisible();
+});

@@ -160,6 +160,8 @@ export type ServerOrigin = z.infer<typeof ServerOrigin>;
 export const ServerSnapshot = z.object({
   config: McpServerConfig,
   origin: ServerOrigin.optional(),
+  /** Listed tools kept out of the registry, each with why (e.g. an McpServer's tool_filter.include) and the file that says so. */
+  excludedTools: z.record(z.string(), z.object({ reason: z.string(), file: z.string().optional() })).optional(),
   state: ConnectionState,
   serverInfo: z.object({ name: z.string(), version: z.string(), title: z.string().optional() }).loose().optional(),
   protocolVersion: z.string().optional(),

@@ -50,8 +50,16 @@ export class ServerInventory {
   snapshots(): ServerSnapshot[] {
     const files = new Map(this.reconciler.workspaceServers().map((server) => [server.name, server.file]));
     return this.mcp.list().map((snapshot) => {
-      const file = isWorkspaceManaged(snapshot.config) ? files.get(snapshot.config.name) : undefined;
-      return { ...snapshot, origin: file ? { kind: 'workspace', file } : { kind: 'saved' } };
+      const name = snapshot.config.name;
+      const file = isWorkspaceManaged(snapshot.config) ? files.get(name) : undefined;
+      const excluded = file
+        ? Object.fromEntries(
+            snapshot.tools
+              .filter((tool) => this.reconciler.toolConfig(name, tool)?.excluded)
+              .map((tool) => [tool.name, { reason: `excluded by tool_filter.include in ${file}`, file }]),
+          )
+        : {};
+      return { ...snapshot, origin: file ? { kind: 'workspace', file } : { kind: 'saved' }, ...(Object.keys(excluded).length ? { excludedTools: excluded } : {}) };
     });
   }
 

@@ -10,6 +10,7 @@ import { useNavigate } from '../../shell/useSection';
 import { AnnotationBadges } from '../tools/AnnotationBadges';
 import { AuthorizationPanel } from './AuthorizationPanel';
 import { ConnectionBadge } from './ConnectionBadge';
+import { ExcludedToolModal } from './ExcludedToolModal';
 import { PromptsPanel } from './PromptsPanel';
 import { ResourcesPanel } from './ResourcesPanel';
 import { ServerFormModal } from './ServerFormModal';
@@ -27,6 +28,8 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
   const trpc = useTRPC();
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
+  /** A listed tool the workspace keeps out of the registry, opened to say why. */
+  const [excluded, setExcluded] = useState<string>();
   const name = server.config.name;
   const connect = useMutation(trpc.mcp.connect.mutationOptions());
   const disconnect = useMutation(trpc.mcp.disconnect.mutationOptions());
@@ -55,6 +58,19 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
           <Group gap="sm">
             <Title order={3}>{name}</Title>
             <ConnectionBadge state={state} size="md" />
+            {server.origin?.kind === 'workspace' && (
+              <Badge
+                component="button"
+                type="button"
+                variant="outline"
+                color="gray"
+                style={{ cursor: 'pointer', textTransform: 'none' }}
+                onClick={() => server.origin?.kind === 'workspace' && navigate('resources', { file: server.origin.file })}
+                aria-label={`Declared in ${server.origin.file}`}
+              >
+                workspace · {server.origin.file}
+              </Badge>
+            )}
           </Group>
           <Text c="dimmed" size="sm" ff="monospace" truncate="end" maw={640} title={where}>
             {server.config.transport === 'stdio' ? 'stdio · ' : server.config.transport === 'http' ? 'Streamable HTTP · ' : 'HTTP+SSE · '}
@@ -134,11 +150,22 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
           <Table highlightOnHover verticalSpacing={6} aria-label={`Tools of ${name}`}>
             <Table.Tbody>
               {server.tools.map((t) => (
-                <Table.Tr key={t.name} style={{ cursor: 'pointer' }} onClick={() => navigate('tools', { tool: `mcp:${name}.${t.name}` })}>
+                <Table.Tr
+                  key={t.name}
+                  style={{ cursor: 'pointer' }}
+                  onClick={() => (server.excludedTools?.[t.name] ? setExcluded(t.name) : navigate('tools', { tool: `mcp:${name}.${t.name}` }))}
+                >
                   <Table.Td w={260}>
-                    <Text fw={600} ff="monospace" size="sm">
-                      {t.name}
-                    </Text>
+                    <Group gap={6} wrap="nowrap">
+                      <Text fw={600} ff="monospace" size="sm" c={server.excludedTools?.[t.name] ? 'dimmed' : undefined}>
+                        {t.name}
+                      </Text>
+                      {server.excludedTools?.[t.name] && (
+                        <Badge size="xs" variant="outline" color="gray">
+                          excluded
+                        </Badge>
+                      )}
+                    </Group>
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm" c="dimmed" lineClamp={1}>
@@ -172,6 +199,7 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
           <ServerInfo server={server} />
         </Tabs.Panel>
       </Tabs>
+      <ExcludedToolModal server={name} tool={server.tools.find((t) => t.name === excluded)} exclusion={excluded ? server.excludedTools?.[excluded] : undefined} onClose={() => setExcluded(undefined)} />
       {editing && <ServerFormModal opened onClose={() => setEditing(false)} existing={server} onSaved={(saved) => navigate('servers', { server: saved })} />}
     </Stack>
   );

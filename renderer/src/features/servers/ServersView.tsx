@@ -101,6 +101,11 @@ function ServerListItem({ server, active, onClick }: { server: ServerSnapshot; a
               </Text>
             )}
           </Group>
+          {server.origin?.kind === 'workspace' && (
+            <Text size="xs" c="dimmed" truncate="end" title={`Declared in the workspace file ${server.origin.file}`}>
+              workspace · {server.origin.file}
+            </Text>
+          )}
         </div>
       </Group>
     </UnstyledButton>
