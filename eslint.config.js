@@ -1,9 +1,21 @@
 // @ts-check
 import js from '@eslint/js';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const electronOnlyInApp = { name: 'electron', message: 'Only app/electron may import electron; main/, shared/ and renderer/ must run without it.' };
+/** Test doubles and fixtures live in `testing/` folders (left out of every build); product code imports none of them. */
+const noTestDoubles = { regex: '(^|/)testing(/|$)', message: 'Product code imports no test doubles: testing/ folders are for tests.' };
+const testCode = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**'];
+
+const rendererPatterns = [
+  { regex: '(^|/)main/rpc(/|$)', allowTypeImports: true, message: 'renderer/ may only `import type` from main/rpc.' },
+  { regex: '(^|/)main/(?!rpc(/|$))', message: 'renderer/ talks to main/ through the tRPC contract only.' },
+  { regex: '(^|/)(app|e2e)/', message: 'renderer/ imports shared/ and types from main/rpc only.' },
+  { regex: '^node:', message: 'renderer/ runs in a browser sandbox: no Node built-ins.' },
+  { regex: '^(ajv|ajv/.*|@rjsf/validator-ajv8)$', message: 'Ajv compiles schemas with eval, which the CSP forbids; use @cfworker/json-schema (components/jsonSchema.ts).' },
+];
 
 /**
  * The layer rules of ARCHITECTURE.md:
@@ -15,7 +27,7 @@ const electronOnlyInApp = { name: 'electron', message: 'Only app/electron may im
 const layerRules = [
   {
     files: ['shared/**/*.ts'],
-    ignores: ['shared/**/*.test.ts'],
+    ignores: testCode,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -24,6 +36,7 @@ const layerRules = [
           patterns: [
             { regex: '^(?!zod$|\\.{1,2}/)', message: 'shared/ is the contract: it imports nothing but zod.' },
             { regex: '^\\.\\./\\.\\./|^\\.\\./(main|app|renderer|e2e)(/|$)', message: 'shared/ imports nothing of ours outside shared/.' },
+            noTestDoubles,
           ],
         },
       ],
@@ -32,7 +45,7 @@ const layerRules = [
   {
     files: ['main/**/*.ts'],
     // Tests may start the peers and rigs in e2e/ (real servers to talk to).
-    ignores: ['main/**/*.test.ts'],
+    ignores: testCode,
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -41,6 +54,7 @@ const layerRules = [
           patterns: [
             { regex: '(^|/)(app|renderer|e2e)(/|$)', message: 'main/ imports shared/ only.' },
             { regex: '^(react|react-dom|@mantine/.*)$', message: 'main/ is the backend: no UI packages.' },
+            noTestDoubles,
           ],
         },
       ],
@@ -48,24 +62,27 @@ const layerRules = [
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],
+    ignores: testCode,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [electronOnlyInApp], patterns: [...rendererPatterns, noTestDoubles] }] },
+  },
+  {
+    files: testCode.map((pattern) => `renderer/${pattern}`),
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [electronOnlyInApp], patterns: rendererPatterns }] },
+  },
+  {
+    files: ['app/web/**/*.ts', 'app/cli/**/*.ts', 'app/common/**/*.ts'],
+    ignores: testCode,
     rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [electronOnlyInApp],
-          patterns: [
-            { regex: '(^|/)main/rpc(/|$)', allowTypeImports: true, message: 'renderer/ may only `import type` from main/rpc.' },
-            { regex: '(^|/)main/(?!rpc(/|$))', message: 'renderer/ talks to main/ through the tRPC contract only.' },
-            { regex: '(^|/)(app|e2e)/', message: 'renderer/ imports shared/ and types from main/rpc only.' },
-            { regex: '^node:', message: 'renderer/ runs in a browser sandbox: no Node built-ins.' },
-            { regex: '^(ajv|ajv/.*|@rjsf/validator-ajv8)$', message: 'Ajv compiles schemas with eval, which the CSP forbids; use @cfworker/json-schema (components/jsonSchema.ts).' },
-          ],
-        },
-      ],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [electronOnlyInApp], patterns: [noTestDoubles] }],
     },
   },
   {
-    files: ['app/web/**/*.ts', 'app/cli/**/*.ts', 'app/common/**/*.ts', 'main/**/*.test.ts'],
+    files: ['app/electron/**/*.ts'],
+    ignores: testCode,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noTestDoubles] }] },
+  },
+  {
+    files: ['app/web/**/*.ts', 'app/cli/**/*.ts', 'app/common/**/*.ts', 'main/**/*.ts'].flatMap((pattern) => testCode.map((test) => `${pattern.replace('/**/*.ts', '')}/${test}`)),
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [electronOnlyInApp] }],
     },
@@ -85,5 +102,7 @@ export default tseslint.config(
     },
   },
   { files: ['renderer/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
+  // The rules of hooks and complete effect dependencies (the React Compiler's stricter rules are not adopted).
+  { files: ['renderer/**/*.{ts,tsx}'], plugins: { 'react-hooks': reactHooks }, rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' } },
   ...layerRules,
 );

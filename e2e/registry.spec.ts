@@ -68,7 +68,7 @@ test("an agent's tool access: grants from the workspace's pod file, tools.json p
   await expect.poll(() => existsSync(written)).toBe(true);
   expect(JSON.parse(readFileSync(written, 'utf8'))).toEqual(downloaded);
 
-  // An agent added to the pod file outside the console shows up, with seed 003's deny by default.
+  // An agent added to the pod file outside the console shows up, with Clawdapus's deny by default.
   const pod = join(workspace, 'agents.claw-pod.yml');
   writeFileSync(pod, `${readFileSync(pod, 'utf8')}\n  auditor:\n    x-claw:\n      cllama: passthrough\n      tools: []\n`);
   await agents.getByRole('listitem').filter({ hasText: 'auditor' }).click();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolsPolicy } from './resources/clawPod';
 
-/** What an agent of a pod file may call, resolved against the registry (seed 003). */
+/** What an agent of a pod file may call, resolved against the registry (Clawdapus). */
 export const AgentGrantView = z.object({
   /** A registry source id: `mcp:github`, `http:trading-api`. */
   source: z.string(),
@@ -46,7 +46,7 @@ export type CompileAgentInput = z.infer<typeof CompileAgentInput>;
 export const CompiledAgentFile = z.object({
   ref: z.string(),
   format: CompileFormat,
-  /** Where `write` puts it by default: `.claw-runtime/context/<agent>/<format>` in the workspace, seed 003's layout. */
+  /** Where `write` puts it by default: `.claw-runtime/context/<agent>/<format>` in the workspace, Clawdapus's layout. */
   defaultPath: z.string(),
   text: z.string(),
   toolCount: z.number().int().min(0),

@@ -1,3 +1,9 @@
+/**
+ * The Language Operator model as the cluster stores it: the `langop.io/v1alpha1` LanguageTool and
+ * LanguageAgent resources, their status, and the names and keys the reconciler writes. What the
+ * console's Cluster section sends and shows (contexts, inventory rows, apply results, the operator
+ * panel) is in kubeApi.ts, built on these.
+ */
 import { z } from 'zod';
 
 /** The Language Operator API group served by the CRDs in resources/crds. */
@@ -116,7 +122,7 @@ export const LanguageAgentStatus = z.object({
 });
 export type LanguageAgentStatus = z.infer<typeof LanguageAgentStatus>;
 
-/** The `tools:` entry an agent gets for each tool it references (seed shape of /etc/agent/config.yaml). */
+/** The `tools:` entry an agent gets for each tool it references (Language Operator's /etc/agent/config.yaml). */
 export const AgentToolEntry = z.object({ endpoint: z.string(), protocol: z.literal('mcp') });
 export type AgentToolEntry = z.infer<typeof AgentToolEntry>;
 

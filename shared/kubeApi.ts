@@ -1,3 +1,8 @@
+/**
+ * The contract of the console's Cluster section (`kube.*` procedures): kubeconfig contexts, the
+ * live tool inventory, dry-run diffs and apply results, cluster schemas, the operator's status. The
+ * Language Operator resources these views are made of are in kube.ts.
+ */
 import { z } from 'zod';
 import { Condition, DeploymentMode, ToolPhase, ToolSchema } from './kube';
 

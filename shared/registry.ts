@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { AppErrorShape } from './errors';
 import { InvocationRecord, SourceKind, ToolSource } from './invocation';
 
-/** Seed 001 (Orloj Tool): `risk_level` is one of these and defaults to `low`. */
+/** Orloj's Tool reference: `risk_level` is one of these and defaults to `low`. */
 export const RiskLevel = z.enum(['low', 'medium', 'high', 'critical']);
 export type RiskLevel = z.infer<typeof RiskLevel>;
 
-/** Seed 001: `operation_classes` allowed values. */
+/** Orloj: `operation_classes` allowed values. */
 export const OperationClass = z.enum(['read', 'write', 'delete', 'admin']);
 export type OperationClass = z.infer<typeof OperationClass>;
 
@@ -52,7 +52,7 @@ export const HttpMethod = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 export type HttpMethod = z.infer<typeof HttpMethod>;
 
 /**
- * How an HTTP tool (seed 003 `claw.describe` v2 `http` field) is called. Auth holds a reference
+ * How an HTTP tool (Clawdapus `claw.describe` v2 `http` field) is called. Auth holds a reference
  * (an environment variable name), never the token itself.
  */
 export const HttpBinding = z.object({
@@ -126,7 +126,7 @@ export const ToolResult = z.object({
   content: z.array(ContentBlock),
   structuredContent: z.unknown().optional(),
   isError: z.boolean().optional(),
-  /** Set when the result was cut to `max_tool_result_bytes` (seed 003), so nobody reads partial data as complete. */
+  /** Set when the result was cut to `max_tool_result_bytes` (Clawdapus), so nobody reads partial data as complete. */
   truncated: z.literal(true).optional(),
 });
 export type ToolResult = z.infer<typeof ToolResult>;
@@ -189,7 +189,7 @@ export const InvocationOutcome = z.object({
   error: AppErrorShape.optional(),
   /** Absent only when the tool was not found: there was nothing to judge. */
   verdict: PolicyVerdict.optional(),
-  /** Set when the call repeated an earlier one in the same run and was not executed again (seed 003). */
+  /** Set when the call repeated an earlier one in the same run and was not executed again (Clawdapus). */
   duplicate: z.literal(true).optional(),
 });
 export type InvocationOutcome = z.infer<typeof InvocationOutcome>;

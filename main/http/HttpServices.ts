@@ -15,7 +15,7 @@ const SavedService = HttpServiceInput.omit({ token: true });
 type SavedService = z.infer<typeof SavedService>;
 
 /**
- * Imported `claw.describe` descriptors (seed 003): saved in `<dataDir>/http-services.json`, loaded
+ * Imported `claw.describe` descriptors (Clawdapus): saved in `<dataDir>/http-services.json`, loaded
  * at start, their HTTP tools registered beside MCP tools and A2A skills.
  */
 export class HttpServices {

@@ -123,7 +123,7 @@ export function desiredDeployment(tool: LanguageToolObject, spec: LanguageToolSp
             {
               ...toolContainer(TOOL_CONTAINER_NAME, spec),
               ports: [{ name: SERVICE_PORT_NAME, containerPort: spec.port, protocol: 'TCP' }],
-              // The seed's contract: a tool is ready when GET /health answers.
+              // Language Operator's contract: a tool is ready when GET /health answers.
               readinessProbe: { httpGet: { path: '/health', port: SERVICE_PORT_NAME } },
             },
           ],

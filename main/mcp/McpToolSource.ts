@@ -8,7 +8,7 @@ import type { ExecutionContext, ToolExecutor } from '../registry/types';
 import type { McpConnection } from './McpConnection';
 import type { McpService } from './McpService';
 
-/** What an operator configured for a server's tool (Orloj `Tool` resources); seed 001 defaults otherwise. */
+/** What an operator configured for a server's tool (Orloj `Tool` resources); Orloj defaults otherwise. */
 export type McpToolConfigLookup = (server: string, tool: McpTool) => { config?: ToolConfig; tags?: string[]; excluded?: boolean } | undefined;
 
 export function mcpToolEntry(server: string, tool: McpTool, configured?: ReturnType<McpToolConfigLookup>): ToolEntry {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invocation } from '../store/fixtures/testRecords';
+import { invocation } from '../store/testing/testRecords';
 import { LiveFeed } from './LiveFeed';
 
 describe('LiveFeed', () => {

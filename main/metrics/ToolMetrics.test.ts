@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invocation } from '../store/fixtures/testRecords';
+import { invocation } from '../store/testing/testRecords';
 import { ToolMetrics } from './ToolMetrics';
 
 const running: ToolMetrics[] = [];

@@ -3,8 +3,8 @@ import { AppError } from '../../shared/errors';
 import type { ToolSource } from '../../shared/invocation';
 import type { ToolResult } from '../../shared/registry';
 import { createToolEntry, type ToolConfig } from './createToolEntry';
-import { FakeClock } from './fixtures/FakeClock';
-import { FakeExecutor, type FakeCall } from './fixtures/FakeExecutor';
+import { FakeClock } from './testing/FakeClock';
+import { FakeExecutor, type FakeCall } from './testing/FakeExecutor';
 import { InvocationPipeline, type InvocationPipelineOptions } from './InvocationPipeline';
 import { MemoryInvocationRecorder } from './MemoryInvocationRecorder';
 import type { ToolPermission } from './policy/ToolPermission';
@@ -148,7 +148,7 @@ describe('InvocationPipeline', () => {
   });
 
   describe('time limits and cancellation', () => {
-    it('times out at the entry runtime timeout (seed 001 default 30s), as a retryable Timeout, and aborts the executor', async () => {
+    it('times out at the entry runtime timeout (Orloj default 30s), as a retryable Timeout, and aborts the executor', async () => {
       const { pipeline, executor, clock } = setup(never);
       const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue });
       await clock.advance(29_999);
@@ -226,7 +226,7 @@ describe('InvocationPipeline', () => {
     });
   });
 
-  describe('retries (seed 001 runtime.retry)', () => {
+  describe('retries (Orloj runtime.retry)', () => {
     const retrying: ToolConfig = { runtime: { retry: { max_attempts: 3, backoff: '100ms', max_backoff: '1s', jitter: 'none' } } };
 
     it('retries retryable errors with backoff, then succeeds', async () => {
@@ -292,7 +292,7 @@ describe('InvocationPipeline', () => {
     expect(outcome.record.resultPreview).toBe('x'.repeat(200));
   });
 
-  describe('duplicate calls within a run (seed 003)', () => {
+  describe('duplicate calls within a run (Clawdapus)', () => {
     it('runs the first call, answers repeats with duplicate_tool_call, whatever the key order', async () => {
       const { pipeline, executor } = setup();
       // delete_repo is marked destructive by its server: it runs once approved.

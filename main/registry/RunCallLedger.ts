@@ -9,7 +9,7 @@ export interface FirstCall {
 
 /**
  * Remembers, per run, which (name, arguments) pairs were already executed, so a repeat can be
- * refused (seed 003: "later duplicates are skipped"). Only the most recent `maxRuns` runs are kept;
+ * refused (Clawdapus: "later duplicates are skipped"). Only the most recent `maxRuns` runs are kept;
  * a run is also forgotten when its owner ends it.
  */
 export class RunCallLedger {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ToolSource } from '../../shared/invocation';
 import type { CatalogChange } from '../../shared/registry';
 import { createToolEntry } from './createToolEntry';
-import { FakeExecutor } from './fixtures/FakeExecutor';
+import { FakeExecutor } from './testing/FakeExecutor';
 import { ToolCatalog } from './ToolCatalog';
 
 const github: ToolSource = { kind: 'mcp', name: 'github' };
@@ -43,7 +43,7 @@ describe('ToolCatalog', () => {
     expect(catalog.list().map((e) => e.name)).toEqual(['mcp:github.a']);
   });
 
-  it('refuses a name already held by another source, naming both (seed 002: duplicate registration throws)', () => {
+  it('refuses a name already held by another source, naming both (RockBot: duplicate registration throws)', () => {
     const catalog = new ToolCatalog();
     const dotted: ToolSource = { kind: 'mcp', name: 'acme.tools' };
     const acme: ToolSource = { kind: 'mcp', name: 'acme' };

@@ -18,7 +18,7 @@ export function toolEntryName(source: ToolSource, toolName: string): string {
 /**
  * The one catalog of callable things. Entries arrive a source at a time: when a source is
  * (re)discovered its whole entry list and executor replace the previous ones in one step, so nobody
- * sees half a server. Names are unique across sources (seed 002: a duplicate registration throws).
+ * sees half a server. Names are unique across sources (RockBot: a duplicate registration throws).
  */
 export class ToolCatalog {
   private readonly byName = new Map<string, Registered>();

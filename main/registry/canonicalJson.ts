@@ -1,6 +1,6 @@
 /**
  * JSON with object keys sorted at every level, so two argument objects that differ only in key
- * order serialize the same (seed 003: duplicates are "the same canonical tool name and arguments").
+ * order serialize the same (Clawdapus: duplicates are "the same canonical tool name and arguments").
  */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));

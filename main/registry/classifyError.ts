@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '../../shared/errors';
 
 /**
- * Seed 002 (RockBot) classification: timeouts are Timeout (retryable), argument errors are
+ * RockBot classification: timeouts are Timeout (retryable), argument errors are
  * InvalidArguments, everything else is ExecutionFailed (not retryable). AppErrors keep their own code
  * and retryability, so an executor that knows better (ConnectionFailed, retryable) is believed.
  */

@@ -15,7 +15,7 @@ export interface DescribedTool {
   annotations?: ToolAnnotations;
 }
 
-/** What an operator configured for a tool, with seed 001's field names. */
+/** What an operator configured for a tool, with Orloj's field names. */
 export interface ToolConfig {
   risk_level?: string;
   operation_classes?: string[];
@@ -31,7 +31,7 @@ export interface ToolEntryInput {
   grpc?: GrpcBinding;
 }
 
-/** Builds a normalized entry: namespaced name, seed-001 policy and runtime defaults, annotation-derived classes. */
+/** Builds a normalized entry: namespaced name, Orloj policy and runtime defaults, annotation-derived classes. */
 export function createToolEntry({ source, tool, config, tags, http, grpc }: ToolEntryInput): ToolEntry {
   const riskLevel = normalizeRiskLevel(config?.risk_level);
   const title = tool.title ?? tool.annotations?.title;

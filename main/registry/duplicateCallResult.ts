@@ -2,10 +2,10 @@ import type { ToolResult } from '../../shared/registry';
 import type { FirstCall } from './RunCallLedger';
 
 /**
- * Seed 003: "later duplicates are skipped and returned to the model as a structured
+ * Clawdapus: "later duplicates are skipped and returned to the model as a structured
  * `duplicate_tool_call` tool result, with `tool_trace` metadata showing the original round and
  * duplicate count", and "duplicate managed tool calls are treated as structured tool errors". The
- * seed gives no JSON for it; this follows its words and the `{ok: false, error: {code, message}}`
+ * Clawdapus gives no JSON for it; this follows its words and the `{ok: false, error: {code, message}}`
  * shape its mediator uses for tool errors.
  */
 export function duplicateCallResult(name: string, first: FirstCall): ToolResult {

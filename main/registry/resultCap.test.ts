@@ -11,7 +11,7 @@ function resultOfSize(size: number): ToolResult {
   return textResult('a'.repeat(size - bytes(textResult(''))));
 }
 
-describe('capToolResult (seed 003: max_tool_result_bytes, default 16,384, truncated: true)', () => {
+describe('capToolResult (Clawdapus: max_tool_result_bytes, default 16,384, truncated: true)', () => {
   const limit = 1000;
 
   it('leaves a result of limit-1 and of exactly limit bytes untouched', () => {

@@ -1,7 +1,7 @@
 import type { ContentBlock, ToolResult } from '../../shared/registry';
 import { jsonStringPrefix } from './jsonStringPrefix';
 
-/** Seed 003 budget default: max_tool_result_bytes = 16,384. */
+/** Clawdapus budget default: max_tool_result_bytes = 16,384. */
 export const DEFAULT_MAX_TOOL_RESULT_BYTES = 16_384;
 
 export interface CappedResult {

@@ -477,7 +477,7 @@ export class LocalReconciler {
   }
 }
 
-/** The Tool Orloj generates for an MCP tool: its description and schema, the server's default runtime, seed defaults. */
+/** The Tool Orloj generates for an MCP tool: its description and schema, the server's default runtime, Orloj's defaults. */
 function generatedSpec(server: McpServerObject, tool: McpTool) {
   const spec = normalizeOrlojToolSpec(
     {

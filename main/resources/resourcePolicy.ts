@@ -6,7 +6,7 @@ import type { ToolConfig } from '../registry/createToolEntry';
 import { normalizeToolPermission, type ToolPermission } from '../registry/policy/ToolPermission';
 
 /**
- * What the workspace says about one MCP tool: seed-001 policy from a Tool resource, and whether an
+ * What the workspace says about one MCP tool: Orloj policy from a Tool resource, and whether an
  * McpServer's `tool_filter.include` leaves it out of the registry. Assignable to McpToolConfigLookup.
  */
 export interface ResourceToolSettings {
@@ -34,7 +34,7 @@ export function isIncluded(server: McpServerObject | undefined, tool: string): b
 }
 
 /**
- * A Tool resource's settings replace the server's `default_tool_runtime` wholesale (the seed's
+ * A Tool resource's settings replace the server's `default_tool_runtime` wholesale (Orloj's
  * defaults fill the rest); without one, generated tools inherit the server's runtime and keep the
  * operation classes the server's annotations give.
  */

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { invocation } from './fixtures/testRecords';
+import { invocation } from './testing/testRecords';
 import { InvocationStore, type StoreWriteError } from './InvocationStore';
 import { loadSqlite } from './loadSqlite';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const burstWriter = fileURLToPath(new URL('./fixtures/burstWriter.ts', import.meta.url));
+const burstWriter = fileURLToPath(new URL('./testing/burstWriter.ts', import.meta.url));
 const dirs: string[] = [];
 const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'tooldeck-store-'));

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InvocationRecord, InvocationStatus } from '../../shared/invocation';
-import { invocation } from './fixtures/testRecords';
+import { invocation } from './testing/testRecords';
 import type { MetricFilter, TimeSeriesQuery } from '../../shared/history';
 import { InvocationStore } from './InvocationStore';
 import { CHUNK_CAPACITY } from './LatencyRollup';

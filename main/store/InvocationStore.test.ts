@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { InvocationRecord, InvocationStatus } from '../../shared/invocation';
-import { invocation } from './fixtures/testRecords';
+import { invocation } from './testing/testRecords';
 import type { InvocationFilter } from '../../shared/history';
 import { InvocationStore, type InvocationStoreOptions, type StoreWriteError } from './InvocationStore';
 import { loadSqlite } from './loadSqlite';

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const probe = fileURLToPath(new URL('./fixtures/sqliteWarningProbe.ts', import.meta.url));
+const probe = fileURLToPath(new URL('./testing/sqliteWarningProbe.ts', import.meta.url));
 
 describe('loadSqlite', () => {
   it('silences the SQLite ExperimentalWarning and nothing else', () => {

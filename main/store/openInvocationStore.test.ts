@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { invocation } from './fixtures/testRecords';
+import { invocation } from './testing/testRecords';
 import { DATABASE_FILE_NAME } from './InvocationStore';
 import { loadSqlite } from './loadSqlite';
 import { openInvocationStore, type StoreOpenReport } from './openInvocationStore';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const openProbe = fileURLToPath(new URL('./fixtures/openProbe.ts', import.meta.url));
+const openProbe = fileURLToPath(new URL('./testing/openProbe.ts', import.meta.url));
 const fixedNow = () => new Date('2026-11-22T10:20:30.456Z');
 const movedName = `${DATABASE_FILE_NAME}.corrupt-2026-11-22T10-20-30-456Z`;
 

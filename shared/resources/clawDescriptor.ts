@@ -4,7 +4,7 @@ import type { JsonSchema } from './jsonSchema';
 export const CLAW_DESCRIPTOR_FILE = /^(.+)\.claw-describe\.(json|ya?ml)$/;
 
 /**
- * A Clawdapus `claw.describe` descriptor (seed 003). Version 2 declares MCP-shaped tools, each with
+ * A Clawdapus `claw.describe` descriptor. Version 2 declares MCP-shaped tools, each with
  * `http` execution metadata unless the service speaks MCP (`mcp` set). `auth.env` names the
  * environment variable holding the service token; the token itself never appears here.
  */

@@ -3,15 +3,15 @@ import type { JsonSchema } from './jsonSchema';
 
 /**
  * Files named `claw-pod.{yml,yaml}` or `<pod>.claw-pod.{yml,yaml}` are Clawdapus pod files
- * (seed 003): compose services, of which those with an `x-claw` block are agents.
+ * (Clawdapus): compose services, of which those with an `x-claw` block are agents.
  */
 export const CLAW_POD_FILE = /^(?:(.+)\.)?claw-pod\.ya?ml$/;
 
-/** `...` in an agent's tools list splices in the pod's `tools-defaults` (seed 003). */
+/** `...` in an agent's tools list splices in the pod's `tools-defaults` (Clawdapus). */
 export const INHERIT_DEFAULTS = '...';
 
 /**
- * One grant of seed 003's `tools:` lists: a service and `allow: all` or tool names. `service` names
+ * One grant of Clawdapus's `tools:` lists: a service and `allow: all` or tool names. `service` names
  * a source of the registry by its name (an HTTP service, an MCP server or an A2A agent);
  * `source` (`mcp:github`) is the explicit spelling for when two kinds of source share a name.
  */
@@ -24,7 +24,7 @@ export type ToolGrant = z.infer<typeof ToolGrant>;
 export type ToolGrantItem = ToolGrant | typeof INHERIT_DEFAULTS;
 
 /**
- * Seed 003's mediation budget with its field names and defaults. The seed says the limits are
+ * Clawdapus's mediation budget with its field names and defaults. Clawdapus says the limits are
  * "configurable in pod YAML" without naming the key; Tooldeck reads them from `x-claw.tools-policy`
  * at pod level and per agent (the agent's values win).
  */
@@ -79,7 +79,7 @@ const grantSchema: JsonSchema = {
 
 const policySchema: JsonSchema = {
   type: 'object',
-  description: 'Mediation budget compiled into tools.json (seed 003 defaults: 8 rounds, 30 s per tool, 120 s in all, 16,384 result bytes).',
+  description: 'Mediation budget compiled into tools.json (Clawdapus defaults: 8 rounds, 30 s per tool, 120 s in all, 16,384 result bytes).',
   properties: {
     max_rounds: { type: 'integer', minimum: 1, default: 8 },
     timeout_per_tool_ms: { type: 'integer', minimum: 1, default: 30_000 },

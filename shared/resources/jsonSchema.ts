@@ -39,7 +39,7 @@ export interface JsonSchema {
 
 export type JsonSchemaType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';
 
-/** A Go duration string as seed 001 writes them ("30s", "1m30s", "250ms"); a bare 0 needs no unit. */
+/** A Go duration string as Orloj writes them ("30s", "1m30s", "250ms"); a bare 0 needs no unit. */
 export const GO_DURATION_PATTERN = '^[-+]?(0|(([0-9]+\\.?[0-9]*|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$';
 
 export const durationSchema = (description: string, defaultValue?: string): JsonSchema => ({

@@ -24,7 +24,7 @@ export const RESOURCE_KINDS: readonly KindInfo[] = [
   { kind: 'LanguageTool', apiVersion: LANGOP_API_VERSION, schema: languageToolObjectSchema, reconciledLocally: false },
   { kind: 'LanguageAgent', apiVersion: LANGOP_API_VERSION, schema: languageAgentObjectSchema, reconciledLocally: false },
   { kind: 'ClawDescriptor', schema: clawDescriptorSchema, reconciledLocally: false },
-  // Agents and their tool grants (seed 003); compiled into tools.json / config.yaml, not reconciled.
+  // Agents and their tool grants (Clawdapus); compiled into tools.json / config.yaml, not reconciled.
   { kind: 'ClawPod', schema: clawPodSchema, reconciledLocally: false },
 ];
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { JsonSchema } from './jsonSchema';
 
-/** Orloj's API group (seed 001 and its McpServer and ToolPermission kinds). */
+/** Orloj's API group (its Tool, McpServer and ToolPermission kinds). */
 export const ORLOJ_API_VERSION = 'orloj.dev/v1';
 /** Orloj puts every object without a namespace in `default`. */
 export const ORLOJ_DEFAULT_NAMESPACE = 'default';

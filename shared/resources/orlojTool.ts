@@ -3,11 +3,11 @@ import { IsolationMode, Jitter, OperationClass, RiskLevel } from '../registry';
 import { durationSchema, stringListSchema, type JsonSchema } from './jsonSchema';
 import { orlojObjectSchema } from './meta';
 
-/** Seed 001: `spec.type` allowed values; unknown values are rejected, the default is http. */
+/** Orloj: `spec.type` allowed values; unknown values are rejected, the default is http. */
 export const OrlojToolType = z.enum(['http', 'external', 'grpc', 'webhook-callback', 'queue', 'mcp']);
 export type OrlojToolType = z.infer<typeof OrlojToolType>;
 
-/** Seed 001: `spec.auth.profile` allowed values. */
+/** Orloj: `spec.auth.profile` allowed values. */
 export const ToolAuthProfile = z.enum(['bearer', 'api_key_header', 'basic', 'oauth2_client_credentials']);
 export type ToolAuthProfile = z.infer<typeof ToolAuthProfile>;
 
@@ -27,7 +27,7 @@ export const ToolAuthSpec = z.object({
 });
 export type ToolAuthSpec = z.infer<typeof ToolAuthSpec>;
 
-/** An Orloj `Tool` spec as stored: every seed-001 default applied. */
+/** An Orloj `Tool` spec as stored: every Orloj default applied. */
 export const OrlojToolSpec = z.object({
   type: OrlojToolType,
   endpoint: z.string().optional(),
@@ -105,4 +105,4 @@ export const toolSpecSchema: JsonSchema = {
   allOf: [{ if: { properties: { type: { const: 'mcp' } }, required: ['type'] }, then: { required: ['mcp_server_ref', 'mcp_tool_name'] } }],
 };
 
-export const orlojToolSchema: JsonSchema = orlojObjectSchema('Tool', 'An Orloj Tool (seed 001): a callable capability with risk, operation classes and a runtime policy.', toolSpecSchema);
+export const orlojToolSchema: JsonSchema = orlojObjectSchema('Tool', 'An Orloj Tool: a callable capability with risk, operation classes and a runtime policy.', toolSpecSchema);

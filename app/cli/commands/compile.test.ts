@@ -10,11 +10,11 @@ import { FileSecretStore } from '../../../main/platform/FileSecretStore';
 import { silentLogger } from '../../../main/platform/Logger';
 import { runCli } from '../program';
 
-const seedDescriptor = fileURLToPath(new URL('../../../main/registry/fixtures/trading-api.claw-describe.json', import.meta.url));
+const seedDescriptor = fileURLToPath(new URL('../../../main/registry/testing/trading-api.claw-describe.json', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-compile-cli-'));
 let remote: RunningPeer;
 
-// Seed 003's pod-level defaults, extended with two MCP servers by name: `everything` (stdio, not
+// Clawdapus's pod-level defaults, extended with two MCP servers by name: `everything` (stdio, not
 // running when compile runs: its last discovery is used) and `remote` (Streamable HTTP).
 const POD = `x-claw:
   pod: desk

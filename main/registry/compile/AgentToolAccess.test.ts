@@ -8,17 +8,17 @@ import type { ToolSource } from '../../../shared/invocation';
 import type { ClawPod } from '../../../shared/resources/clawPod';
 import { parseResourceText } from '../../resources/parseResourceText';
 import { createToolEntry } from '../createToolEntry';
-import { FakeExecutor } from '../fixtures/FakeExecutor';
+import { FakeExecutor } from '../testing/FakeExecutor';
 import { httpToolEntries } from '../http/httpToolEntries';
 import { loadClawDescriptor } from '../http/loadClawDescriptor';
 import { ToolCatalog } from '../ToolCatalog';
 import { AgentToolAccess, lookupWithFallback, type WorkspacePod } from './AgentToolAccess';
 
-const seedDescriptor = fileURLToPath(new URL('../fixtures/trading-api.claw-describe.json', import.meta.url));
+const seedDescriptor = fileURLToPath(new URL('../testing/trading-api.claw-describe.json', import.meta.url));
 const memory: ToolSource = { kind: 'mcp', name: 'mem0-memory' };
 const catalog = new ToolCatalog();
 
-/** Seed 003's pod-level defaults example, plus an agent on the defaults and one with an MCP server. */
+/** Clawdapus's pod-level defaults example, plus an agent on the defaults and one with an MCP server. */
 const POD = `x-claw:
   pod: trading-desk
   tools-defaults:
@@ -68,7 +68,7 @@ beforeAll(async () => {
   catalog.replaceSource(memory, [createToolEntry({ source: memory, tool: { name: 'recall' } }), createToolEntry({ source: memory, tool: { name: 'remember' } })], new FakeExecutor());
 });
 
-describe('AgentToolAccess (seed 003 agents of the workspace)', () => {
+describe('AgentToolAccess (Clawdapus agents of the workspace)', () => {
   it('lists every agent with what its grants resolve to in the registry', async () => {
     const agents = await access.list();
     expect(agents.map((agent) => [agent.ref, agent.declares, agent.toolCount, agent.problems])).toEqual([
@@ -92,7 +92,7 @@ describe('AgentToolAccess (seed 003 agents of the workspace)', () => {
     expect(analyst.tools.map((tool: { name: string }) => tool.name)).toEqual(['trading-api.execute_trade', 'trading-api.get_market_context']);
   });
 
-  it('compiles config.yaml in the seed-000 shape with only the MCP servers granted', async () => {
+  it('compiles config.yaml in the Language Operator shape with only the MCP servers granted', async () => {
     const compiled = await access.compile('assistant', 'config.yaml');
     expect(parse(compiled.text)).toEqual({ tools: { 'mem0-memory': { endpoint: 'http://mem0-memory.language-operator-myapp.svc.cluster.local:8080', protocol: 'mcp' } } });
     expect(compiled.toolCount).toBe(1);

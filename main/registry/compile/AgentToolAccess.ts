@@ -35,7 +35,7 @@ interface AgentInPod {
 }
 
 /**
- * Agents' tool access (seed 003): the agents of the workspace's pod files, what their grants
+ * Agents' tool access (Clawdapus): the agents of the workspace's pod files, what their grants
  * resolve to in the registry, and their compiled tools.json and config.yaml.
  */
 export class AgentToolAccess {
@@ -53,7 +53,7 @@ export class AgentToolAccess {
     return { ref: entry.ref, format, defaultPath: defaultPath(entry.agent.name, format), text, toolCount };
   }
 
-  /** Writes each format to `.claw-runtime/context/<agent>/` (seed 003's layout); one failing format does not stop the others. */
+  /** Writes each format to `.claw-runtime/context/<agent>/` (Clawdapus's layout); one failing format does not stop the others. */
   async write(ref: string, formats: readonly CompileFormat[]): Promise<WrittenAgentFiles> {
     const entry = this.find(ref);
     const [tools, endpoints] = await Promise.all([this.deps.tools(), this.deps.endpoints()]);

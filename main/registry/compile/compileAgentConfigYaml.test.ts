@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { compileAgentConfigYaml } from './compileAgentConfigYaml';
 
-describe('compileAgentConfigYaml (seed 000 /etc/agent/config.yaml)', () => {
-  it('writes the seed example exactly', () => {
+describe('compileAgentConfigYaml (Language Operator /etc/agent/config.yaml)', () => {
+  it('writes the documented Language Operator example exactly', () => {
     const yaml = compileAgentConfigYaml(
       { name: 'assistant', tools: [{ source: 'mcp:mem0-memory', allow: 'all' }] },
       { 'mem0-memory': 'http://mem0-memory.language-operator-myapp.svc.cluster.local:8080' },

@@ -3,7 +3,7 @@ import { AppError } from '../../../shared/errors';
 import { httpService, resolveToolGrants, type AgentTools, type ServiceResolver, type ToolGrant } from './resolveToolGrants';
 
 /**
- * The agent's `/etc/agent/config.yaml` in the seed-000 (Language Operator) shape:
+ * The agent's `/etc/agent/config.yaml` in the Language Operator shape:
  * `tools: {<name>: {endpoint, protocol: mcp}}`, one entry per MCP server the agent is granted.
  * `endpoints` maps MCP server names to their URLs. Grants to other kinds of source are not MCP
  * servers and do not appear.

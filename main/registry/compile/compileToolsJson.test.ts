@@ -2,14 +2,14 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ToolSource } from '../../../shared/invocation';
 import { createToolEntry } from '../createToolEntry';
-import { FakeExecutor } from '../fixtures/FakeExecutor';
+import { FakeExecutor } from '../testing/FakeExecutor';
 import { httpToolEntries } from '../http/httpToolEntries';
 import { loadClawDescriptor } from '../http/loadClawDescriptor';
 import { ToolCatalog } from '../ToolCatalog';
 import { compileToolsJson, DEFAULT_TOOLS_POLICY } from './compileToolsJson';
 import { resolveToolGrants, type ToolGrant } from './resolveToolGrants';
 
-const seedDescriptor = fileURLToPath(new URL('../fixtures/trading-api.claw-describe.json', import.meta.url));
+const seedDescriptor = fileURLToPath(new URL('../testing/trading-api.claw-describe.json', import.meta.url));
 const catalog = new ToolCatalog();
 const memory: ToolSource = { kind: 'mcp', name: 'mem0-memory' };
 
@@ -28,8 +28,8 @@ beforeAll(async () => {
 
 const names = (manifest: { tools: Array<{ name: string }> }) => manifest.tools.map((tool) => tool.name);
 
-describe('compileToolsJson (seed 003 tools.json)', () => {
-  it('compiles the seed example field by field', () => {
+describe('compileToolsJson (Clawdapus tools.json)', () => {
+  it('compiles the documented Clawdapus example field by field', () => {
     const manifest = compileToolsJson({ name: 'analyst', tools: [{ service: 'trading-api', allow: ['get_market_context'] }] }, catalog, [], {
       tokens: { 'trading-api': 'resolved-token-value' },
     });

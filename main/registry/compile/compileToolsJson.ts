@@ -40,7 +40,7 @@ export interface CompileToolsOptions {
 }
 
 /**
- * The per-agent tools.json manifest of seed 003: the tools the agent's grants allow (deny by
+ * The per-agent tools.json manifest of Clawdapus: the tools the agent's grants allow (deny by
  * default, workspace defaults inherited and extended), named `<service>.<tool>`, with their schemas,
  * annotations and hidden execution metadata, and the mediation budget.
  */

@@ -7,13 +7,13 @@ export type { ToolGrant, ToolGrantItem };
 /** Maps a grant's `service` name to a registry source id. */
 export type ServiceResolver = (service: string) => string;
 
-/** Seed 003's services are HTTP services: without a registry to look in, `service: x` means `http:x`. */
+/** Clawdapus's services are HTTP services: without a registry to look in, `service: x` means `http:x`. */
 export const httpService: ServiceResolver = (service) => `http:${service}`;
 
 /**
  * Looks a service up among the registry's sources by name, whatever their kind (an MCP server
  * wrapped as a pod service is a service too). Two kinds of source with the name: the grant must
- * say which with `source:`. None: the seed's reading, an HTTP service.
+ * say which with `source:`. None: Clawdapus's reading, an HTTP service.
  */
 export function serviceResolverFor(sources: readonly ToolSource[]): ServiceResolver {
   return (service) => {
@@ -35,7 +35,7 @@ export interface AgentTools {
 export type ResolvedGrants = Map<string, 'all' | Set<string>>;
 
 /**
- * Seed 003: no tools unless declared (deny by default); the agent's list replaces the defaults
+ * Clawdapus: no tools unless declared (deny by default); the agent's list replaces the defaults
  * except where `...` splices them in; after that, grants are merged per source — `all` wins,
  * otherwise names are unioned.
  */

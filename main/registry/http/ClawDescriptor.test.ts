@@ -9,10 +9,10 @@ import { parseClawDescriptor } from './ClawDescriptor';
 import { httpToolEntries } from './httpToolEntries';
 import { loadClawDescriptor } from './loadClawDescriptor';
 
-const seedDescriptor = fileURLToPath(new URL('../fixtures/trading-api.claw-describe.json', import.meta.url));
+const seedDescriptor = fileURLToPath(new URL('../testing/trading-api.claw-describe.json', import.meta.url));
 
-describe('claw.describe v2 descriptors (seed 003)', () => {
-  it('loads the seed example from a file and turns its tools into http:<service>.<tool> entries', async () => {
+describe('claw.describe v2 descriptors (Clawdapus)', () => {
+  it('loads the documented Clawdapus example from a file and turns its tools into http:<service>.<tool> entries', async () => {
     const { descriptor } = await loadClawDescriptor(seedDescriptor);
     const entries = httpToolEntries(descriptor, { service: 'trading-api', baseUrl: 'http://trading-api:4000' });
     expect(entries.map((e) => e.name)).toEqual(['http:trading-api.get_market_context', 'http:trading-api.execute_trade']);

@@ -20,7 +20,7 @@ const ToolDescriptor = z.object({
 });
 
 /**
- * A `claw.describe` service descriptor (seed 003). Version 2 adds MCP-shaped `tools[]`; each tool
+ * A `claw.describe` service descriptor (Clawdapus). Version 2 adds MCP-shaped `tools[]`; each tool
  * carries `http` execution metadata unless the service speaks MCP (`mcp` set), and `auth` names the
  * environment variable that holds the service's bearer token.
  */

@@ -57,7 +57,7 @@ afterAll(() => {
   return new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const seedDescriptor = fileURLToPath(new URL('../fixtures/trading-api.claw-describe.json', import.meta.url));
+const seedDescriptor = fileURLToPath(new URL('../testing/trading-api.claw-describe.json', import.meta.url));
 
 async function tradingDesk(executor: HttpToolExecutor) {
   const { descriptor } = await loadClawDescriptor(seedDescriptor);
@@ -85,7 +85,7 @@ async function tradingDesk(executor: HttpToolExecutor) {
   return { pipeline: new InvocationPipeline({ catalog, recorder }), recorder };
 }
 
-describe('HttpToolExecutor against a local HTTP service (seed 003 http tools)', () => {
+describe('HttpToolExecutor against a local HTTP service (Clawdapus http tools)', () => {
   it('fills {param} from the arguments, URL-encoded, sends the rest as query for GET, with the bearer token from auth.env', async () => {
     const { pipeline } = await tradingDesk(new HttpToolExecutor({ env: { TRADING_API_TOKEN: 'tok-env' } }));
     const outcome = await pipeline.invoke({ name: 'http:trading-api.find', arguments: { claw_id: 'analyst 0/1', symbols: ['AAPL', 'MSFT'], limit: 5, filter: { open: true } } });

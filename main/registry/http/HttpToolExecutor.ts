@@ -23,7 +23,7 @@ export function httpTokenSecretKey(service: string): string {
 }
 
 /**
- * Calls seed-003 HTTP tools: `{param}` placeholders in the path are filled from the arguments
+ * Calls Clawdapus HTTP tools: `{param}` placeholders in the path are filled from the arguments
  * (URL-encoded), the remaining arguments go in the query string for GET and as a JSON body
  * otherwise (wrapped in `body_key` when the descriptor sets one), and a bearer token comes from the
  * descriptor's `auth.env` variable or the SecretStore.

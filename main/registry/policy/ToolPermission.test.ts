@@ -4,7 +4,7 @@ import { normalizeToolPermission, verdictFor, type ToolPermission } from './Tool
 
 const tool = (name: string, operationClasses: ToolPolicy['operationClasses']) => ({ name, policy: { riskLevel: 'low' as const, operationClasses } });
 
-describe('normalizeToolPermission (seed 001 ToolPermission.operation_rules)', () => {
+describe('normalizeToolPermission (Orloj ToolPermission.operation_rules)', () => {
   it('trims and lowercases; operation_class defaults to *, verdict to allow; approval_required means confirm', () => {
     expect(
       normalizeToolPermission({

@@ -5,7 +5,7 @@ import { backoffDelay, shouldRetry } from './backoff';
 
 const policy = (jitter: RetryPolicy['jitter']): RetryPolicy => ({ maxAttempts: 5, backoffMs: 100, maxBackoffMs: 1000, jitter });
 
-describe('backoffDelay (seed 001 retry.backoff / max_backoff / jitter)', () => {
+describe('backoffDelay (Orloj retry.backoff / max_backoff / jitter)', () => {
   it('doubles from backoff and stops at max_backoff without jitter', () => {
     expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, policy('none'), () => 0.5))).toEqual([100, 200, 400, 800, 1000, 1000]);
   });
@@ -22,7 +22,7 @@ describe('backoffDelay (seed 001 retry.backoff / max_backoff / jitter)', () => {
     expect(backoffDelay(5, policy('equal'), () => 0.999)).toBeCloseTo(999.5);
   });
 
-  it('a zero backoff (the seed default) retries immediately', () => {
+  it('a zero backoff (the Orloj default) retries immediately', () => {
     expect(backoffDelay(4, { maxAttempts: 5, backoffMs: 0, maxBackoffMs: 30_000, jitter: 'full' }, () => 0.7)).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { durationMs, parseDuration } from './duration';
 
-describe('parseDuration (seed 001: runtime durations are Go duration strings)', () => {
+describe('parseDuration (Orloj: runtime durations are Go duration strings)', () => {
   it.each([
     ['30s', 30_000],
     ['1m30s', 90_000],

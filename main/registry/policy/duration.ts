@@ -5,7 +5,7 @@ const WHOLE = /^[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/;
 const PART = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g;
 
 /**
- * Parses a Go duration string (seed 001 `runtime.timeout`, `retry.backoff`: "30s", "1m30s",
+ * Parses a Go duration string (Orloj `runtime.timeout`, `retry.backoff`: "30s", "1m30s",
  * "250ms", "2h", "1.5h") into milliseconds. As in Go, a unit is required on every number except
  * the bare "0", and only a leading sign is allowed.
  */

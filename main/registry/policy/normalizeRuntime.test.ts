@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeRuntime } from './normalizeRuntime';
 import { normalizeRiskLevel } from './riskLevel';
 
-describe('normalizeRuntime (seed 001 Tool runtime defaults)', () => {
+describe('normalizeRuntime (Orloj Tool runtime defaults)', () => {
   it('defaults: timeout 30s, isolation none, retry max_attempts 1, backoff 0s, max_backoff 30s, jitter none', () => {
     expect(normalizeRuntime(undefined)).toEqual({
       timeoutMs: 30_000,
@@ -43,7 +43,7 @@ describe('normalizeRuntime (seed 001 Tool runtime defaults)', () => {
   });
 });
 
-describe('normalizeRiskLevel (seed 001: risk_level defaults to low)', () => {
+describe('normalizeRiskLevel (Orloj: risk_level defaults to low)', () => {
   it('defaults, normalizes and rejects', () => {
     expect(normalizeRiskLevel(undefined)).toBe('low');
     expect(normalizeRiskLevel(' High ')).toBe('high');

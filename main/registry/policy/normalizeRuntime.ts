@@ -3,7 +3,7 @@ import { IsolationMode, Jitter, type RiskLevel, type RuntimePolicy } from '../..
 import { durationMs } from './duration';
 import { isElevatedRisk } from './riskLevel';
 
-/** `spec.runtime` of a seed-001 Tool, as written in YAML. */
+/** `spec.runtime` of an Orloj Tool, as written in YAML. */
 export interface RawRuntime {
   timeout?: string | number;
   isolation_mode?: string;
@@ -19,7 +19,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_BACKOFF_MS = 30_000;
 
 /**
- * Seed 001 runtime defaults: timeout 30s, isolation sandboxed for high/critical risk and none
+ * Orloj runtime defaults: timeout 30s, isolation sandboxed for high/critical risk and none
  * otherwise, retry max_attempts 1, backoff 0s, max_backoff 30s, jitter none. Empty or zero values
  * count as unset (Go zero values), so `timeout: 0` means the default, not "no timeout".
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeOperationClasses, operationClassFromAnnotations, resolveOperationClasses } from './operationClasses';
 
-describe('normalizeOperationClasses (seed 001: trimmed, lowercased, deduplicated, invalid rejected)', () => {
+describe('normalizeOperationClasses (Orloj: trimmed, lowercased, deduplicated, invalid rejected)', () => {
   it('normalizes', () => {
     expect(normalizeOperationClasses([' Read', 'WRITE ', 'read', ''], 'low')).toEqual(['read', 'write']);
   });

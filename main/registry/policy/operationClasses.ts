@@ -3,7 +3,7 @@ import { OperationClass, type RiskLevel, type ToolAnnotations } from '../../../s
 import { isElevatedRisk } from './riskLevel';
 
 /**
- * Seed 001: operation_classes are trimmed, lowercased and deduplicated; invalid values are
+ * Orloj: operation_classes are trimmed, lowercased and deduplicated; invalid values are
  * rejected; an empty list defaults to ["read"] for low/medium risk and ["write"] for high/critical.
  */
 export function normalizeOperationClasses(raw: readonly string[] | undefined, riskLevel: RiskLevel): OperationClass[] {
@@ -22,7 +22,7 @@ export function normalizeOperationClasses(raw: readonly string[] | undefined, ri
 /**
  * The class an MCP server's hints describe, read with MCP's own defaults (readOnlyHint false,
  * destructiveHint true once the tool is not read-only): readOnlyHint → read, destructive → delete,
- * otherwise write. Undefined when neither hint is present, so the seed-001 risk default applies.
+ * otherwise write. Undefined when neither hint is present, so the Orloj risk default applies.
  */
 export function operationClassFromAnnotations(annotations: ToolAnnotations | undefined): OperationClass | undefined {
   if (annotations?.readOnlyHint === undefined && annotations?.destructiveHint === undefined) return undefined;

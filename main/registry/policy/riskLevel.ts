@@ -1,7 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import { RiskLevel } from '../../../shared/registry';
 
-/** Seed 001: `risk_level` defaults to `low`; unknown values are rejected. */
+/** Orloj: `risk_level` defaults to `low`; unknown values are rejected. */
 export function normalizeRiskLevel(raw: string | undefined): RiskLevel {
   const value = raw?.trim().toLowerCase();
   if (!value) return 'low';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ToolSource } from '../../../shared/invocation';
 import { createToolEntry } from '../createToolEntry';
-import { FakeExecutor } from '../fixtures/FakeExecutor';
+import { FakeExecutor } from '../testing/FakeExecutor';
 import { ToolCatalog } from '../ToolCatalog';
 import { tokenize } from './tokenize';
 import { toolDocument, ToolSearchIndex } from './ToolSearchIndex';
@@ -14,7 +14,7 @@ interface CorpusTool {
   tags: string[];
 }
 
-const corpus = JSON.parse(readFileSync(new URL('../fixtures/toolCorpus.json', import.meta.url), 'utf8')) as CorpusTool[];
+const corpus = JSON.parse(readFileSync(new URL('../testing/toolCorpus.json', import.meta.url), 'utf8')) as CorpusTool[];
 
 function corpusIndex(): ToolSearchIndex {
   const index = new ToolSearchIndex();
@@ -81,7 +81,7 @@ describe('ToolSearchIndex ranking on a fixed corpus', () => {
   });
 });
 
-describe('ToolSearchIndex scoring (seed 002: Okapi BM25, k1 = 1.5, b = 0.75, adjacent two-word bonus)', () => {
+describe('ToolSearchIndex scoring (RockBot: Okapi BM25, k1 = 1.5, b = 0.75, adjacent two-word bonus)', () => {
   it('scores term frequency and length with k1 = 1.5 and b = 0.75', () => {
     const index = new ToolSearchIndex();
     index.upsert({ id: 'a', kind: 'tool', name: 'alpha' });

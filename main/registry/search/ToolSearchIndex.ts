@@ -21,9 +21,9 @@ export interface SearchOptions {
   kinds?: readonly SearchDocumentKind[];
 }
 
-/** Seed 002 (RockBot): Okapi BM25 with k1 = 1.5, b = 0.75 (d = 0 turns minisearch's BM25+ into plain Okapi). */
+/** RockBot: Okapi BM25 with k1 = 1.5, b = 0.75 (d = 0 turns minisearch's BM25+ into plain Okapi). */
 export const BM25 = { k: 1.5, b: 0.75, d: 0 } as const;
-/** Seed 002: "a 2× phrase bonus for adjacent two-word query terms". */
+/** RockBot: "a 2× phrase bonus for adjacent two-word query terms". */
 const PHRASE_WEIGHT = 2;
 const FIELDS = ['name', 'title', 'tags', 'source', 'description'] as const;
 const BOOST = { name: 3, title: 2, tags: 1.5, source: 1.5, description: 1 };

@@ -67,7 +67,7 @@ export function readInteger(value: unknown, path: IssuePath, issues: ResourceIss
   return value;
 }
 
-/** One of `allowed` after trimming and lowercasing (the seed normalizes enums that way). */
+/** One of `allowed` after trimming and lowercasing (Orloj normalizes enums that way). */
 export function readEnum<T extends string>(value: unknown, path: IssuePath, issues: ResourceIssues, allowed: readonly T[]): T | undefined {
   const text = readString(value, path, issues);
   if (text === undefined) return undefined;
@@ -78,7 +78,7 @@ export function readEnum<T extends string>(value: unknown, path: IssuePath, issu
 }
 
 /**
- * A Go duration string (seed 001); returns its milliseconds. Numbers are refused: the seed's fields
+ * A Go duration string (Orloj); returns its milliseconds. Numbers are refused: Orloj's fields
  * are strings, and a bare 30 says neither seconds nor milliseconds.
  */
 export function readDuration(value: unknown, path: IssuePath, issues: ResourceIssues): { text: string; ms: number } | undefined {

@@ -11,7 +11,7 @@ export interface ClawDescriptorObject {
   descriptor: ClawDescriptor;
 }
 
-/** Seed 003 descriptor, validated by the registry's own parser (the one HTTP tools are loaded with). */
+/** Clawdapus descriptor, validated by the registry's own parser (the one HTTP tools are loaded with). */
 export function normalizeClawDescriptor(raw: RawObject, service: string, issues: ResourceIssues): ClawDescriptorObject {
   const parsed = ClawDescriptor.safeParse(raw);
   if (!parsed.success) {

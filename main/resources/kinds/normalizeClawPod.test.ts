@@ -10,7 +10,7 @@ function errors(text: string, fileName?: string): string[] {
   return pod(text, fileName).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.line}:${d.column} ${d.path ?? ''}: ${d.message}`);
 }
 
-// Seed 003, "Subscribing in Pod YAML": two agents of one service, read-only and full access.
+// Clawdapus, "Subscribing in Pod YAML": two agents of one service, read-only and full access.
 const SEED_SUBSCRIBING = `services:
   analyst:
     image: analyst:latest
@@ -41,7 +41,7 @@ const SEED_SUBSCRIBING = `services:
       - "4000"
 `;
 
-// Seed 003, "Pod-Level Defaults": tools-defaults inherited with ... and extended.
+// Clawdapus, "Pod-Level Defaults": tools-defaults inherited with ... and extended.
 const SEED_DEFAULTS = `x-claw:
   pod: trading-desk
   tools-defaults:
@@ -60,8 +60,8 @@ services:
             - execute_trade          # add executor-only tool
 `;
 
-describe('Clawdapus pod files (seed 003)', () => {
-  it('reads the seed subscription example: services with x-claw are agents, the others are not', () => {
+describe('Clawdapus pod files', () => {
+  it('reads the Clawdapus subscription example: services with x-claw are agents, the others are not', () => {
     const doc = pod(SEED_SUBSCRIBING);
     expect(doc.valid).toBe(true);
     expect(doc.kind).toBe('ClawPod');
@@ -76,7 +76,7 @@ describe('Clawdapus pod files (seed 003)', () => {
     });
   });
 
-  it('reads the seed defaults example: pod name, tools-defaults and the ... splice', () => {
+  it('reads the Clawdapus defaults example: pod name, tools-defaults and the ... splice', () => {
     const doc = pod(SEED_DEFAULTS, 'desk/trading.claw-pod.yaml');
     expect(doc.valid).toBe(true);
     expect(doc.name).toBe('trading-desk');

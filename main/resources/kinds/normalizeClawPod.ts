@@ -13,7 +13,7 @@ const POLICY_FIELDS: ReadonlyArray<keyof ToolsPolicy> = ['max_rounds', 'timeout_
 const SOURCE_ID = /^(mcp|http|a2a):.+/;
 
 /**
- * Reads the `x-claw` parts of a pod file with seed 003's rules: pod-level `tools-defaults`,
+ * Reads the `x-claw` parts of a pod file with Clawdapus's rules: pod-level `tools-defaults`,
  * per-service `tools` (grants of `allow: all` or names, `...` to inherit the defaults), and the hard
  * error for tools declared without a `cllama` proxy. Services without `x-claw` are not agents.
  */

@@ -13,7 +13,7 @@ export interface LanguageOperatorObject {
 }
 
 /**
- * LanguageTool and LanguageAgent (seed 000) with the zod schemas the Kubernetes reconciler uses and
+ * LanguageTool and LanguageAgent (Language Operator) with the zod schemas the Kubernetes reconciler uses and
  * the defaults the CRDs declare (type mcp, port 8080, deploymentMode service, tools[].enabled true).
  */
 export function normalizeLanguageOperator(kind: LanguageOperatorObject['kind'], raw: RawObject, issues: ResourceIssues): LanguageOperatorObject {

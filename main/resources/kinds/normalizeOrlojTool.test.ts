@@ -14,8 +14,8 @@ function stored(spec: Record<string, unknown>) {
   return applyDefaults({ apiVersion: 'orloj.dev/v1', kind: 'Tool', metadata: { name: 'weather' }, spec }).spec as Record<string, unknown>;
 }
 
-describe('Orloj Tool (seed 001)', () => {
-  it('seed 001 L33-50: a Tool with no spec is stored with every default', () => {
+describe('Orloj Tool', () => {
+  it('Orloj reference: a Tool with no spec is stored with every default', () => {
     expect(applyDefaults({ apiVersion: 'orloj.dev/v1', kind: 'Tool', metadata: { name: 'weather' } })).toEqual({
       apiVersion: 'orloj.dev/v1',
       kind: 'Tool',
@@ -29,14 +29,14 @@ describe('Orloj Tool (seed 001)', () => {
     });
   });
 
-  it('seed 001 L10, L35: type defaults to http, takes every allowed value, rejects unknown ones at their line', () => {
+  it('Orloj reference: type defaults to http, takes every allowed value, rejects unknown ones at their line', () => {
     expect(stored({}).type).toBe('http');
     for (const type of ['http', 'external', 'grpc', 'webhook-callback', 'queue']) expect(stored({ type }).type).toBe(type);
     expect(stored({ type: ' GRPC ' }).type).toBe('grpc');
     expect(problems(tool('  type: ftp\n'))).toEqual(['6:9 spec.type: "ftp" is not one of http, external, grpc, webhook-callback, queue, mcp']);
   });
 
-  it('seed 001 L14-15: type mcp needs mcp_server_ref and mcp_tool_name', () => {
+  it('Orloj reference: type mcp needs mcp_server_ref and mcp_tool_name', () => {
     expect(problems(tool('  type: mcp\n'))).toEqual([
       "5:1 spec.mcp_server_ref: is required when type is mcp (the McpServer that provides the tool)",
       "5:1 spec.mcp_tool_name: is required when type is mcp (the tool's name in tools/list)",
@@ -44,48 +44,48 @@ describe('Orloj Tool (seed 001)', () => {
     expect(stored({ type: 'mcp', mcp_server_ref: ' everything ', mcp_tool_name: 'echo' })).toMatchObject({ type: 'mcp', mcp_server_ref: 'everything', mcp_tool_name: 'echo' });
   });
 
-  it('seed 001 L27, L36: auth.profile defaults to bearer when secretRef is set; unknown profiles are rejected', () => {
+  it('Orloj reference: auth.profile defaults to bearer when secretRef is set; unknown profiles are rejected', () => {
     expect(stored({ auth: { secretRef: 'weather-token' } }).auth).toEqual({ profile: 'bearer', secretRef: 'weather-token' });
     expect(stored({ auth: { scopes: ['read'] } }).auth).toEqual({ scopes: ['read'] });
     expect(problems(tool('  auth:\n    profile: digest\n    secretRef: s\n'))).toEqual(['7:14 spec.auth.profile: "digest" is not one of bearer, api_key_header, basic, oauth2_client_credentials']);
   });
 
-  it('seed 001 L28: secretRef is required when profile is set', () => {
+  it('Orloj reference: secretRef is required when profile is set', () => {
     expect(problems(tool('  auth:\n    profile: basic\n'))).toEqual(['6:3 spec.auth.secretRef: is required when profile is set (profile is basic)']);
   });
 
-  it('seed 001 L29, L37: headerName is required when profile is api_key_header', () => {
+  it('Orloj reference: headerName is required when profile is api_key_header', () => {
     expect(problems(tool('  auth:\n    profile: api_key_header\n    secretRef: key\n'))).toEqual(['6:3 spec.auth.headerName: is required when profile is api_key_header']);
     expect(stored({ auth: { profile: 'API_KEY_HEADER', secretRef: 'key', headerName: 'X-Api-Key' } }).auth).toEqual({ profile: 'api_key_header', secretRef: 'key', headerName: 'X-Api-Key' });
   });
 
-  it('seed 001 L30, L38: tokenURL is required when profile is oauth2_client_credentials', () => {
+  it('Orloj reference: tokenURL is required when profile is oauth2_client_credentials', () => {
     expect(problems(tool('  auth:\n    profile: oauth2_client_credentials\n    secretRef: client\n'))).toEqual(['6:3 spec.auth.tokenURL: is required when profile is oauth2_client_credentials']);
   });
 
-  it('seed 001 L39: capabilities are trimmed and deduplicated case-insensitively', () => {
+  it('Orloj reference: capabilities are trimmed and deduplicated case-insensitively', () => {
     expect(stored({ capabilities: [' Search ', 'search', 'SEARCH', 'forecast', ''] }).capabilities).toEqual(['Search', 'forecast']);
   });
 
-  it('seed 001 L40: operation_classes are trimmed, lowercased, deduplicated; invalid values are rejected at their index', () => {
+  it('Orloj reference: operation_classes are trimmed, lowercased, deduplicated; invalid values are rejected at their index', () => {
     expect(stored({ operation_classes: [' Write', 'READ', 'write'] }).operation_classes).toEqual(['write', 'read']);
     expect(problems(tool('  operation_classes: [read, execute]\n'))).toEqual(['6:29 spec.operation_classes[1]: "execute" is not one of read, write, delete, admin']);
   });
 
-  it('seed 001 L40: operation_classes default to [read] for low/medium risk and [write] for high/critical', () => {
+  it('Orloj reference: operation_classes default to [read] for low/medium risk and [write] for high/critical', () => {
     expect(stored({ risk_level: 'low' }).operation_classes).toEqual(['read']);
     expect(stored({ risk_level: 'medium' }).operation_classes).toEqual(['read']);
     expect(stored({ risk_level: 'high' }).operation_classes).toEqual(['write']);
     expect(stored({ risk_level: 'critical', operation_classes: [] }).operation_classes).toEqual(['write']);
   });
 
-  it('seed 001 L41: risk_level defaults to low; other values are rejected', () => {
+  it('Orloj reference: risk_level defaults to low; other values are rejected', () => {
     expect(stored({}).risk_level).toBe('low');
     expect(stored({ risk_level: ' High ' }).risk_level).toBe('high');
     expect(problems(tool('  risk_level: extreme\n'))).toEqual(['6:15 spec.risk_level: "extreme" is not one of low, medium, high, critical']);
   });
 
-  it('seed 001 L42: runtime.timeout defaults to 30s and must parse as a duration', () => {
+  it('Orloj reference: runtime.timeout defaults to 30s and must parse as a duration', () => {
     expect((stored({ runtime: { timeout: '1m30s' } }).runtime as { timeout: string }).timeout).toBe('1m30s');
     expect((stored({ runtime: {} }).runtime as { timeout: string }).timeout).toBe('30s');
     // Zero is Go's zero value: unset, so the default applies.
@@ -95,7 +95,7 @@ describe('Orloj Tool (seed 001)', () => {
     expect(problems(tool('  runtime:\n    timeout: -5s\n'))).toEqual(['7:14 spec.runtime.timeout: "-5s" must be positive']);
   });
 
-  it('seed 001 L43-45: isolation_mode defaults to sandboxed for high/critical risk and none for low/medium', () => {
+  it('Orloj reference: isolation_mode defaults to sandboxed for high/critical risk and none for low/medium', () => {
     const isolation = (spec: Record<string, unknown>) => (stored(spec).runtime as { isolation_mode: string }).isolation_mode;
     expect(isolation({ risk_level: 'low' })).toBe('none');
     expect(isolation({ risk_level: 'medium' })).toBe('none');
@@ -105,7 +105,7 @@ describe('Orloj Tool (seed 001)', () => {
     expect(problems(tool('  runtime:\n    isolation_mode: vm\n'))).toEqual(['7:21 spec.runtime.isolation_mode: "vm" is not one of none, sandboxed, container, wasm']);
   });
 
-  it('seed 001 L46-50: retry defaults to max_attempts 1, backoff 0s, max_backoff 30s, jitter none', () => {
+  it('Orloj reference: retry defaults to max_attempts 1, backoff 0s, max_backoff 30s, jitter none', () => {
     expect((stored({ runtime: { retry: {} } }).runtime as { retry: unknown }).retry).toEqual({ max_attempts: 1, backoff: '0s', max_backoff: '30s', jitter: 'none' });
     expect((stored({ runtime: { retry: { max_attempts: 4, backoff: '250ms', max_backoff: '5s', jitter: 'Equal' } } }).runtime as { retry: unknown }).retry).toEqual({
       max_attempts: 4,
@@ -132,7 +132,7 @@ describe('Orloj Tool (seed 001)', () => {
     }
   });
 
-  it('seed 001 L54: status is the reconciler\'s; a status in the file is ignored with a warning', () => {
+  it('Orloj reference: status is the reconciler\'s; a status in the file is ignored with a warning', () => {
     expect(problems(tool('  type: http\nstatus:\n  phase: Ready\n'), 'warning')).toEqual(['7:1 status: is written by the reconciler; the value in the file is ignored']);
     expect(applyDefaults({ apiVersion: 'orloj.dev/v1', kind: 'Tool', metadata: { name: 'w' }, status: { phase: 'Ready' } })).not.toHaveProperty('status');
   });

@@ -17,7 +17,7 @@ export interface OrlojToolObject {
   spec: OrlojToolSpec;
 }
 
-/** Seed 001 Tool: every default and validation rule, each problem reported at its path. */
+/** Orloj Tool: every default and validation rule, each problem reported at its path. */
 export function normalizeOrlojTool(raw: RawObject, issues: ResourceIssues): OrlojToolObject {
   const metadata = normalizeMetadata(raw.metadata, issues, { defaultNamespace: ORLOJ_DEFAULT_NAMESPACE });
   return { apiVersion: ORLOJ_API_VERSION, kind: 'Tool', metadata, spec: normalizeOrlojToolSpec(raw.spec, issues) };
@@ -25,7 +25,7 @@ export function normalizeOrlojTool(raw: RawObject, issues: ResourceIssues): Orlo
 
 export function normalizeOrlojToolSpec(value: unknown, issues: ResourceIssues): OrlojToolSpec {
   const spec = readObject(value, ['spec'], issues) ?? {};
-  // Seed 001: type defaults to http; unknown types are rejected.
+  // Orloj: type defaults to http; unknown types are rejected.
   const type = readEnum(spec.type, ['spec', 'type'], issues, OrlojToolType.options) ?? 'http';
   const riskLevel = readRiskLevel(spec.risk_level, issues);
   const mcpServerRef = readString(spec.mcp_server_ref, ['spec', 'mcp_server_ref'], issues);
@@ -44,7 +44,7 @@ export function normalizeOrlojToolSpec(value: unknown, issues: ResourceIssues): 
     input_schema: inputSchema,
     mcp_server_ref: mcpServerRef,
     mcp_tool_name: mcpToolName,
-    // Seed 001: capabilities are trimmed and deduplicated (case-insensitive).
+    // Orloj: capabilities are trimmed and deduplicated (case-insensitive).
     capabilities: readStringList(spec.capabilities, ['spec', 'capabilities'], issues, 'caseInsensitive'),
     operation_classes: readOperationClasses(spec.operation_classes, riskLevel, issues),
     risk_level: riskLevel,
@@ -53,7 +53,7 @@ export function normalizeOrlojToolSpec(value: unknown, issues: ResourceIssues): 
   });
 }
 
-/** Seed 001: risk_level defaults to low; anything outside low, medium, high, critical is rejected. */
+/** Orloj: risk_level defaults to low; anything outside low, medium, high, critical is rejected. */
 function readRiskLevel(value: unknown, issues: ResourceIssues): RiskLevel {
   const text = readString(value, ['spec', 'risk_level'], issues);
   try {
@@ -64,7 +64,7 @@ function readRiskLevel(value: unknown, issues: ResourceIssues): RiskLevel {
   }
 }
 
-/** Seed 001: trimmed, lowercased, deduplicated; invalid values rejected; [read] or [write] by risk when empty. */
+/** Orloj: trimmed, lowercased, deduplicated; invalid values rejected; [read] or [write] by risk when empty. */
 function readOperationClasses(value: unknown, riskLevel: RiskLevel, issues: ResourceIssues): OrlojToolSpec['operation_classes'] {
   const items = readStringList(value, ['spec', 'operation_classes'], issues, 'none') ?? [];
   const valid = items.filter((item, index) => {
@@ -80,7 +80,7 @@ function readOperationClasses(value: unknown, riskLevel: RiskLevel, issues: Reso
 }
 
 /**
- * Seed 001 runtime defaults, as duration strings: timeout 30s, isolation sandboxed for high/critical
+ * Orloj runtime defaults, as duration strings: timeout 30s, isolation sandboxed for high/critical
  * risk and none otherwise, retry max_attempts 1, backoff 0s, max_backoff 30s, jitter none. Empty or
  * zero values count as unset, exactly as the registry reads them.
  */
@@ -99,7 +99,7 @@ export function runtimeWithDefaults(runtime: RawRuntime | undefined, riskLevel: 
   };
 }
 
-/** Seed 001 auth: profile defaults to bearer when secretRef is set; each profile's required fields. */
+/** Orloj auth: profile defaults to bearer when secretRef is set; each profile's required fields. */
 function readAuth(value: unknown, issues: ResourceIssues): ToolAuthSpec | undefined {
   const auth = readObject(value, ['spec', 'auth'], issues);
   if (!auth) return undefined;

@@ -162,7 +162,7 @@ spec:
   });
 });
 
-describe('Clawdapus descriptor v2 (seed 003)', () => {
+describe('Clawdapus descriptor v2', () => {
   const descriptor = JSON.stringify(
     {
       version: 2,

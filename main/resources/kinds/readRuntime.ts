@@ -5,7 +5,7 @@ import { compact, readDuration, readEnum, readInteger, readObject } from './fiel
 import type { IssuePath, ResourceIssues } from './ResourceIssues';
 
 /**
- * Reads a seed-001 `runtime` block field by field, so each problem is reported at its own path;
+ * Reads an Orloj `runtime` block field by field, so each problem is reported at its own path;
  * what passes is exactly what normalizeRuntime (the registry's reading) accepts. Returns the block
  * as written, trimmed and lowercased, without defaults.
  */

@@ -1,6 +1,6 @@
 import { Box, Text } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 export interface JsonTreeProps {
   value: unknown;
@@ -64,8 +64,10 @@ export function JsonTree({ value, label = 'JSON value', expandDepth = 2, pageSiz
   const rowRefs = useRef(new Map<string, HTMLDivElement>());
   const focusPending = useRef(false);
 
-  const isExpanded = (id: string, depth: number, container: Container) =>
-    toggled.get(id) ?? (depth < expandDepth && entriesOf(container).length <= LARGE);
+  const isExpanded = useCallback(
+    (id: string, depth: number, container: Container) => toggled.get(id) ?? (depth < expandDepth && entriesOf(container).length <= LARGE),
+    [toggled, expandDepth],
+  );
 
   const rows = useMemo(() => {
     const out: Row[] = [];
@@ -82,7 +84,7 @@ export function JsonTree({ value, label = 'JSON value', expandDepth = 2, pageSiz
     };
     visit('', null, 0, undefined, value, 1, 1);
     return out;
-  }, [value, toggled, pages, pageSize, expandDepth]);
+  }, [value, pages, pageSize, isExpanded]);
 
   const active = rows.some((row) => row.id === activeId) ? activeId : rows[0]!.id;
 

@@ -34,7 +34,7 @@ export function AgentTranscriptPanel({ agent }: { agent: string }) {
   const [kind, setKind] = useState<'all' | 'rpc' | 'errors'>('all');
   const [expanded, setExpanded] = useState<number>();
   const transcript = useQuery({ ...trpc.a2a.transcript.queryOptions({ agent }), refetchInterval: 1000 });
-  const all = (transcript.data ?? []) as A2aTranscriptEntry[];
+  const all = useMemo(() => (transcript.data ?? []) as A2aTranscriptEntry[], [transcript.data]);
   const entries = useMemo(() => {
     const needle = filter.toLowerCase();
     return all

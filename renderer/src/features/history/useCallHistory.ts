@@ -38,7 +38,7 @@ export function useCallHistory(filter: InvocationFilter): CallHistory {
 
   // Live rows belong to the filter they were matched against; a new filter starts empty.
   const [live, setLive] = useState<{ key: string; rows: InvocationRecord[] }>({ key, rows: [] });
-  const liveRows = live.key === key ? live.rows : [];
+  const liveRows = useMemo(() => (live.key === key ? live.rows : []), [live, key]);
 
   const countTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(countTimer.current), []);

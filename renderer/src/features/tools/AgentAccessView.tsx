@@ -47,7 +47,7 @@ const DECLARES: Record<AgentSummary['declares'], { label: string; hint: string }
 };
 
 /**
- * Agents of the workspace's pod files (seed 003): what each may call, resolved against the
+ * Agents of the workspace's pod files (Clawdapus): what each may call, resolved against the
  * registry, and a preview of its compiled tools.json and config.yaml to copy, download or write.
  */
 export function AgentAccessView({ selected, onSelect, toolsVersion }: { selected?: string; onSelect: (ref: string) => void; toolsVersion: unknown }) {
