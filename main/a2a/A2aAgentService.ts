@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { AgentCard, TaskState, type Message } from '@a2a-js/sdk';
 import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type AgentCardResolver as SdkCardResolver, type Client } from '@a2a-js/sdk/client';
 import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
@@ -23,6 +23,7 @@ import { isSecretSetting } from '../../shared/secrets';
 import { classifyError } from '../registry/classifyError';
 import { a2aTurnRecord } from './recordA2aTurn';
 import { AppError, isAppError } from '../../shared/errors';
+import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import { a2aSecretKey, createAuthFetch, resolveAuth, SECRET_NAMES, type AuthFetch } from './A2aAuth';
@@ -80,10 +81,8 @@ interface Connection {
   listTasksUnsupported?: boolean;
 }
 
-interface AgentsFile {
-  version: 1;
-  agents: A2aAgentConfig[];
-}
+/** `<dataDir>/a2a-agents.json`: the saved agents, secrets left out. */
+const AgentsFile = z.object({ version: z.literal(1).default(1), agents: z.array(A2aAgentConfig).default([]) });
 
 const BINDING_PREFERENCE = ['JSONRPC', 'HTTP+JSON'];
 const POLL_MS = [250, 500, 1000];
@@ -104,20 +103,19 @@ export class A2aAgentService {
   private readonly connections = new Map<string, Promise<Connection>>();
   private readonly resolver: AgentCardResolver;
   private readonly validator: CardValidator;
-  private readonly file: string;
-  private writes: Promise<unknown> = Promise.resolve();
+  private readonly file: JsonFile<typeof AgentsFile>;
 
   constructor(private readonly deps: A2aAgentServiceDeps) {
     this.transcript = deps.transcript ?? new A2aTranscript();
     this.resolver = new AgentCardResolver({ fetch: deps.fetch, timeoutMs: deps.cardTimeoutMs });
     this.validator = new CardValidator({ fetch: deps.fetch, timeoutMs: deps.cardTimeoutMs });
-    this.file = join(deps.dataDir, 'a2a-agents.json');
+    this.file = new JsonFile(join(deps.dataDir, 'a2a-agents.json'), AgentsFile, () => ({ version: 1 as const, agents: [] }));
   }
 
   // ── saved agents ────────────────────────────────────────────────────────────────────────────
 
   async list(): Promise<A2aAgentConfig[]> {
-    return (await this.readFile()).agents;
+    return (await this.file.read()).agents;
   }
 
   async get(name: string): Promise<A2aAgentConfig> {
@@ -584,35 +582,12 @@ export class A2aAgentService {
     return { key, card, client, binding: chosen.binding, endpoint: chosen.url };
   }
 
-  private async readFile(): Promise<AgentsFile> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, agents: [] };
-      throw error;
-    }
-    try {
-      const parsed = JSON.parse(text) as { agents?: unknown[] };
-      return { version: 1, agents: (parsed.agents ?? []).map((a) => A2aAgentConfig.parse(a)) };
-    } catch (error) {
-      throw new AppError('Internal', `The saved A2A agents file ${this.file} is corrupt: ${(error as Error).message}`, { cause: error });
-    }
-  }
-
   /** Read-modify-write, one at a time, replacing the file atomically. */
   private mutate<T>(change: (agents: A2aAgentConfig[]) => Promise<{ agents: A2aAgentConfig[]; result: T }>): Promise<T> {
-    const run = this.writes.then(async () => {
-      const { agents, result } = await change((await this.readFile()).agents);
-      await mkdir(this.deps.dataDir, { recursive: true, mode: 0o700 });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      const body: AgentsFile = { version: 1, agents: agents.sort((a, b) => a.name.localeCompare(b.name)) };
-      await writeFile(tmp, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
-      await rename(tmp, this.file);
-      return result;
+    return this.file.update(async (current) => {
+      const { agents, result } = await change(current.agents);
+      return { next: { version: 1 as const, agents: agents.sort((a, b) => a.name.localeCompare(b.name)) }, result };
     });
-    this.writes = run.catch(() => undefined);
-    return run;
   }
 }
 

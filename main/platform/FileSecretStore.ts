@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { writeFileAtomic } from './atomicWrite';
 import type { SecretStore } from './SecretStore';
 
 interface SealedFile {
@@ -88,9 +89,6 @@ export class FileSecretStore implements SecretStore {
     const cipher = createCipheriv('aes-256-gcm', await this.key(), iv);
     const data = Buffer.concat([cipher.update(JSON.stringify(Object.fromEntries(map)), 'utf8'), cipher.final()]);
     const sealed: SealedFile = { version: 1, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
-    const temp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify(sealed), { mode: 0o600 });
-    await chmod(temp, 0o600);
-    await rename(temp, this.file);
+    await writeFileAtomic(this.file, JSON.stringify(sealed));
   }
 }

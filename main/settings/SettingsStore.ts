@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../platform/atomicWrite';
+import { JsonFile } from '../platform/JsonFile';
 
 export const Settings = z.object({
   metrics: z
@@ -18,19 +17,15 @@ export type Settings = z.infer<typeof Settings>;
 
 /** The user's settings in `<dataDir>/settings.json`; unreadable or invalid files fall back to defaults. */
 export class SettingsStore {
-  private readonly file: string;
+  private readonly file: JsonFile<typeof Settings>;
   private current: Settings = Settings.parse({});
 
   constructor(dataDir: string) {
-    this.file = join(dataDir, 'settings.json');
+    this.file = new JsonFile(join(dataDir, 'settings.json'), Settings, () => Settings.parse({}));
   }
 
   async load(): Promise<Settings> {
-    try {
-      this.current = Settings.parse(JSON.parse(await readFile(this.file, 'utf8')));
-    } catch {
-      this.current = Settings.parse({});
-    }
+    this.current = await this.file.read().catch(() => Settings.parse({}));
     return this.current;
   }
 
@@ -40,7 +35,7 @@ export class SettingsStore {
 
   async update(patch: (settings: Settings) => Settings): Promise<Settings> {
     this.current = Settings.parse(patch(structuredClone(this.current)));
-    await writeFileAtomic(this.file, `${JSON.stringify(this.current, null, 2)}\n`);
+    await this.file.write(this.current);
     return this.current;
   }
 }
