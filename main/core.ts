@@ -9,6 +9,9 @@ import { GrpcSources } from './grpc/GrpcSources';
 import { HttpServices } from './http/HttpServices';
 import type { ClawPod } from '../shared/resources/clawPod';
 import { AgentToolAccess, lookupWithFallback } from './registry/compile/AgentToolAccess';
+import type { ToolLookup } from './registry/compile/compileToolsJson';
+import type { EffectivePolicy } from './registry/policy/EffectivePolicy';
+import { decidingReasons } from '../shared/policy';
 import type { KubeSession } from './kube/KubeSession';
 import { McpCatalogSync, mcpToolEntry } from './mcp/McpToolSource';
 import { McpService } from './mcp/McpService';
@@ -192,7 +195,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     // only those servers' cache files are read.
     tools: async () =>
       lookupWithFallback(
-        catalog,
+        withPolicy(catalog, pipeline.policy),
         await Promise.all(
           mcp
             .configs()
@@ -267,5 +270,17 @@ function redactRecord(record: InvocationRecord, redactor: SecretRedactor): Invoc
     argumentsJson: redactor.text(record.argumentsJson),
     resultPreview: redactor.text(record.resultPreview),
     ...(record.errorMessage === undefined ? {} : { errorMessage: redactor.text(record.errorMessage) }),
+  };
+}
+
+/** The catalog as agent compilation reads it: a tool the effective policy denies is withheld from agents. */
+function withPolicy(catalog: ToolCatalog, policy: EffectivePolicy): ToolLookup {
+  return {
+    list: (filter) => catalog.list(filter),
+    sources: () => catalog.sources(),
+    withheld: (entry) => {
+      const verdict = policy.verdict(entry);
+      return verdict.verdict === 'deny' ? `denied (${decidingReasons(verdict).join('; ')})` : undefined;
+    },
   };
 }

@@ -30,6 +30,8 @@ export const AgentSummary = z.object({
   problems: z.array(z.string()),
   /** Granted MCP servers without a network endpoint (stdio): config.yaml, which lists endpoints, cannot name them. */
   withoutEndpoint: z.array(z.string()),
+  /** Granted tools the effective policy keeps out of the compiled files, each with why. */
+  withheld: z.array(z.string()).default([]),
 });
 export type AgentSummary = z.infer<typeof AgentSummary>;
 

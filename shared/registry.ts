@@ -223,6 +223,8 @@ export const SearchHit = z.object({
   source: z.string().optional(),
   /** Relevance normalized to 0..1 (the best hit of a query scores 1). */
   score: z.number().min(0).max(1),
+  /** For tools and skills: the effective verdict, so the palette shows what a call would meet. */
+  verdict: Verdict.optional(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 

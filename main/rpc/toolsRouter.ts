@@ -17,7 +17,12 @@ export const toolsRouter = router({
     yield* watch((notify) => ctx.core.catalog.onChange(notify), () => toolViews(ctx.core), signal, 100);
   }),
   /** BM25 over tools, skills and agents: names, titles, descriptions, sources and tags; scores 0..1. */
-  search: procedure.input(SearchQuery).query(({ ctx, input }) => ctx.core.searchAll(input.query, { limit: input.limit, kinds: input.kinds })),
+  search: procedure.input(SearchQuery).query(async ({ ctx, input }) =>
+    (await ctx.core.searchAll(input.query, { limit: input.limit, kinds: input.kinds })).map((hit) => {
+      const entry = hit.kind === 'agent' ? undefined : ctx.core.catalog.get(hit.id);
+      return entry ? { ...hit, verdict: ctx.core.pipeline.policy.verdict(entry).verdict } : hit;
+    }),
+  ),
   get: procedure.input(z.object({ name: z.string() })).query(({ ctx, input }) => {
     const entry = ctx.core.catalog.get(input.name);
     return entry ? ctx.core.pipeline.policy.view(entry) : null;

@@ -136,4 +136,17 @@ describe('AgentToolAccess (Clawdapus agents of the workspace)', () => {
     expect(view.list({ source: 'mcp:mem0-memory' }).map((entry) => entry.toolName)).toEqual(['recall', 'remember']);
     expect(view.sources().map((source) => `${source.kind}:${source.name}`)).toContain('mcp:github');
   });
+
+  it('withholds a granted tool the effective policy denies, from tools.json and with the reason in the summary', async () => {
+    const denying = new AgentToolAccess({
+      pods: () => pods,
+      tools: async () => ({ list: (filter) => catalog.list(filter), sources: () => catalog.sources(), withheld: (entry) => (entry.name === 'mcp:mem0-memory.recall' ? 'denied (no-recall)' : undefined) }),
+      endpoints: async () => ({}),
+      workspaceDir: () => workspaceDir,
+    });
+    const compiled = JSON.parse((await denying.compile('assistant', 'tools.json')).text) as { tools: Array<{ name: string }> };
+    expect(compiled.tools.map((tool) => tool.name)).not.toContain('mem0-memory.recall');
+    const summary = (await denying.list()).find((agent) => agent.name === 'assistant')!;
+    expect(summary.withheld).toEqual(['mcp:mem0-memory.recall: denied (no-recall)']);
+  });
 });

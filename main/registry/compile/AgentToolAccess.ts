@@ -135,6 +135,7 @@ function summarize(entry: AgentInPod, tools: ToolLookup, endpoints: Record<strin
     policy: policyOf(entry),
     problems: resolved.problems,
     withoutEndpoint: grants.map((grant) => grant.source).filter((source) => source.startsWith('mcp:') && !endpoints[source]),
+    withheld: resolved.grants.flatMap((grant) => grant.withheld),
   };
 }
 
@@ -143,6 +144,7 @@ export function lookupWithFallback(live: ToolLookup, cached: ReadonlyArray<{ sou
   const liveSources = new Set(live.sources().map(sourceId));
   const extra = cached.filter((item) => !liveSources.has(sourceId(item.source)) && item.entries.length > 0);
   return {
+    ...(live.withheld ? { withheld: live.withheld.bind(live) } : {}),
     sources: () => [...live.sources(), ...extra.map((item) => item.source)],
     list: (filter) => {
       const fromCache = extra.find((item) => sourceId(item.source) === filter.source);

@@ -12,6 +12,11 @@ export { DEFAULT_TOOLS_POLICY, type ToolsPolicy };
 export interface ToolLookup {
   list(filter: Pick<ToolListFilter, 'source'>): ToolEntry[];
   sources(): ToolSource[];
+  /**
+   * Why the effective policy keeps a granted tool out of what agents get (a deny verdict), or
+   * undefined: an agent is never handed a tool the console itself would refuse to run.
+   */
+  withheld?(entry: ToolEntry): string | undefined;
 }
 
 export interface ToolsJsonTool {
@@ -64,6 +69,8 @@ export interface GrantedSource {
   allow: 'all' | string[];
   available: ToolEntry[];
   granted: ToolEntry[];
+  /** Allowed by the grant but withheld by the effective policy, with why. */
+  withheld: string[];
 }
 
 /**
@@ -80,8 +87,14 @@ export function grantedTools(agent: AgentTools, catalog: ToolLookup, defaults: r
       const known = new Set(available.map((entry) => entry.toolName));
       for (const name of allowed) if (!known.has(name)) problems.push(`${source} has no tool ${name}`);
     }
-    const granted = allowed === 'all' ? available : available.filter((entry) => allowed.has(entry.toolName));
-    grants.push({ source, allow: allowed === 'all' ? 'all' : [...allowed], available, granted });
+    const allowedEntries = allowed === 'all' ? available : available.filter((entry) => allowed.has(entry.toolName));
+    const withheld: string[] = [];
+    const granted = allowedEntries.filter((entry) => {
+      const reason = catalog.withheld?.(entry);
+      if (reason) withheld.push(`${entry.name}: ${reason}`);
+      return !reason;
+    });
+    grants.push({ source, allow: allowed === 'all' ? 'all' : [...allowed], available, granted, withheld });
   }
   return { grants, problems };
 }

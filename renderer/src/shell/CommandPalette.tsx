@@ -53,6 +53,11 @@ export function CommandPalette() {
               {hit.description}
             </Text>
           </div>
+          {hit.verdict && hit.verdict !== 'allow' && (
+            <Badge size="xs" variant="light" color={hit.verdict === 'deny' ? 'red' : 'yellow'}>
+              {hit.verdict === 'deny' ? 'denied' : 'needs approval'}
+            </Badge>
+          )}
           <Badge size="xs" variant="outline">
             {hit.source}
           </Badge>

@@ -177,6 +177,17 @@ function AgentAccessDetail({ agent }: { agent: AgentSummary }) {
           </Stack>
         </Alert>
       )}
+      {agent.withheld.length > 0 && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="Withheld by policy">
+          <Stack gap={2}>
+            {agent.withheld.map((reason) => (
+              <Text key={reason} size="sm">
+                {reason}
+              </Text>
+            ))}
+          </Stack>
+        </Alert>
+      )}
       <Paper withBorder p="sm">
         <Text fw={600} size="sm" mb={6}>
           Grants
