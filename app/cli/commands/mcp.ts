@@ -165,16 +165,25 @@ export function registerMcp(program: Command, ctx: CliContext) {
       ctx.io.stdout(`Removed ${name}\n`);
     });
 
-  addTargetOptions(mcp.command('tools [name]').description('List the tools of a saved server or a one-off target'))
-    .option('--json', 'print a JSON array of {name, description, inputSchema, annotations}')
+  addTargetOptions(mcp.command('tools [name]').description('List the tools of a server or a one-off target, with the verdict a call would meet'))
+    .option('--json', 'print a JSON array of {name, description, inputSchema, annotations, verdict}')
     .action(async (name: string | undefined, options: TargetOptions & { json?: boolean }) => {
       const core = await ctx.getCore();
       const target = await openTarget(core, name, options);
       try {
         const tools = target.connection.tools;
-        if (options.json) return ctx.io.stdout(`${JSON.stringify(tools.map(toolJson), null, 2)}\n`);
+        // The verdict a call would meet: the effective policy of the tool's registry entry.
+        const verdictOf = (tool: McpTool) => {
+          const entry = core.catalog.get(`mcp:${target.server}.${tool.name}`);
+          return entry ? core.pipeline.policy.verdict(entry) : undefined;
+        };
+        if (options.json) return ctx.io.stdout(`${JSON.stringify(tools.map((tool) => ({ ...toolJson(tool), verdict: verdictOf(tool) })), null, 2)}\n`);
         const width = Math.min(40, Math.max(...tools.map((t) => t.name.length), 4));
-        for (const tool of tools) ctx.io.stdout(`${tool.name.padEnd(width)}  ${(tool.description ?? '').split('\n')[0]}\n`);
+        for (const tool of tools) {
+          const verdict = verdictOf(tool)?.verdict;
+          const mark = verdict === 'deny' ? '[denied] ' : verdict === 'confirm' ? '[needs approval] ' : '';
+          ctx.io.stdout(`${safeForTerminal(tool.name, 200).padEnd(width)}  ${mark}${safeForTerminal((tool.description ?? '').split('\n')[0]!, 200)}\n`);
+        }
       } finally {
         await target.release();
       }

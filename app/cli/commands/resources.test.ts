@@ -16,7 +16,8 @@ async function run(argv: string[]) {
   let stderr = '';
   const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
   const program = new Command('tooldeck').exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  registerResources(program, new CliContext(io, () => join(tmp, 'data')));
+  const ctx = new CliContext(io, () => join(tmp, 'data'));
+  registerResources(program, ctx);
   let code = 0;
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -30,6 +31,8 @@ async function run(argv: string[]) {
       code = error.code === 'InvalidInput' ? 2 : 1;
       stderr += `${error.code}: ${error.message}\n`;
     } else throw error;
+  } finally {
+    await ctx.close();
   }
   return { code, stdout, stderr };
 }
@@ -144,8 +147,9 @@ describe('tooldeck apply --target local', () => {
     const missing = await run(['apply', '-f', file('team.yaml', `${server}---\n${tool('1m')}`), '--workspace', join(tmp, 'missing')]);
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining('does not exist or is not a folder') });
     mkdirSync(workspace);
-    expect((await run(['apply', '-f', join(tmp, 'team.yaml'), '--workspace', workspace])).stdout).toBe(
-      `McpServer/everything created (team.yaml)\nTool/slow created (team.yaml)\nWorkspace ${workspace}: a running console reconciles the change as it sees it.\n`,
+    // The McpServer it applied is reconciled once, and its outcome reported.
+    expect((await run(['apply', '-f', join(tmp, 'team.yaml'), '--workspace', workspace])).stdout).toMatch(
+      /^McpServer\/everything created \(team\.yaml\)\nTool\/slow created \(team\.yaml\)\nMcpServer\/everything \(team\.yaml\): Ready — \d+ tools discovered, \d+ Tools generated\n$/,
     );
     expect(readFileSync(join(workspace, 'team.yaml'), 'utf8')).toBe(`${server}---\n${tool('1m')}`);
     expect((await run(['apply', '-f', join(tmp, 'team.yaml'), '--workspace', workspace])).stdout).toMatch(/^McpServer\/everything unchanged \(team\.yaml\)\nTool\/slow unchanged \(team\.yaml\)\n/);
