@@ -173,6 +173,8 @@ export const ServerSnapshot = z.object({
   resourceTemplates: z.array(McpResourceTemplate),
   prompts: z.array(McpPrompt),
   lastDiff: ToolListDiff.optional(),
+  /** What the server got wrong that costs only part of it: tools listed twice, unusable tool definitions. */
+  problems: z.array(z.string()).default([]),
   pid: z.number().optional(),
 });
 export type ServerSnapshot = z.infer<typeof ServerSnapshot>;

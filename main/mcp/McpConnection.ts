@@ -1,4 +1,5 @@
 import { Client, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import { z } from 'zod';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AppError } from '../../shared/errors';
 import type { ConnectionState, McpServerConfig, McpTool, Root, ServerSnapshot, ToolListDiff } from '../../shared/mcp';
@@ -9,6 +10,7 @@ import type { EraCache } from './EraCache';
 import type { InteractionBroker } from './InteractionBroker';
 import { McpTranscript } from './McpTranscript';
 import type { OAuthSession } from './oauth/OAuthSession';
+import { acceptToolList } from './acceptToolList';
 import { diffToolLists, isEmptyDiff } from './toolListDiff';
 import { createTransport, observeTransport } from './transportFactory';
 
@@ -51,6 +53,9 @@ export interface CallOptions {
 }
 
 const STDERR_TAIL = 20;
+/** A server listing more tools than this is cut off (a cursor loop must end). */
+const MAX_LISTED_TOOLS = 100_000;
+const RawToolsPage = z.object({ tools: z.array(z.unknown()).default([]), nextCursor: z.string().optional() }).loose();
 
 // The SDK validates structuredContent against outputSchema and throws on a mismatch; the console
 // wants the result anyway and shows the mismatch as a warning, so validation happens in the UI path.
@@ -64,11 +69,12 @@ export class McpConnection {
   private closedByUs = false;
   private readonly stderrTail: string[] = [];
   private readonly protocolErrors: string[] = [];
-  private discovery: Pick<ServerSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts'> & { lastDiff?: ToolListDiff } = {
+  private discovery: Pick<ServerSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts' | 'problems'> & { lastDiff?: ToolListDiff } = {
     tools: [],
     resources: [],
     resourceTemplates: [],
     prompts: [],
+    problems: [],
   };
   state: ConnectionState = { status: 'closed', since: Date.now(), attempt: 0 };
 
@@ -142,7 +148,8 @@ export class McpConnection {
       capabilities: { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true } },
       jsonSchemaValidator: permissiveValidator,
       listChanged: {
-        tools: { onChanged: (error, tools) => (error ? this.noteError('tools/list refresh failed', error) : tools && this.replaceTools(tools)) },
+        // Refetched here rather than by the SDK, so a changed list is read as leniently as the first.
+        tools: { autoRefresh: false, onChanged: () => void this.refreshTools() },
         resources: { onChanged: (error, resources) => (error ? this.noteError('resources/list refresh failed', error) : resources && this.update({ resources })) },
         prompts: { onChanged: (error, prompts) => (error ? this.noteError('prompts/list refresh failed', error) : prompts && this.update({ prompts })) },
       },
@@ -205,7 +212,7 @@ export class McpConnection {
     const client = this.client;
     if (!client) throw new AppError('ConnectionFailed', `Server "${this.options.config.name}" is not connected`);
     const caps = client.getServerCapabilities() ?? {};
-    const tools = caps.tools ? (await client.listTools(undefined, { cacheMode: 'refresh' })).tools : [];
+    const tools = caps.tools ? await this.listTools(client) : [];
     const optional = async <T>(offered: unknown, load: () => Promise<T[]>, what: string): Promise<T[]> => {
       if (!offered) return [];
       try {
@@ -222,6 +229,37 @@ export class McpConnection {
     ]);
     this.replaceTools(tools, false);
     this.update({ resources, resourceTemplates, prompts } as Partial<ServerSnapshot>);
+  }
+
+  /**
+   * Every page of tools/list. The SDK reads the list strictly, so one malformed tool fails the whole
+   * list; then the pages are read again as plain JSON and each tool is judged on its own
+   * (acceptToolList), so the server and its other tools stay usable.
+   */
+  private async listTools(client: Client): Promise<unknown[]> {
+    try {
+      return (await client.listTools(undefined, { cacheMode: 'refresh' })).tools;
+    } catch (error) {
+      if (!/invalid result/i.test((error as Error).message)) throw error;
+      const tools: unknown[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, RawToolsPage);
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor && tools.length < MAX_LISTED_TOOLS);
+      return tools;
+    }
+  }
+
+  private async refreshTools() {
+    const client = this.client;
+    if (!client || this.state.status !== 'ready') return;
+    try {
+      this.replaceTools(await this.listTools(client));
+    } catch (error) {
+      this.noteError('tools/list refresh failed', error as Error);
+    }
   }
 
   /** Only the pipeline's MCP executor calls this: every call runs through the pipeline. */
@@ -360,12 +398,13 @@ export class McpConnection {
     client.setRequestHandler('roots/list', async () => ({ roots: this.options.roots() }));
   }
 
-  private replaceTools(tools: readonly Tool[], announce = true) {
-    const next = tools.map((t) => ({ ...t })) as McpTool[];
+  private replaceTools(listed: readonly unknown[], announce = true) {
+    const { tools: next, problems } = acceptToolList(listed);
+    for (const problem of problems) if (!this.discovery.problems.includes(problem)) this.transcript.recordEvent(problem);
     const diff = diffToolLists(this.discovery.tools, next);
     const changed = !isEmptyDiff(diff);
     if (changed && announce) this.transcript.recordEvent(`Tool list changed: +${diff.added.length} −${diff.removed.length} ~${diff.changed.length}`);
-    this.update({ tools: next, ...(changed && announce ? { lastDiff: diff } : {}) });
+    this.update({ tools: next, problems, ...(changed && announce ? { lastDiff: diff } : {}) });
   }
 
   private update(patch: Partial<typeof this.discovery>) {

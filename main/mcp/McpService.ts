@@ -478,5 +478,5 @@ function describeSlot(slot: string): string {
 }
 
 function idleSnapshot(config: McpServerConfig): ServerSnapshot {
-  return { config, state: { status: 'closed', since: 0, attempt: 0 }, tools: [], resources: [], resourceTemplates: [], prompts: [] };
+  return { config, state: { status: 'closed', since: 0, attempt: 0 }, tools: [], resources: [], resourceTemplates: [], prompts: [], problems: [] };
 }

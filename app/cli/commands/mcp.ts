@@ -11,8 +11,14 @@ import { adHocConfig, addTargetOptions, keyValues, splitCommandLine, type Target
 
 const AD_HOC = 'adhoc';
 
-/** Connects to a saved server or a one-off target; the caller must call `release`. */
-async function openTarget(core: Core, name: string | undefined, options: TargetOptions): Promise<{ server: string; connection: McpConnection; release: () => Promise<void> }> {
+/** Connects to a saved server or a one-off target, warning about what it got wrong; the caller must call `release`. */
+async function openTarget(ctx: CliContext, core: Core, name: string | undefined, options: TargetOptions): Promise<{ server: string; connection: McpConnection; release: () => Promise<void> }> {
+  const target = await connectTarget(core, name, options);
+  for (const problem of target.connection.snapshot().problems) ctx.io.stderr(`warning: ${target.server}: ${safeForTerminal(problem, 300)}\n`);
+  return target;
+}
+
+async function connectTarget(core: Core, name: string | undefined, options: TargetOptions): Promise<{ server: string; connection: McpConnection; release: () => Promise<void> }> {
   const config = adHocConfig(AD_HOC, options);
   if (config && name) throw new CliExit(ExitCode.Usage, 'Give either a saved server name or --stdio/--url, not both');
   if (!config && !name) throw new CliExit(ExitCode.Usage, 'Name a saved server, or give --stdio "<command>" or --url URL');
@@ -20,7 +26,14 @@ async function openTarget(core: Core, name: string | undefined, options: TargetO
     if (config) {
       const { registerEphemeral } = await import('../../../main/mcp/McpToolSource');
       const connection = await core.mcp.openEphemeral(config);
-      const unregister = registerEphemeral(core.catalog, AD_HOC, connection);
+      let unregister: () => void;
+      try {
+        unregister = registerEphemeral(core.catalog, AD_HOC, connection);
+      } catch (error) {
+        // A one-shot command must end: the server it started ends with it, whatever failed.
+        await connection.close();
+        throw error;
+      }
       return {
         server: AD_HOC,
         connection,
@@ -169,7 +182,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
     .option('--json', 'print a JSON array of {name, description, inputSchema, annotations, verdict}')
     .action(async (name: string | undefined, options: TargetOptions & { json?: boolean }) => {
       const core = await ctx.getCore();
-      const target = await openTarget(core, name, options);
+      const target = await openTarget(ctx, core, name, options);
       try {
         const tools = target.connection.tools;
         // The verdict a call would meet: the effective policy of the tool's registry entry.
@@ -197,7 +210,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
     .action(async (tool: string, name: string | undefined, options: TargetOptions & { args?: string; json?: boolean; timeout?: number; yes?: boolean }) => {
       const args = parseArgs(options.args);
       const core = await ctx.getCore();
-      const target = await openTarget(core, name, options);
+      const target = await openTarget(ctx, core, name, options);
       let outcome: InvocationOutcome;
       try {
         if (!target.connection.tools.some((t) => t.name === tool)) {

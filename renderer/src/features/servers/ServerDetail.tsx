@@ -127,6 +127,17 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
       )}
       {(connect.error || refresh.error) && state.status !== 'error' && <Alert color="red">{(connect.error ?? refresh.error)!.message}</Alert>}
 
+      {server.problems.length > 0 && (
+        <Alert color="yellow" title="What this server gets wrong" variant="light" role="status" aria-label="Server problems">
+          <Stack gap={2}>
+            {server.problems.map((problem) => (
+              <Text key={problem} size="sm">
+                {problem}
+              </Text>
+            ))}
+          </Stack>
+        </Alert>
+      )}
       {server.lastDiff && (
         <Alert color="blue" title="The tool list changed" variant="light">
           <Text size="sm">

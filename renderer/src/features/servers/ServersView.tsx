@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Center, Group, Loader, Paper, ScrollArea, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Box, Button, Center, Group, Loader, Paper, ScrollArea, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconFileImport, IconPlus, IconServer2, IconTerminal2, IconWorld } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -99,6 +99,11 @@ function ServerListItem({ server, active, onClick }: { server: ServerSnapshot; a
               <Text size="xs" c="dimmed">
                 {server.tools.length} tools
               </Text>
+            )}
+            {server.problems.length > 0 && (
+              <Badge size="xs" color="yellow" variant="light" title={server.problems.join('\n')}>
+                {server.problems.length} problem{server.problems.length === 1 ? '' : 's'}
+              </Badge>
             )}
           </Group>
           {server.origin?.kind === 'workspace' && (
