@@ -69,6 +69,8 @@ export class McpConnection {
   private closedByUs = false;
   private readonly stderrTail: string[] = [];
   private readonly protocolErrors: string[] = [];
+  /** Recent output that was not JSON-RPC, with when it came: what a call that went unanswered may have got instead. */
+  private readonly noise: Array<{ at: number; text: string }> = [];
   private discovery: Pick<ServerSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts' | 'problems'> & { lastDiff?: ToolListDiff } = {
     tools: [],
     resources: [],
@@ -160,6 +162,8 @@ export class McpConnection {
       const text = error.message.slice(0, 300);
       this.protocolErrors.push(text);
       if (this.protocolErrors.length > 5) this.protocolErrors.shift();
+      this.noise.push({ at: Date.now(), text });
+      if (this.noise.length > 5) this.noise.shift();
       this.transcript.recordEvent(`Protocol error: ${text}`);
     };
     client.onclose = () => this.handleClose();
@@ -262,6 +266,17 @@ export class McpConnection {
     }
   }
 
+  /**
+   * Output that was not JSON-RPC since `since` (a short, quoted excerpt), e.g. a traceback printed
+   * where a reply should have been: what explains a call the server never answered.
+   */
+  noiseSince(since: number): string | undefined {
+    const recent = this.noise.filter((entry) => entry.at >= since);
+    if (recent.length === 0) return undefined;
+    const excerpt = recent.map((entry) => entry.text).join(' | ');
+    return `the server wrote output that is not JSON-RPC meanwhile: «${excerpt.length > 240 ? `${excerpt.slice(0, 240)}…` : excerpt}»`;
+  }
+
   /** Only the pipeline's MCP executor calls this: every call runs through the pipeline. */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = this.requireClient();
@@ -329,30 +344,56 @@ export class McpConnection {
   }
 
   /**
-   * The SDK skips stdout lines that are not JSON-RPC without a word; a server that prints banners
-   * or logs to stdout then just "times out". Peek at the child's stdout while connecting so the
-   * doctor can say what the server printed instead. (Reaches into the transport's child process:
-   * if a later SDK renames it, only this clue is lost.)
+   * The SDK skips stdout lines that are not JSON-RPC without a word; a server that prints banners,
+   * logs or a traceback to stdout then just "times out". Watch the child's stdout for lines that do
+   * not start like a JSON-RPC message, so the doctor (while connecting) and a call that goes
+   * unanswered can say what the server printed instead. Only the start of each line is looked at,
+   * so a 50 MB reply costs one scan for newlines. (Reaches into the transport's child process: if a
+   * later SDK renames it, only this clue is lost.)
    */
   private watchForNonProtocolOutput(stdio: StdioClientTransport) {
     const start = stdio.start.bind(stdio);
     stdio.start = async () => {
       await start();
       const stdout = (stdio as unknown as { _process?: { stdout?: NodeJS.ReadableStream } })._process?.stdout;
-      let partial = '';
-      const onData = (chunk: Buffer) => {
-        if (this.state.status !== 'connecting') return void stdout?.off('data', onData);
-        const lines = (partial + chunk.toString('utf8')).split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines.map((l) => l.trim()).filter(Boolean)) {
-          if (isJsonRpcLine(line)) continue;
-          this.protocolErrors.push(JSON.stringify(line.slice(0, 120)));
-          if (this.protocolErrors.length > 5) this.protocolErrors.shift();
-          this.transcript.recordEvent(`Not JSON-RPC on stdout: ${line.slice(0, 300)}`);
-        }
+      let lineStart = true;
+      let noisy = false;
+      let captured = '';
+      const endLine = () => {
+        if (noisy && captured.trim()) this.noteNonProtocolLine(captured.trim());
+        lineStart = true;
+        noisy = false;
+        captured = '';
       };
-      stdout?.on('data', onData);
+      stdout?.on('data', (chunk: Buffer) => {
+        let from = 0;
+        while (from < chunk.length) {
+          const newline = chunk.indexOf(0x0a, from);
+          const end = newline < 0 ? chunk.length : newline;
+          if (lineStart) {
+            let first = from;
+            while (first < end && (chunk[first] === 0x20 || chunk[first] === 0x09 || chunk[first] === 0x0d)) first++;
+            if (first < end) {
+              lineStart = false;
+              noisy = chunk[first] !== 0x7b; // '{'
+            }
+          }
+          if (noisy && captured.length < 300) captured += chunk.toString('utf8', from, Math.min(end, from + 300 - captured.length));
+          if (newline < 0) break;
+          endLine();
+          from = newline + 1;
+        }
+      });
     };
+  }
+
+  private noteNonProtocolLine(line: string) {
+    const text = JSON.stringify(line.slice(0, 200));
+    this.protocolErrors.push(text);
+    if (this.protocolErrors.length > 5) this.protocolErrors.shift();
+    this.noise.push({ at: Date.now(), text });
+    if (this.noise.length > 5) this.noise.shift();
+    this.transcript.recordEvent(`Not JSON-RPC on stdout: ${line.slice(0, 300)}`);
   }
 
   private async failWith(failure: AppError) {
@@ -438,11 +479,3 @@ function signalProcess(pid: number, signal: NodeJS.Signals) {
   }
 }
 
-function isJsonRpcLine(line: string): boolean {
-  if (!line.startsWith('{')) return false;
-  try {
-    return (JSON.parse(line) as { jsonrpc?: unknown }).jsonrpc === '2.0';
-  } catch {
-    return false;
-  }
-}

@@ -50,6 +50,10 @@ export class McpToolExecutor implements ToolExecutor {
     });
     return result as ToolResult;
   }
+
+  explainFailure(_entry: ToolEntry, _error: AppError, since: number): string | undefined {
+    return this.connection().noiseSince(since);
+  }
 }
 
 /** Registers an unsaved connection's tools (one-shot CLI calls) so they too go through the pipeline. */

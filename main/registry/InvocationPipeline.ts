@@ -150,6 +150,7 @@ export class InvocationPipeline {
     const deadline = startedAt + totalMs;
     const retry = runtime.retry;
     for (let attempt = 1; ; attempt++) {
+      const attemptStarted = Date.now();
       try {
         const result = await runAttempt({
           entry,
@@ -166,7 +167,7 @@ export class InvocationPipeline {
         });
         return { result, attempts: attempt };
       } catch (thrown) {
-        const error = thrown as AppError;
+        const error = explained(thrown as AppError, executor, entry, attemptStarted);
         const failure = { error, status: statusOf(error), attempts: attempt };
         if (error.code === 'Canceled' || !shouldRetry(error, attempt, retry)) return { failure, attempts: attempt };
         const delay = backoffDelay(attempt, retry, this.random);
@@ -297,6 +298,13 @@ function refusalFor(entry: ToolEntry, verdict: PolicyVerdict, confirmed: boolean
     return new AppError('PolicyDenied', `${entry.name} needs approval before it runs (${decidingReasons(verdict).join('; ')}); confirm it (CLI: --yes).`);
   }
   return undefined;
+}
+
+/** The error with what the executor saw meanwhile (e.g. a server's garbage instead of a reply). */
+function explained(error: AppError, executor: ToolExecutor, entry: ToolEntry, since: number): AppError {
+  const explanation = executor.explainFailure?.(entry, error, since);
+  if (!explanation) return error;
+  return new AppError(error.code, `${error.message.replace(/\.$/, '')}; ${explanation}.`, { retryable: error.retryable, step: error.step, cause: error });
 }
 
 function statusOf(error: AppError): InvocationStatus {

@@ -1,3 +1,4 @@
+import type { AppError } from '../../shared/errors';
 import type { InvocationRecord } from '../../shared/invocation';
 import type { InvocationProgress, ToolEntry, ToolResult } from '../../shared/registry';
 
@@ -41,6 +42,11 @@ export interface ExecutionContext {
  */
 export interface ToolExecutor {
   execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult>;
+  /**
+   * What the source saw while an attempt that started at `since` failed (a server writing garbage
+   * where its reply should be), to be added to the error. Undefined when it has nothing to add.
+   */
+  explainFailure?(entry: ToolEntry, error: AppError, since: number): string | undefined;
 }
 
 export interface InvocationRecorder {
