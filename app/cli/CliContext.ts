@@ -1,5 +1,6 @@
 import type { Core } from '../../main/core';
 import { createStderrLogger } from '../../main/platform/Logger';
+import { AppError } from '../../shared/errors';
 import type { HostKind } from '../../shared/system';
 import { APP_VERSION } from '../common/appVersion';
 import { CommandLineSecretStore } from './CommandLineSecretStore';
@@ -27,10 +28,25 @@ export interface CliIo {
 export class CliContext {
   private core?: Promise<Core>;
 
+  private readonly interruption = new AbortController();
+
   constructor(
     readonly io: CliIo,
     private readonly resolveDataDir: () => string,
   ) {}
+
+  /**
+   * Aborted by the first SIGINT or SIGTERM: calls in flight pass it on (the protocol's cancel
+   * reaches the tool) and long-running commands (serve, reconcile) stop; then the core closes and
+   * its servers end.
+   */
+  get interrupted(): AbortSignal {
+    return this.interruption.signal;
+  }
+
+  interrupt(signal: NodeJS.Signals) {
+    this.interruption.abort(new AppError('Canceled', `Interrupted by ${signal}`));
+  }
 
   get dataDir(): string {
     return this.resolveDataDir();

@@ -22,13 +22,40 @@ const processIo: CliIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
-/** Runs the CLI with argv (without node and script) and returns the exit code; never calls process.exit. */
+/** Exit codes for a command ended by a signal, as shells report them (128 + the signal number). */
+const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
+
+/**
+ * Runs the CLI with argv (without node and script) and returns the exit code; calls process.exit
+ * only for a second SIGINT/SIGTERM while the first is still being handled.
+ */
 export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const program = new Command('tooldeck');
   const ctx = new CliContext(io, () => {
     const dir = program.opts<{ dataDir?: string }>().dataDir;
     return dir ? defaultDataDir({ ...env, TOOLDECK_DATA_DIR: dir }) : defaultDataDir(env);
   });
+  let interruptedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interruptedBy) {
+      io.stderr(`${signal} again: exiting now.\n`);
+      process.exit(SIGNAL_EXIT[signal] ?? 1);
+    }
+    interruptedBy = signal;
+    ctx.interrupt(signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const code = await runProgram(program, ctx, argv, io);
+    return interruptedBy ? (SIGNAL_EXIT[interruptedBy] ?? 1) : code;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+async function runProgram(program: Command, ctx: CliContext, argv: string[], io: CliIo): Promise<number> {
   program
     .description('Operations console for agent tools')
     .version(APP_VERSION, '-v, --version')
@@ -51,9 +78,22 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   registerResources(program, ctx);
 
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    // An interrupted command is not waited for: whatever it still holds (a connect under way, a
+    // call) is ended by closing the core below.
+    const command = program.parseAsync(argv, { from: 'user' });
+    try {
+      await Promise.race([command, whenAborted(ctx.interrupted)]);
+    } catch (error) {
+      // A call the interruption canceled says so itself, in a moment; then the core is closed.
+      if (ctx.interrupted.aborted) await Promise.race([command.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 300))]);
+      throw error;
+    }
     return ExitCode.Ok;
   } catch (error) {
+    if (ctx.interrupted.aborted) {
+      io.stderr(`${(ctx.interrupted.reason as Error).message}: calls canceled, servers ended.\n`);
+      return ExitCode.Failed;
+    }
     if (error instanceof CommanderError) {
       // --help and --version end through exitOverride with exit code 0.
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
@@ -71,4 +111,11 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   } finally {
     await ctx.close();
   }
+}
+
+function whenAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }

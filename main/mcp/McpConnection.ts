@@ -71,6 +71,7 @@ export class McpConnection {
   private readonly protocolErrors: string[] = [];
   /** Recent output that was not JSON-RPC, with when it came: what a call that went unanswered may have got instead. */
   private readonly noise: Array<{ at: number; text: string }> = [];
+  private disposing: Promise<void> = Promise.resolve();
   private discovery: Pick<ServerSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts' | 'problems'> & { lastDiff?: ToolListDiff } = {
     tools: [],
     resources: [],
@@ -313,17 +314,28 @@ export class McpConnection {
     this.setState({ status: 'closed', since: Date.now(), attempt: 0 });
   }
 
-  private async dispose() {
+  /**
+   * Ends the session and its child. A second call while one is under way waits for it, so whoever
+   * closes last (a command's own release, then the service on exit) knows the child is gone.
+   */
+  private dispose(): Promise<void> {
     const client = this.client;
     this.client = undefined;
     this.options.broker.cancelForServer(this.options.config.name, 'The server connection closed');
-    if (!client) return;
+    const previous = this.disposing;
+    this.disposing = previous.then(() => (client ? this.endSession(client) : undefined));
+    return this.disposing;
+  }
+
+  private async endSession(client: Client) {
     this.closedByUs = true;
     const pid = this.stdio?.pid;
     const grace = this.options.shutdownGraceMs ?? 2_000;
-    const hurry = pid && grace < 2_000 ? setTimeout(() => signalProcess(pid, 'SIGTERM'), grace) : undefined;
+    // The SDK waits 2 s after closing stdin, then 2 s after SIGTERM; a shorter grace (one-shot CLI
+    // commands) sends SIGTERM after it, and SIGKILL a second later to a server that ignores both.
+    const hurry = pid && grace < 2_000 ? [setTimeout(() => signalProcess(pid, 'SIGTERM'), grace), setTimeout(() => signalProcess(pid, 'SIGKILL'), grace + 1_000)] : [];
     await client.close().catch(() => undefined);
-    if (hurry) clearTimeout(hurry);
+    for (const timer of hurry) clearTimeout(timer);
     await this.ensureChildGone();
   }
 

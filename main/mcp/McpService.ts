@@ -65,6 +65,8 @@ export class McpService {
   /** MCP authorization (OAuth) of the saved HTTP servers. */
   readonly oauth: OAuthService;
   private readonly connections = new Map<string, McpConnection>();
+  /** Connections of unsaved targets (`--stdio`, `--url`), closed with the service. */
+  private readonly ephemeral = new Set<McpConnection>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private readonly listeners = new Set<() => void>();
   private readonly toolListeners = new Set<(server: string) => void>();
@@ -364,6 +366,9 @@ export class McpService {
       onChange: () => undefined,
       onUnexpectedClose: () => undefined,
     });
+    // Not saved, but ended with the service like any other (a CLI command interrupted mid-connect).
+    for (const open of this.ephemeral) if (open.state.status === 'closed') this.ephemeral.delete(open);
+    this.ephemeral.add(connection);
     await connection.connect();
     return connection;
   }
@@ -384,8 +389,9 @@ export class McpService {
     this.watcher?.close();
     this.oauth.close();
     for (const name of [...this.retryTimers.keys()]) this.cancelRetry(name);
-    await Promise.all([...this.connections.values()].map((c) => c.close()));
+    await Promise.all([...this.connections.values(), ...this.ephemeral].map((c) => c.close()));
     this.connections.clear();
+    this.ephemeral.clear();
   }
 
   private async createConnection(config: McpServerConfig, onUnexpectedClose: (reason: string) => void) {

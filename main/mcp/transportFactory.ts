@@ -1,6 +1,7 @@
 import { SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../../shared/mcp';
+import { withParentDeathSignal } from '../platform/parentDeathSignal';
 
 export interface BuiltTransport {
   transport: Transport;
@@ -14,10 +15,12 @@ export interface BuiltTransport {
  */
 export function createTransport(config: McpServerConfig, bearerToken?: string, authFetch?: FetchLike): BuiltTransport {
   if (config.transport === 'stdio') {
+    const env = { ...getDefaultEnvironment(), ...config.env };
+    const launch = withParentDeathSignal(config.command, config.args, env.PATH, config.cwd);
     const stdio = new StdioClientTransport({
-      command: config.command,
-      args: config.args,
-      env: { ...getDefaultEnvironment(), ...config.env },
+      command: launch.command,
+      args: launch.args,
+      env,
       cwd: config.cwd,
       stderr: 'pipe',
       // Above the SDK's 10 MB default so a huge result arrives and is capped by the pipeline

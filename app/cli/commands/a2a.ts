@@ -102,7 +102,7 @@ export function registerA2a(program: Command, ctx: CliContext) {
     .option('--task <id>', 'continue this task (answer an INPUT_REQUIRED question)')
     .option('--timeout <ms>', 'give up after this long and cancel the task', parseTimeout, 120_000)
     .action(async (target: string, text: string, options: { stream?: boolean; json?: boolean; context?: string; task?: string; timeout: number }) => {
-      const opts = { contextId: options.context, taskId: options.task, timeoutMs: options.timeout };
+      const opts = { contextId: options.context, taskId: options.task, timeoutMs: options.timeout, signal: ctx.interrupted };
       let taskId: string | undefined;
       let contextId: string | undefined;
       let state: string | undefined;

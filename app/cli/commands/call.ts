@@ -45,7 +45,7 @@ export function registerCall(program: Command, ctx: CliContext) {
         const known = core.catalog.list({ source: `${source.kind}:${source.name}` }).map((entry) => entry.toolName);
         throw new CliExit(ExitCode.Failed, `No tool named ${tool} is registered.${known.length ? ` ${source.kind}:${source.name} has: ${known.join(', ')}` : ''}`);
       }
-      const outcome = await core.pipeline.invoke({ name: tool, arguments: args, timeoutMs: options.timeout, confirmed: options.yes });
+      const outcome = await core.pipeline.invoke({ name: tool, arguments: args, timeoutMs: options.timeout, confirmed: options.yes, signal: ctx.interrupted });
       reportOutcome(ctx, outcome, options.json);
     });
 }

@@ -70,15 +70,7 @@ export function registerKube(program: Command, ctx: CliContext) {
           ctx.io.stdout(`Steady state: ${counts.total} requests, ${counts.writes} writes\n`);
           ctx.io.stdout(formatInventory(await readInventory(connection)));
         } else {
-          await new Promise<void>((resolve) => {
-            const stop = () => {
-              process.off('SIGINT', stop);
-              process.off('SIGTERM', stop);
-              resolve();
-            };
-            process.on('SIGINT', stop);
-            process.on('SIGTERM', stop);
-          });
+          await new Promise<void>((resolve) => ctx.interrupted.addEventListener('abort', () => resolve(), { once: true }));
         }
       } finally {
         await reconciler.stop();

@@ -217,7 +217,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
           throw new CliExit(ExitCode.Failed, `No tool "${tool}" on ${target.server}. Tools: ${target.connection.tools.map((t) => t.name).join(', ')}`);
         }
         const { toolEntryName } = await import('../../../main/registry/ToolCatalog');
-        outcome = await core.pipeline.invoke({ name: toolEntryName({ kind: 'mcp', name: target.server }, tool), arguments: args, timeoutMs: options.timeout, confirmed: options.yes });
+        outcome = await core.pipeline.invoke({ name: toolEntryName({ kind: 'mcp', name: target.server }, tool), arguments: args, timeoutMs: options.timeout, confirmed: options.yes, signal: ctx.interrupted });
       } finally {
         await target.release();
       }

@@ -109,6 +109,7 @@ export function registerRun(program: Command, ctx: CliContext) {
       };
 
       const run = core.collections.run(collection, { environment, concurrency: options.concurrency, bail: options.bail ?? false });
+      ctx.interrupted.addEventListener('abort', () => run.cancel(), { once: true });
       say(`${collection.name} — ${collection.requests.length} request${collection.requests.length === 1 ? '' : 's'}`);
       for await (const event of run) {
         if (event.type === 'request-finished') say(prettyResult(event.result));

@@ -80,14 +80,8 @@ export function registerServe(program: Command, ctx: CliContext) {
         const { url } = await core.metrics!.startPrometheus({ port: options.metricsPort, host: options.metricsHost, bearerToken: metricsToken });
         ctx.io.stdout(`Prometheus metrics at ${url}\n`);
       }
-      await new Promise<void>((done) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          void server.close().then(done);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      // Until SIGINT or SIGTERM (runCli then closes the core: calls canceled, servers ended).
+      await new Promise<void>((done) => ctx.interrupted.addEventListener('abort', () => done(), { once: true }));
+      await server.close();
     });
 }

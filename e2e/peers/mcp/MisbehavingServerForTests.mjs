@@ -5,13 +5,12 @@
 //   --garbage-reply     answers tools/call with a line that is not JSON
 //   --hang-call         never answers tools/call
 //   --ignore-eof        keeps running when stdin closes, and ignores SIGTERM and SIGINT
-//   --pid-file FILE     writes its pid there once started
+//   --pid-file FILE     writes its pid there when a tools/call arrives (a call is then in flight)
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const flags = new Set(process.argv.slice(2));
 const pidFile = process.argv[process.argv.indexOf('--pid-file') + 1];
-if (flags.has('--pid-file') && pidFile) writeFileSync(pidFile, String(process.pid));
 if (flags.has('--ignore-eof')) {
   process.on('SIGTERM', () => process.stderr.write('misbehaving server: ignoring SIGTERM\n'));
   process.on('SIGINT', () => process.stderr.write('misbehaving server: ignoring SIGINT\n'));
@@ -45,6 +44,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     case 'tools/list':
       return send({ jsonrpc: '2.0', id, result: { tools } });
     case 'tools/call': {
+      if (flags.has('--pid-file') && pidFile) writeFileSync(pidFile, String(process.pid));
       if (flags.has('--hang-call')) return;
       if (flags.has('--garbage-reply')) return process.stdout.write('Traceback (most recent call last): \u001b[31mKeyError\u001b[0m: something broke\n');
       const args = params?.arguments ?? {};
