@@ -150,6 +150,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     logger,
     clientInfo: { name: 'tooldeck', version: deps.appVersion },
     redactor,
+    maxResultBytes: settings.get().limits.maxResultMiB * 1024 * 1024,
     autoConnect: deps.autoConnect,
     connectTimeoutMs: deps.connectTimeoutMs,
     shutdownGraceMs: deps.shutdownGraceMs,

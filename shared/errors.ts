@@ -16,6 +16,8 @@ export const ErrorCode = z.enum([
   'AlreadyExists',
   'InvalidInput',
   'Unauthorized',
+  /** A result larger than the console accepts (the hard limit, 64 MiB by default): named with both sizes. */
+  'ResultTooLarge',
   'Internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -43,6 +45,7 @@ const retryableByDefault: Record<ErrorCode, boolean> = {
   AlreadyExists: false,
   InvalidInput: false,
   Unauthorized: false,
+  ResultTooLarge: false,
   Internal: false,
 };
 

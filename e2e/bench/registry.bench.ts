@@ -57,7 +57,7 @@ async function overhead(executor: ToolExecutor, callsPerRound: number) {
   catalog.replaceSource(source, [entry], executor);
   const pipeline = new InvocationPipeline({ catalog, recorder: new MemoryInvocationRecorder(1000) });
   const args = { message: 'hello', times: 1 };
-  const ctx: ExecutionContext = { signal: new AbortController().signal, attempt: 1, onProgress() {}, timeoutMs: 60_000, totalLeftMs: 600_000, resetsOnProgress: true };
+  const ctx: ExecutionContext = { signal: new AbortController().signal, attempt: 1, onProgress() {}, timeoutMs: 60_000, totalLeftMs: 600_000, resetsOnProgress: true, keepAlive() {} };
 
   const direct = async () => {
     const start = performance.now();

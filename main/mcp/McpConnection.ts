@@ -12,7 +12,7 @@ import { McpTranscript } from './McpTranscript';
 import type { OAuthSession } from './oauth/OAuthSession';
 import { acceptToolList } from './acceptToolList';
 import { diffToolLists, isEmptyDiff } from './toolListDiff';
-import { createTransport, observeTransport } from './transportFactory';
+import { createTransport, DEFAULT_MAX_RESULT_BYTES, observeTransport } from './transportFactory';
 
 export interface McpConnectionOptions {
   /** The server as stored and shown: secrets sealed (see serverSecrets.ts). */
@@ -36,6 +36,8 @@ export interface McpConnectionOptions {
    * "a reasonable time"; the UI waits longer than a one-shot CLI call.
    */
   shutdownGraceMs?: number;
+  /** The hard limit on one message from a stdio server (default 64 MiB). */
+  maxResultBytes?: number;
   /** Any change the UI should see: state, discovery, list changes. */
   onChange: () => void;
   /** The server went away on its own (exit, network drop) after being ready. */
@@ -72,6 +74,7 @@ export class McpConnection {
   /** Recent output that was not JSON-RPC, with when it came: what a call that went unanswered may have got instead. */
   private readonly noise: Array<{ at: number; text: string }> = [];
   private disposing: Promise<void> = Promise.resolve();
+  private readonly receiving = new Set<() => void>();
   private discovery: Pick<ServerSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts' | 'problems'> & { lastDiff?: ToolListDiff } = {
     tools: [],
     resources: [],
@@ -122,7 +125,12 @@ export class McpConnection {
     );
 
     const clues: ConnectClues = { stderrTail: this.stderrTail, protocolErrors: this.protocolErrors };
-    const { transport, stdio } = createTransport(this.options.launch, this.options.bearerToken, this.options.oauth?.fetch);
+    const { transport, stdio } = createTransport(this.options.launch, this.options.bearerToken, this.options.oauth?.fetch, {
+      maxMessageBytes: this.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+      onReceiving: () => {
+        for (const listener of this.receiving) listener();
+      },
+    });
     this.stdio = stdio;
     stdio?.stderr?.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split(/\r?\n/)) {
@@ -276,6 +284,12 @@ export class McpConnection {
     if (recent.length === 0) return undefined;
     const excerpt = recent.map((entry) => entry.text).join(' | ');
     return `the server wrote output that is not JSON-RPC meanwhile: «${excerpt.length > 240 ? `${excerpt.slice(0, 240)}…` : excerpt}»`;
+  }
+
+  /** Bytes of a reply are arriving (a large result): calls in flight keep their answer timeout from firing meanwhile. */
+  onReceiving(listener: () => void): () => void {
+    this.receiving.add(listener);
+    return () => this.receiving.delete(listener);
   }
 
   /** Only the pipeline's MCP executor calls this: every call runs through the pipeline. */

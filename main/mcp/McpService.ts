@@ -25,6 +25,8 @@ export interface McpServiceOptions {
   shutdownGraceMs?: number;
   /** Reconnect backoff: base and cap (ms). */
   reconnect?: { baseMs: number; maxMs: number };
+  /** The hard limit on one result from a stdio server (settings.json `limits.maxResultMiB`; default 64 MiB). */
+  maxResultBytes?: number;
   /**
    * The console's redactor: every secret a connection uses is masked in transcripts, errors and
    * logs through it. A private one when absent (tests).
@@ -363,6 +365,7 @@ export class McpService {
       connectTimeoutMs: this.options.connectTimeoutMs,
       eraCache: this.eraCache,
       shutdownGraceMs: this.options.shutdownGraceMs,
+      maxResultBytes: this.options.maxResultBytes,
       onChange: () => undefined,
       onUnexpectedClose: () => undefined,
     });
@@ -410,6 +413,7 @@ export class McpService {
       connectTimeoutMs: this.options.connectTimeoutMs,
       eraCache: this.eraCache,
       shutdownGraceMs: this.options.shutdownGraceMs,
+      maxResultBytes: this.options.maxResultBytes,
       onChange: () => {
         this.emit();
         void this.emitTools(config.name);

@@ -5,6 +5,7 @@ import type { Logger } from '../platform/Logger';
 import { createToolEntry, type DescribedTool, type ToolConfig } from '../registry/createToolEntry';
 import type { ToolCatalog } from '../registry/ToolCatalog';
 import type { ExecutionContext, ToolExecutor } from '../registry/types';
+import { RESULT_TOO_LARGE_CODE } from './LinearReadBuffer';
 import type { McpConnection } from './McpConnection';
 import type { McpService } from './McpService';
 
@@ -43,12 +44,22 @@ export class McpToolExecutor implements ToolExecutor {
     // The pipeline is the one timeout authority (per request, reset on progress, total): it aborts
     // through the signal, which the SDK turns into notifications/cancelled. The SDK's own timer
     // only backstops the call's whole remaining budget, so it never fires first.
-    const result = await this.connection().callTool(entry.toolName, args, {
-      signal: ctx.signal,
-      onProgress: (p) => ctx.onProgress(p),
-      backstopMs: ctx.totalLeftMs + BACKSTOP_MARGIN_MS,
-    });
-    return result as ToolResult;
+    const connection = this.connection();
+    // While a reply streams in, the answer has started: reading it does not count against the timeout.
+    const stopWatching = connection.onReceiving(() => ctx.keepAlive());
+    try {
+      const result = await connection.callTool(entry.toolName, args, {
+        signal: ctx.signal,
+        onProgress: (p) => ctx.onProgress(p),
+        backstopMs: ctx.totalLeftMs + BACKSTOP_MARGIN_MS,
+      });
+      return result as ToolResult;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === RESULT_TOO_LARGE_CODE) throw new AppError('ResultTooLarge', `${entry.name}: ${(error as Error).message.replace(/^MCP error -?\d+: /, '')}`, { cause: error });
+      throw error;
+    } finally {
+      stopWatching();
+    }
   }
 
   explainFailure(_entry: ToolEntry, _error: AppError, since: number): string | undefined {

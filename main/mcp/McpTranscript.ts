@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../../shared/mcp';
 import { SecretRedactor } from '../platform/SecretRedactor';
+import { hasLargeString, jsonByteLength } from '../registry/jsonByteLength';
 import { maskSecretFields, MAYBE_SECRET } from '../registry/recordedArguments';
 
 const MAX_ENTRIES = 2_000;
@@ -84,6 +85,11 @@ export class McpTranscript {
   private push(partial: Omit<TranscriptEntry, 'seq' | 'bytes' | 'text'>, message: unknown, text?: string) {
     let body = text;
     let bytes = text ? Buffer.byteLength(text) : 0;
+    if (body === undefined && hasLargeString(message)) {
+      // A large result is shown with its long strings cut, and measured without being copied.
+      bytes = jsonByteLength(message);
+      body = this.redactor.text(JSON.stringify(message, (_key, value: unknown) => (typeof value === 'string' && value.length > MAX_TEXT / 4 ? `${value.slice(0, MAX_TEXT / 4)}… (${value.length} characters)` : value)) ?? '');
+    }
     if (body === undefined) {
       const raw = JSON.stringify(message) ?? '';
       bytes = Buffer.byteLength(raw);

@@ -111,3 +111,42 @@ async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promi
   }
   throw new Error('condition not met in time');
 }
+
+describe('large and slow results', () => {
+  const misbehaving = join(peers, 'MisbehavingServerForTests.mjs');
+
+  it('a reply that arrives slowly is not timed out once it has started: receiving does not count', async () => {
+    const service = newService();
+    const tools = pipelineFor(service);
+    try {
+      await service.save({ config: { name: 'slow', transport: 'stdio', command: process.execPath, args: [misbehaving, '--slow-reply'] } as never });
+      // 20 pieces 100 ms apart: 2 s in all, under a 800 ms answer timeout.
+      const result = await tools.pipeline.invoke({ name: 'mcp:slow.echo', arguments: { message: 'patient' }, timeoutMs: 800 });
+      expect(result.error).toBeUndefined();
+      expect(result.record.responseBytes).toBeGreaterThan(200_000);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('a result over the hard limit fails with ResultTooLarge naming both sizes, and the connection stays up', async () => {
+    const service = new McpService({
+      dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-mcp-')),
+      secretStore: new MemorySecretStore(),
+      logger: silentLogger,
+      clientInfo: { name: 'tooldeck-test', version: '0.0.0' },
+      maxResultBytes: 2 * 1024 * 1024,
+    });
+    const tools = pipelineFor(service);
+    try {
+      await service.save({ config: { name: 'large', transport: 'stdio', command: process.execPath, args: [join(peers, 'largeResultServer.mjs')] } as never });
+      const outcome = await tools.pipeline.invoke({ name: 'mcp:large.blob', arguments: { megabytes: 3 } });
+      expect(outcome.error).toMatchObject({ code: 'ResultTooLarge', retryable: false });
+      expect(outcome.error!.message).toMatch(/^mcp:large\.blob: The reply is 3\.0 MiB, over the 2 MiB a result may have; it was not read$/);
+      expect(service.get('large').state.status).toBe('ready');
+      expect((await tools.call('large', 'blob', { megabytes: 1 })).content).toHaveLength(1);
+    } finally {
+      await service.close();
+    }
+  });
+});

@@ -2,6 +2,10 @@ import { SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../../shared/mcp';
 import { withParentDeathSignal } from '../platform/parentDeathSignal';
+import { LinearReadBuffer } from './LinearReadBuffer';
+
+/** The hard limit on one result (settings.json `limits.maxResultMiB`): 64 MiB. */
+export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 export interface BuiltTransport {
   transport: Transport;
@@ -9,11 +13,18 @@ export interface BuiltTransport {
   stdio?: StdioClientTransport;
 }
 
+export interface TransportLimits {
+  /** Largest message accepted from a stdio server; a larger reply becomes an error for its call. */
+  maxMessageBytes: number;
+  /** Bytes of a stdio message are arriving (a large result is being received). */
+  onReceiving?: () => void;
+}
+
 /**
  * A transport for a saved server; HTTP transports carry its headers and bearer token, and send
  * through `authFetch` (MCP authorization) when given.
  */
-export function createTransport(config: McpServerConfig, bearerToken?: string, authFetch?: FetchLike): BuiltTransport {
+export function createTransport(config: McpServerConfig, bearerToken?: string, authFetch?: FetchLike, limits: TransportLimits = { maxMessageBytes: DEFAULT_MAX_RESULT_BYTES }): BuiltTransport {
   if (config.transport === 'stdio') {
     const env = { ...getDefaultEnvironment(), ...config.env };
     const launch = withParentDeathSignal(config.command, config.args, env.PATH, config.cwd);
@@ -23,10 +34,10 @@ export function createTransport(config: McpServerConfig, bearerToken?: string, a
       env,
       cwd: config.cwd,
       stderr: 'pipe',
-      // Above the SDK's 10 MB default so a huge result arrives and is capped by the pipeline
-      // instead of killing the connection.
-      maxBufferSize: 64 * 1024 * 1024,
     });
+    // The SDK's own line buffer is quadratic in the size of a message and closes the connection on
+    // one that is too big; this one is linear and answers an oversized reply with an error instead.
+    (stdio as unknown as { _readBuffer: LinearReadBuffer })._readBuffer = new LinearReadBuffer({ maxMessageBytes: limits.maxMessageBytes, onReceiving: limits.onReceiving });
     return { transport: stdio, stdio };
   }
   const headers: Record<string, string> = { ...config.headers };

@@ -1,4 +1,5 @@
 import type { ContentBlock, ToolResult } from '../../shared/registry';
+import { hasLargeString, jsonByteLength } from './jsonByteLength';
 import { jsonStringPrefix } from './jsonStringPrefix';
 
 /** Clawdapus budget default: max_tool_result_bytes = 16,384. */
@@ -27,7 +28,10 @@ export interface CappedResult {
  * capped result (about 40 bytes) cannot be met; the empty capped result is returned then.
  */
 export function capToolResult(result: ToolResult, maxBytes: number = DEFAULT_MAX_TOOL_RESULT_BYTES): CappedResult {
-  const originalBytes = Buffer.byteLength(JSON.stringify(result), 'utf8');
+  // A large text is measured, not serialized again (memory stays near the result's own size).
+  const large = hasLargeString(result.content);
+  const jsonBytes = large ? jsonByteLength : plainJsonBytes;
+  const originalBytes = jsonBytes(result);
   if (originalBytes <= maxBytes) return { result, truncated: false, originalBytes };
 
   const content: ContentBlock[] = [];
@@ -44,7 +48,7 @@ export function capToolResult(result: ToolResult, maxBytes: number = DEFAULT_MAX
 
   for (const part of result.content) {
     if (tryPush(part)) continue;
-    const cut = cutTextPart(part, budget - separator());
+    const cut = cutTextPart(part, budget - separator(), jsonBytes);
     if (cut) {
       tryPush(cut);
       break;
@@ -61,12 +65,12 @@ export function capToolResult(result: ToolResult, maxBytes: number = DEFAULT_MAX
   return { result: head, truncated: true, originalBytes };
 }
 
-function jsonBytes(value: unknown): number {
+function plainJsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }
 
 /** The part with its text cut to fit `budget` bytes, or undefined when it has no text or not even an empty text fits. */
-function cutTextPart(part: ContentBlock, budget: number): ContentBlock | undefined {
+function cutTextPart(part: ContentBlock, budget: number, jsonBytes: (value: unknown) => number): ContentBlock | undefined {
   if (part.type === 'text') {
     const room = budget - jsonBytes({ ...part, text: '' });
     return room >= 0 ? { ...part, text: jsonStringPrefix(part.text, room) } : undefined;

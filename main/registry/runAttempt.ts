@@ -75,6 +75,10 @@ class Attempt implements ExecutionContext {
     this.options.onProgress?.(progress);
   }
 
+  keepAlive(): void {
+    if (!this.settled) this.arm();
+  }
+
   /** The caller's signal fired (EventListener object form, so no closure is made per call). */
   handleEvent(): void {
     this.fail(new AppError('Canceled', `The call to ${this.options.entry.name} was canceled.`));

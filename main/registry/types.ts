@@ -33,6 +33,12 @@ export interface ExecutionContext {
   readonly totalLeftMs: number;
   /** Whether progress restarts the per-request timeout (a stream that keeps talking may outlive timeoutMs). */
   readonly resetsOnProgress: boolean;
+  /**
+   * The answer is arriving (bytes of the reply are coming in): the per-request timeout starts over,
+   * so receiving and reading a large result never counts against the time the server had to answer.
+   * The total limit still applies.
+   */
+  keepAlive(): void;
 }
 
 /**

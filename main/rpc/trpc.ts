@@ -24,6 +24,7 @@ const trpcCodeFor: Record<AppError['code'], TRPCError['code']> = {
   AlreadyExists: 'CONFLICT',
   InvalidInput: 'BAD_REQUEST',
   Unauthorized: 'UNAUTHORIZED',
+  ResultTooLarge: 'PAYLOAD_TOO_LARGE',
   Internal: 'INTERNAL_SERVER_ERROR',
 };
 

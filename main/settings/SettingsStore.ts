@@ -12,6 +12,8 @@ export const Settings = z.object({
   history: z
     .object({ maxAgeDays: z.number().int().min(1).default(90), maxRows: z.number().int().min(1000).default(1_000_000) })
     .default({ maxAgeDays: 90, maxRows: 1_000_000 }),
+  /** The hard limit on one tool result: a larger one fails with ResultTooLarge instead of being read. */
+  limits: z.object({ maxResultMiB: z.number().int().min(1).max(4096).default(64) }).default({ maxResultMiB: 64 }),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -4,6 +4,7 @@
 //   --bad-schema        one tool's inputSchema is a string, not an object
 //   --garbage-reply     answers tools/call with a line that is not JSON
 //   --hang-call         never answers tools/call
+//   --slow-reply        writes each tools/call reply in 20 pieces, 100 ms apart (2 s in all)
 //   --ignore-eof        keeps running when stdin closes, and ignores SIGTERM and SIGINT
 //   --pid-file FILE     writes its pid there when a tools/call arrives (a call is then in flight)
 import { writeFileSync } from 'node:fs';
@@ -49,7 +50,16 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       if (flags.has('--garbage-reply')) return process.stdout.write('Traceback (most recent call last): \u001b[31mKeyError\u001b[0m: something broke\n');
       const args = params?.arguments ?? {};
       const text = params?.name === 'add' ? String((args.a ?? 0) + (args.b ?? 0)) : `Echo: ${args.message ?? ''}`;
-      return send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
+      if (!flags.has('--slow-reply')) return send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
+      const line = `${JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: text.padEnd(200_000, '.') }] } })}\n`;
+      const piece = Math.ceil(line.length / 20);
+      let at = 0;
+      const next = () => {
+        process.stdout.write(line.slice(at, at + piece));
+        at += piece;
+        if (at < line.length) setTimeout(next, 100);
+      };
+      return next();
     }
     default:
       return send({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 const server = new McpServer({ name: 'large-result-server', version: '1.0.0' });
 server.registerTool(
   'blob',
-  { description: 'Returns a text block of the requested size in megabytes', inputSchema: { megabytes: z.number().min(0).max(64) } },
+  { description: 'Returns a text block of the requested size in megabytes', inputSchema: { megabytes: z.number().min(0).max(200) } },
   async ({ megabytes }) => ({ content: [{ type: 'text', text: 'x'.repeat(Math.round(megabytes * 1024 * 1024)) }] }),
 );
 await server.connect(new StdioServerTransport());
