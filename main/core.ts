@@ -28,6 +28,10 @@ import { ToolSearchIndex, type SearchOptions } from './registry/search/ToolSearc
 import type { SearchHit } from '../shared/registry';
 import { ToolCatalog } from './registry/ToolCatalog';
 import { SystemService } from './system/SystemService';
+import { DefinitionLock } from './lock/DefinitionLock';
+import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
+import type { ToolEntry } from '../shared/registry';
+import type { ToolHold } from '../shared/lock';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
 export interface CoreDeps {
@@ -73,6 +77,8 @@ export interface Core {
    */
   readonly kube?: KubeSession;
   readonly catalog: ToolCatalog;
+  /** Tool-definition trust: revisions of every source's definitions, the workspace's tooldeck.lock, holds, the linter. */
+  readonly lock: DefinitionLock;
   /** Agents of the workspace's pod files, their tool grants, and their compiled tools.json / config.yaml. */
   readonly agentTools: AgentToolAccess;
   readonly search: ToolSearchIndex;
@@ -134,7 +140,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   };
   // Workspace ToolPermissions decide verdicts; they are read on every call, so edits apply at once.
   let permissions: LocalResources['permissions'] = () => [];
-  const pipeline = new InvocationPipeline({ catalog, recorder, logger: logger, permissions: () => permissions() });
+  // The lockfile's holds, known once the workspace (where tooldeck.lock lives) is open.
+  let holds: (entry: ToolEntry) => ToolHold | undefined = () => undefined;
+  const pipeline = new InvocationPipeline({ catalog, recorder, logger: logger, permissions: () => permissions(), holds: (entry) => holds(entry) });
   const mcp = new McpService({
     dataDir: deps.dataDir,
     secretStore: secrets,
@@ -162,6 +170,21 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   if (deps.autoConnect) void a2aSkills.syncAll();
   const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger: logger });
   await http.init();
+  const definitions = DefinitionStore.open(join(deps.dataDir, DEFINITIONS_FILE_NAME));
+  if (definitions.report) logger.warn(definitions.report);
+  const lock = new DefinitionLock({
+    catalog,
+    store: definitions,
+    workspaceDir: () => resources.workspace.dir,
+    // A2A and HTTP entries exist only for saved agents and services; MCP and gRPC also register one-off targets.
+    tracked: (source) => (source.kind === 'mcp' ? mcp.configs().some((config) => config.name === source.name) : source.kind === 'grpc' ? grpc.isLasting(source.name) : true),
+    logger,
+    watch: deps.autoConnect === true,
+  });
+  await lock.init();
+  holds = (entry) => lock.hold(entry);
+  const stopLockWorkspace = resources.workspace.onChange(() => void lock.workspaceChanged());
+  const stopPins = grpc.onPinned((source, tool, version) => lock.acceptPin({ kind: 'grpc', name: source }, tool, version));
   const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger: logger });
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
@@ -194,6 +217,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       ...Object.fromEntries(grpc.list().map((source) => [`grpc:${source.name}`, source.address])),
     }),
     workspaceDir: () => resources.workspace.dir,
+    held: (entry) => {
+      const hold = lock.hold(entry);
+      return hold && `${hold.state === 'rejected' ? 'rejected' : 'held for review'}: ${hold.reason}`;
+    },
   });
 
   return {
@@ -210,6 +237,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     resources,
     kube,
     catalog,
+    lock,
     agentTools,
     search,
     async searchAll(query, options) {
@@ -228,12 +256,17 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     async close() {
       detachSearch();
       stopPolicy();
+      stopLockWorkspace();
+      stopPins();
       mcpSync.close();
       await resources.close();
       await kube?.close();
       await mcp.close();
       await a2a.close();
       await grpc.close();
+      lock.close();
+      await lock.flush();
+      definitions.close();
       await history.close();
       await metrics?.shutdown();
     },

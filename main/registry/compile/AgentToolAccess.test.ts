@@ -76,7 +76,7 @@ describe('AgentToolAccess (seed 003 agents of the workspace)', () => {
       ['trading-desk/watcher', 'defaults', 1, []],
       ['trading-desk/assistant', 'own', 1, []],
     ]);
-    expect(agents[2]!.grants).toEqual([{ source: 'mcp:mem0-memory', allow: ['recall'], available: 2, granted: 1 }]);
+    expect(agents[2]!.grants).toEqual([{ source: 'mcp:mem0-memory', allow: ['recall'], available: 2, granted: 1, held: [] }]);
     expect(agents[0]!.policy).toEqual({ max_rounds: 6, timeout_per_tool_ms: 30_000, total_timeout_ms: 120_000, max_tool_result_bytes: 16_384 });
     expect(agents[2]!.policy.max_rounds).toBe(2);
   });
@@ -135,5 +135,25 @@ describe('AgentToolAccess (seed 003 agents of the workspace)', () => {
     expect(view.list({ source: 'mcp:github' }).map((entry) => entry.toolName)).toEqual(['create_issue']);
     expect(view.list({ source: 'mcp:mem0-memory' }).map((entry) => entry.toolName)).toEqual(['recall', 'remember']);
     expect(view.sources().map((source) => `${source.kind}:${source.name}`)).toContain('mcp:github');
+  });
+
+  it('leaves tools held for review out of tools.json, and their MCP server out of config.yaml, naming each', async () => {
+    const held = new AgentToolAccess({
+      pods: () => podsOf(POD),
+      tools: async () => catalog,
+      endpoints: async () => ({ 'mcp:mem0-memory': 'http://mem0-memory:8080' }),
+      workspaceDir: () => workspaceDir,
+      held: (entry) => (entry.name === 'mcp:mem0-memory.remember' ? 'held for review: it is new since tooldeck.lock approved mcp:mem0-memory' : entry.name === 'http:trading-api.execute_trade' ? 'rejected' : undefined),
+    });
+    const [analyst, , assistant] = await held.list();
+    expect(analyst!.grants.find((grant) => grant.source === 'http:trading-api')).toMatchObject({ granted: 1, held: [{ tool: 'execute_trade', reason: 'rejected' }] });
+    const tools = await held.compile('analyst', 'tools.json');
+    expect(JSON.parse(tools.text).tools.map((tool: { name: string }) => tool.name)).toEqual(['trading-api.get_market_context']);
+    expect(tools.withheld).toEqual([{ name: 'http:trading-api.execute_trade', reason: 'rejected' }]);
+    // recall is approved and granted, but config.yaml would hand the agent the whole server, remember included.
+    expect(assistant!.grants[0]).toMatchObject({ granted: 1, held: [] });
+    const config = await held.compile('assistant', 'config.yaml');
+    expect(parse(config.text)).toEqual({ tools: {} });
+    expect(config.withheld).toEqual([{ name: 'mcp:mem0-memory', reason: '1 of its tools (remember) are held for review in tooldeck.lock' }]);
   });
 });

@@ -37,7 +37,12 @@ export interface CompileToolsOptions {
   tokens?: Record<string, string>;
   /** Base URLs of MCP and A2A sources by source id, for their execution metadata. */
   endpoints?: Record<string, string>;
+  /** Why an entry must stay out of every manifest (the lockfile holds its definition for review). */
+  held?: HeldCheck;
 }
+
+/** The reason an entry is held back from agents, or undefined when it may be granted. */
+export type HeldCheck = (entry: ToolEntry) => string | undefined;
 
 /**
  * The per-agent tools.json manifest of seed 003: the tools the agent's grants allow (deny by
@@ -45,7 +50,7 @@ export interface CompileToolsOptions {
  * annotations and hidden execution metadata, and the mediation budget.
  */
 export function compileToolsJson(agent: AgentTools, catalog: ToolLookup, defaults: readonly ToolGrant[] = [], options: CompileToolsOptions = {}): ToolsJson {
-  const { grants, problems } = grantedTools(agent, catalog, defaults);
+  const { grants, problems } = grantedTools(agent, catalog, defaults, options.held);
   const tools = grants.flatMap((grant) => grant.granted.map((entry) => manifestTool(entry, options)));
   if (problems.length > 0) throw new AppError('NotFound', `Cannot compile tools.json for ${agent.name}: ${problems.join('; ')}.`);
 
@@ -64,13 +69,15 @@ export interface GrantedSource {
   allow: 'all' | string[];
   available: ToolEntry[];
   granted: ToolEntry[];
+  /** Granted by name or `all`, but held back: their definitions wait for review in the lockfile. */
+  held: Array<{ entry: ToolEntry; reason: string }>;
 }
 
 /**
  * The agent's grants resolved against the registry, and what cannot be honoured as declared (a
  * source without tools, a tool name the source does not have).
  */
-export function grantedTools(agent: AgentTools, catalog: ToolLookup, defaults: readonly ToolGrant[] = []): { grants: GrantedSource[]; problems: string[] } {
+export function grantedTools(agent: AgentTools, catalog: ToolLookup, defaults: readonly ToolGrant[] = [], held?: HeldCheck): { grants: GrantedSource[]; problems: string[] } {
   const grants: GrantedSource[] = [];
   const problems: string[] = [];
   for (const [source, allowed] of resolveToolGrants(agent, defaults, serviceResolverFor(catalog.sources()))) {
@@ -80,8 +87,13 @@ export function grantedTools(agent: AgentTools, catalog: ToolLookup, defaults: r
       const known = new Set(available.map((entry) => entry.toolName));
       for (const name of allowed) if (!known.has(name)) problems.push(`${source} has no tool ${name}`);
     }
-    const granted = allowed === 'all' ? available : available.filter((entry) => allowed.has(entry.toolName));
-    grants.push({ source, allow: allowed === 'all' ? 'all' : [...allowed], available, granted });
+    const wanted = allowed === 'all' ? available : available.filter((entry) => allowed.has(entry.toolName));
+    const heldBack = wanted.flatMap((entry) => {
+      const reason = held?.(entry);
+      return reason ? [{ entry, reason }] : [];
+    });
+    const granted = heldBack.length ? wanted.filter((entry) => !heldBack.some((item) => item.entry === entry)) : wanted;
+    grants.push({ source, allow: allowed === 'all' ? 'all' : [...allowed], available, granted, held: heldBack });
   }
   return { grants, problems };
 }
