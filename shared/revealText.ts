@@ -65,6 +65,8 @@ const NAMED: Record<number, [Exclude<HiddenKind, 'confusable' | 'ill-formed'>, s
   0xfffb: ['invisible', 'INTERLINEAR ANNOTATION TERMINATOR'],
 };
 
+const CONTROL_NAMES: Record<number, string> = { 0x00: 'NULL', 0x07: 'BELL', 0x08: 'BACKSPACE', 0x0b: 'LINE TABULATION', 0x0c: 'FORM FEED', 0x1b: 'ESCAPE (terminal control sequence)', 0x7f: 'DELETE', 0x85: 'NEXT LINE', 0x9b: 'CONTROL SEQUENCE INTRODUCER' };
+
 const EMOJI = /\p{Extended_Pictographic}/u;
 
 export function codePointLabel(codePoint: number): string {
@@ -80,7 +82,7 @@ export function classifyCodePoint(codePoint: number): { kind: Exclude<HiddenKind
   if (codePoint >= 0xe0100 && codePoint <= 0xe01ef) return { kind: 'invisible', name: `VARIATION SELECTOR-${codePoint - 0xe0100 + 17}` };
   if (codePoint >= 0xfe00 && codePoint <= 0xfe0f) return { kind: 'invisible', name: `VARIATION SELECTOR-${codePoint - 0xfe00 + 1}` };
   if ((codePoint < 0x20 && codePoint !== 0x09 && codePoint !== 0x0a && codePoint !== 0x0d) || (codePoint >= 0x7f && codePoint <= 0x9f)) {
-    return { kind: 'control', name: `CONTROL ${codePointLabel(codePoint)}` };
+    return { kind: 'control', name: CONTROL_NAMES[codePoint] ?? 'CONTROL CHARACTER' };
   }
   if ((codePoint >= 0xe000 && codePoint <= 0xf8ff) || codePoint >= 0xf0000) return { kind: 'invisible', name: 'PRIVATE USE CHARACTER' };
   return undefined;
@@ -134,7 +136,7 @@ export function revealText(text: string): RevealedPart[] {
       flush();
       parts.push({
         text: run,
-        hidden: { kind: 'tag', codePoint: last === codePoint ? codePointLabel(codePoint) : `${codePointLabel(codePoint)}…${codePointLabel(last)}`, name: decoded ? `hidden text ${JSON.stringify(decoded)}` : kind.name, decoded },
+        hidden: { kind: 'tag', codePoint: run === char ? codePointLabel(codePoint) : `${codePointLabel(codePoint)}…${codePointLabel(last)}`, name: decoded ? `hidden text ${JSON.stringify(decoded)}` : kind.name, decoded },
       });
       continue;
     }

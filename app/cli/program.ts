@@ -10,6 +10,8 @@ import { registerGrpc } from './commands/grpc';
 import { registerHistory } from './commands/history';
 import { registerInfo } from './commands/info';
 import { registerKube } from './commands/kube';
+import { registerLint } from './commands/lint';
+import { registerLock } from './commands/lock';
 import { registerMcp } from './commands/mcp';
 import { registerResources } from './commands/resources';
 import { registerRun } from './commands/run';
@@ -47,6 +49,8 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   registerHistory(program, ctx);
   registerRun(program, ctx);
   registerResources(program, ctx);
+  registerLock(program, ctx);
+  registerLint(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

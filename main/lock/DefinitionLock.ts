@@ -144,6 +144,11 @@ export class DefinitionLock {
     };
   }
 
+  /** The sources the lockfile has entries for. */
+  lockedSources(): string[] {
+    return Object.keys(this.loaded.model.sources).sort();
+  }
+
   /** The source's review: its live tools, or when it is not connected the tools of its latest revision. */
   review(id: string): SourceReview {
     const cached = this.cached(id);

@@ -11,7 +11,7 @@ import { adHocConfig, addTargetOptions, keyValues, splitCommandLine, type Target
 const AD_HOC = 'adhoc';
 
 /** Connects to a saved server or a one-off target; the caller must call `release`. */
-async function openTarget(core: Core, name: string | undefined, options: TargetOptions): Promise<{ server: string; connection: McpConnection; release: () => Promise<void> }> {
+export async function openTarget(core: Core, name: string | undefined, options: TargetOptions): Promise<{ server: string; connection: McpConnection; release: () => Promise<void> }> {
   const config = adHocConfig(AD_HOC, options);
   if (config && name) throw new CliExit(ExitCode.Usage, 'Give either a saved server name or --stdio/--url, not both');
   if (!config && !name) throw new CliExit(ExitCode.Usage, 'Name a saved server, or give --stdio "<command>" or --url URL');
