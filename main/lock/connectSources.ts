@@ -5,10 +5,13 @@ import { prepareSource } from '../registry/prepareSource';
 
 export type LockSources = Pick<Core, 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'grpc' | 'http' | 'lock'>;
 
-/** Every source the lock speaks about: those in the lockfile, and every saved or workspace source in use. */
-export async function trackedSourceIds(core: LockSources): Promise<string[]> {
+/**
+ * Every source the lock speaks about: those in the lockfile, and every saved or workspace source in
+ * use (with `disabled`, also MCP servers switched off, which a command may still name).
+ */
+export async function trackedSourceIds(core: LockSources, options: { disabled?: boolean } = {}): Promise<string[]> {
   const ids = new Set(core.lock.lockedSources());
-  for (const config of core.mcp.configs()) if (config.enabled) ids.add(`mcp:${config.name}`);
+  for (const config of core.mcp.configs()) if (config.enabled || options.disabled) ids.add(`mcp:${config.name}`);
   for (const agent of await core.a2a.list()) ids.add(`a2a:${agent.name}`);
   for (const service of core.http.list()) ids.add(`http:${service.service}`);
   for (const source of core.grpc.list()) ids.add(`grpc:${source.name}`);
@@ -20,7 +23,7 @@ export async function trackedSourceIds(core: LockSources): Promise<string[]> {
  * the candidates when it names none or several.
  */
 export async function resolveSource(core: LockSources, ref: string): Promise<{ source?: ToolSource; candidates: string[] }> {
-  const ids = await trackedSourceIds(core);
+  const ids = await trackedSourceIds(core, { disabled: true });
   const kind = SourceKind.safeParse(ref.slice(0, ref.indexOf(':')));
   if (kind.success && ref.indexOf(':') > 0) {
     const source = { kind: kind.data, name: ref.slice(ref.indexOf(':') + 1) };
