@@ -184,6 +184,8 @@ export const LintFinding = z.object({
   severity: LintSeverity,
   /** The tool's name at its source. */
   tool: z.string(),
+  /** The source (`mcp:everything`), when findings of several sources are listed together. */
+  source: z.string().optional(),
   /** Where: `name`, `title`, `description`, or a JSON Pointer into a schema (`inputSchema/properties/note/description`). */
   location: z.string(),
   message: z.string(),

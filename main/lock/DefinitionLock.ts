@@ -204,7 +204,7 @@ export class DefinitionLock {
       const findings = lintTools(
         entries.map((entry) => entryHashes(entry).definition),
         { otherNames: names.filter((name) => !own.has(name) && name !== sourceName) },
-      );
+      ).map((finding) => ({ ...finding, source: id }));
       this.lintCache.set(id, { hashes: key, findings });
       return findings;
     });

@@ -6,6 +6,9 @@ import { InvokePanel } from '../invoke/InvokePanel';
 import { ToolMetricsChart } from '../metrics/ToolMetricsChart';
 import type { ToolView } from '../invoke/types';
 import { AnnotationBadges } from './AnnotationBadges';
+import type { LintFinding } from '../../../../shared/lock';
+import { HeldBadge, LintFindingBadges, LintFindingList } from '../lock/LintBadges';
+import { RevealedText } from '../lock/RevealedText';
 
 const VERDICT = {
   allow: { color: 'teal', icon: IconShieldCheck, label: 'Allowed' },
@@ -13,14 +16,14 @@ const VERDICT = {
   deny: { color: 'red', icon: IconShieldLock, label: 'Denied by policy' },
 } as const;
 
-export function ToolDetail({ tool }: { tool: ToolView }) {
+export function ToolDetail({ tool, findings = [] }: { tool: ToolView; findings?: LintFinding[] }) {
   const verdict = VERDICT[tool.verdict.verdict];
   return (
     <Stack gap="md">
       <div>
         <Group gap="sm" align="center">
           <Title order={3} ff="monospace">
-            {tool.toolName}
+            <RevealedText text={tool.toolName} />
           </Title>
           <Badge variant="outline">{tool.source.kind}:{tool.source.name}</Badge>
           <Tooltip label={tool.verdict.reasons.join(' · ') || verdict.label} multiline maw={380}>
@@ -28,6 +31,7 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
               {verdict.label}
             </Badge>
           </Tooltip>
+          <HeldBadge hold={tool.verdict.hold} />
         </Group>
         {tool.title && tool.title !== tool.toolName && (
           <Text fw={500} mt={2}>
@@ -54,9 +58,10 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
             </Badge>
           ))}
         </Group>
+        <LintFindingBadges findings={findings} />
         {tool.description && (
           <Text size="sm" mt="sm" style={{ whiteSpace: 'pre-wrap' }}>
-            {tool.description}
+            <RevealedText text={tool.description} />
           </Text>
         )}
         <Text size="xs" c="dimmed" mt={6} ff="monospace">
@@ -72,6 +77,7 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
           </Tabs.Tab>
           <Tabs.Tab value="metrics">Metrics</Tabs.Tab>
           <Tabs.Tab value="policy">Runtime policy</Tabs.Tab>
+          <Tabs.Tab value="lint">Lint ({findings.length})</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="invoke" pt="md">
           <InvokePanel tool={tool} />
@@ -86,6 +92,9 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
           <Paper withBorder p="md">
             <ToolMetricsChart source={`${tool.source.kind}:${tool.source.name}`} tool={tool.toolName} />
           </Paper>
+        </Tabs.Panel>
+        <Tabs.Panel value="lint" pt="md">
+          <LintFindingList findings={findings} />
         </Tabs.Panel>
         <Tabs.Panel value="policy" pt="md">
           <Paper withBorder p="md">
