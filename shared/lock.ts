@@ -82,7 +82,7 @@ export const SourceReview = z.object({
   removed: z.array(z.object({ tool: z.string(), hash: DefinitionHash, renamedTo: z.string().optional() })),
   /** Tools that are not approved (new, changed, renamed, rejected). */
   held: z.number().int().min(0),
-  /** The newest stored revision of its definitions. */
+  /** The number of its newest stored revision (per source, 1 = the first set it listed). */
   revision: z.number().int().optional(),
 });
 export type SourceReview = z.infer<typeof SourceReview>;
@@ -99,6 +99,7 @@ export const LockStatus = z.object({
 export type LockStatus = z.infer<typeof LockStatus>;
 
 export const RevisionSummary = z.object({
+  /** Numbered per source: 1 is the first set the source listed. */
   id: z.number().int(),
   source: z.string(),
   setHash: DefinitionHash,
@@ -150,7 +151,7 @@ export const ToolDiff = z.object({
 });
 export type ToolDiff = z.infer<typeof ToolDiff>;
 
-/** `approved`: what the lockfile approves; `current`: the live definitions; a number: a stored revision. */
+/** `approved`: what the lockfile approves; `current`: the live definitions; a number: the source's revision of that number. */
 export const RevisionRef = z.union([z.literal('approved'), z.literal('current'), z.number().int().positive()]);
 export type RevisionRef = z.infer<typeof RevisionRef>;
 

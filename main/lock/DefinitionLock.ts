@@ -155,21 +155,24 @@ export class DefinitionLock {
     if (cached) return cached.review;
     const latest = this.options.store.latest(id);
     const tools = latest ? this.revisionTools(latest.id) : [];
-    return { ...reviewSource(id, tools, this.reviewContext(id)), live: false, ...(latest ? { revision: latest.id } : {}) };
+    return { ...reviewSource(id, tools, this.reviewContext(id)), live: false, ...(latest ? { revision: this.options.store.count(id) } : {}) };
   }
 
+  /** The source's revisions, newest first, numbered per source (1 = the first set it listed). */
   history(id: string): RevisionSummary[] {
     const rows = this.options.store.revisions(id);
+    const total = this.options.store.count(id);
+    const numberOf = (index: number) => total - index;
     const approved = this.approvedSetKey(id);
     const bySet = new Map<string, number>();
-    for (const row of [...rows].reverse()) if (!bySet.has(row.setHash)) bySet.set(row.setHash, row.id);
+    for (let index = rows.length - 1; index >= 0; index--) if (!bySet.has(rows[index]!.setHash)) bySet.set(rows[index]!.setHash, numberOf(index));
     return rows.map((row, index) => {
       const previous = rows[index + 1];
       const tools = this.options.store.tools(row.id);
-      const counts = previous ? definitionDiff(id, previous.id, row.id, this.options.store.tools(previous.id), tools).counts : { added: tools.length, removed: 0, renamed: 0, changed: 0 };
+      const counts = previous ? definitionDiff(id, numberOf(index + 1), numberOf(index), this.options.store.tools(previous.id), tools).counts : { added: tools.length, removed: 0, renamed: 0, changed: 0 };
       const first = bySet.get(row.setHash);
       return {
-        id: row.id,
+        id: numberOf(index),
         source: id,
         setHash: row.setHash,
         seenAt: row.seenAt,
@@ -179,7 +182,7 @@ export class DefinitionLock {
         removed: counts.removed,
         renamed: counts.renamed,
         changed: counts.changed,
-        ...(first !== undefined && first !== row.id ? { sameAs: first } : {}),
+        ...(first !== undefined && first !== numberOf(index) ? { sameAs: first } : {}),
         approved: approved !== undefined && approved === toolsKey(tools),
       };
     });
@@ -346,8 +349,8 @@ export class DefinitionLock {
     const entries = this.options.catalog.list({ source: id });
     if (entries.length === 0) return undefined;
     const ctx = this.reviewContext(id);
-    const latest = this.options.store.latest(id);
-    const review: SourceReview = { ...reviewSource(id, entries.map((entry) => this.currentTool(entry)), ctx), live: true, ...(latest ? { revision: latest.id } : {}) };
+    const count = this.options.store.count(id);
+    const review: SourceReview = { ...reviewSource(id, entries.map((entry) => this.currentTool(entry)), ctx), live: true, ...(count ? { revision: count } : {}) };
     const holds = new Map(review.tools.map((tool) => [tool.tool, holdOf(id, tool, ctx)]));
     const cached = { hashes: new Map(review.tools.map((tool) => [tool.tool, tool.hash])), review, holds };
     this.cache.set(id, cached);
@@ -402,9 +405,9 @@ export class DefinitionLock {
         tool.hash ? [{ name, hash: tool.hash, body: tool.body ?? tool.hash, ...(this.definition(tool.hash) ? { definition: this.definition(tool.hash)! } : {}), ...(tool.version !== undefined ? { version: tool.version } : {}) }] : [],
       );
     }
-    const row = this.options.store.revision(ref);
-    if (!row || row.source !== id) throw new AppError('NotFound', `${id} has no revision ${ref}.`);
-    return this.revisionTools(ref);
+    const row = this.options.store.nth(id, ref);
+    if (!row) throw new AppError('NotFound', `${id} has no revision ${ref} (it has ${this.options.store.count(id)}).`);
+    return this.revisionTools(row.id);
   }
 
   /** A key of the lock's approved set for a source, comparable with a revision's tools. */

@@ -161,6 +161,18 @@ export class DefinitionStore {
     return this.db.prepare('SELECT * FROM revisions WHERE source = ? ORDER BY id DESC LIMIT ?').all(source, limit).map(revisionRow);
   }
 
+  /** How many revisions the source has: the newest is revision number `count` of the source. */
+  count(source: string): number {
+    return Number(this.db.prepare('SELECT COUNT(*) AS n FROM revisions WHERE source = ?').get(source)!.n);
+  }
+
+  /** The source's `n`th revision (1 = the first it ever listed). */
+  nth(source: string, n: number): RevisionRow | undefined {
+    if (!Number.isInteger(n) || n < 1) return undefined;
+    const row = this.db.prepare('SELECT * FROM revisions WHERE source = ? ORDER BY id LIMIT 1 OFFSET ?').get(source, n - 1);
+    return row ? revisionRow(row) : undefined;
+  }
+
   tools(revision: number): RevisionTool[] {
     return this.db
       .prepare('SELECT t.name, t.hash, t.version, d.body FROM revision_tools t JOIN definitions d ON d.hash = t.hash WHERE t.revision = ? ORDER BY t.name')
