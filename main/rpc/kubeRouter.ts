@@ -1,5 +1,5 @@
 import type { TRPCBuiltRouter } from '@trpc/server';
-import { ApplyYamlInput, ClusterSchemas, DryRunInput, KubeconfigInput, NamespaceFilter, SelectContextInput, ToolRef, type ClusterInventory } from '../../shared/kubeApi';
+import { ApplyYamlInput, ApproveDefinitionsInput, ClusterSchemas, DryRunInput, KubeconfigInput, NamespaceFilter, SelectContextInput, ToolRef, type ClusterInventory } from '../../shared/kubeApi';
 import { watch } from '../platform/AsyncQueue';
 import type { KubeSession } from '../kube/KubeSession';
 import { procedure, router, type RpcContext } from './trpc';
@@ -25,6 +25,8 @@ export function createKubeRouter(sessionOf: (ctx: RpcContext) => KubeSession) {
     /** The connected cluster's kinds as JSON Schema for the YAML editors; `available: false` until a cluster is connected. */
     schemas: procedure.output(ClusterSchemas).query(({ ctx }) => sessionOf(ctx).schemas()),
     tool: procedure.input(ToolRef).query(({ ctx, input }) => sessionOf(ctx).tool(input.namespace, input.name)),
+    /** Approves the discovered definitions the reviewer saw: the annotation langop.io/approved-definitions, with server-side apply. */
+    approveDefinitions: procedure.input(ApproveDefinitionsInput).mutation(({ ctx, input }) => sessionOf(ctx).approveDefinitions(input.namespace, input.name, input.hash)),
     dryRun: procedure.input(DryRunInput).mutation(({ ctx, input }) => sessionOf(ctx).dryRun(input.yaml)),
     applyYaml: procedure.input(ApplyYamlInput).mutation(({ ctx, input }) => sessionOf(ctx).apply(input.yaml, input.force)),
   });

@@ -36,7 +36,7 @@ export function DefinitionDiffView({ diff, only }: { diff: DefinitionDiff; only?
 
 export function ToolDiffCard({ tool }: { tool: ToolDiff }) {
   return (
-    <Paper withBorder p="sm" aria-label={`${tool.change} ${tool.name}`}>
+    <Paper withBorder p="sm" aria-label={`${tool.change} ${tool.name}`} style={{ minWidth: 0 }}>
       <Group gap="xs" mb={6}>
         <Badge color={CHANGE_COLOR[tool.change]} variant="filled" size="sm">
           {tool.change}
@@ -164,11 +164,11 @@ function FullDefinitions({ tool }: { tool: ToolDiff }) {
         tool[side] ? (
           <Tabs.Panel key={side} value={side} pt={6}>
             <ScrollArea.Autosize mah={280}>
-              <Code block fz="xs">
+              <Code block fz="xs" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                 <RevealedText text={JSON.stringify(tool[side], null, 2)} />
               </Code>
             </ScrollArea.Autosize>
-            <Text size="xs" c="dimmed" ff="monospace" mt={2}>
+            <Text size="xs" c="dimmed" ff="monospace" mt={2} style={{ overflowWrap: 'anywhere' }}>
               {side === 'before' ? tool.beforeHash : tool.afterHash}
             </Text>
           </Tabs.Panel>
