@@ -68,6 +68,7 @@ const NAMED: Record<number, [Exclude<HiddenKind, 'confusable' | 'ill-formed'>, s
 const CONTROL_NAMES: Record<number, string> = { 0x00: 'NULL', 0x07: 'BELL', 0x08: 'BACKSPACE', 0x0b: 'LINE TABULATION', 0x0c: 'FORM FEED', 0x1b: 'ESCAPE (terminal control sequence)', 0x7f: 'DELETE', 0x85: 'NEXT LINE', 0x9b: 'CONTROL SEQUENCE INTRODUCER' };
 
 const EMOJI = /\p{Extended_Pictographic}/u;
+const PLAIN_ASCII = /^[\x20-\x7e\t\n\r]*$/;
 
 export function codePointLabel(codePoint: number): string {
   return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -101,6 +102,8 @@ function tagName(codePoint: number): string {
  * each as its own part; ordinary text runs stay whole. Joining every part's `text` gives the input back.
  */
 export function revealText(text: string): RevealedPart[] {
+  // Most tool text is printable ASCII, where nothing can hide or pose as something else.
+  if (PLAIN_ASCII.test(text)) return text ? [{ text }] : [];
   const parts: RevealedPart[] = [];
   let plain = '';
   const flush = () => {
@@ -204,6 +207,7 @@ function confusablePositions(text: string): Map<number, string> {
   const found = new Map<number, string>();
   for (const match of text.matchAll(WORD)) {
     const word = match[0];
+    if (PLAIN_ASCII.test(word)) continue;
     const chars = [...word];
     const latin = chars.filter((c) => LATIN.test(c)).length;
     let offset = match.index;

@@ -1,5 +1,5 @@
 import type { LintFinding, LintSeverity, ToolDefinition } from '../../../shared/lock';
-import { revealText, revealedString, type HiddenKind } from '../../../shared/revealText';
+import { revealText, revealedString, type HiddenKind, type RevealedPart } from '../../../shared/revealText';
 import {
   ASKS_FOR_CONVERSATION,
   defaultSeverity,
@@ -27,6 +27,17 @@ interface Text {
   prose?: boolean;
 }
 
+/** A text read once: its characters revealed, and what it says with the hidden ones taken out. */
+interface ReadText extends Text {
+  parts: RevealedPart[];
+  visible: string;
+}
+
+function read(text: Text): ReadText {
+  const parts = revealText(text.value);
+  return { ...text, parts, visible: visibleOf(parts) };
+}
+
 const EXCERPT_CHARS = 100;
 const SEVERITY_RANK: Record<LintSeverity, number> = { high: 0, medium: 1, low: 2 };
 const OUTLIER_FACTOR = 4;
@@ -43,15 +54,15 @@ const URL_PATTERN = /\b(?:https?|ftp|wss?):\/\/[^\s<>"'`)\]]+|\bdata:[a-z]+\/[a-
  */
 export function lintTools(tools: readonly ToolDefinition[], context: LintContext = {}): LintFinding[] {
   const findings: LintFinding[] = [];
-  const ownNames = tools.map((tool) => tool.name);
+  const names = nameIndex([...tools.map((tool) => tool.name), ...(context.otherNames ?? [])]);
   for (const tool of tools) {
-    const texts = textsOf(tool);
+    const texts = textsOf(tool).map(read);
     for (const text of texts) {
       hiddenCharacters(text, findings);
       instructions(text, findings);
       secrets(text, findings);
       if (text.prose) urlsAndBlobs(text, findings);
-      if (text.prose || text.location.endsWith('/description')) references(text, [...ownNames.filter((name) => name !== tool.name), ...(context.otherNames ?? [])], findings);
+      if (text.prose || text.location.endsWith('/description')) references(text, names, tool.name, findings);
     }
     sideChannels(tool, findings);
   }
@@ -101,8 +112,8 @@ const HIDDEN_RULE: Record<Exclude<HiddenKind, 'confusable'>, LintRuleId> = {
   'ill-formed': 'invisible-characters',
 };
 
-function hiddenCharacters(text: Text, findings: LintFinding[]) {
-  const parts = revealText(text.value);
+function hiddenCharacters(text: ReadText, findings: LintFinding[]) {
+  const parts = text.parts;
   const seen = new Set<string>();
   for (const part of parts) {
     const hidden = part.hidden;
@@ -128,9 +139,9 @@ function hiddenCharacters(text: Text, findings: LintFinding[]) {
   }
 }
 
-function instructions(text: Text, findings: LintFinding[]) {
+function instructions(text: ReadText, findings: LintFinding[]) {
   // Hidden characters must not split a phrase out of the patterns' sight.
-  const visible = stripHidden(text.value);
+  const visible = text.visible;
   for (const rule of MODEL_INSTRUCTIONS) {
     const match = rule.pattern.exec(visible);
     if (match) {
@@ -145,8 +156,8 @@ function instructions(text: Text, findings: LintFinding[]) {
   }
 }
 
-function secrets(text: Text, findings: LintFinding[]) {
-  const visible = stripHidden(text.value);
+function secrets(text: ReadText, findings: LintFinding[]) {
+  const visible = text.visible;
   for (const path of SENSITIVE_PATHS) {
     const match = path.pattern.exec(visible);
     if (match) {
@@ -158,8 +169,8 @@ function secrets(text: Text, findings: LintFinding[]) {
   if (request) findings.push(finding('secret-requests', text, `${where(text)} asks for secrets: "${request[0]}"`, excerpt(visible, request.index, request[0].length)));
 }
 
-function urlsAndBlobs(text: Text, findings: LintFinding[]) {
-  const visible = stripHidden(text.value);
+function urlsAndBlobs(text: ReadText, findings: LintFinding[]) {
+  const visible = text.visible;
   for (const match of visible.matchAll(URL_PATTERN)) {
     const url = match[0];
     const leaks = /^data:/i.test(url) || /[?&][^=\s]+=|\{[^}]*\}|\$\{|%s/.test(url) || /^\w+:\/\/(\d{1,3}\.){3}\d{1,3}/.test(url);
@@ -181,15 +192,26 @@ function urlsAndBlobs(text: Text, findings: LintFinding[]) {
   }
 }
 
-function references(text: Text, names: readonly string[], findings: LintFinding[]) {
-  const visible = stripHidden(text.value);
-  for (const name of new Set(names)) {
-    if (!distinctive(name)) continue;
-    const at = indexOfName(visible, name);
-    if (at < 0) continue;
-    const sentence = sentenceAround(visible, at);
+/** Distinctive names by their lower case: looked up per word of a text, not searched for one by one. */
+function nameIndex(names: readonly string[]): Map<string, string> {
+  const index = new Map<string, string>();
+  for (const name of names) if (distinctive(name)) index.set(name.toLowerCase(), name);
+  return index;
+}
+
+const WORDS = /[\p{L}\p{N}_.-]+/gu;
+
+function references(text: ReadText, names: ReadonlyMap<string, string>, self: string, findings: LintFinding[]) {
+  if (names.size === 0) return;
+  const visible = text.visible;
+  for (const match of visible.matchAll(WORDS)) {
+    // A name at the end of a sentence carries its full stop; a dotted name keeps its inner dots.
+    const word = match[0].replace(/[.-]+$/, '');
+    const name = names.get(word.toLowerCase());
+    if (!name || name === self) continue;
+    const sentence = sentenceAround(visible, match.index);
     const steers = STEERS_OTHER_TOOL.test(sentence);
-    findings.push(finding('tool-references', text, `${where(text)} names another tool or server, ${name}${steers ? ', and tells the model how to use it' : ''}`, excerpt(visible, at, name.length), steers ? 'high' : 'medium'));
+    findings.push(finding('tool-references', text, `${where(text)} names another tool or server, ${name}${steers ? ', and tells the model how to use it' : ''}`, excerpt(visible, match.index, word.length), steers ? 'high' : 'medium'));
     return;
   }
 }
@@ -248,7 +270,11 @@ function cut(text: string): string {
 
 /** The text without what a reader cannot see, so "ig\u200Bnore previous instructions" still matches. */
 function stripHidden(text: string): string {
-  return revealText(text)
+  return visibleOf(revealText(text));
+}
+
+function visibleOf(parts: readonly RevealedPart[]): string {
+  return parts
     .map((part) => (!part.hidden ? part.text : part.hidden.kind === 'confusable' ? (part.hidden.decoded ?? part.text) : part.hidden.kind === 'tag' ? ` ${part.hidden.decoded ?? ''} ` : ''))
     .join('');
 }
@@ -257,12 +283,6 @@ function stripHidden(text: string): string {
 function distinctive(name: string): boolean {
   if (name.length < 4) return false;
   return /[_\-.\d]/.test(name) || /[a-z][A-Z]/.test(name) || name.length >= 12;
-}
-
-function indexOfName(text: string, name: string): number {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const match = new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'i').exec(text);
-  return match ? match.index : -1;
 }
 
 function sentenceAround(text: string, at: number): string {
