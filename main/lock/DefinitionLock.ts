@@ -294,7 +294,16 @@ export class DefinitionLock {
 
   // ---- internals ---------------------------------------------------------------------------------
 
+  /** A catalog listener: whatever goes wrong here is logged, never thrown into the source that changed. */
   private sourceChanged(source: ToolSource) {
+    try {
+      this.recordSource(source);
+    } catch (error) {
+      this.options.logger.warn('tool definitions not reviewed', { source: sourceId(source), error: (error as Error).message });
+    }
+  }
+
+  private recordSource(source: ToolSource) {
     const id = sourceId(source);
     this.cache.delete(id);
     this.lintCache.delete(id);
@@ -349,7 +358,7 @@ export class DefinitionLock {
     const entries = this.options.catalog.list({ source: id });
     if (entries.length === 0) return undefined;
     const ctx = this.reviewContext(id);
-    const count = this.options.store.count(id);
+    const count = this.revisionCount(id);
     const review: SourceReview = { ...reviewSource(id, entries.map((entry) => this.currentTool(entry)), ctx), live: true, ...(count ? { revision: count } : {}) };
     const holds = new Map(review.tools.map((tool) => [tool.tool, holdOf(id, tool, ctx)]));
     const cached = { hashes: new Map(review.tools.map((tool) => [tool.tool, tool.hash])), review, holds };
@@ -374,9 +383,25 @@ export class DefinitionLock {
     };
   }
 
+  /** An approved definition this machine has seen; only for saying which fields changed, so a store that cannot answer is no answer. */
   private definition(hash: string): ToolDefinition | undefined {
-    if (!this.definitions.has(hash)) this.definitions.set(hash, this.options.store.definition(hash) ?? null);
+    if (!this.definitions.has(hash)) {
+      try {
+        this.definitions.set(hash, this.options.store.definition(hash) ?? null);
+      } catch {
+        return undefined;
+      }
+    }
     return this.definitions.get(hash) ?? undefined;
+  }
+
+  /** The number of the source's newest revision, for views; 0 when the store cannot answer. */
+  private revisionCount(id: string): number {
+    try {
+      return this.options.store.count(id);
+    } catch {
+      return 0;
+    }
   }
 
   private revisionTools(revision: number): CurrentTool[] {
