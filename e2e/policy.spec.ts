@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { cliPath } from './support/tooldeckServer';
+import { cliPath, repoRoot } from './support/tooldeckServer';
 import { expect, openSection, test } from './support/fixtures';
 
 /**
@@ -13,6 +13,13 @@ import { expect, openSection, test } from './support/fixtures';
 test.describe.configure({ mode: 'serial' });
 
 const run = promisify(execFile);
+
+// The console is shared with the specs that follow: leave its workspace as the example has it.
+test.afterAll(({ tooldeck }) => {
+  const workspace = join(tooldeck.dataDir, 'workspace');
+  copyFileSync(join(repoRoot, 'examples/workspace/tools.yaml'), join(workspace, 'tools.yaml'));
+  rmSync(join(workspace, 'deny-echo.yaml'), { force: true });
+});
 
 async function openTool(page: import('@playwright/test').Page, name: string) {
   await openSection(page, 'Tools');

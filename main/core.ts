@@ -9,8 +9,6 @@ import { GrpcSources } from './grpc/GrpcSources';
 import { HttpServices } from './http/HttpServices';
 import type { ClawPod } from '../shared/resources/clawPod';
 import { AgentToolAccess, lookupWithFallback } from './registry/compile/AgentToolAccess';
-import type { ToolLookup } from './registry/compile/compileToolsJson';
-import type { EffectivePolicy } from './registry/policy/EffectivePolicy';
 import { decidingReasons } from '../shared/policy';
 import type { KubeSession } from './kube/KubeSession';
 import { McpCatalogSync, mcpToolEntry } from './mcp/McpToolSource';
@@ -34,6 +32,10 @@ import { ToolSearchIndex, type SearchOptions } from './registry/search/ToolSearc
 import type { SearchHit } from '../shared/registry';
 import { ToolCatalog } from './registry/ToolCatalog';
 import { SystemService } from './system/SystemService';
+import { DefinitionLock } from './lock/DefinitionLock';
+import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
+import type { ToolEntry } from '../shared/registry';
+import type { ToolHold } from '../shared/lock';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
 export interface CoreDeps {
@@ -85,6 +87,8 @@ export interface Core {
    */
   readonly kube?: KubeSession;
   readonly catalog: ToolCatalog;
+  /** Tool-definition trust: revisions of every source's definitions, the workspace's tooldeck.lock, holds, the linter. */
+  readonly lock: DefinitionLock;
   /** Agents of the workspace's pod files, their tool grants, and their compiled tools.json / config.yaml. */
   readonly agentTools: AgentToolAccess;
   readonly search: ToolSearchIndex;
@@ -143,7 +147,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   };
   // Workspace ToolPermissions decide verdicts; they are read on every call, so edits apply at once.
   let permissions: LocalResources['permissions'] = () => [];
-  const pipeline = new InvocationPipeline({ catalog, recorder, logger, permissions: () => permissions() });
+  // The lockfile's holds, known once the workspace (where tooldeck.lock lives) is open.
+  let holds: (entry: ToolEntry) => ToolHold | undefined = () => undefined;
+  const pipeline = new InvocationPipeline({ catalog, recorder, logger, permissions: () => permissions(), holds: (entry) => holds(entry) });
   const mcp = new McpService({
     dataDir: deps.dataDir,
     secretStore: secrets,
@@ -184,6 +190,21 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger });
   await http.init();
   const collections = new Collections({ deps, secrets, mcp, a2a, a2aSkills, catalog, pipeline, grpc });
+  const definitions = DefinitionStore.open(join(deps.dataDir, DEFINITIONS_FILE_NAME));
+  if (definitions.report) logger.warn(definitions.report);
+  const lock = new DefinitionLock({
+    catalog,
+    store: definitions,
+    workspaceDir: () => resources.workspace.dir,
+    // A2A and HTTP entries exist only for saved agents and services; MCP and gRPC also register one-off targets.
+    tracked: (source) => (source.kind === 'mcp' ? mcp.configs().some((config) => config.name === source.name) : source.kind === 'grpc' ? grpc.isLasting(source.name) : true),
+    logger,
+    watch: deps.autoConnect === true,
+  });
+  await lock.init();
+  holds = (entry) => lock.hold(entry);
+  const stopLockWorkspace = resources.workspace.onChange(() => void lock.workspaceChanged());
+  const stopPins = grpc.onPinned((source, tool, version) => lock.acceptPin({ kind: 'grpc', name: source }, tool, version));
   const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger });
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
@@ -196,7 +217,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     // only those servers' cache files are read.
     tools: async () =>
       lookupWithFallback(
-        withPolicy(catalog, pipeline.policy),
+        catalog,
         await Promise.all(
           mcp
             .configs()
@@ -216,6 +237,13 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       ...Object.fromEntries(grpc.list().map((source) => [`grpc:${source.name}`, source.address])),
     }),
     workspaceDir: () => resources.workspace.dir,
+    // An agent is never handed a tool the console itself would refuse: held for review, rejected or denied.
+    held: (entry) => {
+      const hold = lock.hold(entry);
+      if (hold) return `${hold.state === 'rejected' ? 'rejected' : 'held for review'}: ${hold.reason}`;
+      const verdict = pipeline.policy.verdict(entry);
+      return verdict.verdict === 'deny' ? `denied (${decidingReasons(verdict).join('; ')})` : undefined;
+    },
   });
 
   return {
@@ -233,6 +261,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     servers,
     kube,
     catalog,
+    lock,
     agentTools,
     search,
     async searchAll(query, options) {
@@ -251,12 +280,17 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     async close() {
       detachSearch();
       stopPolicy();
+      stopLockWorkspace();
+      stopPins();
       mcpSync.close();
       await resources.close();
       await kube?.close();
       await mcp.close();
       await a2a.close();
       await grpc.close();
+      lock.close();
+      await lock.flush();
+      definitions.close();
       await history.close();
       await metrics?.shutdown();
     },
@@ -271,17 +305,5 @@ function redactRecord(record: InvocationRecord, redactor: SecretRedactor): Invoc
     argumentsJson: redactor.text(record.argumentsJson),
     resultPreview: redactor.text(record.resultPreview),
     ...(record.errorMessage === undefined ? {} : { errorMessage: redactor.text(record.errorMessage) }),
-  };
-}
-
-/** The catalog as agent compilation reads it: a tool the effective policy denies is withheld from agents. */
-function withPolicy(catalog: ToolCatalog, policy: EffectivePolicy): ToolLookup {
-  return {
-    list: (filter) => catalog.list(filter),
-    sources: () => catalog.sources(),
-    withheld: (entry) => {
-      const verdict = policy.verdict(entry);
-      return verdict.verdict === 'deny' ? `denied (${decidingReasons(verdict).join('; ')})` : undefined;
-    },
   };
 }

@@ -10,6 +10,8 @@ export const AgentGrantView = z.object({
   available: z.number().int().min(0),
   /** The granted tools the compiled manifest will hold. */
   granted: z.number().int().min(0),
+  /** Granted tools left out because tooldeck.lock holds their definitions for review. */
+  held: z.array(z.object({ tool: z.string(), reason: z.string() })).default([]),
 });
 export type AgentGrantView = z.infer<typeof AgentGrantView>;
 
@@ -30,8 +32,6 @@ export const AgentSummary = z.object({
   problems: z.array(z.string()),
   /** Granted MCP servers without a network endpoint (stdio): config.yaml, which lists endpoints, cannot name them. */
   withoutEndpoint: z.array(z.string()),
-  /** Granted tools the effective policy keeps out of the compiled files, each with why. */
-  withheld: z.array(z.string()).default([]),
 });
 export type AgentSummary = z.infer<typeof AgentSummary>;
 
@@ -52,6 +52,8 @@ export const CompiledAgentFile = z.object({
   defaultPath: z.string(),
   text: z.string(),
   toolCount: z.number().int().min(0),
+  /** What the file leaves out although the agent is granted it: tools (or, in config.yaml, whole MCP servers) held for review. */
+  withheld: z.array(z.object({ name: z.string(), reason: z.string() })).default([]),
 });
 export type CompiledAgentFile = z.infer<typeof CompiledAgentFile>;
 

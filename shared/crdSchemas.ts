@@ -56,6 +56,21 @@ const conditions: OpenApiSchema = {
 
 const phase: OpenApiSchema = { type: 'string', enum: ['Pending', 'Running', 'Failed', 'Updating', 'Unknown'] };
 
+/** One tools/list entry as the server sent it. */
+const toolSchemaItem: OpenApiSchema = {
+  type: 'object',
+  required: ['name'],
+  'x-kubernetes-preserve-unknown-fields': true,
+  properties: {
+    name: { type: 'string' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    inputSchema: anyObject('JSON Schema of the arguments.'),
+    outputSchema: anyObject('JSON Schema of structuredContent.'),
+    annotations: anyObject('Behaviour hints (readOnlyHint, destructiveHint…).'),
+  },
+};
+
 export const languageToolSchema: OpenApiSchema = {
   type: 'object',
   description: 'An MCP server that agents call: deployed as a Deployment + Service (or as a sidecar of each agent), discovered with tools/list.',
@@ -117,23 +132,17 @@ export const languageToolSchema: OpenApiSchema = {
         phase,
         endpoint: { type: 'string', description: 'Where agents reach the tool over MCP.' },
         availableTools: stringList('Names of the discovered tools.'),
-        toolSchemas: {
-          type: 'array',
-          description: 'The tools/list result of the last discovery.',
-          items: {
-            type: 'object',
-            required: ['name'],
-            'x-kubernetes-preserve-unknown-fields': true,
-            properties: {
-              name: { type: 'string' },
-              title: { type: 'string' },
-              description: { type: 'string' },
-              inputSchema: anyObject('JSON Schema of the arguments.'),
-              outputSchema: anyObject('JSON Schema of structuredContent.'),
-              annotations: anyObject('Behaviour hints (readOnlyHint, destructiveHint…).'),
-            },
+        toolSchemas: { type: 'array', description: 'The tools/list result of the last discovery.', items: toolSchemaItem },
+        definitions: {
+          type: 'object',
+          description: 'Definition hashes of the discovered tools (RFC 8785 JSON, SHA-256) and the approved set hash (annotation langop.io/approved-definitions).',
+          properties: {
+            hash: { type: 'string', description: 'Of the whole set of discovered tools.' },
+            tools: { type: 'object', description: 'Per tool name.', additionalProperties: { type: 'string' } },
+            approvedHash: { type: 'string' },
           },
         },
+        approvedToolSchemas: { type: 'array', description: 'While DefinitionsChanged is True: the last discovered set that was approved, for the diff.', items: toolSchemaItem },
         conditions,
         observedGeneration: { type: 'integer', minimum: 0 },
       },

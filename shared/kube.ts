@@ -90,11 +90,27 @@ export const ToolSchema = z.looseObject({
 });
 export type ToolSchema = z.infer<typeof ToolSchema>;
 
+/**
+ * The definition hashes of the discovered tools (RFC 8785 JSON, SHA-256, as in tooldeck.lock) and
+ * the hash of the whole set an operator approved (the `langop.io/approved-definitions` annotation).
+ */
+export const ToolDefinitionsStatus = z.object({
+  /** Of the whole set of discovered tools. */
+  hash: z.string(),
+  /** Per tool. */
+  tools: z.record(z.string(), z.string()),
+  approvedHash: z.string().optional(),
+});
+export type ToolDefinitionsStatus = z.infer<typeof ToolDefinitionsStatus>;
+
 export const LanguageToolStatus = z.object({
   phase: ToolPhase.optional(),
   endpoint: z.string().optional(),
   toolSchemas: z.array(ToolSchema).optional(),
   availableTools: z.array(z.string()).optional(),
+  definitions: ToolDefinitionsStatus.optional(),
+  /** While the discovered definitions are not the approved ones: the last discovered set that was, for the diff. */
+  approvedToolSchemas: z.array(ToolSchema).optional(),
   conditions: z.array(Condition).optional(),
   observedGeneration: z.number().int().optional(),
 });
@@ -135,6 +151,8 @@ export const ToolInventoryRow = z.object({
   /** Agents in the same namespace whose spec.tools names this tool. */
   agents: z.array(z.string()),
   deleting: z.boolean(),
+  /** Its discovered definitions wait for approval (condition DefinitionsChanged). */
+  definitionsChanged: z.boolean().optional(),
 });
 export type ToolInventoryRow = z.infer<typeof ToolInventoryRow>;
 

@@ -4,7 +4,8 @@
  * Language Operator resources these views are made of are in kube.ts.
  */
 import { z } from 'zod';
-import { Condition, DeploymentMode, ToolPhase, ToolSchema } from './kube';
+import { Condition, DeploymentMode, ToolDefinitionsStatus, ToolPhase, ToolSchema } from './kube';
+import { DefinitionDiff } from './lock';
 
 /** A kubeconfig file chosen in the UI; left out: $KUBECONFIG, then ~/.kube/config. */
 export const KubeconfigInput = z.object({ kubeconfig: z.string().trim().min(1).optional() });
@@ -68,6 +69,8 @@ export const ClusterToolRow = z.object({
   deleting: z.boolean(),
   /** RFC 3339 creationTimestamp; the age is computed where it is shown. */
   createdAt: z.string().optional(),
+  /** Its discovered definitions differ from the approved ones (condition DefinitionsChanged): agents do not get its endpoint. */
+  definitionsChanged: z.boolean().optional(),
 });
 export type ClusterToolRow = z.infer<typeof ClusterToolRow>;
 
@@ -83,11 +86,18 @@ export type ClusterInventory = z.infer<typeof ClusterInventory>;
 export const ToolRef = z.object({ namespace: z.string().min(1), name: z.string().min(1) });
 export type ToolRef = z.infer<typeof ToolRef>;
 
+/** Approves a LanguageTool's discovered definitions: exactly the set hash the reviewer saw. */
+export const ApproveDefinitionsInput = ToolRef.extend({ hash: z.string().regex(/^sha256:[0-9a-f]{64}$/) });
+export type ApproveDefinitionsInput = z.infer<typeof ApproveDefinitionsInput>;
+
 export const ClusterToolDetail = ClusterToolRow.extend({
   generation: z.number().int().optional(),
   observedGeneration: z.number().int().optional(),
   conditions: z.array(Condition),
   toolSchemas: z.array(ToolSchema),
+  definitions: ToolDefinitionsStatus.optional(),
+  /** The approved definitions against the discovered ones, when they differ. */
+  definitionsDiff: DefinitionDiff.optional(),
   /** The live object as YAML, managedFields left out. */
   yaml: z.string(),
 });

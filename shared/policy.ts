@@ -1,3 +1,4 @@
+import { LOCK_FILE_NAME, LOCK_RULE_NAME, type ToolHold } from './lock';
 import type { OperationClass, PolicyVerdict, ToolEntry, Verdict, VerdictRule } from './registry';
 
 export interface OperationRule {
@@ -72,4 +73,28 @@ export function verdictFor(entry: Pick<ToolEntry, 'name' | 'policy' | 'annotatio
 export function decidingReasons(verdict: PolicyVerdict): string[] {
   if (verdict.rules.length === 0) return verdict.reasons;
   return verdict.reasons.filter((_, index) => verdict.rules[index]?.verdict === verdict.verdict);
+}
+
+/**
+ * The verdict with the lockfile's hold: a tool held for review needs its definition confirmed (or
+ * approved), a rejected definition is denied. The hold is one more rule, named after the lockfile,
+ * so every view lists it with the others and links it to the file.
+ */
+export function withHold(verdict: PolicyVerdict, hold: ToolHold | undefined): PolicyVerdict {
+  if (!hold) return verdict;
+  const ruleVerdict: Verdict = hold.state === 'rejected' ? 'deny' : 'confirm';
+  const rule: VerdictRule = { name: LOCK_RULE_NAME, verdict: ruleVerdict, file: LOCK_FILE_NAME };
+  const reason = `${LOCK_FILE_NAME}: ${hold.state === 'rejected' ? 'rejected' : 'held for review'}: ${hold.reason} → ${ruleVerdict}`;
+  // Without matched rules the only reason is "allowed by default", which no longer holds.
+  const reasons = verdict.rules.length === 0 ? [reason] : [...verdict.reasons, reason];
+  const strictest = STRICTNESS[ruleVerdict] > STRICTNESS[verdict.verdict] ? ruleVerdict : verdict.verdict;
+  return { verdict: strictest, reasons, rules: [...verdict.rules, rule], hold };
+}
+
+/** The verdict as the other rules decide it: what still applies once the held definition is confirmed. */
+export function withoutHold(verdict: PolicyVerdict): PolicyVerdict {
+  if (!verdict.hold) return verdict;
+  const kept = verdict.rules.map((rule, index) => ({ rule, reason: verdict.reasons[index] })).filter((item) => item.rule.name !== LOCK_RULE_NAME);
+  const strictest = kept.reduce<Verdict>((worst, item) => (STRICTNESS[item.rule.verdict] > STRICTNESS[worst] ? item.rule.verdict : worst), 'allow');
+  return { verdict: strictest, reasons: kept.map((item) => item.reason ?? ''), rules: kept.map((item) => item.rule) };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppErrorShape } from './errors';
 import { InvocationRecord, SourceKind, ToolSource } from './invocation';
+import { ToolHold } from './lock';
 
 /** Orloj's Tool reference: `risk_level` is one of these and defaults to `low`. */
 export const RiskLevel = z.enum(['low', 'medium', 'high', 'critical']);
@@ -149,7 +150,13 @@ export type VerdictRule = z.infer<typeof VerdictRule>;
  * A tool's effective verdict, as the pipeline enforces it: the strictest of every matching rule.
  * `reasons` read as sentences; `rules` are the matches, so a view can link the deciding one to its file.
  */
-export const PolicyVerdict = z.object({ verdict: Verdict, reasons: z.array(z.string()), rules: z.array(VerdictRule).default([]) });
+export const PolicyVerdict = z.object({
+  verdict: Verdict,
+  reasons: z.array(z.string()),
+  rules: z.array(VerdictRule).default([]),
+  /** The lockfile holds this tool's definition for review (or rejected it): see shared/policy.ts withHold. */
+  hold: ToolHold.optional(),
+});
 export type PolicyVerdict = z.infer<typeof PolicyVerdict>;
 
 /** What the pipeline applies to a call unless the caller overrides it: the one timeout authority. */
@@ -174,6 +181,8 @@ export const InvokeRequest = z.object({
   resetTimeoutOnProgress: z.boolean().optional(),
   maxTotalTimeoutMs: z.number().positive().optional(),
   confirmed: z.boolean().optional(),
+  /** The definition hash the caller reviewed and confirmed: runs a tool the lock holds for review, only in that definition. */
+  reviewedHash: z.string().optional(),
   runId: z.string().optional(),
   replayOf: z.string().optional(),
 });

@@ -44,6 +44,29 @@ export class CliContext {
     return this.interruption.signal;
   }
 
+  private service = false;
+
+  /**
+   * For a command whose job is to run until told to stop (serve, operator, kube reconcile): the
+   * first SIGINT/SIGTERM is its normal end, not an interruption. The command is waited for while it
+   * stops, and the exit code is its own (0 after a clean stop) rather than 130/143. Resolves with
+   * the signal's message.
+   */
+  runUntilStopped(): Promise<string> {
+    this.service = true;
+    const signal = this.interruption.signal;
+    return new Promise((resolve) => {
+      const stopped = () => resolve((signal.reason as Error).message);
+      if (signal.aborted) stopped();
+      else signal.addEventListener('abort', stopped, { once: true });
+    });
+  }
+
+  /** True once the command declared itself a service with `runUntilStopped`. */
+  get isService(): boolean {
+    return this.service;
+  }
+
   interrupt(signal: NodeJS.Signals) {
     this.interruption.abort(new AppError('Canceled', `Interrupted by ${signal}`));
   }

@@ -10,6 +10,8 @@ import { registerGrpc } from './commands/grpc';
 import { registerHistory } from './commands/history';
 import { registerInfo } from './commands/info';
 import { registerKube } from './commands/kube';
+import { registerLint } from './commands/lint';
+import { registerLock } from './commands/lock';
 import { registerMcp } from './commands/mcp';
 import { registerOperator } from './commands/operator';
 import { registerResources } from './commands/resources';
@@ -48,7 +50,8 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   process.on('SIGTERM', onSignal);
   try {
     const code = await runProgram(program, ctx, argv, io);
-    return interruptedBy ? (SIGNAL_EXIT[interruptedBy] ?? 1) : code;
+    // A service (serve, operator) ends on a signal by design; its own exit code says how it went.
+    return interruptedBy && !ctx.isService ? (SIGNAL_EXIT[interruptedBy] ?? 1) : code;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -76,21 +79,27 @@ async function runProgram(program: Command, ctx: CliContext, argv: string[], io:
   registerHistory(program, ctx);
   registerRun(program, ctx);
   registerResources(program, ctx);
+  registerLock(program, ctx);
+  registerLint(program, ctx);
 
   try {
     // An interrupted command is not waited for: whatever it still holds (a connect under way, a
-    // call) is ended by closing the core below.
+    // call) is ended by closing the core below. A service is: it stops itself, gracefully.
     const command = program.parseAsync(argv, { from: 'user' });
+    const interruption = whenAborted(ctx.interrupted).catch((reason: unknown) => {
+      if (ctx.isService) return command;
+      throw reason;
+    });
     try {
-      await Promise.race([command, whenAborted(ctx.interrupted)]);
+      await Promise.race([command, interruption]);
     } catch (error) {
       // A call the interruption canceled says so itself, in a moment; then the core is closed.
-      if (ctx.interrupted.aborted) await Promise.race([command.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 300))]);
+      if (ctx.interrupted.aborted && !ctx.isService) await Promise.race([command.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 300))]);
       throw error;
     }
     return ExitCode.Ok;
   } catch (error) {
-    if (ctx.interrupted.aborted) {
+    if (ctx.interrupted.aborted && !ctx.isService) {
       io.stderr(`${(ctx.interrupted.reason as Error).message}: calls canceled, servers ended.\n`);
       return ExitCode.Failed;
     }

@@ -19,6 +19,12 @@ describe('tooldeck:// links', () => {
     expect(deepLinksIn(['/opt/Tooldeck/tooldeck', '--no-sandbox', 'TOOLDECK://server/x', 'tooldeck://tool/y'])).toEqual(['TOOLDECK://server/x', 'tooldeck://tool/y']);
   });
 
+  it('carry dot names, which URL parsing would resolve away', () => {
+    for (const name of ['.', '..', '%2e', 'a/../b']) {
+      expect(parseDeepLink(`tooldeck://server/${encodeURIComponent(name)}`)).toEqual({ kind: 'navigate', section: 'servers', params: { server: name } });
+    }
+  });
+
   it('never throw, and carry any printable name through unchanged', () => {
     fc.assert(fc.property(fc.string(), (text) => void parseDeepLink(text)));
     const printable = (name: string) => [...name].every((c) => c.charCodeAt(0) > 0x1f && c.charCodeAt(0) !== 0x7f);

@@ -28,7 +28,10 @@ export function parseDeepLink(url: string): Navigate | { error: string } {
   if (!target) return { error: `unknown link kind "${parsed.hostname}" (use ${Object.keys(TARGETS).join(', ')})` };
   let name: string;
   try {
-    name = decodeURIComponent(parsed.pathname.replace(/^\/+/, '').replace(/\/+$/, ''));
+    // The raw path, not `parsed.pathname`: URL parsing resolves "." and ".." segments (also
+    // percent-encoded), which would turn a server named "." into no name at all.
+    const rawPath = /^[^:]+:\/\/[^/?#]*([^?#]*)/.exec(url.trim())?.[1] ?? '';
+    name = decodeURIComponent(rawPath.replace(/^\/+/, '').replace(/\/+$/, ''));
   } catch {
     return { error: 'the name is not valid percent-encoding' };
   }

@@ -29,11 +29,12 @@ export interface NetnsMcpServer {
 const ip = (...args: string[]) => execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 
 /**
- * Runs server-everything (Streamable HTTP at /mcp) in a fresh network namespace joined to this
- * host by a veth pair on 10.203.<subnet>.0/30 (host .1, namespace .2). The apiserver's proxy refuses
- * loopback endpoints, so the Pod and Endpoints of a test point at the namespace address instead.
+ * Runs an MCP server (server-everything unless `script` names another; Streamable HTTP at /mcp,
+ * port from env PORT) in a fresh network namespace joined to this host by a veth pair on
+ * 10.203.<subnet>.0/30 (host .1, namespace .2). The apiserver's proxy refuses loopback endpoints, so
+ * the Pod and Endpoints of a test point at the namespace address instead.
  */
-export async function startMcpInNetns(options: { subnet: number; port?: number }): Promise<NetnsMcpServer> {
+export async function startMcpInNetns(options: { subnet: number; port?: number; script?: string; env?: NodeJS.ProcessEnv }): Promise<NetnsMcpServer> {
   const { subnet } = options;
   const port = options.port ?? 8080;
   const tag = `${process.pid % 100_000}x${subnet}`;
@@ -66,8 +67,9 @@ export async function startMcpInNetns(options: { subnet: number; port?: number }
     throw error;
   }
 
-  const child = spawn('ip', ['netns', 'exec', netns, process.execPath, everythingScript, 'streamableHttp'], {
-    env: { ...process.env, PORT: String(port) },
+  const command = options.script ? [options.script] : [everythingScript, 'streamableHttp'];
+  const child = spawn('ip', ['netns', 'exec', netns, process.execPath, ...command], {
+    env: { ...process.env, ...options.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -95,7 +97,7 @@ export async function startMcpInNetns(options: { subnet: number; port?: number }
 async function waitForPort(host: string, port: number, child: ChildProcess, output: () => string) {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server-everything exited (${child.exitCode}): ${output()}`);
+    if (child.exitCode !== null) throw new Error(`the MCP server exited (${child.exitCode}): ${output()}`);
     const open = await new Promise<boolean>((resolve) => {
       const socket = createConnection({ host, port });
       socket.setTimeout(1_000);
@@ -110,7 +112,7 @@ async function waitForPort(host: string, port: number, child: ChildProcess, outp
       });
     });
     if (open) return;
-    if (Date.now() > deadline) throw new Error(`server-everything did not listen on ${host}:${port}: ${output()}`);
+    if (Date.now() > deadline) throw new Error(`the MCP server did not listen on ${host}:${port}: ${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -111,6 +111,7 @@ export class GrpcSources {
   private pins: Record<string, Record<string, string>> = {};
   private readonly validator = new SchemaValidator();
   private readonly listeners = new Set<() => void>();
+  private readonly pinListeners = new Set<(source: string, tool: string, callVersion: string) => void>();
 
   constructor(private readonly options: GrpcSourcesOptions) {
     this.file = join(options.dataDir, 'grpc-sources.json');
@@ -141,6 +142,18 @@ export class GrpcSources {
 
   has(name: string): boolean {
     return this.sources.has(name);
+  }
+
+  /** A saved or workspace source, not a one-off of `tooldeck grpc call`: what the lockfile pins. */
+  isLasting(name: string): boolean {
+    const source = this.sources.get(name);
+    return !!source && !source.ephemeral;
+  }
+
+  /** An operator pinned (or unpinned) a tool: told the version calls carry from now on, before the entries change. */
+  onPinned(listener: (source: string, tool: string, callVersion: string) => void): () => void {
+    this.pinListeners.add(listener);
+    return () => this.pinListeners.delete(listener);
   }
 
   /** Sources or their tools changed (for views and the reconciler's status). */
@@ -218,6 +231,8 @@ export class GrpcSources {
     if (Object.keys(pins).length) this.pins[name] = pins;
     else delete this.pins[name];
     await this.persist();
+    const callVersion = pins[tool] ?? source.tools.find((listed) => listed.name === tool)?.version;
+    if (callVersion !== undefined) for (const listener of this.pinListeners) listener(name, tool, callVersion);
     source.rederive?.();
     this.emit();
     return this.get(name);

@@ -32,6 +32,7 @@ import { lineDiff } from './lineDiff';
 import { readOperatorStatus } from './operator/readOperatorStatus';
 import { ResilientInformer } from './ResilientInformer';
 import type { LanguageAgentObject, LanguageToolObject } from './toolResources';
+import { approveClusterDefinitions, clusterDefinitionsDiff, definitionsHeld } from './toolDefinitions';
 
 export interface KubeSessionOptions {
   logger: Logger;
@@ -175,12 +176,15 @@ export class KubeSession {
       return parsed.success ? [parsed.data] : [];
     });
     const { managedFields: _m, ...metadata } = tool.metadata;
+    const definitionsDiff = clusterDefinitionsDiff(`${namespace}/${name}`, status);
     return {
       ...toRow(tool, live.agents.list(namespace)),
       ...(tool.metadata.generation !== undefined ? { generation: tool.metadata.generation } : {}),
       ...(status.observedGeneration !== undefined ? { observedGeneration: status.observedGeneration } : {}),
       conditions,
       toolSchemas: (status.toolSchemas ?? []) as ToolSchema[],
+      ...(status.definitions ? { definitions: status.definitions } : {}),
+      ...(definitionsDiff ? { definitionsDiff } : {}),
       yaml: stringify({ ...tool, metadata }),
     };
   }
@@ -193,6 +197,19 @@ export class KubeSession {
     } catch (error) {
       throw toAppError(error, 'the in-cluster operator');
     }
+  }
+
+  /**
+   * Approves a LanguageTool's discovered definitions: the set hash the reviewer saw, refused when
+   * the tool has discovered another set since.
+   */
+  async approveDefinitions(namespace: string, name: string, hash: string): Promise<ClusterToolDetail> {
+    const live = this.requireLive();
+    await approveClusterDefinitions(live.connection.rest, namespace, name, hash).catch((error: unknown) => {
+      throw toAppError(error, `LanguageTool ${namespace}/${name}`);
+    });
+    this.options.logger.info('tool definitions approved in the cluster', { tool: `${namespace}/${name}`, hash });
+    return this.tool(namespace, name);
   }
 
   /**
@@ -393,6 +410,7 @@ function toRow(tool: LanguageToolObject, agents: readonly LanguageAgentObject[])
       .sort(),
     deleting: !!tool.metadata.deletionTimestamp,
     ...(tool.metadata.creationTimestamp ? { createdAt: tool.metadata.creationTimestamp } : {}),
+    ...(definitionsHeld(tool.status) ? { definitionsChanged: true } : {}),
   };
 }
 

@@ -22,6 +22,7 @@ import { extractOwned } from './managedFields';
 import { observeDeployment } from './observeDeployment';
 import { ResilientInformer, type InformerEvent } from './ResilientInformer';
 import { semanticEqual } from './semanticEqual';
+import { APPROVALS_FIELD_MANAGER, approvalApplyConfiguration, approvedHashOf, definitionHashes, definitionsHeld, withDefinitionStatus } from './toolDefinitions';
 import {
   desiredAgentSidecars,
   desiredDeployment,
@@ -59,6 +60,8 @@ export interface LanguageToolReconcilerOptions {
   now?: () => Date;
   /** Told after every reconcile pass: the operator turns these into metrics and Events. */
   onOutcome?: (outcome: ReconcileOutcome) => void;
+  /** A tool's first discovered definitions are approved (annotation written); false holds them for approval too. Default true. */
+  trustFirstDiscovery?: boolean;
 }
 
 export interface ReconcileOutcome {
@@ -78,7 +81,7 @@ export interface ReconcileOutcome {
 type Note = (change: string) => void;
 
 const CONFLICT_RETRIES = 5;
-const STATUS_KEYS = ['phase', 'endpoint', 'toolSchemas', 'availableTools', 'conditions', 'observedGeneration'] as const;
+const STATUS_KEYS = ['phase', 'endpoint', 'toolSchemas', 'availableTools', 'definitions', 'approvedToolSchemas', 'conditions', 'observedGeneration'] as const;
 
 /**
  * The Kubernetes target: reconciles LanguageTools into a Deployment + Service (or agent sidecars),
@@ -311,9 +314,26 @@ export class LanguageToolReconciler {
         ? await discoverTools(url, { fetch: this.options.connection.rest.fetch, clientInfo: this.options.clientInfo, timeoutMs: this.options.discoveryTimeoutMs })
         : { ok: false, permanent: false, message: 'No running agent pod to reach the sidecar through' };
     }
-    await this.writeToolStatus(tool, (prev) => computeToolStatus(prev, { generation, endpoint, workload, discovery }, this.options.now), note);
+    // Definitions are pinned as tooldeck.lock pins a local server's: changed ones wait for approval.
+    const approved = (await this.approveFirstDiscovery(tool, discovery)) ?? approvedHashOf(tool.metadata);
+    await this.writeToolStatus(tool, (prev) => withDefinitionStatus(computeToolStatus(prev, { generation, endpoint, workload, discovery }, this.options.now), prev, approved, generation, this.options.now), note);
     if (discovery && !discovery.ok) throw new Error(`tools/list for ${ns}/${name} failed: ${discovery.message}`);
     if (workload.state === 'applyFailed') throw new Error(`applying ${ns}/${name} failed: ${workload.message}`);
+  }
+
+  /**
+   * Trust on first discovery: a tool that never had definitions gets the approval annotation for
+   * what it lists now. Returns the approved hash, or undefined when nothing was approved here.
+   */
+  private async approveFirstDiscovery(tool: LanguageToolObject, discovery: DiscoveryOutcome | undefined): Promise<string | undefined> {
+    if (!discovery?.ok || this.options.trustFirstDiscovery === false || approvedHashOf(tool.metadata) || tool.status?.definitions) return undefined;
+    const hash = definitionHashes(discovery.tools).hash;
+    await this.options.connection.rest.request('PATCH', toolPath(tool.metadata), {
+      body: approvalApplyConfiguration(tool.metadata, LANGOP_API_VERSION, hash),
+      contentType: CONTENT_TYPE.apply,
+      query: { fieldManager: APPROVALS_FIELD_MANAGER, force: true },
+    });
+    return hash;
   }
 
   /** Removes the tool from every agent first; the finalizer goes only when no config or pod uses it. */
@@ -406,6 +426,8 @@ export class LanguageToolReconciler {
       const parsed = LanguageToolSpec.safeParse(tool.spec ?? {});
       if (!parsed.success) continue;
       if (parsed.data.deploymentMode === 'sidecar') sidecars.push(sidecarContainer(tool, parsed.data));
+      // Definitions that changed since they were approved: the agent does not get the endpoint until they are.
+      if (definitionsHeld(tool.status)) continue;
       // The endpoint the tool's own reconcile published: agents follow the tool's observed state.
       if (tool.status?.endpoint) entries[ref.name] = { endpoint: tool.status.endpoint, protocol: 'mcp' };
     }

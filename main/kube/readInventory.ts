@@ -1,6 +1,7 @@
 import { DeploymentMode, LANGOP_API_VERSION, ToolPhase, type KubeInventory, type ToolInventoryRow } from '../../shared/kube';
 import { isNotFound } from './KubeApiError';
 import type { KubeConnection } from './KubeConnection';
+import { definitionsHeld } from './toolDefinitions';
 import type { LanguageAgentObject, LanguageToolObject } from './toolResources';
 
 /** Tools per namespace with their phase, endpoint, discovered tool count and the agents that use them. */
@@ -35,6 +36,7 @@ export async function readInventory(connection: KubeConnection): Promise<KubeInv
         .map((a) => a.metadata.name)
         .sort(),
       deleting: !!tool.metadata.deletionTimestamp,
+      ...(definitionsHeld(tool.status) ? { definitionsChanged: true } : {}),
     });
   }
   return {

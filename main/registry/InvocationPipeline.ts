@@ -6,8 +6,9 @@ import type { Logger } from '../platform/Logger';
 import { classifyError } from './classifyError';
 import { duplicateCallResult } from './duplicateCallResult';
 import { backoffDelay, shouldRetry } from './policy/backoff';
-import { decidingReasons } from '../../shared/policy';
-import { EffectivePolicy } from './policy/EffectivePolicy';
+import { decidingReasons, withoutHold } from '../../shared/policy';
+import { EffectivePolicy, type EffectivePolicyOptions } from './policy/EffectivePolicy';
+import { reviewRefusal } from '../lock/reviewRefusal';
 import type { ToolPermission } from './policy/ToolPermission';
 import { recordedArguments, MAX_RECORDED_ARGUMENTS_BYTES } from './recordedArguments';
 import { runAttempt } from './runAttempt';
@@ -32,6 +33,8 @@ export interface InvocationRequest {
   maxTotalTimeoutMs?: number;
   /** The caller has confirmed a call whose policy verdict is `confirm`. */
   confirmed?: boolean;
+  /** The definition hash the caller reviewed: a tool the lock holds for review runs only in that definition. */
+  reviewedHash?: string;
   runId?: string;
   replayOf?: string;
   /**
@@ -49,6 +52,8 @@ export interface InvocationPipelineOptions {
   policy?: EffectivePolicy;
   /** Read on every call, so permission edits apply to the next call (when no `policy` is given). */
   permissions?: () => readonly ToolPermission[];
+  /** The lockfile's holds (when no `policy` is given). */
+  holds?: EffectivePolicyOptions['holds'];
   recorder?: InvocationRecorder;
   logger?: Logger;
   clock?: Clock;
@@ -84,7 +89,7 @@ export class InvocationPipeline {
 
   constructor(private readonly options: InvocationPipelineOptions) {
     this.catalog = options.catalog;
-    this.policy = options.policy ?? new EffectivePolicy({ permissions: options.permissions, maxToolResultBytes: options.maxToolResultBytes });
+    this.policy = options.policy ?? new EffectivePolicy({ permissions: options.permissions, holds: options.holds, maxToolResultBytes: options.maxToolResultBytes });
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.newId = options.newId ?? sequentialIds();
@@ -126,7 +131,8 @@ export class InvocationPipeline {
     } catch (error) {
       return this.finish(at, undefined, { error: classifyError(error), status: 'error', attempts: 0 }, verdict);
     }
-    const refusal = refusalFor(entry, verdict, request.confirmed === true);
+    // A held definition runs only when the caller confirmed that very hash; then the other rules decide.
+    const refusal = reviewRefusal(entry, verdict, request.reviewedHash) ?? refusalFor(entry, withoutHold(verdict), request.confirmed === true);
     if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, verdict);
 
     if (request.runId !== undefined) {

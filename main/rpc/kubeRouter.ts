@@ -1,5 +1,5 @@
 import type { TRPCBuiltRouter } from '@trpc/server';
-import { ApplyYamlInput, ClusterSchemas, DryRunInput, KubeconfigInput, NamespaceFilter, OperatorStatus, SelectContextInput, ToolRef, type ClusterInventory } from '../../shared/kubeApi';
+import { ApplyYamlInput, ApproveDefinitionsInput, ClusterSchemas, DryRunInput, KubeconfigInput, NamespaceFilter, OperatorStatus, SelectContextInput, ToolRef, type ClusterInventory } from '../../shared/kubeApi';
 import { watch } from '../platform/AsyncQueue';
 import type { KubeSession } from '../kube/KubeSession';
 import { procedure, router, type RpcContext } from './trpc';
@@ -27,6 +27,8 @@ export function createKubeRouter(sessionOf: (ctx: RpcContext) => KubeSession) {
     /** The in-cluster operator: leader, lease age and renewals, replicas, last reconcile, recent Events and problems. */
     operator: procedure.output(OperatorStatus).query(({ ctx }) => sessionOf(ctx).operator()),
     tool: procedure.input(ToolRef).query(({ ctx, input }) => sessionOf(ctx).tool(input.namespace, input.name)),
+    /** Approves the discovered definitions the reviewer saw: the annotation langop.io/approved-definitions, with server-side apply. */
+    approveDefinitions: procedure.input(ApproveDefinitionsInput).mutation(({ ctx, input }) => sessionOf(ctx).approveDefinitions(input.namespace, input.name, input.hash)),
     dryRun: procedure.input(DryRunInput).mutation(({ ctx, input }) => sessionOf(ctx).dryRun(input.yaml)),
     applyYaml: procedure.input(ApplyYamlInput).mutation(({ ctx, input }) => sessionOf(ctx).apply(input.yaml, input.force)),
   });

@@ -6,6 +6,7 @@ import { grpcRouter } from './grpcRouter';
 import { historyRouter } from './historyRouter';
 import { createKubeRouter } from './kubeRouter';
 import { httpRouter } from './httpRouter';
+import { lockRouter } from './lockRouter';
 import { mcpRouter } from './mcpRouter';
 import { metricsRouter } from './metricsRouter';
 import { oauthRouter } from './oauthRouter';
@@ -31,6 +32,7 @@ export const appRouter = router({
   }),
   oauth: oauthRouter,
   metrics: metricsRouter,
+  lock: lockRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -14,7 +14,20 @@ function toolViews(core: Core, filter?: z.infer<typeof ToolListFilter>) {
 export const toolsRouter = router({
   list: procedure.input(ToolListFilter.optional()).query(({ ctx, input }) => toolViews(ctx.core, input)),
   watch: procedure.subscription(async function* ({ ctx, signal }) {
-    yield* watch((notify) => ctx.core.catalog.onChange(notify), () => toolViews(ctx.core), signal, 100);
+    // Approving or rejecting in the lockfile changes verdicts without touching the catalog.
+    yield* watch(
+      (notify) => {
+        const stopCatalog = ctx.core.catalog.onChange(notify);
+        const stopLock = ctx.core.lock.onChange(notify);
+        return () => {
+          stopCatalog();
+          stopLock();
+        };
+      },
+      () => toolViews(ctx.core),
+      signal,
+      100,
+    );
   }),
   /** BM25 over tools, skills and agents: names, titles, descriptions, sources and tags; scores 0..1. */
   search: procedure.input(SearchQuery).query(async ({ ctx, input }) =>

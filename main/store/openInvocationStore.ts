@@ -75,7 +75,7 @@ export function openInvocationStore(path: string, options: InvocationStoreOption
  * SQLite creates the database with the process umask (often 0644) and its -wal and -shm files with
  * the database's mode: made first as 0600, all three are the owner's alone.
  */
-function createOwnerOnly(path: string) {
+export function createOwnerOnly(path: string) {
   if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
 }
 
@@ -95,7 +95,7 @@ function isFileSystemError(error: unknown): boolean {
  * The -wal and -shm files belong to the old database: left behind, SQLite would replay that WAL
  * into the new file. They move along with it.
  */
-function moveAside(path: string, at: Date): string {
+export function moveAside(path: string, at: Date): string {
   const stamp = at.toISOString().replace(/[:.]/g, '-');
   let target = `${path}.corrupt-${stamp}`;
   for (let n = 1; existsSync(target); n++) target = `${path}.corrupt-${stamp}-${n}`;

@@ -24,6 +24,8 @@ export function registerCompile(program: Command, ctx: CliContext) {
         );
       }
       const compiled = await core.agentTools.compile(flags.agent, flags.format);
+      // Held definitions are left out on purpose: say so, on stderr, so the file on stdout stays clean.
+      for (const item of compiled.withheld) ctx.io.stderr(`left out ${item.name}: ${item.reason}\n`);
       if (!flags.out) return ctx.io.stdout(compiled.text);
       const path = resolve(flags.out);
       await writeFile(path, compiled.text, { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {

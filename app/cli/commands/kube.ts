@@ -70,7 +70,7 @@ export function registerKube(program: Command, ctx: CliContext) {
           ctx.io.stdout(`Steady state: ${counts.total} requests, ${counts.writes} writes\n`);
           ctx.io.stdout(formatInventory(await readInventory(connection)));
         } else {
-          await new Promise<void>((resolve) => ctx.interrupted.addEventListener('abort', () => resolve(), { once: true }));
+          ctx.io.stderr(`${await ctx.runUntilStopped()}: stopped reconciling\n`);
         }
       } finally {
         await reconciler.stop();
@@ -114,6 +114,7 @@ export function registerKube(program: Command, ctx: CliContext) {
         connection.close();
       }
     });
+  registerApprove(kube, ctx);
 
   withTarget(kube.command('inventory'))
     .description('List tools per namespace: phase, endpoint, number of tools, agents that use them')
@@ -168,12 +169,43 @@ export function formatDiff(diff: ReadonlyArray<{ op: ' ' | '+' | '-'; text: stri
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
+/** `tooldeck kube approve <namespace>/<tool>`: the tool's discovered definitions become the approved ones. */
+function registerApprove(kube: Command, ctx: CliContext) {
+  kube
+    .command('approve <tool>')
+    .description("Approve a LanguageTool's discovered tool definitions (<namespace>/<tool>): writes langop.io/approved-definitions with server-side apply, so agents get its endpoint again")
+    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context (default: the current one)')
+    .option('--hash <sha256>', 'approve only if the tool still lists exactly this set (as `kube inventory --json` or the Cluster section shows it)')
+    .action(async (ref: string, flags: Omit<TargetFlags, 'namespace'> & { hash?: string }) => {
+      const match = /^([a-z0-9-]+)\/([a-z0-9-]+)$/.exec(ref);
+      if (!match) throw new CliExit(ExitCode.Usage, `name the tool as <namespace>/<tool>, not "${ref}"`);
+      if (flags.hash !== undefined && !/^sha256:[0-9a-f]{64}$/.test(flags.hash)) throw new CliExit(ExitCode.Usage, '--hash takes sha256:<64 hex digits>');
+      const connection = await connectKubeTarget(flags);
+      try {
+        const { approveClusterDefinitions, definitionsHeld } = await import('../../../main/kube/toolDefinitions');
+        const { isAppError } = await import('../../../shared/errors');
+        const { isNotFound } = await import('../../../main/kube/KubeApiError');
+        const approved = await approveClusterDefinitions(connection.rest, match[1]!, match[2]!, flags.hash).catch((error: unknown) => {
+          if (isNotFound(error)) throw new CliExit(ExitCode.Failed, `No LanguageTool ${ref}`);
+          if (isAppError(error)) throw new CliExit(ExitCode.Failed, error.message);
+          throw error;
+        });
+        const changed = approved.tool.status?.conditions?.find((condition) => condition.type === 'DefinitionsChanged');
+        if (definitionsHeld(approved.tool.status) && changed?.message) ctx.io.stdout(`${ref}: ${changed.message}\n`);
+        ctx.io.stdout(`Approved ${ref} definitions ${approved.hash}\n`);
+      } finally {
+        connection.close();
+      }
+    });
+}
+
 export function formatInventory(inventory: KubeInventory): string {
   if (inventory.namespaces.length === 0) return `No LanguageTools or LanguageAgents on ${inventory.server}\n`;
   const lines: string[] = [];
   for (const ns of inventory.namespaces) {
     lines.push(`Namespace ${ns.namespace}: ${ns.tools.length} tools, ${ns.agents.length} agents`);
-    const rows = ns.tools.map((t) => [t.name, t.deleting ? `${t.phase} (deleting)` : t.phase, t.deploymentMode, String(t.toolCount), t.endpoint ?? '-', t.agents.join(',') || '-']);
+    const rows = ns.tools.map((t) => [t.name, `${t.phase}${t.deleting ? ' (deleting)' : ''}${t.definitionsChanged ? ' (definitions changed)' : ''}`, t.deploymentMode, String(t.toolCount), t.endpoint ?? '-', t.agents.join(',') || '-']);
     const header = ['TOOL', 'PHASE', 'MODE', 'TOOLS', 'ENDPOINT', 'AGENTS'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     for (const row of [header, ...rows]) lines.push(`  ${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}`);

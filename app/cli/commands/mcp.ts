@@ -12,7 +12,7 @@ import { adHocConfig, addTargetOptions, keyValues, splitCommandLine, type Target
 const AD_HOC = 'adhoc';
 
 /** Connects to a saved server or a one-off target, warning about what it got wrong; the caller must call `release`. */
-async function openTarget(ctx: CliContext, core: Core, name: string | undefined, options: TargetOptions): Promise<{ server: string; connection: McpConnection; release: () => Promise<void> }> {
+export async function openTarget(ctx: CliContext, core: Core, name: string | undefined, options: TargetOptions): Promise<{ server: string; connection: McpConnection; release: () => Promise<void> }> {
   const target = await connectTarget(core, name, options);
   for (const problem of target.connection.snapshot().problems) ctx.io.stderr(`warning: ${target.server}: ${safeForTerminal(problem, 300)}\n`);
   return target;

@@ -104,12 +104,9 @@ export function registerOperator(program: Command, ctx: CliContext) {
         endpoints: url,
         ...timings,
       });
-      const stop = () => void operator.stop();
-      process.on('SIGTERM', stop);
-      process.on('SIGINT', stop);
+      // A signal is the operator's normal end: it finishes its work, releases the lease and exits 0.
+      void ctx.runUntilStopped().then(() => operator.stop());
       const end = await operator.whenEnded();
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
       if (end === 'lost') throw new CliExit(ExitCode.Failed, `Lost the lease ${leaseNamespace}/${flags.leaseName}; exiting so that only its new holder reconciles`);
       ctx.io.stderr(`Operator ${identity} stopped\n`);
     });

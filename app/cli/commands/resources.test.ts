@@ -160,7 +160,9 @@ describe('tooldeck apply --target local', () => {
 
     expect((await run(['apply', '-f', join(tmp, 'slow.yaml'), '--workspace', workspace])).stdout).toMatch(/^Tool\/slow configured \(team\.yaml\)\n/);
     expect(readFileSync(join(workspace, 'team.yaml'), 'utf8')).toBe(`${server}---\n${tool('5m')}`);
-    expect(readdirSync(workspace)).toEqual(['team.yaml']);
+    // Besides the resource file, only the lockfile: the first reconcile pinned the server's definitions.
+    expect(readdirSync(workspace)).toEqual(['team.yaml', 'tooldeck.lock']);
+    expect(readFileSync(join(workspace, 'tooldeck.lock'), 'utf8')).toContain('mcp:everything');
   });
 
   it('applies nothing when the file has errors (exit 1)', async () => {

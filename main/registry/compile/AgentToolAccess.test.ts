@@ -14,7 +14,7 @@ import { loadClawDescriptor } from '../http/loadClawDescriptor';
 import { ToolCatalog } from '../ToolCatalog';
 import { AgentToolAccess, lookupWithFallback, type WorkspacePod } from './AgentToolAccess';
 
-const seedDescriptor = fileURLToPath(new URL('../testing/trading-api.claw-describe.json', import.meta.url));
+const exampleDescriptor = fileURLToPath(new URL('../testing/trading-api.claw-describe.json', import.meta.url));
 const memory: ToolSource = { kind: 'mcp', name: 'mem0-memory' };
 const catalog = new ToolCatalog();
 
@@ -63,7 +63,7 @@ const access = new AgentToolAccess({
 });
 
 beforeAll(async () => {
-  const { descriptor } = await loadClawDescriptor(seedDescriptor);
+  const { descriptor } = await loadClawDescriptor(exampleDescriptor);
   catalog.replaceSource({ kind: 'http', name: 'trading-api' }, httpToolEntries(descriptor, { service: 'trading-api', baseUrl: 'http://trading-api:4000' }), new FakeExecutor());
   catalog.replaceSource(memory, [createToolEntry({ source: memory, tool: { name: 'recall' } }), createToolEntry({ source: memory, tool: { name: 'remember' } })], new FakeExecutor());
 });
@@ -76,7 +76,7 @@ describe('AgentToolAccess (Clawdapus agents of the workspace)', () => {
       ['trading-desk/watcher', 'defaults', 1, []],
       ['trading-desk/assistant', 'own', 1, []],
     ]);
-    expect(agents[2]!.grants).toEqual([{ source: 'mcp:mem0-memory', allow: ['recall'], available: 2, granted: 1 }]);
+    expect(agents[2]!.grants).toEqual([{ source: 'mcp:mem0-memory', allow: ['recall'], available: 2, granted: 1, held: [] }]);
     expect(agents[0]!.policy).toEqual({ max_rounds: 6, timeout_per_tool_ms: 30_000, total_timeout_ms: 120_000, max_tool_result_bytes: 16_384 });
     expect(agents[2]!.policy.max_rounds).toBe(2);
   });
@@ -137,16 +137,23 @@ describe('AgentToolAccess (Clawdapus agents of the workspace)', () => {
     expect(view.sources().map((source) => `${source.kind}:${source.name}`)).toContain('mcp:github');
   });
 
-  it('withholds a granted tool the effective policy denies, from tools.json and with the reason in the summary', async () => {
-    const denying = new AgentToolAccess({
-      pods: () => pods,
-      tools: async () => ({ list: (filter) => catalog.list(filter), sources: () => catalog.sources(), withheld: (entry) => (entry.name === 'mcp:mem0-memory.recall' ? 'denied (no-recall)' : undefined) }),
-      endpoints: async () => ({}),
+  it('leaves tools held for review out of tools.json, and their MCP server out of config.yaml, naming each', async () => {
+    const held = new AgentToolAccess({
+      pods: () => podsOf(POD),
+      tools: async () => catalog,
+      endpoints: async () => ({ 'mcp:mem0-memory': 'http://mem0-memory:8080' }),
       workspaceDir: () => workspaceDir,
+      held: (entry) => (entry.name === 'mcp:mem0-memory.remember' ? 'held for review: it is new since tooldeck.lock approved mcp:mem0-memory' : entry.name === 'http:trading-api.execute_trade' ? 'rejected' : undefined),
     });
-    const compiled = JSON.parse((await denying.compile('assistant', 'tools.json')).text) as { tools: Array<{ name: string }> };
-    expect(compiled.tools.map((tool) => tool.name)).not.toContain('mem0-memory.recall');
-    const summary = (await denying.list()).find((agent) => agent.name === 'assistant')!;
-    expect(summary.withheld).toEqual(['mcp:mem0-memory.recall: denied (no-recall)']);
+    const [analyst, , assistant] = await held.list();
+    expect(analyst!.grants.find((grant) => grant.source === 'http:trading-api')).toMatchObject({ granted: 1, held: [{ tool: 'execute_trade', reason: 'rejected' }] });
+    const tools = await held.compile('analyst', 'tools.json');
+    expect(JSON.parse(tools.text).tools.map((tool: { name: string }) => tool.name)).toEqual(['trading-api.get_market_context']);
+    expect(tools.withheld).toEqual([{ name: 'http:trading-api.execute_trade', reason: 'rejected' }]);
+    // recall is approved and granted, but config.yaml would hand the agent the whole server, remember included.
+    expect(assistant!.grants[0]).toMatchObject({ granted: 1, held: [] });
+    const config = await held.compile('assistant', 'config.yaml');
+    expect(parse(config.text)).toEqual({ tools: {} });
+    expect(config.withheld).toEqual([{ name: 'mcp:mem0-memory', reason: '1 of its tools (remember) are held for review in tooldeck.lock' }]);
   });
 });

@@ -8,8 +8,8 @@ import type { ToolEntry } from '../../../shared/registry';
 import { DEFAULT_TOOLS_POLICY, INHERIT_DEFAULTS, type ClawAgent, type ClawPod, type ToolsPolicy } from '../../../shared/resources/clawPod';
 import { writeFileAtomic } from '../../platform/atomicWrite';
 import { agentConfig } from './compileAgentConfigYaml';
-import { compileToolsJson, grantedTools, type ToolLookup } from './compileToolsJson';
-import { serviceResolverFor } from './resolveToolGrants';
+import { compileToolsJson, grantedTools, type HeldCheck, type ToolLookup } from './compileToolsJson';
+import { resolveToolGrants, serviceResolverFor } from './resolveToolGrants';
 
 /** A valid pod file of the workspace. */
 export interface WorkspacePod {
@@ -26,6 +26,8 @@ export interface AgentToolAccessDeps {
   endpoints: () => Promise<Record<string, string>>;
   /** The workspace folder: written files go under its `.claw-runtime/` (which the workspace does not scan). */
   workspaceDir: () => string;
+  /** Entries whose definitions the lockfile holds for review: kept out of tools.json, and their MCP servers out of config.yaml. */
+  held?: HeldCheck;
 }
 
 interface AgentInPod {
@@ -43,14 +45,14 @@ export class AgentToolAccess {
 
   async list(): Promise<AgentSummary[]> {
     const [tools, endpoints] = await Promise.all([this.deps.tools(), this.deps.endpoints()]);
-    return this.agents().map((entry) => summarize(entry, tools, endpoints));
+    return this.agents().map((entry) => summarize(entry, tools, endpoints, this.deps.held));
   }
 
   async compile(ref: string, format: CompileFormat): Promise<CompiledAgentFile> {
     const entry = this.find(ref);
     const [tools, endpoints] = await Promise.all([this.deps.tools(), this.deps.endpoints()]);
-    const { text, toolCount } = compileOne(entry, format, tools, endpoints);
-    return { ref: entry.ref, format, defaultPath: defaultPath(entry.agent.name, format), text, toolCount };
+    const { text, toolCount, withheld } = compileOne(entry, format, tools, endpoints, this.deps.held);
+    return { ref: entry.ref, format, defaultPath: defaultPath(entry.agent.name, format), text, toolCount, withheld };
   }
 
   /** Writes each format to `.claw-runtime/context/<agent>/` (Clawdapus's layout); one failing format does not stop the others. */
@@ -61,7 +63,7 @@ export class AgentToolAccess {
     for (const format of formats) {
       let text: string;
       try {
-        text = compileOne(entry, format, tools, endpoints).text;
+        text = compileOne(entry, format, tools, endpoints, this.deps.held).text;
       } catch (error) {
         if (!isAppError(error)) throw error;
         result.failed.push({ format, message: error.message });
@@ -101,28 +103,69 @@ function policyOf({ pod, agent }: AgentInPod): ToolsPolicy {
   return { ...DEFAULT_TOOLS_POLICY, ...pod.pod.policy, ...agent.policy };
 }
 
-function compileOne(entry: AgentInPod, format: CompileFormat, tools: ToolLookup, endpoints: Record<string, string>): { text: string; toolCount: number } {
+function compileOne(
+  entry: AgentInPod,
+  format: CompileFormat,
+  tools: ToolLookup,
+  endpoints: Record<string, string>,
+  held: HeldCheck | undefined,
+): { text: string; toolCount: number; withheld: CompiledAgentFile['withheld'] } {
   const { agent, pod } = entry;
   if (format === 'tools.json') {
-    const manifest = compileToolsJson(agent, tools, pod.pod.defaults, { policy: policyOf(entry), endpoints });
-    return { text: `${JSON.stringify(manifest, null, 2)}\n`, toolCount: manifest.tools.length };
+    const manifest = compileToolsJson(agent, tools, pod.pod.defaults, { policy: policyOf(entry), endpoints, held });
+    let withheld: CompiledAgentFile['withheld'] = [];
+    try {
+      withheld = grantedTools(agent, tools, pod.pod.defaults, held).grants.flatMap((grant) => grant.held.map((item) => ({ name: item.entry.name, reason: item.reason })));
+    } catch {
+      // Ambiguous grants already failed compileToolsJson above.
+    }
+    return { text: `${JSON.stringify(manifest, null, 2)}\n`, toolCount: manifest.tools.length, withheld };
   }
-  const mcpEndpoints = Object.fromEntries(Object.entries(endpoints).flatMap(([id, url]) => (id.startsWith('mcp:') ? [[id.slice(4), url]] : [])));
-  const config = agentConfig(agent, mcpEndpoints, pod.pod.defaults, serviceResolverFor(tools.sources()));
+  // config.yaml hands the agent a server's endpoint, and with it every tool of the server: a server
+  // with any tool held for review is left out until its definitions are approved.
+  const withheld: CompiledAgentFile['withheld'] = [];
+  const mcpEndpoints = Object.fromEntries(
+    Object.entries(endpoints).flatMap(([id, url]) => {
+      if (!id.startsWith('mcp:')) return [];
+      const heldTools = held ? tools.list({ source: id }).filter((tool) => held(tool) !== undefined) : [];
+      if (heldTools.length) {
+        withheld.push({ name: id, reason: `${heldTools.length} of its tools (${heldTools.map((tool) => tool.toolName).join(', ')}) are held for review in tooldeck.lock` });
+        return [];
+      }
+      return [[id.slice(4), url]];
+    }),
+  );
+  const granted = [...resolveGrantedServers(agent, pod.pod.defaults, tools)];
+  const config = agentConfig(agent, mcpEndpoints, pod.pod.defaults, serviceResolverFor(tools.sources()), new Set(withheld.map((item) => item.name.slice(4))));
   // For config.yaml the count is of MCP servers, each an entry of its `tools:` map.
-  return { text: stringify(config), toolCount: Object.keys(config.tools).length };
+  return { text: stringify(config), toolCount: Object.keys(config.tools).length, withheld: withheld.filter((item) => granted.includes(item.name)) };
 }
 
-function summarize(entry: AgentInPod, tools: ToolLookup, endpoints: Record<string, string>): AgentSummary {
+/** The MCP sources the agent's grants name. */
+function resolveGrantedServers(agent: ClawAgent, defaults: ClawPod['defaults'], tools: ToolLookup): Set<string> {
+  try {
+    return new Set([...resolveToolGrants(agent, defaults, serviceResolverFor(tools.sources())).keys()].filter((source) => source.startsWith('mcp:')));
+  } catch {
+    return new Set();
+  }
+}
+
+function summarize(entry: AgentInPod, tools: ToolLookup, endpoints: Record<string, string>, held: HeldCheck | undefined): AgentSummary {
   const { agent, pod } = entry;
   let resolved: ReturnType<typeof grantedTools> = { grants: [], problems: [] };
   try {
-    resolved = grantedTools(agent, tools, pod.pod.defaults);
+    resolved = grantedTools(agent, tools, pod.pod.defaults, held);
   } catch (error) {
     // An ambiguous service name: nothing resolves until the grant says which source it means.
     resolved.problems.push((error as Error).message);
   }
-  const grants: AgentGrantView[] = resolved.grants.map((grant) => ({ source: grant.source, allow: grant.allow, available: grant.available.length, granted: grant.granted.length }));
+  const grants: AgentGrantView[] = resolved.grants.map((grant) => ({
+    source: grant.source,
+    allow: grant.allow,
+    available: grant.available.length,
+    granted: grant.granted.length,
+    held: grant.held.map((item) => ({ tool: item.entry.toolName, reason: item.reason })),
+  }));
   return {
     ref: entry.ref,
     name: agent.name,
@@ -135,7 +178,6 @@ function summarize(entry: AgentInPod, tools: ToolLookup, endpoints: Record<strin
     policy: policyOf(entry),
     problems: resolved.problems,
     withoutEndpoint: grants.map((grant) => grant.source).filter((source) => source.startsWith('mcp:') && !endpoints[source]),
-    withheld: resolved.grants.flatMap((grant) => grant.withheld),
   };
 }
 
@@ -144,7 +186,6 @@ export function lookupWithFallback(live: ToolLookup, cached: ReadonlyArray<{ sou
   const liveSources = new Set(live.sources().map(sourceId));
   const extra = cached.filter((item) => !liveSources.has(sourceId(item.source)) && item.entries.length > 0);
   return {
-    ...(live.withheld ? { withheld: live.withheld.bind(live) } : {}),
     sources: () => [...live.sources(), ...extra.map((item) => item.source)],
     list: (filter) => {
       const fromCache = extra.find((item) => sourceId(item.source) === filter.source);

@@ -18,11 +18,14 @@ export function agentConfig(
   endpoints: Record<string, string>,
   defaults: readonly ToolGrant[] = [],
   resolveService: ServiceResolver = httpService,
+  /** Servers deliberately left out (held for review): not an error, unlike a server without an endpoint. */
+  withheld: ReadonlySet<string> = new Set(),
 ): { tools: Record<string, { endpoint: string; protocol: 'mcp' }> } {
   const tools: Record<string, { endpoint: string; protocol: 'mcp' }> = {};
   const missing: string[] = [];
   const servers = [...resolveToolGrants(agent, defaults, resolveService).keys()].filter((source) => source.startsWith('mcp:')).map((source) => source.slice(4));
   for (const server of servers.sort()) {
+    if (withheld.has(server)) continue;
     const endpoint = endpoints[server];
     if (endpoint) tools[server] = { endpoint, protocol: 'mcp' };
     else missing.push(server);

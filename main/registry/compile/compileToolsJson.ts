@@ -12,11 +12,6 @@ export { DEFAULT_TOOLS_POLICY, type ToolsPolicy };
 export interface ToolLookup {
   list(filter: Pick<ToolListFilter, 'source'>): ToolEntry[];
   sources(): ToolSource[];
-  /**
-   * Why the effective policy keeps a granted tool out of what agents get (a deny verdict), or
-   * undefined: an agent is never handed a tool the console itself would refuse to run.
-   */
-  withheld?(entry: ToolEntry): string | undefined;
 }
 
 export interface ToolsJsonTool {
@@ -42,7 +37,12 @@ export interface CompileToolsOptions {
   tokens?: Record<string, string>;
   /** Base URLs of MCP and A2A sources by source id, for their execution metadata. */
   endpoints?: Record<string, string>;
+  /** Why an entry must stay out of every manifest (the lockfile holds its definition for review). */
+  held?: HeldCheck;
 }
+
+/** The reason an entry is held back from agents, or undefined when it may be granted. */
+export type HeldCheck = (entry: ToolEntry) => string | undefined;
 
 /**
  * The per-agent tools.json manifest of Clawdapus: the tools the agent's grants allow (deny by
@@ -50,7 +50,7 @@ export interface CompileToolsOptions {
  * annotations and hidden execution metadata, and the mediation budget.
  */
 export function compileToolsJson(agent: AgentTools, catalog: ToolLookup, defaults: readonly ToolGrant[] = [], options: CompileToolsOptions = {}): ToolsJson {
-  const { grants, problems } = grantedTools(agent, catalog, defaults);
+  const { grants, problems } = grantedTools(agent, catalog, defaults, options.held);
   const tools = grants.flatMap((grant) => grant.granted.map((entry) => manifestTool(entry, options)));
   if (problems.length > 0) throw new AppError('NotFound', `Cannot compile tools.json for ${agent.name}: ${problems.join('; ')}.`);
 
@@ -69,15 +69,15 @@ export interface GrantedSource {
   allow: 'all' | string[];
   available: ToolEntry[];
   granted: ToolEntry[];
-  /** Allowed by the grant but withheld by the effective policy, with why. */
-  withheld: string[];
+  /** Granted by name or `all`, but held back: their definitions wait for review in the lockfile. */
+  held: Array<{ entry: ToolEntry; reason: string }>;
 }
 
 /**
  * The agent's grants resolved against the registry, and what cannot be honoured as declared (a
  * source without tools, a tool name the source does not have).
  */
-export function grantedTools(agent: AgentTools, catalog: ToolLookup, defaults: readonly ToolGrant[] = []): { grants: GrantedSource[]; problems: string[] } {
+export function grantedTools(agent: AgentTools, catalog: ToolLookup, defaults: readonly ToolGrant[] = [], held?: HeldCheck): { grants: GrantedSource[]; problems: string[] } {
   const grants: GrantedSource[] = [];
   const problems: string[] = [];
   for (const [source, allowed] of resolveToolGrants(agent, defaults, serviceResolverFor(catalog.sources()))) {
@@ -87,14 +87,13 @@ export function grantedTools(agent: AgentTools, catalog: ToolLookup, defaults: r
       const known = new Set(available.map((entry) => entry.toolName));
       for (const name of allowed) if (!known.has(name)) problems.push(`${source} has no tool ${name}`);
     }
-    const allowedEntries = allowed === 'all' ? available : available.filter((entry) => allowed.has(entry.toolName));
-    const withheld: string[] = [];
-    const granted = allowedEntries.filter((entry) => {
-      const reason = catalog.withheld?.(entry);
-      if (reason) withheld.push(`${entry.name}: ${reason}`);
-      return !reason;
+    const wanted = allowed === 'all' ? available : available.filter((entry) => allowed.has(entry.toolName));
+    const heldBack = wanted.flatMap((entry) => {
+      const reason = held?.(entry);
+      return reason ? [{ entry, reason }] : [];
     });
-    grants.push({ source, allow: allowed === 'all' ? 'all' : [...allowed], available, granted, withheld });
+    const granted = heldBack.length ? wanted.filter((entry) => !heldBack.some((item) => item.entry === entry)) : wanted;
+    grants.push({ source, allow: allowed === 'all' ? 'all' : [...allowed], available, granted, held: heldBack });
   }
   return { grants, problems };
 }

@@ -1,3 +1,5 @@
+import type { ToolHold } from '../../../shared/lock';
+import { withHold } from '../../../shared/policy';
 import type { EffectiveRuntime, PolicyVerdict, ToolEntry, ToolView } from '../../../shared/registry';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../resultCap';
 import { verdictFor, type ToolPermission } from './ToolPermission';
@@ -10,6 +12,8 @@ export interface EffectivePolicyOptions {
   permissions?: () => readonly ToolPermission[];
   maxToolResultBytes?: number;
   maxTotalTimeoutMs?: number;
+  /** The lockfile's hold on an entry whose definition is not approved (main/lock/DefinitionLock). */
+  holds?: (entry: ToolEntry) => ToolHold | undefined;
 }
 
 /**
@@ -20,17 +24,19 @@ export interface EffectivePolicyOptions {
  */
 export class EffectivePolicy {
   private readonly permissions: () => readonly ToolPermission[];
+  private readonly holds: (entry: ToolEntry) => ToolHold | undefined;
   readonly maxToolResultBytes: number;
   readonly maxTotalTimeoutMs: number;
 
   constructor(options: EffectivePolicyOptions = {}) {
     this.permissions = options.permissions ?? (() => []);
+    this.holds = options.holds ?? (() => undefined);
     this.maxToolResultBytes = options.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES;
     this.maxTotalTimeoutMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
   }
 
-  verdict(entry: Pick<ToolEntry, 'name' | 'policy' | 'annotations'>): PolicyVerdict {
-    return verdictFor(entry, this.permissions());
+  verdict(entry: ToolEntry): PolicyVerdict {
+    return withHold(verdictFor(entry, this.permissions()), this.holds(entry));
   }
 
   /** The entry's runtime (a Tool resource's, else Orloj's defaults for its risk) with the console's caps. */

@@ -1,4 +1,4 @@
-import { Anchor, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Table, Text, Tooltip } from '@mantine/core';
 import type { ClusterToolRow } from '../../../../shared/kubeApi';
 import { formatAge } from './formatAge';
 import { PhaseBadge } from './PhaseBadge';
@@ -39,7 +39,16 @@ export function InventoryTable({ tools, showNamespace, onOpen, now }: InventoryT
               )}
             </Table.Td>
             <Table.Td>
-              <PhaseBadge phase={tool.phase} deleting={tool.deleting} />
+              <Group gap={4} wrap="nowrap">
+                <PhaseBadge phase={tool.phase} deleting={tool.deleting} />
+                {tool.definitionsChanged && (
+                  <Tooltip label="Its discovered tool definitions differ from the approved ones: agents do not get its endpoint until they are approved">
+                    <Badge size="sm" color="orange" variant="filled" style={{ cursor: 'pointer' }} onClick={() => onOpen(tool)}>
+                      definitions changed
+                    </Badge>
+                  </Tooltip>
+                )}
+              </Group>
             </Table.Td>
             <Table.Td>
               <Text ff="monospace" fz="xs" c={tool.endpoint ? undefined : 'dimmed'}>

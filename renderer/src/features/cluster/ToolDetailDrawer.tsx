@@ -1,5 +1,9 @@
-import { Accordion, Alert, Badge, Center, Code, Drawer, Group, Loader, ScrollArea, Stack, Table, Tabs, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Accordion, Alert, Badge, Button, Center, Code, Drawer, Group, Loader, ScrollArea, Stack, Table, Tabs, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ClusterToolDetail } from '../../../../shared/kubeApi';
+import { DefinitionDiffView } from '../lock/DefinitionDiffView';
+import { RevealedText } from '../lock/RevealedText';
 import type { Condition } from '../../../../shared/kube';
 import type { ToolRef } from '../../../../shared/kubeApi';
 import { CopyButton } from '../../components/CopyButton';
@@ -42,7 +46,8 @@ function ToolDetail({ tool }: { tool: ToolRef }) {
           Endpoint <Code>{d.endpoint}</Code>
         </Text>
       )}
-      <Tabs defaultValue="conditions">
+      {d.definitionsChanged && <DefinitionsChanged tool={tool} detail={d} />}
+      <Tabs defaultValue={d.definitionsChanged ? 'tools' : 'conditions'}>
         <Tabs.List>
           <Tabs.Tab value="conditions">Conditions ({d.conditions.length})</Tabs.Tab>
           <Tabs.Tab value="tools">Discovered tools ({d.toolSchemas.length})</Tabs.Tab>
@@ -66,7 +71,7 @@ function ToolDetail({ tool }: { tool: ToolRef }) {
                     </Text>
                     {typeof schema.description === 'string' && (
                       <Text size="xs" c="dimmed" lineClamp={1}>
-                        {schema.description}
+                        <RevealedText text={schema.description} />
                       </Text>
                     )}
                   </Accordion.Control>
@@ -90,6 +95,48 @@ function ToolDetail({ tool }: { tool: ToolRef }) {
         </Tabs.Panel>
       </Tabs>
     </Stack>
+  );
+}
+
+/** The condition, the diff against the approved definitions, and the approval (an annotation written with server-side apply). */
+function DefinitionsChanged({ tool, detail }: { tool: ToolRef; detail: ClusterToolDetail }) {
+  const kube = useKubeTRPC();
+  const queryClient = useQueryClient();
+  const approve = useMutation(
+    kube.approveDefinitions.mutationOptions({
+      onSuccess: () => {
+        void queryClient.invalidateQueries({ queryKey: kube.tool.queryKey(tool) });
+        notifications.show({ color: 'teal', title: 'Definitions approved', message: `${tool.namespace}/${tool.name}: agents get its endpoint again once the reconciler sees the approval.` });
+      },
+      onError: (error) => notifications.show({ color: 'red', title: 'Not approved', message: error.message }),
+    }),
+  );
+  const condition = detail.conditions.find((c) => c.type === 'DefinitionsChanged');
+  const hash = detail.definitions?.hash;
+  return (
+    <Alert color="orange" title="Tool definitions changed" aria-label="Definitions changed">
+      <Stack gap="sm">
+        <Text size="sm">{condition?.message}</Text>
+        <Text size="xs" c="dimmed">
+          Referencing agents do not get this tool in their config.yaml until the new definitions are approved. Approving writes the annotation{' '}
+          <Code>langop.io/approved-definitions</Code> with server-side apply.
+        </Text>
+        {detail.definitionsDiff ? (
+          <ScrollArea.Autosize mah="45vh">
+            <DefinitionDiffView diff={detail.definitionsDiff} />
+          </ScrollArea.Autosize>
+        ) : (
+          <Text size="sm" c="dimmed">
+            The approved definitions were not seen here (approved elsewhere, or by hand): only the hash {detail.definitions?.approvedHash ?? 'none'} is known. The discovered tools are listed under Discovered tools.
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button color="orange" disabled={!hash} loading={approve.isPending} onClick={() => hash && approve.mutate({ ...tool, hash })}>
+            Approve these definitions
+          </Button>
+        </Group>
+      </Stack>
+    </Alert>
   );
 }
 

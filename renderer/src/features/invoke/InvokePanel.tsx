@@ -13,6 +13,7 @@ import { effectiveTimeouts, isMarkedDestructive, timeoutOverrides, type InvokeTi
 import { useArguments } from './useArguments';
 import { useInvocation, type InvocationState } from './useInvocation';
 import { VerdictBadge, VerdictReasons } from './VerdictBadge';
+import { ReviewHoldDialog } from '../lock/ReviewHoldDialog';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
@@ -29,6 +30,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
   const timeouts = { ...effective, ...overrides };
   const setTimeouts = (value: InvokeTimeouts) => setOverrides(timeoutOverrides(value, effective));
   const [confirming, setConfirming] = useState(false);
+  const [reviewing, setReviewing] = useState(false);
   const { state, start, cancel } = useInvocation();
   const rootRef = useRef<HTMLDivElement>(null);
   const blockedId = useId();
@@ -38,15 +40,18 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
   const destructive = isMarkedDestructive(tool);
   const canInvoke = !denied && !running && args.valid;
 
-  const send = (confirmed: boolean) => {
+  const send = (confirmed: boolean, reviewedHash?: string) => {
     setConfirming(false);
-    start({ name: tool.name, arguments: args.args, ...overrides, ...(confirmed ? { confirmed: true } : {}) });
+    setReviewing(false);
+    start({ name: tool.name, arguments: args.args, ...overrides, ...(confirmed ? { confirmed: true } : {}), ...(reviewedHash ? { reviewedHash } : {}) });
   };
 
   const requestInvoke = () => {
     if (!canInvoke) return;
+    // A definition tooldeck.lock holds is confirmed with its diff in view; that one dialog covers the other rules too.
+    if (tool.verdict.hold) setReviewing(true);
     // The effective verdict already counts the server's destructive hint: one rule for UI and CLI.
-    if (tool.verdict.verdict === 'confirm') setConfirming(true);
+    else if (tool.verdict.verdict === 'confirm') setConfirming(true);
     else send(false);
   };
 
@@ -118,6 +123,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
       )}
 
       <ConfirmInvokeDialog opened={confirming} tool={tool} arguments={args.args} onConfirm={() => send(true)} onClose={() => setConfirming(false)} />
+      <ReviewHoldDialog opened={reviewing} tool={tool} arguments={args.args} onConfirm={(hash) => send(true, hash)} onClose={() => setReviewing(false)} />
 
       <Box component="section" aria-label="Result">
         <ResultArea state={state} tool={tool} onCancel={cancel} />

@@ -2,6 +2,8 @@ import { Anchor, Badge, Group, List, Popover, Text } from '@mantine/core';
 import { IconShieldCheck, IconShieldQuestion, IconShieldX } from '@tabler/icons-react';
 import type { PolicyVerdict, VerdictRule } from '../../../../shared/registry';
 import { useNavigate } from '../../shell/useSection';
+import { LOCK_RULE_NAME } from '../../../../shared/lock';
+import { LockRuleLink } from '../lock/LockRuleLink';
 
 const LOOK = {
   allow: { label: 'Allowed', color: 'teal', Icon: IconShieldCheck },
@@ -18,6 +20,8 @@ export function decidingRules(verdict: PolicyVerdict): VerdictRule[] {
 export function RuleLink({ rule }: { rule: VerdictRule }) {
   const navigate = useNavigate();
   if (rule.name === 'destructiveHint') return <>the server marks it destructive</>;
+  // The lockfile is not a resource file: its link opens the review of held definitions.
+  if (rule.name === LOCK_RULE_NAME) return <LockRuleLink />;
   return (
     <>
       {rule.name}

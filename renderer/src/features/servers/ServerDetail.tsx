@@ -15,6 +15,8 @@ import { PromptsPanel } from './PromptsPanel';
 import { ResourcesPanel } from './ResourcesPanel';
 import { ServerFormModal } from './ServerFormModal';
 import { TranscriptPanel } from './TranscriptPanel';
+import { HistoryPanel, REVIEW_COLOR } from '../lock/HistoryPanel';
+import { useSourceReview } from '../lock/useLock';
 
 const STEP_HELP: Record<string, string> = {
   spawn: 'The command could not be started. Check that it is installed and on the PATH, or give its full path.',
@@ -30,7 +32,10 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
   const [editing, setEditing] = useState(false);
   /** A listed tool the workspace keeps out of the registry, opened to say why. */
   const [excluded, setExcluded] = useState<string>();
+  const [tab, setTab] = useState<string | null>('tools');
   const name = server.config.name;
+  const review = useSourceReview(`mcp:${name}`);
+  const heldTools = new Map((review?.tools ?? []).filter((tool) => tool.state !== 'approved').map((tool) => [tool.tool, tool.state]));
   const connect = useMutation(trpc.mcp.connect.mutationOptions());
   const disconnect = useMutation(trpc.mcp.disconnect.mutationOptions());
   const refresh = useMutation(trpc.mcp.refresh.mutationOptions());
@@ -148,12 +153,24 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
         </Alert>
       )}
 
-      <Tabs defaultValue="tools" keepMounted={false}>
+      {heldTools.size > 0 && (
+        <Alert color="orange" title={`${heldTools.size} tool${heldTools.size === 1 ? '' : 's'} held for review`} variant="light">
+          <Group justify="space-between">
+            <Text size="sm">Their definitions differ from tooldeck.lock: agents do not get them until they are approved.</Text>
+            <Button size="xs" color="orange" variant="light" onClick={() => setTab('history')}>
+              Review
+            </Button>
+          </Group>
+        </Alert>
+      )}
+
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="tools">Tools ({server.tools.length})</Tabs.Tab>
           <Tabs.Tab value="resources">Resources ({server.resources.length + server.resourceTemplates.length})</Tabs.Tab>
           <Tabs.Tab value="prompts">Prompts ({server.prompts.length})</Tabs.Tab>
           <Tabs.Tab value="transcript">Transcript</Tabs.Tab>
+          <Tabs.Tab value="history">History{heldTools.size ? ` (${heldTools.size} held)` : ''}</Tabs.Tab>
           {server.config.transport !== 'stdio' && <Tabs.Tab value="authorization">Authorization</Tabs.Tab>}
           <Tabs.Tab value="info">Info</Tabs.Tab>
         </Tabs.List>
@@ -184,7 +201,14 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
                     </Text>
                   </Table.Td>
                   <Table.Td w={220}>
-                    <AnnotationBadges annotations={t.annotations} />
+                    <Group gap={4}>
+                      {heldTools.has(t.name) && (
+                        <Badge size="xs" color={REVIEW_COLOR[heldTools.get(t.name)!]} variant="filled">
+                          {heldTools.get(t.name)}
+                        </Badge>
+                      )}
+                      <AnnotationBadges annotations={t.annotations} />
+                    </Group>
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -200,6 +224,9 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
         </Tabs.Panel>
         <Tabs.Panel value="transcript" pt="md">
           <TranscriptPanel server={name} />
+        </Tabs.Panel>
+        <Tabs.Panel value="history" pt="md">
+          <HistoryPanel source={`mcp:${name}`} />
         </Tabs.Panel>
         {server.config.transport !== 'stdio' && (
           <Tabs.Panel value="authorization" pt="md">

@@ -177,17 +177,6 @@ function AgentAccessDetail({ agent }: { agent: AgentSummary }) {
           </Stack>
         </Alert>
       )}
-      {agent.withheld.length > 0 && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="Withheld by policy">
-          <Stack gap={2}>
-            {agent.withheld.map((reason) => (
-              <Text key={reason} size="sm">
-                {reason}
-              </Text>
-            ))}
-          </Stack>
-        </Alert>
-      )}
       <Paper withBorder p="sm">
         <Text fw={600} size="sm" mb={6}>
           Grants
@@ -226,6 +215,13 @@ function AgentAccessDetail({ agent }: { agent: AgentSummary }) {
                   </Table.Td>
                   <Table.Td ta="right" fz="sm">
                     {grant.granted} of {grant.available}
+                    {grant.held.length > 0 && (
+                      <Tooltip label={grant.held.map((item) => `${item.tool}: ${item.reason}`).join('\n')} multiline maw={420} style={{ whiteSpace: 'pre-line' }}>
+                        <Badge ml={6} size="xs" color="orange" variant="filled">
+                          {grant.held.length} held
+                        </Badge>
+                      </Tooltip>
+                    )}
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -340,6 +336,17 @@ function CompiledPreview({ agent }: { agent: AgentSummary }) {
             {text}
           </Code>
         </ScrollArea.Autosize>
+      )}
+      {compiled.data && compiled.data.withheld.length > 0 && (
+        <Alert mt={6} color="orange" variant="light" title="Left out until approved in tooldeck.lock">
+          <Stack gap={2}>
+            {compiled.data.withheld.map((item) => (
+              <Text key={item.name} size="xs">
+                <Code>{item.name}</Code> {item.reason}
+              </Text>
+            ))}
+          </Stack>
+        </Alert>
       )}
       {compiled.data && (
         <Text size="xs" c="dimmed" mt={6}>

@@ -6,17 +6,21 @@ import { ToolMetricsChart } from '../metrics/ToolMetricsChart';
 import type { ToolView } from '../invoke/types';
 import { VerdictBadge } from '../invoke/VerdictBadge';
 import { AnnotationBadges } from './AnnotationBadges';
+import type { LintFinding } from '../../../../shared/lock';
+import { HeldBadge, LintFindingBadges, LintFindingList } from '../lock/LintBadges';
+import { RevealedText } from '../lock/RevealedText';
 
-export function ToolDetail({ tool }: { tool: ToolView }) {
+export function ToolDetail({ tool, findings = [] }: { tool: ToolView; findings?: LintFinding[] }) {
   return (
     <Stack gap="md">
       <div>
         <Group gap="sm" align="center">
           <Title order={3} ff="monospace">
-            {tool.toolName}
+            <RevealedText text={tool.toolName} />
           </Title>
           <Badge variant="outline">{tool.source.kind}:{tool.source.name}</Badge>
           <VerdictBadge verdict={tool.verdict} />
+          <HeldBadge hold={tool.verdict.hold} />
         </Group>
         {tool.title && tool.title !== tool.toolName && (
           <Text fw={500} mt={2}>
@@ -43,9 +47,10 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
             </Badge>
           ))}
         </Group>
+        <LintFindingBadges findings={findings} />
         {tool.description && (
           <Text size="sm" mt="sm" style={{ whiteSpace: 'pre-wrap' }}>
-            {tool.description}
+            <RevealedText text={tool.description} />
           </Text>
         )}
         <Text size="xs" c="dimmed" mt={6} ff="monospace">
@@ -61,6 +66,7 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
           </Tabs.Tab>
           <Tabs.Tab value="metrics">Metrics</Tabs.Tab>
           <Tabs.Tab value="policy">Runtime policy</Tabs.Tab>
+          <Tabs.Tab value="lint">Lint ({findings.length})</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="invoke" pt="md">
           <InvokePanel tool={tool} />
@@ -75,6 +81,9 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
           <Paper withBorder p="md">
             <ToolMetricsChart source={`${tool.source.kind}:${tool.source.name}`} tool={tool.toolName} />
           </Paper>
+        </Tabs.Panel>
+        <Tabs.Panel value="lint" pt="md">
+          <LintFindingList findings={findings} />
         </Tabs.Panel>
         <Tabs.Panel value="policy" pt="md">
           <Paper withBorder p="md">

@@ -1,12 +1,14 @@
 import { Badge, Group, Text, UnstyledButton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
+import type { LintFinding } from '../../../../shared/lock';
 import type { ToolView } from '../invoke/types';
+import { HeldBadge, LintCountBadge } from '../lock/LintBadges';
 
 const ROW_HEIGHT = 58;
 
 /** A virtualized list: only the visible rows exist in the DOM, so 10,000 tools scroll smoothly. */
-export function ToolList({ tools, selected, onSelect }: { tools: ToolView[]; selected?: string; onSelect: (name: string) => void }) {
+export function ToolList({ tools, selected, onSelect, findings }: { tools: ToolView[]; selected?: string; onSelect: (name: string) => void; findings?: ReadonlyMap<string, LintFinding[]> }) {
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: tools.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   return (
@@ -39,9 +41,13 @@ export function ToolList({ tools, selected, onSelect }: { tools: ToolView[]; sel
                 <Text size="sm" fw={600} ff="monospace" truncate="end">
                   {tool.toolName}
                 </Text>
-                <Badge size="xs" variant="outline" color={tool.source.kind === 'mcp' ? 'indigo' : tool.source.kind === 'a2a' ? 'grape' : 'cyan'} style={{ flexShrink: 0 }}>
-                  {tool.source.name}
-                </Badge>
+                <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+                  <HeldBadge hold={tool.verdict.hold} />
+                  <LintCountBadge findings={findings?.get(tool.name)} />
+                  <Badge size="xs" variant="outline" color={tool.source.kind === 'mcp' ? 'indigo' : tool.source.kind === 'a2a' ? 'grape' : 'cyan'} style={{ flexShrink: 0 }}>
+                    {tool.source.name}
+                  </Badge>
+                </Group>
               </Group>
               <Text size="xs" c="dimmed" truncate="end">
                 {tool.title && tool.title !== tool.toolName ? `${tool.title} — ` : ''}

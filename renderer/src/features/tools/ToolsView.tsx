@@ -4,6 +4,8 @@ import { useMemo, useState } from 'react';
 import { sourceId } from '../../../../shared/invocation';
 import { useLocation, useNavigate } from '../../shell/useSection';
 import { AgentAccessView } from './AgentAccessView';
+import { LockReviewView } from '../lock/LockReviewView';
+import { useLintFindings } from '../lock/useLintFindings';
 import { ToolDetail } from './ToolDetail';
 import { ToolList } from './ToolList';
 import { useTools } from './useTools';
@@ -28,7 +30,8 @@ export function ToolsView() {
       .sort((a, b) => a.toolName.localeCompare(b.toolName) || a.name.localeCompare(b.name));
   }, [tools, query, source]);
   const selected = tools?.find((t) => t.name === params.tool);
-  const view = params.view === 'agents' ? 'agents' : 'catalog';
+  const view = params.view === 'agents' || params.view === 'review' ? params.view : 'catalog';
+  const findings = useLintFindings(tools);
 
   return (
     <Stack gap="md">
@@ -36,15 +39,20 @@ export function ToolsView() {
         <div>
           <Title order={2}>Tools</Title>
           <Text c="dimmed" size="sm">
-            {view === 'catalog' ? 'Every callable tool across servers, with its schema, annotations and policy.' : 'What each agent of the workspace may call, and its compiled tools.json and config.yaml.'}
+            {view === 'catalog'
+              ? 'Every callable tool across servers, with its schema, annotations and policy.'
+              : view === 'agents'
+                ? 'What each agent of the workspace may call, and its compiled tools.json and config.yaml.'
+                : 'Tool definitions pinned in tooldeck.lock: what changed, what is held for review, and their history.'}
           </Text>
         </div>
         <SegmentedControl
           value={view}
-          onChange={(next) => navigate('tools', next === 'agents' ? { view: 'agents' } : {})}
+          onChange={(next) => navigate('tools', next === 'catalog' ? {} : { view: next })}
           data={[
             { value: 'catalog', label: 'Catalog' },
             { value: 'agents', label: 'Agent access' },
+            { value: 'review', label: 'Review' },
           ]}
           aria-label="Tools view"
         />
@@ -52,6 +60,8 @@ export function ToolsView() {
       {error && <Alert color="red">{error}</Alert>}
       {view === 'agents' ? (
         <AgentAccessView selected={params.agent} onSelect={(agent) => navigate('tools', { view: 'agents', agent })} toolsVersion={tools} />
+      ) : view === 'review' ? (
+        <LockReviewView selected={params.source} onSelect={(source) => navigate('tools', { view: 'review', source })} />
       ) : !tools ? (
         <Center py="xl">
           <Loader aria-label="Loading tools" />
@@ -65,12 +75,12 @@ export function ToolsView() {
               <Text size="xs" c="dimmed" px={4}>
                 {visible.length} of {tools.length} tools
               </Text>
-              <ToolList tools={visible} selected={selected?.name} onSelect={(name) => navigate('tools', { tool: name })} />
+              <ToolList tools={visible} selected={selected?.name} onSelect={(name) => navigate('tools', { tool: name })} findings={findings} />
             </Stack>
           </Paper>
           <Box style={{ flex: 1, minWidth: 0 }}>
             {selected ? (
-              <ToolDetail key={selected.name} tool={selected} />
+              <ToolDetail key={selected.name} tool={selected} findings={findings.get(selected.name) ?? []} />
             ) : (
               <Paper withBorder p="xl" radius="lg">
                 <Stack align="center" gap="sm" py="xl">
