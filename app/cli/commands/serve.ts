@@ -3,18 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_MAX_BODY_BYTES, isLoopbackHost } from '../../../main/platform/requestGuard';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
-
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be an integer 0..65535');
-  return port;
-}
+import { parsePort } from '../options';
 
 const MIB = 1024 * 1024;
 
 function parseMebibytes(value: string): number {
   const mib = Number(value);
-  if (!Number.isFinite(mib) || mib <= 0 || mib > 1024) throw new InvalidArgumentError('must be a number of MiB greater than 0 and at most 1024');
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(mib > 0) || mib > 1024) throw new InvalidArgumentError('It must be a number of MiB greater than 0 and at most 1024, e.g. 8.');
   return mib;
 }
 

@@ -1,0 +1,124 @@
+import { isUtf8 } from 'node:buffer';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { AppError } from '../../shared/errors';
+import type { InputLimit } from '../../shared/inputLimits';
+
+/** A limit of shared/inputLimits.ts, and whether only regular files may be read. */
+export interface ReadLimit extends InputLimit {
+  /**
+   * Refuse anything but a regular file before reading a byte. For files found in a folder (a
+   * workspace, the collections folder), where a FIFO would block the reader forever and a device
+   * never ends; a path the user names (`-f /dev/stdin`) may be a pipe.
+   */
+  regularOnly?: boolean;
+}
+
+/** The step of the AppError a read over its limit fails with, for callers that list such files instead. */
+export const TOO_LARGE_STEP = 'tooLarge';
+
+const CHUNK_BYTES = 64 * 1024;
+const KIB = 1024;
+const MIB = 1024 * 1024;
+
+/** `1 MiB`, `512 KiB`, `3.2 MiB`: sizes as the limits are documented. */
+export function formatByteSize(bytes: number): string {
+  if (bytes >= MIB) return `${Number((bytes / MIB).toFixed(1))} MiB`;
+  if (bytes >= KIB) return `${Number((bytes / KIB).toFixed(1))} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** `<subject> is larger than the 1 MiB <what> may have (it is 3.2 MiB); <hint>.` */
+export function tooLargeError(subject: string, limit: ReadLimit, size?: number): AppError {
+  const actual = size === undefined ? '' : ` (it is ${formatByteSize(size)})`;
+  return new AppError('InvalidInput', `${subject} is larger than the ${formatByteSize(limit.maxBytes)} ${limit.what} may have${actual}${limit.hint ? `; ${limit.hint}` : ''}.`, {
+    step: TOO_LARGE_STEP,
+  });
+}
+
+function notRegular(path: string, limit: ReadLimit): AppError {
+  return new AppError('InvalidInput', `${path} is not a regular file, so it is not read as ${limit.what}.`);
+}
+
+// O_NONBLOCK lets a FIFO be opened (and then refused) without waiting for a writer; Windows has none.
+const openFlags = (limit: ReadLimit) => constants.O_RDONLY | (limit.regularOnly ? (constants.O_NONBLOCK ?? 0) : 0);
+
+/**
+ * Reads at most `maxBytes` from a file, a FIFO, a pipe (`/dev/stdin`) or a device (`/dev/zero`),
+ * counting the bytes as they come: the size a file claims is only a shortcut, never trusted, so
+ * memory stays bounded whatever the path names. Over the limit: an InvalidInput AppError with
+ * step `tooLarge` naming the limit. Errors of opening and reading (ENOENT, EISDIR…) pass through.
+ */
+export async function readBounded(path: string, limit: ReadLimit): Promise<Buffer> {
+  const handle = await open(path, openFlags(limit));
+  try {
+    const info = await handle.stat();
+    if (limit.regularOnly && !info.isFile()) throw notRegular(path, limit);
+    if (info.isFile() && info.size > limit.maxBytes) throw tooLargeError(path, limit, info.size);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      // One byte past the limit is asked for, so a file of exactly maxBytes is told from a larger one.
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit.maxBytes + 1 - total));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > limit.maxBytes) throw tooLargeError(path, limit);
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** readBounded for the few synchronous readers (a kubeconfig, loaded by a synchronous client). */
+export function readBoundedSync(path: string, limit: ReadLimit): Buffer {
+  const fd = openSync(path, openFlags(limit));
+  try {
+    const info = fstatSync(fd);
+    if (limit.regularOnly && !info.isFile()) throw notRegular(path, limit);
+    if (info.isFile() && info.size > limit.maxBytes) throw tooLargeError(path, limit, info.size);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit.maxBytes + 1 - total));
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > limit.maxBytes) throw tooLargeError(path, limit);
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Bytes as the text of a YAML or JSON file: UTF-8 (a leading byte-order mark dropped). Anything
+ * else is refused in one sentence rather than parsed into pages of errors quoting binary.
+ */
+export function decodeText(bytes: Buffer, path: string, limit: Pick<ReadLimit, 'what'>): string {
+  if (!isUtf8(bytes)) throw new AppError('InvalidInput', `${path} is not UTF-8 text (a binary file?); ${limit.what} must be UTF-8.`);
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** readBounded, then decodeText. */
+export async function readBoundedText(path: string, limit: ReadLimit): Promise<string> {
+  return decodeText(await readBounded(path, limit), path, limit);
+}
+
+/** Reads at most `maxBytes` of a stream (an HTTP response body), counting as it comes; the rest is never buffered. */
+export async function readBoundedStream(stream: AsyncIterable<Uint8Array> | null, subject: string, limit: ReadLimit): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  if (!stream) return Buffer.alloc(0);
+  for await (const chunk of stream) {
+    total += chunk.byteLength;
+    if (total > limit.maxBytes) throw tooLargeError(subject, limit);
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  }
+  return Buffer.concat(chunks, total);
+}
