@@ -30,3 +30,18 @@ export const INPUT_LIMITS = {
   /** `--kubeconfig`. */
   kubeconfig: { maxBytes: 4 * MIB, what: 'a kubeconfig' },
 } as const satisfies Record<string, InputLimit>;
+
+const KIB = 1024;
+
+/** `1 MiB`, `512 KiB`, `3.2 MiB`: sizes as the limits are documented. */
+export function formatByteSize(bytes: number): string {
+  if (bytes >= MIB) return `${Number((bytes / MIB).toFixed(1))} MiB`;
+  if (bytes >= KIB) return `${Number((bytes / KIB).toFixed(1))} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** `<subject> is larger than the 1 MiB <what> may have (it is 3.2 MiB); <hint>.` */
+export function tooLargeMessage(subject: string, limit: InputLimit, size?: number): string {
+  const actual = size === undefined ? '' : ` (it is ${formatByteSize(size)})`;
+  return `${subject} is larger than the ${formatByteSize(limit.maxBytes)} ${limit.what} may have${actual}${limit.hint ? `; ${limit.hint}` : ''}.`;
+}

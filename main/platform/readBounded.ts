@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { AppError } from '../../shared/errors';
-import type { InputLimit } from '../../shared/inputLimits';
+import { tooLargeMessage, type InputLimit } from '../../shared/inputLimits';
 
 /** A limit of shared/inputLimits.ts, and whether only regular files may be read. */
 export interface ReadLimit extends InputLimit {
@@ -18,22 +18,10 @@ export interface ReadLimit extends InputLimit {
 export const TOO_LARGE_STEP = 'tooLarge';
 
 const CHUNK_BYTES = 64 * 1024;
-const KIB = 1024;
-const MIB = 1024 * 1024;
 
-/** `1 MiB`, `512 KiB`, `3.2 MiB`: sizes as the limits are documented. */
-export function formatByteSize(bytes: number): string {
-  if (bytes >= MIB) return `${Number((bytes / MIB).toFixed(1))} MiB`;
-  if (bytes >= KIB) return `${Number((bytes / KIB).toFixed(1))} KiB`;
-  return `${bytes} bytes`;
-}
-
-/** `<subject> is larger than the 1 MiB <what> may have (it is 3.2 MiB); <hint>.` */
-export function tooLargeError(subject: string, limit: ReadLimit, size?: number): AppError {
-  const actual = size === undefined ? '' : ` (it is ${formatByteSize(size)})`;
-  return new AppError('InvalidInput', `${subject} is larger than the ${formatByteSize(limit.maxBytes)} ${limit.what} may have${actual}${limit.hint ? `; ${limit.hint}` : ''}.`, {
-    step: TOO_LARGE_STEP,
-  });
+/** tooLargeMessage as an InvalidInput AppError with step `tooLarge`. */
+export function tooLargeError(subject: string, limit: InputLimit, size?: number): AppError {
+  return new AppError('InvalidInput', tooLargeMessage(subject, limit, size), { step: TOO_LARGE_STEP });
 }
 
 function notRegular(path: string, limit: ReadLimit): AppError {
