@@ -31,32 +31,43 @@ function notRegular(path: string, limit: ReadLimit): AppError {
 // O_NONBLOCK lets a FIFO be opened (and then refused) without waiting for a writer; Windows has none.
 const openFlags = (limit: ReadLimit) => constants.O_RDONLY | (limit.regularOnly ? (constants.O_NONBLOCK ?? 0) : 0);
 
+/** `-` and `/dev/stdin` name the process's standard input, whatever it is: a pipe, a file, a socket, a terminal. */
+const STDIN_PATHS = new Set(['-', '/dev/stdin']);
+
 /**
- * Reads at most `maxBytes` from a file, a FIFO, a pipe (`/dev/stdin`) or a device (`/dev/zero`),
- * counting the bytes as they come: the size a file claims is only a shortcut, never trusted, so
- * memory stays bounded whatever the path names. Over the limit: an InvalidInput AppError with
- * step `tooLarge` naming the limit. Errors of opening and reading (ENOENT, EISDIR…) pass through.
+ * Reads at most `maxBytes` from a file, a FIFO, a pipe (`-` or `/dev/stdin`) or a device
+ * (`/dev/zero`), counting the bytes as they come: the size a file claims is only a shortcut, never
+ * trusted, so memory stays bounded whatever the path names. Over the limit: an InvalidInput
+ * AppError with step `tooLarge` naming the limit. Errors of opening and reading (ENOENT, EISDIR…)
+ * pass through.
  */
 export async function readBounded(path: string, limit: ReadLimit): Promise<Buffer> {
+  // Opening /dev/stdin fails (ENXIO) when standard input is a socket, as a spawning parent may make
+  // it, and reading fd 0 directly fails (EAGAIN) when it is non-blocking: the stream handles both.
+  if (STDIN_PATHS.has(path) && !limit.regularOnly) return readBoundedStream(process.stdin, path, limit);
   const handle = await open(path, openFlags(limit));
   try {
     const info = await handle.stat();
     if (limit.regularOnly && !info.isFile()) throw notRegular(path, limit);
     if (info.isFile() && info.size > limit.maxBytes) throw tooLargeError(path, limit, info.size);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      // One byte past the limit is asked for, so a file of exactly maxBytes is told from a larger one.
-      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit.maxBytes + 1 - total));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(buffer.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > limit.maxBytes) throw tooLargeError(path, limit);
-    }
-    return Buffer.concat(chunks, total);
+    return await readCounted(async (buffer) => (await handle.read(buffer, 0, buffer.length, null)).bytesRead, path, limit);
   } finally {
     await handle.close();
+  }
+}
+
+/** Reads chunks until the end, or fails as soon as one byte more than the limit has come. */
+async function readCounted(readInto: (buffer: Buffer) => Promise<number>, path: string, limit: ReadLimit): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    // One byte past the limit is asked for, so a file of exactly maxBytes is told from a larger one.
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit.maxBytes + 1 - total));
+    const bytesRead = await readInto(buffer);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    chunks.push(buffer.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > limit.maxBytes) throw tooLargeError(path, limit);
   }
 }
 
@@ -72,12 +83,11 @@ export function readBoundedSync(path: string, limit: ReadLimit): Buffer {
     for (;;) {
       const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, limit.maxBytes + 1 - total));
       const bytesRead = readSync(fd, buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
+      if (bytesRead === 0) return Buffer.concat(chunks, total);
       chunks.push(buffer.subarray(0, bytesRead));
       total += bytesRead;
       if (total > limit.maxBytes) throw tooLargeError(path, limit);
     }
-    return Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);
   }
