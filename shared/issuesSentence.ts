@@ -7,9 +7,10 @@ export interface IssueLike {
 const MAX_ISSUES = 5;
 const MAX_MESSAGE_CHARS = 300;
 
-/** `a.b[2]` */
-function issuePath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+/** `a.b[2]`; a path that starts at an index is the subject's: `input[0].uri`. */
+function issuePath(path: readonly PropertyKey[], subject: string): string {
+  const start = typeof path[0] === 'number' ? subject : '';
+  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), start);
 }
 
 /**
@@ -20,7 +21,7 @@ export function issuesSentence(issues: readonly IssueLike[], subject = 'input'):
   if (issues.length === 0) return `Invalid ${subject}.`;
   const parts = issues.slice(0, MAX_ISSUES).map((issue) => {
     const message = issue.message.length > MAX_MESSAGE_CHARS ? `${issue.message.slice(0, MAX_MESSAGE_CHARS)}…` : issue.message;
-    return `${issuePath(issue.path) || subject}: ${message.replace(/\s*\n\s*/g, ' ')}`;
+    return `${issuePath(issue.path, subject) || subject}: ${message.replace(/\s*\n\s*/g, ' ')}`;
   });
   const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
   return `${parts.join('; ')}${more}`;
