@@ -23,7 +23,14 @@ export function parseCollection(text: string, source = 'collection'): ParsedColl
     const more = doc.errors.length > MAX_YAML_ERRORS ? `; and ${doc.errors.length - MAX_YAML_ERRORS} more` : '';
     throw new AppError('InvalidInput', `${source}: ${doc.errors.slice(0, MAX_YAML_ERRORS).map((e) => e.message).join('; ')}${more}`);
   }
-  const parsed = Collection.safeParse(doc.toJS({ maxAliasCount: 100 }));
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // An alias to no anchor, or more alias expansions than allowed (a billion-laughs file).
+    throw new AppError('InvalidInput', `${source}: ${(error as Error).message}`);
+  }
+  const parsed = Collection.safeParse(value);
   if (!parsed.success) throw new AppError('InvalidInput', `${source} is not a valid collection:\n${describeIssues(parsed.error.issues, doc, lineCounter)}`);
   return { collection: parsed.data, doc };
 }

@@ -22,7 +22,8 @@ export async function loadEnvironmentFile(path: string): Promise<Record<string, 
 export function parseEnvironment(text: string, source = 'environment'): Record<string, unknown> {
   let value: unknown;
   try {
-    value = parse(text, { maxAliasCount: 100 }) ?? {};
+    // logLevel error: a warning (an unknown tag) would otherwise reach stderr as a process warning quoting the file.
+    value = parse(text, { maxAliasCount: 100, logLevel: 'error' }) ?? {};
   } catch (error) {
     throw new AppError('InvalidInput', `${source}: ${(error as Error).message}`);
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { issuesSentence } from '../../shared/issuesSentence';
 import { appRouter } from './router';
-import { nearValid } from './testing/zodArbitrary';
+import { nearValid } from '../testing/zodArbitrary';
 
 /** Every procedure of the real router that takes input, with the zod schemas tRPC checks it against. */
 const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { inputs: z.ZodType[] } }>)
