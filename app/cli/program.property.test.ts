@@ -120,6 +120,7 @@ const anyCommandLine = fc.oneof(
   { arbitrary: fc.array(fc.oneof(junk, fc.constantFrom('mcp', 'grpc', 'kube', 'a2a', '--help', '-v', '--json', '--timeout', '--data-dir', 'list', 'call')), { maxLength: 6 }), weight: 1 },
 );
 
+/** A stack frame, e.g. "    at run (file.js:12:5)". */
 const STACK_FRAME = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
 /** zod's JSON dump of issues, as `--url "not a url"` once printed it. */
 const ZOD_DUMP = /"code":\s*"(invalid_\w+|too_\w+|unrecognized_keys|custom|not_multiple_of)"/;
