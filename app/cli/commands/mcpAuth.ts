@@ -5,6 +5,7 @@ import type { OAuthStep } from '../../../shared/oauth';
 import type { Core } from '../../../main/core';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { parseTimeoutSeconds } from '../options';
+import { safeForTerminal } from '../terminalText';
 
 /** The system's "open this URL" program as an argv array (never a shell). */
 export function browserCommand(url: string, platform: NodeJS.Platform = process.platform): [string, string[]] {
@@ -40,7 +41,7 @@ function followSteps(core: Core, server: string, print: (line: string) => void):
     for (const step of core.mcp.oauth.log(server).list()) {
       if (step.status === 'pending' || printed.has(step.seq)) continue;
       printed.add(step.seq);
-      print(`${stepLine(step)}\n`);
+      print(`${safeForTerminal(stepLine(step), 1_000)}\n`);
     }
   };
   const unsubscribe = core.mcp.oauth.onChange((changed) => changed === server && flush());
@@ -105,8 +106,11 @@ export function registerMcpAuth(mcp: Command, ctx: CliContext) {
       const status = await oauth.status(name);
       const snapshot = core.mcp.get(name);
       ctx.io.stdout(
-        `Signed in to ${name}${status.issuer ? ` at ${status.issuer}` : ''}${status.scope ? ` (scope "${status.scope}")` : ''}; ` +
-          (snapshot.state.status === 'ready' ? `connected, ${snapshot.tools.length} tools\n` : `not connected: ${snapshot.state.message ?? snapshot.state.status}\n`),
+        safeForTerminal(
+          `Signed in to ${name}${status.issuer ? ` at ${status.issuer}` : ''}${status.scope ? ` (scope "${status.scope}")` : ''}; ` +
+            (snapshot.state.status === 'ready' ? `connected, ${snapshot.tools.length} tools` : `not connected: ${snapshot.state.message ?? snapshot.state.status}`),
+          1_000,
+        ) + '\n',
       );
     });
 
