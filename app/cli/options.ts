@@ -67,6 +67,16 @@ export function parseHttpUrl(value: string): string {
   return value.trim();
 }
 
+/** A size in MiB, more than 0 and at most `max` (fractions allowed: 0.5). */
+export function mebibytesUpTo(max: number): (value: string) => number {
+  return (value) => {
+    const text = value.trim();
+    const mib = Number(text);
+    if (!/^\d+(\.\d+)?$/.test(text) || !(mib > 0) || mib > max) throw new InvalidArgumentError(`It must be a number of MiB greater than 0 and at most ${max}, e.g. 8.`);
+    return mib;
+  };
+}
+
 /** A TCP port, 0 (any free one) to 65535. */
 export const parsePort = integerIn(0, 65_535);
 
