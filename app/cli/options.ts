@@ -106,6 +106,14 @@ export function parseListen(value: string): { host: string; port: number } {
   return { host: match[1] ?? (match[2] || '0.0.0.0'), port };
 }
 
+/** A repeatable option of enumerated values (`--status ok --status error`), each checked as it is given. */
+export function collectChoice<T extends string>(choices: readonly T[]): (value: string, previous?: T[]) => T[] {
+  return (value, previous = []) => {
+    if (!(choices as readonly string[]).includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.`);
+    return [...previous, value as T];
+  };
+}
+
 /** `K=V` (repeatable): checked as it is given, collected in order. */
 export function collectKeyValue(value: string, previous: string[] = []): string[] {
   if (value.indexOf('=') <= 0) throw new InvalidArgumentError('Use KEY=VALUE, e.g. Authorization=Bearer… or LOG_LEVEL=debug.');

@@ -1,16 +1,10 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { MAX_PAGE_SIZE } from '../../../shared/history';
 import { InvocationStatus } from '../../../shared/invocation';
 import type { InvocationRecord } from '../../../shared/invocation';
 import type { CliContext } from '../CliContext';
-import { clampLimit, parseAge, positiveInteger } from '../options';
+import { clampLimit, collectChoice, parseAge, positiveInteger } from '../options';
 import { jsonForTerminal, safeForTerminal } from '../terminalText';
-
-function parseStatus(value: string, previous: InvocationStatus[] = []): InvocationStatus[] {
-  const parsed = InvocationStatus.safeParse(value);
-  if (!parsed.success) throw new InvalidArgumentError(`Allowed choices are ${InvocationStatus.options.join(', ')}.`);
-  return [...previous, parsed.data];
-}
 
 const fmtMs = (ms: number | null) => (ms === null ? '—' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
 
@@ -25,7 +19,7 @@ export function registerHistory(program: Command, ctx: CliContext) {
     .command('history')
     .description('Recorded calls, newest first')
     .option('--tool <name>', 'only this tool')
-    .option('--status <status>', 'only this status (repeatable): ok, error, timeout, canceled, denied', parseStatus)
+    .option('--status <status>', 'only this status (repeatable): ok, error, timeout, canceled, denied', collectChoice(InvocationStatus.options))
     .option('--since <age>', 'only calls newer than this: 15m, 1h, 7d', parseAge)
     .option('--limit <n>', `at most this many rows (up to ${MAX_PAGE_SIZE.toLocaleString('en-US')})`, positiveInteger, 50)
     .option('--json', 'print JSON')
