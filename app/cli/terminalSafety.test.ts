@@ -98,6 +98,7 @@ describe('text from files reaches the terminal made safe and short', () => {
 describe('terminalText', () => {
   it('safeLines keeps line feeds and escapes the rest; jsonForTerminal stays JSON', () => {
     expect(safeLines('a\nb\u001b[2J\tc\r')).toBe('a\nb\\e[2J\tc\\r');
+    expect(safeLines('windows\r\nlines\r\n')).toBe('windows\nlines\n');
     expect(safeForTerminal('a\nb')).toBe('a\\nb');
     const value = { text: `x${ESCAPES}\u0085` };
     const json = jsonForTerminal(value);

@@ -32,7 +32,9 @@ const UNSAFE_KEEPING_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u20
  * safeForTerminal, at most `maxChars` characters.
  */
 export function safeLines(text: string, maxChars = Number.POSITIVE_INFINITY): string {
-  const cut = text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+  // A CRLF line end is a line end; a lone carriage return could overwrite what the line said.
+  const lines = text.replace(/\r\n/g, '\n');
+  const cut = lines.length > maxChars ? `${lines.slice(0, maxChars)}…` : lines;
   return cut.replace(UNSAFE_KEEPING_LINES, (char) => NAMED[char] ?? `\\u{${char.codePointAt(0)!.toString(16)}}`);
 }
 
