@@ -1,6 +1,7 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { defaultDataDir } from '../../main/platform/dataDir';
 import { isAppError } from '../../shared/errors';
+import { issuesSentence, validationIssues } from '../../shared/issuesSentence';
 import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
 import { registerA2a } from './commands/a2a';
@@ -18,6 +19,7 @@ import { registerResources } from './commands/resources';
 import { registerRun } from './commands/run';
 import { registerSearch } from './commands/search';
 import { registerServe } from './commands/serve';
+import { terminalMessage } from './terminalText';
 
 const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
@@ -104,18 +106,26 @@ async function runProgram(program: Command, ctx: CliContext, argv: string[], io:
       return ExitCode.Failed;
     }
     if (error instanceof CommanderError) {
+      // commander printed its own errors; an InvalidArgumentError thrown from an action was not.
+      if (error instanceof InvalidArgumentError) io.stderr(`error: ${terminalMessage(error.message)}\n`);
       // --help and --version end through exitOverride with exit code 0.
       return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
     }
     if (error instanceof CliExit) {
-      if (error.message) io.stderr(`${error.message}\n`);
+      if (error.message) io.stderr(`${terminalMessage(error.message)}\n`);
       return error.exitCode;
     }
     if (isAppError(error)) {
-      io.stderr(`${error.code}: ${error.message}\n`);
+      io.stderr(`${error.code}: ${terminalMessage(error.message)}\n`);
       return error.code === 'ConnectionFailed' ? ExitCode.CannotConnect : error.code === 'InvalidArguments' || error.code === 'InvalidInput' ? ExitCode.Usage : ExitCode.Failed;
     }
-    io.stderr(`Error: ${(error as Error).message ?? String(error)}\n`);
+    // Input a service refused by its schema: one line naming each field, never zod's JSON dump.
+    const issues = validationIssues(error);
+    if (issues) {
+      io.stderr(`${terminalMessage(issuesSentence(issues))}\n`);
+      return ExitCode.Usage;
+    }
+    io.stderr(`Error: ${terminalMessage((error as Error)?.message ?? String(error))}\n`);
     return ExitCode.Failed;
   } finally {
     await ctx.close();

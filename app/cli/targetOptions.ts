@@ -2,6 +2,7 @@ import { parse as parseShell } from 'shell-quote';
 import { Option, type Command } from 'commander';
 import type { McpServerConfigInput } from '../../shared/mcp';
 import { CliExit, ExitCode } from './CliContext';
+import { collectKeyValue, parseHttpUrl } from './options';
 
 export interface TargetOptions {
   stdio?: string;
@@ -11,16 +12,14 @@ export interface TargetOptions {
   env?: string[];
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
 /** `(<name> | --stdio "<command> [args…]" | --url URL [--header K=V]…)`: a saved server or a one-off. */
 export function addTargetOptions(command: Command): Command {
   return command
     .addOption(new Option('--stdio <command>', 'a one-off stdio server: "<command> [args…]"').conflicts('url'))
-    .option('--url <url>', 'a one-off Streamable HTTP server')
+    .option('--url <url>', 'a one-off Streamable HTTP server', parseHttpUrl)
     .option('--sse', 'with --url: the server speaks legacy HTTP+SSE')
-    .option('--header <K=V>', 'HTTP header for --url (repeatable)', collect)
-    .option('--env <K=V>', 'environment variable for --stdio (repeatable)', collect);
+    .option('--header <K=V>', 'HTTP header for --url (repeatable)', collectKeyValue)
+    .option('--env <K=V>', 'environment variable for --stdio (repeatable)', collectKeyValue);
 }
 
 export function splitCommandLine(line: string): string[] {

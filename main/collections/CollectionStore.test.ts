@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,5 +95,23 @@ describe('CollectionStore', () => {
     const copy = await store.import(json, { name: 'copy' });
     expect(copy.text).toContain('name: copy');
     expect(copy.collection.requests).toEqual((await store.read('everything')).collection.requests);
+  });
+
+  it('reads the collections folder with a limit: a FIFO is refused at once, an oversized file is listed with the limit, an oversized save is refused', { skip: process.platform === 'win32' }, async () => {
+    const { store, dir } = newStore();
+    await store.import(example);
+    // Before, listing opened the FIFO and waited for a writer forever; a 20 MB file was parsed whole.
+    execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
+    writeFileSync(join(dir, 'huge.yaml'), `name: huge\nrequests: []\ndescription: "${'x'.repeat(5 * 1024 * 1024)}"\n`);
+    const listed = await store.list();
+    expect(listed.map((item) => item.name)).toEqual(['everything', 'fifo', 'huge']);
+    expect(listed[1]!.problem).toBe(`${join(dir, 'fifo.yaml')} is not a regular file, so it is not read as a collection file.`);
+    expect(listed[2]!.problem).toBe(`${join(dir, 'huge.yaml')} is larger than the 4 MiB a collection file may have (it is 5 MiB); split it into several collections.`);
+    await expect(store.read('fifo')).rejects.toMatchObject({ code: 'InvalidInput', message: expect.stringMatching(/is not a regular file/) });
+    await expect(store.read('huge')).rejects.toMatchObject({ code: 'InvalidInput', step: 'tooLarge' });
+    const { collection } = await store.read('everything');
+    await expect(store.save({ ...collection, description: 'y'.repeat(5 * 1024 * 1024) })).rejects.toThrow(
+      'The collection "everything" is larger than the 4 MiB a collection file may have (it is 5 MiB); split it into several collections.',
+    );
   });
 });

@@ -1,8 +1,10 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { Collection, CollectionName, SavedRequest, type CollectionFormat, type CollectionInput, type CollectionListItem, type SavedRequestInput } from '../../shared/collections';
 import { AppError } from '../../shared/errors';
+import { INPUT_LIMITS } from '../../shared/inputLimits';
+import { readBoundedText, tooLargeError } from '../platform/readBounded';
 import { writeFileAtomic } from '../platform/atomicWrite';
 import type { SecretStore } from '../platform/SecretStore';
 import { collectionToPlain, formatPath, parseCollection, renderCollection } from './collectionYaml';
@@ -47,7 +49,7 @@ export class CollectionStore {
       const name = file.slice(0, -EXTENSION.length);
       if (!CollectionName.safeParse(name).success) continue;
       try {
-        const { collection } = parseCollection(await readFile(join(this.dir, file), 'utf8'), file);
+        const { collection } = parseCollection(await readCollectionText(join(this.dir, file)), file);
         items.push({ name, description: collection.description, requestCount: collection.requests.length });
       } catch (error) {
         items.push({ name, requestCount: 0, problem: (error as Error).message });
@@ -124,6 +126,9 @@ export class CollectionStore {
   private async write(input: Collection, previousText: string | undefined): Promise<SavedCollection> {
     const { collection, unset } = await moveLiteralSecrets(input, this.secretStore);
     const text = renderCollection(collection, previousText);
+    // What is saved must load again.
+    const bytes = Buffer.byteLength(text);
+    if (bytes > INPUT_LIMITS.collectionFile.maxBytes) throw tooLargeError(`The collection "${collection.name}"`, INPUT_LIMITS.collectionFile, bytes);
     await writeFileAtomic(this.fileOf(collection.name), text, 0o644);
     return { collection, text, ...(unset.length ? { unsetSecrets: unset } : {}) };
   }
@@ -147,12 +152,17 @@ export class CollectionStore {
 
   private async readTextIfAny(name: string): Promise<string | undefined> {
     try {
-      return await readFile(this.fileOf(name), 'utf8');
+      return await readCollectionText(this.fileOf(name));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
   }
+}
+
+/** A file of the collections folder: a FIFO or a device named `x.yaml` is refused, not waited on. */
+function readCollectionText(path: string): Promise<string> {
+  return readBoundedText(path, { ...INPUT_LIMITS.collectionFile, regularOnly: true });
 }
 
 function parseInput<T extends z.ZodType>(schema: T, input: unknown, what = 'collection'): z.infer<T> {

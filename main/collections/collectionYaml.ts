@@ -12,12 +12,25 @@ export interface ParsedCollection {
   doc: Document;
 }
 
+const MAX_YAML_ERRORS = 5;
+
 /** Parses YAML (or JSON, which is YAML) into a valid collection; InvalidInput names the line of each problem. */
 export function parseCollection(text: string, source = 'collection'): ParsedCollection {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: true });
-  if (doc.errors.length) throw new AppError('InvalidInput', `${source}: ${doc.errors.map((e) => e.message).join('; ')}`);
-  const parsed = Collection.safeParse(doc.toJS({ maxAliasCount: 100 }));
+  if (doc.errors.length) {
+    // A file of garbage has an error on every line: the first few say what is wrong.
+    const more = doc.errors.length > MAX_YAML_ERRORS ? `; and ${doc.errors.length - MAX_YAML_ERRORS} more` : '';
+    throw new AppError('InvalidInput', `${source}: ${doc.errors.slice(0, MAX_YAML_ERRORS).map((e) => e.message).join('; ')}${more}`);
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // An alias to no anchor, or more alias expansions than allowed (a billion-laughs file).
+    throw new AppError('InvalidInput', `${source}: ${(error as Error).message}`);
+  }
+  const parsed = Collection.safeParse(value);
   if (!parsed.success) throw new AppError('InvalidInput', `${source} is not a valid collection:\n${describeIssues(parsed.error.issues, doc, lineCounter)}`);
   return { collection: parsed.data, doc };
 }

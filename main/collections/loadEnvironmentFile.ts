@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { VariableName } from '../../shared/collections';
 import { AppError } from '../../shared/errors';
+import { INPUT_LIMITS } from '../../shared/inputLimits';
+import { readBoundedText } from '../platform/readBounded';
 
 /**
  * An environment file: a flat mapping of variable names to values, in YAML or JSON (JSON is YAML).
@@ -10,8 +11,9 @@ import { AppError } from '../../shared/errors';
 export async function loadEnvironmentFile(path: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readBoundedText(path, INPUT_LIMITS.environmentFile);
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError('InvalidInput', `Cannot read the environment file ${path}: ${(error as Error).message}`);
   }
   return parseEnvironment(text, path);
@@ -20,12 +22,13 @@ export async function loadEnvironmentFile(path: string): Promise<Record<string, 
 export function parseEnvironment(text: string, source = 'environment'): Record<string, unknown> {
   let value: unknown;
   try {
-    value = parse(text, { maxAliasCount: 100 }) ?? {};
+    // logLevel error: a warning (an unknown tag) would otherwise reach stderr as a process warning quoting the file.
+    value = parse(text, { maxAliasCount: 100, logLevel: 'error' }) ?? {};
   } catch (error) {
     throw new AppError('InvalidInput', `${source}: ${(error as Error).message}`);
   }
   if (typeof value !== 'object' || Array.isArray(value) || value === null) throw new AppError('InvalidInput', `${source} must be a mapping of variable names to values`);
   const bad = Object.keys(value).filter((key) => !VariableName.safeParse(key).success);
-  if (bad.length) throw new AppError('InvalidInput', `${source}: not variable names: ${bad.join(', ')}`);
+  if (bad.length) throw new AppError('InvalidInput', `${source}: not variable names: ${bad.slice(0, 10).map((key) => JSON.stringify(key.slice(0, 100))).join(', ')}${bad.length > 10 ? ` and ${bad.length - 10} more` : ''}`);
   return value as Record<string, unknown>;
 }

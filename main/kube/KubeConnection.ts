@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { AppError } from '../../shared/errors';
+import { INPUT_LIMITS } from '../../shared/inputLimits';
+import { decodeText, readBoundedSync } from '../platform/readBounded';
 import { KubeRest } from './KubeRest';
 import type { RequestStats } from './RequestStats';
 
@@ -27,7 +30,9 @@ export function connectKube(options: KubeTargetOptions = {}, stats?: RequestStat
   try {
     if (options.kubeconfig) {
       if (!existsSync(options.kubeconfig)) throw new AppError('InvalidInput', `Kubeconfig not found: ${options.kubeconfig}`);
-      kc.loadFromFile(options.kubeconfig);
+      // What loadFromFile does, with the read counted: `--kubeconfig /dev/zero` stops at the limit.
+      kc.loadFromString(decodeText(readBoundedSync(options.kubeconfig, INPUT_LIMITS.kubeconfig), options.kubeconfig, INPUT_LIMITS.kubeconfig));
+      kc.makePathsAbsolute(dirname(options.kubeconfig));
     } else kc.loadFromDefault();
   } catch (error) {
     if (error instanceof AppError) throw error;

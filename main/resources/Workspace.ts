@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, watch, type FSWatcher } from 'node:fs';
-import { readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { readdir, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { AppError } from '../../shared/errors';
@@ -17,7 +17,9 @@ import {
   type WorkspaceFileView,
   type WorkspaceListing,
 } from '../../shared/resources/workspace';
+import { INPUT_LIMITS, type InputLimit } from '../../shared/inputLimits';
 import type { Logger } from '../platform/Logger';
+import { readBounded, TOO_LARGE_STEP, tooLargeError, type ReadLimit } from '../platform/readBounded';
 import { writeFileAtomic } from '../platform/atomicWrite';
 import { editResourceText } from './editResourceText';
 import { documentDiagnostics, indexByIdentity, type IdentityIndex } from './duplicateDiagnostics';
@@ -80,11 +82,16 @@ export class Workspace {
   private debounceTimer?: NodeJS.Timeout;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
-  private readonly maxFileBytes: number;
+  private readonly limit: InputLimit;
 
   constructor(private readonly options: WorkspaceOptions) {
     this.currentDir = resolve(options.dir);
-    this.maxFileBytes = options.maxFileBytes ?? MAX_WORKSPACE_FILE_BYTES;
+    this.limit = { ...INPUT_LIMITS.resourceFile, maxBytes: options.maxFileBytes ?? MAX_WORKSPACE_FILE_BYTES };
+  }
+
+  /** Files found in the folder: regular files only (a FIFO named x.yaml is never waited on), counted as read. */
+  private get fileLimit(): ReadLimit {
+    return { ...this.limit, regularOnly: true };
   }
 
   get dir(): string {
@@ -185,10 +192,12 @@ export class Workspace {
     const path = normalizeWorkspacePath(input.path);
     await this.serialized(async () => {
       const absolute = await resolveInside(this.currentDir, path);
-      const bytes = await readFile(absolute).catch(() => undefined);
+      const bytes = await readBounded(absolute, this.fileLimit).catch((error: unknown) => {
+        if (error instanceof AppError && error.step === TOO_LARGE_STEP) throw tooLargeError(path, this.limit);
+        return undefined;
+      });
       const onDisk = bytes ? hashVersion(bytes) : null;
       if (!bytes || onDisk !== input.expectedVersion) throw conflict(path, input.expectedVersion, onDisk);
-      this.checkSize(bytes.length, path);
       const text = editResourceText(decode(bytes), input.edits);
       this.checkSize(Buffer.byteLength(text), path);
       await beforeWrite?.(path, text);
@@ -258,9 +267,7 @@ export class Workspace {
   }
 
   private checkSize(bytes: number, what: string) {
-    if (bytes > this.maxFileBytes) {
-      throw new AppError('InvalidInput', `${what} is ${formatBytes(bytes)}, over the ${formatBytes(this.maxFileBytes)} a workspace file may have; split it into smaller files.`);
-    }
+    if (bytes > this.limit.maxBytes) throw tooLargeError(what, this.limit, bytes);
   }
 
   /** Full scan; returns the paths that were added, changed or removed. */
@@ -288,7 +295,18 @@ export class Workspace {
     if (compare && previous && previous.size === info.size && previous.mtimeMs === info.mtimeMs) return false;
     const base = { path, size: info.size, mtimeMs: info.mtimeMs };
     let next: FileState;
-    if (info.size > this.maxFileBytes) {
+    let bytes: Buffer | undefined;
+    try {
+      // The size stat gave is a hint: the file may grow before it is read, so the read counts too.
+      if (info.size <= this.limit.maxBytes) bytes = await readBounded(absolute, this.fileLimit);
+    } catch (error) {
+      if (!(error instanceof AppError && error.step === TOO_LARGE_STEP)) {
+        next = { ...base, version: null, tooLarge: false, documents: [], fileDiagnostics: [fileDiagnostic('unreadable', `${path} cannot be read: ${(error as Error).message}`)] };
+        this.files.set(path, next);
+        return true;
+      }
+    }
+    if (!bytes) {
       const version = await hashFile(absolute).catch(() => null);
       if (previous?.tooLarge && previous.version === version) return false;
       next = {
@@ -296,17 +314,9 @@ export class Workspace {
         version,
         tooLarge: true,
         documents: [],
-        fileDiagnostics: [fileDiagnostic('tooLarge', `${path} is ${formatBytes(info.size)}, over the ${formatBytes(this.maxFileBytes)} a workspace file may have; it was not loaded. Split it into smaller files.`)],
+        fileDiagnostics: [fileDiagnostic('tooLarge', tooLargeError(path, { ...this.limit, hint: `it was not loaded: ${this.limit.hint}` }, info.size > this.limit.maxBytes ? info.size : undefined).message)],
       };
     } else {
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(absolute);
-      } catch (error) {
-        next = { ...base, version: null, tooLarge: false, documents: [], fileDiagnostics: [fileDiagnostic('unreadable', `${path} cannot be read: ${(error as Error).message}`)] };
-        this.files.set(path, next);
-        return true;
-      }
       const version = hashVersion(bytes);
       if (previous && previous.version === version && !previous.tooLarge) {
         this.files.set(path, { ...previous, ...base });
@@ -433,8 +443,4 @@ function hashFile(absolute: string): Promise<string> {
 function decode(bytes: Buffer): string {
   const text = bytes.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }

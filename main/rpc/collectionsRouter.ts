@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { Collection, CollectionFormat, CollectionName, RunOptions, SavedRequest, type RunEvent } from '../../shared/collections';
 import { AppError } from '../../shared/errors';
+import { INPUT_LIMITS } from '../../shared/inputLimits';
 import { junitReport } from '../collections/junitReport';
 import { requestFromCall, requestFromHistory } from '../collections/requestDrafts';
 import { procedure, router } from './trpc';
 
 const byName = z.object({ name: CollectionName });
-const MAX_TEXT = 5_000_000;
+const MAX_TEXT = INPUT_LIMITS.collectionFile.maxBytes;
 
 /** A saved collection by name, or one given whole (an unsaved edit being tried out). */
 const RunInput = RunOptions.extend({ name: CollectionName.optional(), collection: Collection.optional() }).refine((input) => (input.name === undefined) !== (input.collection === undefined), {

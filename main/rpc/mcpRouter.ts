@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { INPUT_LIMITS } from '../../shared/inputLimits';
 import { InteractionAnswer, Root, SaveServerInput, ServerName } from '../../shared/mcp';
 import { watch } from '../platform/AsyncQueue';
 import { procedure, router } from './trpc';
 
 const byName = z.object({ name: ServerName });
+const ServersFileText = z.string().max(INPUT_LIMITS.serversFile.maxBytes, `A servers file may have at most ${INPUT_LIMITS.serversFile.maxBytes / (1024 * 1024)} MiB`);
 
 export const mcpRouter = router({
   /** Saved servers (workspace-managed ones with their file). */
@@ -22,9 +24,9 @@ export const mcpRouter = router({
   disconnect: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.mcp.disconnect(input.name)),
   refresh: procedure.input(byName).mutation(({ ctx, input }) => ctx.core.mcp.refresh(input.name)),
   /** What an import would add (launch lines of stdio servers included), before anything runs. */
-  previewImport: procedure.input(z.object({ text: z.string().max(5_000_000) })).mutation(({ ctx, input }) => ctx.core.mcp.previewImport(input.text)),
+  previewImport: procedure.input(z.object({ text: ServersFileText })).mutation(({ ctx, input }) => ctx.core.mcp.previewImport(input.text)),
   import: procedure
-    .input(z.object({ text: z.string().max(5_000_000), replace: z.boolean().default(false), confirmedLaunchLines: z.array(z.string()).default([]) }))
+    .input(z.object({ text: ServersFileText, replace: z.boolean().default(false), confirmedLaunchLines: z.array(z.string()).default([]) }))
     .mutation(({ ctx, input }) =>
       ctx.core.mcp.importServers(input.text, { replace: input.replace, confirmedLaunchLines: input.confirmedLaunchLines, requireLaunchConfirmation: ctx.fromBrowser }),
     ),

@@ -1,3 +1,4 @@
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
@@ -7,6 +8,7 @@ const testRouter = router({
   failingQuery: procedure.query(() => {
     throw new AppError('ConnectionFailed', 'agent unreachable');
   }),
+  withInput: procedure.input(z.object({ url: z.url({ protocol: /^https?$/ }), timeoutMs: z.number().int().positive() })).query(({ input }) => input.timeoutMs),
   failingStream: procedure.input(z.object({ after: z.number() })).subscription(async function* ({ input }) {
     for (let i = 0; i < input.after; i++) yield i;
     throw new AppError('ExecutionFailed', 'the turn failed');
@@ -26,5 +28,19 @@ describe('errors across the contract', () => {
     };
     await expect(iterate()).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT', message: 'the turn failed' });
     expect(seen).toEqual([0, 1]);
+  });
+
+  it('answers input that fails its schema with one readable line over HTTP, not the JSON dump of zod issues', async () => {
+    const input = encodeURIComponent(JSON.stringify({ url: 'not a url', timeoutMs: -5 }));
+    const response = await fetchRequestHandler({
+      endpoint: '/trpc',
+      req: new Request(`http://127.0.0.1/trpc/withInput?input=${input}`),
+      router: testRouter,
+      createContext: () => ({ core: undefined as never }),
+    });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { message: string; data: { app: { code: string; message: string } } } };
+    expect(error.message).toBe('url: Invalid URL; timeoutMs: Too small: expected number to be >0');
+    expect(error.data.app).toMatchObject({ code: 'InvalidInput', message: error.message });
   });
 });

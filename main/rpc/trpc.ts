@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { AppError } from '../../shared/errors';
+import { issuesSentence, validationIssues } from '../../shared/issuesSentence';
 import type { Core } from '../core';
 
 export interface RpcContext {
@@ -33,11 +34,15 @@ const t = initTRPC.context<RpcContext>().create({
   errorFormatter({ shape, error }) {
     const appError = error.cause instanceof AppError ? error.cause : undefined;
     const { stack: _stack, ...data } = shape.data;
+    // Input that fails its schema: one line naming each field, not zod's JSON dump of issues.
+    const issues = error.code === 'BAD_REQUEST' ? validationIssues(error.cause) : undefined;
+    const message = issues ? issuesSentence(issues) : shape.message;
     return {
       ...shape,
+      message,
       data: {
         ...data,
-        app: appError?.toShape() ?? (error.code === 'BAD_REQUEST' ? { code: 'InvalidInput', message: error.message, retryable: false } : undefined),
+        app: appError?.toShape() ?? (error.code === 'BAD_REQUEST' ? { code: 'InvalidInput', message, retryable: false } : undefined),
       },
     };
   },

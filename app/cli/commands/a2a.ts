@@ -1,14 +1,10 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { A2aAgentService } from '../../../main/a2a/A2aAgentService';
 import type { A2aArtifact, A2aCardReport, A2aCheckRow, A2aEvent, A2aSendResult } from '../../../shared/a2a';
 import { isAppError, type AppError } from '../../../shared/errors';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
-
-function parseTimeout(value: string): number {
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms <= 0) throw new InvalidArgumentError('must be a positive number of milliseconds');
-  return ms;
-}
+import { timeoutMsOption } from '../options';
+import { jsonForTerminal, safeLines } from '../terminalText';
 
 /** Reaching the agent failed (nothing listens, no card there, no answer in time): exit 3; anything else: exit 1. */
 function exitFor(error: unknown): never {
@@ -86,7 +82,7 @@ export function registerA2a(program: Command, ctx: CliContext) {
       } catch (error) {
         exitFor(error);
       }
-      ctx.io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderCard(report));
+      ctx.io.stdout(options.json ? `${jsonForTerminal(report)}\n` : safeLines(renderCard(report)));
       const failed = report.rows.filter((r) => r.status === 'fail');
       if (failed.length) throw new CliExit(ExitCode.Failed, `${failed.length} check(s) failed: ${failed.map((r) => r.id).join(', ')}`);
     });
@@ -100,7 +96,7 @@ export function registerA2a(program: Command, ctx: CliContext) {
     .option('--json', 'print JSON (one event per line with --stream)')
     .option('--context <id>', 'continue this conversation')
     .option('--task <id>', 'continue this task (answer an INPUT_REQUIRED question)')
-    .option('--timeout <ms>', 'give up after this long and cancel the task', parseTimeout, 120_000)
+    .addOption(timeoutMsOption('give up after this long and cancel the task').default(120_000))
     .action(async (target: string, text: string, options: { stream?: boolean; json?: boolean; context?: string; task?: string; timeout: number }) => {
       const opts = { contextId: options.context, taskId: options.task, timeoutMs: options.timeout, signal: ctx.interrupted };
       let taskId: string | undefined;
@@ -112,12 +108,12 @@ export function registerA2a(program: Command, ctx: CliContext) {
             taskId ??= event.taskId;
             contextId ??= event.contextId;
             state = event.state ?? state;
-            ctx.io.stdout(options.json ? `${JSON.stringify(event)}\n` : renderEvent(event));
+            ctx.io.stdout(options.json ? `${jsonForTerminal(event, 0)}\n` : safeLines(renderEvent(event)));
           }
         } else {
           const result = await (await agents()).send(target, text, opts);
           ({ taskId, contextId, state } = result);
-          ctx.io.stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result));
+          ctx.io.stdout(options.json ? `${jsonForTerminal(result)}\n` : safeLines(renderResult(result)));
         }
       } catch (error) {
         exitFor(error);

@@ -3,11 +3,13 @@ import { isAppError } from '../../../shared/errors';
 import type { InvocationOutcome } from '../../../shared/registry';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { exitCodeFor, parseArgs, renderResult } from './mcp';
+import { timeoutMsOption } from '../options';
+import { jsonForTerminal, safeForTerminal, terminalMessage } from '../terminalText';
 
 /** Prints an outcome as `mcp call` does and ends with its exit code. */
 export function reportOutcome(ctx: CliContext, outcome: InvocationOutcome, json: boolean | undefined): void {
-  if (json) ctx.io.stdout(`${JSON.stringify(outcome.error ? { error: outcome.error } : outcome.result, null, 2)}\n`);
-  else if (outcome.error) ctx.io.stderr(`${outcome.error.code}: ${outcome.error.message}\n`);
+  if (json) ctx.io.stdout(`${jsonForTerminal(outcome.error ? { error: outcome.error } : outcome.result)}\n`);
+  else if (outcome.error) ctx.io.stderr(`${outcome.error.code}: ${terminalMessage(outcome.error.message)}\n`);
   else ctx.io.stdout(`${renderResult(outcome.result!)}\n`);
   const code = exitCodeFor(outcome);
   if (code !== ExitCode.Ok) throw new CliExit(code as ExitCode, json || outcome.error ? '' : 'The tool reported an error (isError)');
@@ -18,12 +20,11 @@ export function registerCall(program: Command, ctx: CliContext) {
     .command('call <tool>')
     .description('Call any registry entry (mcp:, a2a:, http:, grpc:<source>.<tool>) through the invocation pipeline')
     .option('--args <json>', 'arguments as a JSON object')
-    .option('--timeout <ms>', 'per-request timeout in milliseconds', (v) => Number(v))
+    .addOption(timeoutMsOption())
     .option('--yes', 'confirm a call that policy says needs confirmation')
     .option('--json', 'print the result (or error) as JSON')
     .action(async (tool: string, options: { args?: string; json?: boolean; timeout?: number; yes?: boolean }) => {
       const args = parseArgs(options.args);
-      if (options.timeout !== undefined && !(options.timeout > 0)) throw new CliExit(ExitCode.Usage, '--timeout takes a positive number of milliseconds');
       const { parseToolName } = await import('../../../main/registry/InvocationPipeline');
       let source;
       try {
@@ -43,7 +44,7 @@ export function registerCall(program: Command, ctx: CliContext) {
       }
       if (!core.catalog.get(tool)) {
         const known = core.catalog.list({ source: `${source.kind}:${source.name}` }).map((entry) => entry.toolName);
-        throw new CliExit(ExitCode.Failed, `No tool named ${tool} is registered.${known.length ? ` ${source.kind}:${source.name} has: ${known.join(', ')}` : ''}`);
+        throw new CliExit(ExitCode.Failed, `No tool named ${tool} is registered.${known.length ? ` ${source.kind}:${source.name} has: ${known.map((name) => safeForTerminal(name, 100)).join(', ')}` : ''}`);
       }
       const outcome = await core.pipeline.invoke({ name: tool, arguments: args, timeoutMs: options.timeout, confirmed: options.yes, signal: ctx.interrupted });
       reportOutcome(ctx, outcome, options.json);

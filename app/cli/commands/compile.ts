@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CompileFormat } from '../../../shared/agentTools';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { excerpt, safeForTerminal } from '../terminalText';
 
 /** `tooldeck compile --agent`: an agent's Clawdapus tools.json or Language Operator config.yaml from the workspace's pod files. */
 export function registerCompile(program: Command, ctx: CliContext) {
@@ -20,7 +21,7 @@ export function registerCompile(program: Command, ctx: CliContext) {
         if (await core.mcp.toolCache.read(server.name)) continue;
         await core.servers.connect(server.name).then(
           () => core.mcp.disconnect(server.name),
-          (error: Error) => ctx.io.stderr(`${server.name}: not discovered: ${error.message}\n`),
+          (error: Error) => ctx.io.stderr(`${safeForTerminal(server.name, 100)}: not discovered: ${excerpt(error.message, 400)}\n`),
         );
       }
       const compiled = await core.agentTools.compile(flags.agent, flags.format);

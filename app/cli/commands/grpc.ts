@@ -1,10 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { isAppError, type AppError } from '../../../shared/errors';
+import { INPUT_LIMITS } from '../../../shared/inputLimits';
+import { readBoundedText } from '../../../main/platform/readBounded';
 import type { GrpcServiceView, GrpcSourceView, GrpcTargetInput, GrpcTlsInput } from '../../../shared/grpc';
 import type { Core } from '../../../main/core';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { keyValues } from '../targetOptions';
+import { collectKeyValue, timeoutMsOption } from '../options';
+import { jsonForTerminal, safeForTerminal, safeLines } from '../terminalText';
+import { issuesSentence, validationIssues } from '../../../shared/issuesSentence';
 import { reportOutcome } from './call';
 import { parseArgs } from './mcp';
 
@@ -18,8 +22,6 @@ interface TargetFlags {
   metadataEnv?: string[];
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
 function addTargetFlags(command: Command): Command {
   return command
     .option('--tls', 'dial with TLS (the system roots unless --ca)')
@@ -27,15 +29,16 @@ function addTargetFlags(command: Command): Command {
     .option('--cert <file>', 'PEM client certificate for mTLS (with --key)')
     .option('--key <file>', 'PEM private key of the client certificate (kept in the secret store)')
     .option('--server-name <name>', 'the name the server certificate must carry, when not the host dialled')
-    .option('--metadata <K=V>', 'metadata sent with every call, e.g. authorization="Bearer …" (repeatable; kept in the secret store)', collect)
-    .option('--metadata-env <K=VAR>', 'metadata whose value is read from an environment variable, so it stays out of shell history (repeatable)', collect);
+    .option('--metadata <K=V>', 'metadata sent with every call, e.g. authorization="Bearer …" (repeatable; kept in the secret store)', collectKeyValue)
+    .option('--metadata-env <K=VAR>', 'metadata whose value is read from an environment variable, so it stays out of shell history (repeatable)', collectKeyValue);
 }
 
 async function readPem(file: string | undefined, flag: string): Promise<string | undefined> {
   if (!file) return undefined;
   try {
-    return await readFile(file, 'utf8');
+    return await readBoundedText(file, INPUT_LIMITS.pemFile);
   } catch (error) {
+    if (isAppError(error)) throw new CliExit(ExitCode.Usage, `${flag}: ${error.message}`);
     throw new CliExit(ExitCode.Usage, `${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
@@ -67,22 +70,26 @@ function cliFailure(error: unknown): never {
     if (error.code === 'InvalidInput' || error.code === 'InvalidArguments') throw new CliExit(ExitCode.Usage, error.message);
     throw new CliExit(ExitCode.Failed, `${error.code}${step}: ${error.message}`);
   }
-  const issues = (error as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
-  if (issues) throw new CliExit(ExitCode.Usage, issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; '));
+  const issues = validationIssues(error);
+  if (issues) throw new CliExit(ExitCode.Usage, issuesSentence(issues));
   throw error;
 }
 
+/** Each line is built from what the server said (names, versions, reasons): one terminal line each, made safe. */
+const safeLine = (line: string) => safeForTerminal(line, 500);
+
 function toolLines(view: GrpcSourceView): string[] {
-  if (view.protocol === 'reflection') return view.services.flatMap((service) => service.methods.map((method) => `  ${method.name}${method.serverStreaming ? ' (server streaming)' : ''}${method.unusable ? ` — ${method.unusable}` : ''}`));
+  if (view.protocol === 'reflection') return view.services.flatMap((service) => service.methods.map((method) => safeLine(`  ${method.name}${method.serverStreaming ? ' (server streaming)' : ''}${method.unusable ? ` — ${method.unusable}` : ''}`)));
   return view.tools.map((tool) => {
     const versions = `v${tool.version}${tool.compatibleVersions.length ? ` (accepts ${tool.compatibleVersions.join(', ')})` : ''}${tool.pinnedVersion ? `, pinned ${tool.pinnedVersion}` : ''}`;
-    return `  ${tool.name.padEnd(20)} ${versions}${tool.unusable ? ` — unusable: ${tool.unusable}` : ''}`;
+    return safeLine(`  ${tool.name.padEnd(20)} ${versions}${tool.unusable ? ` — unusable: ${tool.unusable}` : ''}`);
   });
 }
 
 function servicesText(services: GrpcServiceView[]): string {
   return services
-    .map((service) => [service.name, ...service.methods.map((method) => `  ${method.method}(${method.clientStreaming ? 'stream ' : ''}${method.requestType}) returns (${method.serverStreaming ? 'stream ' : ''}${method.responseType})`)].join('\n'))
+    .flatMap((service) => [service.name, ...service.methods.map((method) => `  ${method.method}(${method.clientStreaming ? 'stream ' : ''}${method.requestType}) returns (${method.serverStreaming ? 'stream ' : ''}${method.responseType})`)])
+    .map(safeLine)
     .join('\n');
 }
 
@@ -133,11 +140,11 @@ export function registerGrpc(program: Command, ctx: CliContext) {
       const core = await ctx.getCore();
       if (options.refresh) await core.grpc.refreshAll();
       const views = core.grpc.list();
-      if (options.json) return ctx.io.stdout(`${JSON.stringify(views, null, 2)}\n`);
+      if (options.json) return ctx.io.stdout(`${jsonForTerminal(views)}\n`);
       if (!views.length) return ctx.io.stdout('No gRPC sources. Add one with: tooldeck grpc add <name> <host:port>\n');
       for (const view of views) {
         const state = view.state === 'error' ? `error${view.error?.step ? ` (${view.error.step})` : ''}: ${view.error?.message}` : view.state === 'ready' ? 'ready' : 'not listed (use --refresh)';
-        ctx.io.stdout(`${view.name.padEnd(20)} ${view.protocol.padEnd(10)} ${view.address} ${view.tls.mode}${view.managedBy ? ' [workspace]' : ''} — ${state}\n`);
+        ctx.io.stdout(`${safeLine(`${view.name.padEnd(20)} ${view.protocol.padEnd(10)} ${view.address} ${view.tls.mode}${view.managedBy ? ' [workspace]' : ''} — ${state}`)}\n`);
         if (view.state === 'ready') ctx.io.stdout(`${toolLines(view).join('\n')}\n`);
       }
     });
@@ -151,7 +158,7 @@ export function registerGrpc(program: Command, ctx: CliContext) {
       const view = await core.grpc.pin(name, tool, version).catch(cliFailure);
       const listed = view.tools.find((item) => item.name === tool);
       if (!listed) throw new CliExit(ExitCode.Failed, `${name} lists no tool "${tool}"`);
-      ctx.io.stdout(version ? `${tool} calls carry version ${version} (server lists ${listed.version}${listed.compatibleVersions.length ? `, accepts ${listed.compatibleVersions.join(', ')}` : ''})\n` : `${tool} calls carry its own version (${listed.version})\n`);
+      ctx.io.stdout(`${safeLine(version ? `${tool} calls carry version ${version} (server lists ${listed.version}${listed.compatibleVersions.length ? `, accepts ${listed.compatibleVersions.join(', ')}` : ''})` : `${tool} calls carry its own version (${listed.version})`)}\n`);
     });
 
   addTargetFlags(grpc.command('list <address>').description('Services and methods of any server, through server reflection'))
@@ -160,12 +167,12 @@ export function registerGrpc(program: Command, ctx: CliContext) {
       const target = await targetFrom(address, flags);
       const core = await ctx.getCore();
       const services = await core.grpc.explore(target).catch(cliFailure);
-      ctx.io.stdout(flags.json ? `${JSON.stringify(services, null, 2)}\n` : `${servicesText(services)}\n`);
+      ctx.io.stdout(flags.json ? `${jsonForTerminal(services)}\n` : `${servicesText(services)}\n`);
     });
 
   addTargetFlags(grpc.command('call <address> <method>').description('Call a unary or server-streaming method of any server (host:port, or a saved reflection source)'))
     .option('--data <json>', 'the request message as proto3 JSON', '{}')
-    .option('--timeout <ms>', 'per-request timeout in milliseconds', (v) => Number(v))
+    .addOption(timeoutMsOption())
     .option('--yes', 'confirm a call that policy says needs confirmation')
     .option('--json', 'print the whole result (response, status, headers, trailers) or the error as JSON')
     .action(async (address: string, method: string, flags: TargetFlags & { data: string; timeout?: number; yes?: boolean; json?: boolean }) => {
@@ -186,12 +193,12 @@ export function registerGrpc(program: Command, ctx: CliContext) {
           arguments: args,
           timeoutMs: flags.timeout,
           confirmed: flags.yes,
-          ...(streaming ? { onProgress: (progress) => ctx.io.stdout(`${progress.message ?? ''}\n`) } : {}),
+          ...(streaming ? { onProgress: (progress) => ctx.io.stdout(`${safeLines(progress.message ?? '')}\n`) } : {}),
         });
         if (streaming && !outcome.error) return;
         if (!flags.json && !outcome.error && outcome.result?.structuredContent) {
           const structured = outcome.result.structuredContent as { response?: unknown };
-          ctx.io.stdout(`${JSON.stringify(structured.response ?? structured, null, 2)}\n`);
+          ctx.io.stdout(`${jsonForTerminal(structured.response ?? structured)}\n`);
           return;
         }
         reportOutcome(ctx, outcome, flags.json);

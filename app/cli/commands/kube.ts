@@ -4,6 +4,8 @@ import type { KubeInventory } from '../../../shared/kube';
 import { APP_VERSION } from '../../common/appVersion';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { connectKubeTarget } from '../connectKubeTarget';
+import { integerIn, parseTimeoutSeconds } from '../options';
+import { safeForTerminal } from '../terminalText';
 
 interface TargetFlags {
   kubeconfig?: string;
@@ -28,21 +30,15 @@ const loadKubeModules = async () => {
   return { installCrds, LanguageToolReconciler, readInventory };
 };
 
-function parseSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new CliExit(ExitCode.Usage, `--timeout must be a positive number of seconds, not ${value}`);
-  return seconds;
-}
-
 export function registerKube(program: Command, ctx: CliContext) {
   const kube = program.command('kube').description('Reconcile LanguageTools and LanguageAgents in a Kubernetes cluster');
 
   withTarget(kube.command('reconcile'))
     .description('Install the CRDs and reconcile tools into Deployments, Services and agent configs')
     .option('--once', 'exit once everything has converged (steady state)')
-    .option('--timeout <seconds>', 'with --once: give up after this long (exit 1)', '300')
-    .action(async (flags: TargetFlags & { once?: boolean; timeout: string }) => {
-      const timeoutSeconds = parseSeconds(flags.timeout);
+    .option('--timeout <seconds>', 'with --once: give up after this long (exit 1)', parseTimeoutSeconds, 300)
+    .action(async (flags: TargetFlags & { once?: boolean; timeout: number }) => {
+      const timeoutSeconds = flags.timeout;
       const connection = await connectKubeTarget(flags);
       const scope = flags.namespace ? `namespace ${flags.namespace}` : 'all namespaces';
       const { LanguageToolReconciler, installCrds, readInventory } = await loadKubeModules();
@@ -85,7 +81,7 @@ export function registerKube(program: Command, ctx: CliContext) {
     .option('--context <name>', 'kubeconfig context (default: the current one)')
     .option('-n, --namespace <name>', 'namespace the operator runs in', 'tooldeck-system')
     .option('--image <image>', 'operator image (build it with the repository’s Dockerfile)', `tooldeck/operator:${APP_VERSION}`)
-    .option('--replicas <n>', 'operator replicas (one leads, the others stand by)', parseReplicas, 2)
+    .option('--replicas <n>', 'operator replicas (one leads, the others stand by)', integerIn(1, 10), 2)
     .option('--dry-run', 'send everything with dryRun=All and print the diff against the cluster; write nothing')
     .option('--force', 'take over fields another field manager owns')
     .action(async (flags: { kubeconfig?: string; context?: string; namespace: string; image: string; replicas: number; dryRun?: boolean; force?: boolean }) => {
@@ -146,12 +142,6 @@ async function refuseWhenOperatorReconciles(rest: import('../../../main/kube/Kub
   );
 }
 
-function parseReplicas(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 10) throw new CliExit(ExitCode.Usage, `--replicas must be an integer 1..10, not ${value}`);
-  return n;
-}
-
 /** Changed lines with two lines of context around each change. */
 export function formatDiff(diff: ReadonlyArray<{ op: ' ' | '+' | '-'; text: string }>): string {
   const keep = new Set<number>();
@@ -163,7 +153,7 @@ export function formatDiff(diff: ReadonlyArray<{ op: ' ' | '+' | '-'; text: stri
   let last = -1;
   for (const i of [...keep].sort((a, b) => a - b)) {
     if (last >= 0 && i > last + 1) lines.push('  …');
-    lines.push(`${diff[i]!.op} ${diff[i]!.text}`);
+    lines.push(safeForTerminal(`${diff[i]!.op} ${diff[i]!.text}`, 500));
     last = i;
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
@@ -208,7 +198,7 @@ export function formatInventory(inventory: KubeInventory): string {
     const rows = ns.tools.map((t) => [t.name, `${t.phase}${t.deleting ? ' (deleting)' : ''}${t.definitionsChanged ? ' (definitions changed)' : ''}`, t.deploymentMode, String(t.toolCount), t.endpoint ?? '-', t.agents.join(',') || '-']);
     const header = ['TOOL', 'PHASE', 'MODE', 'TOOLS', 'ENDPOINT', 'AGENTS'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    for (const row of [header, ...rows]) lines.push(`  ${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}`);
+    for (const row of [header, ...rows]) lines.push(safeForTerminal(`  ${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}`, 500));
   }
   return `${lines.join('\n')}\n`;
 }

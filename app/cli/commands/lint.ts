@@ -3,6 +3,7 @@ import type { LintFinding, ToolDefinition } from '../../../shared/lock';
 import { revealedString } from '../../../shared/revealText';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { addTargetOptions, type TargetOptions } from '../targetOptions';
+import { jsonForTerminal } from '../terminalText';
 import { openTarget } from './mcp';
 
 const SEVERITY_LABEL = { high: 'HIGH  ', medium: 'medium', low: 'low   ' } as const;
@@ -46,7 +47,7 @@ export function registerLint(program: Command, ctx: CliContext) {
         (name) => `mcp:${name}` !== source && !source.endsWith(`:${name}`) && !ownNames.has(name),
       );
       const findings = lintTools(tools, { otherNames });
-      if (flags.json) ctx.io.stdout(`${JSON.stringify({ source, tools: tools.length, findings }, null, 2)}\n`);
+      if (flags.json) ctx.io.stdout(`${jsonForTerminal({ source, tools: tools.length, findings })}\n`);
       else printFindings(ctx, source, tools.length, findings);
       if (hasHighFinding(findings)) throw new CliExit(ExitCode.Failed, flags.json ? '' : `${source}: ${findings.filter((finding) => finding.severity === 'high').length} high finding(s)`);
     });

@@ -3,6 +3,7 @@ import type { Core } from '../../../main/core';
 import type { ConnectOutcome } from '../../../main/lock/connectSources';
 import { NewSourcesPolicy, RevisionRef, type DefinitionDiff, type SourceReview, type ToolReview } from '../../../shared/lock';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { jsonForTerminal, safeForTerminal } from '../terminalText';
 import { formatDiff, reviewLine } from './lockOutput';
 
 /** Builds the core for a lock command: a check or a decision must never trust anything on first use by itself. */
@@ -46,7 +47,7 @@ function parseRef(value: string): RevisionRef {
 
 function lockProblem(core: Core): string | undefined {
   const status = core.lock.status();
-  return status.error ? `${status.file} cannot be used: ${status.error}` : undefined;
+  return status.error ? `${status.file} cannot be used: ${safeForTerminal(status.error, 400)}` : undefined;
 }
 
 export function registerLock(program: Command, ctx: CliContext) {
@@ -61,11 +62,11 @@ export function registerLock(program: Command, ctx: CliContext) {
       const outcomes = await connectAll(core);
       const status = core.lock.status();
       const unreachable = outcomes.filter((outcome) => !outcome.ok).map((outcome) => ({ source: outcome.id, error: outcome.error ?? '' }));
-      if (flags.json) return ctx.io.stdout(`${JSON.stringify({ ...status, unreachable }, null, 2)}\n`);
+      if (flags.json) return ctx.io.stdout(`${jsonForTerminal({ ...status, unreachable })}\n`);
       ctx.io.stdout(`${status.file}${status.exists ? '' : ' (not written yet)'} · new sources: ${status.newSources}\n`);
-      if (status.error) ctx.io.stdout(`  cannot be used: ${status.error} — every tool is held until it is fixed\n`);
+      if (status.error) ctx.io.stdout(`  cannot be used: ${safeForTerminal(status.error, 400)} — every tool is held until it is fixed\n`);
       for (const source of status.sources) printSource(ctx, source, unreachable.find((item) => item.source === source.source)?.error);
-      for (const item of unreachable.filter((entry) => !status.sources.some((source) => source.source === entry.source))) ctx.io.stdout(`\n${item.source}  not checked: ${item.error}\n`);
+      for (const item of unreachable.filter((entry) => !status.sources.some((source) => source.source === entry.source))) ctx.io.stdout(`\n${item.source}  not checked: ${safeForTerminal(item.error, 400)}\n`);
     });
 
   lock
@@ -81,7 +82,7 @@ export function registerLock(program: Command, ctx: CliContext) {
       const id = await sourceArg(core, ref);
       if (from === 'current' || to === 'current') await connectOne(core, id);
       const diff: DefinitionDiff = core.lock.compare({ source: id, from, to });
-      if (flags.json) return ctx.io.stdout(`${JSON.stringify(diff, null, 2)}\n`);
+      if (flags.json) return ctx.io.stdout(`${jsonForTerminal(diff)}\n`);
       ctx.io.stdout(formatDiff(diff));
     });
 
@@ -93,7 +94,7 @@ export function registerLock(program: Command, ctx: CliContext) {
       const core = await lockCore(ctx);
       const id = await sourceArg(core, ref);
       const revisions = core.lock.history(id);
-      if (flags.json) return ctx.io.stdout(`${JSON.stringify(revisions, null, 2)}\n`);
+      if (flags.json) return ctx.io.stdout(`${jsonForTerminal(revisions)}\n`);
       if (revisions.length === 0) return ctx.io.stdout(`${id} has no revisions yet: connect it once.\n`);
       for (const revision of revisions) {
         const change = [revision.added && `+${revision.added}`, revision.removed && `-${revision.removed}`, revision.renamed && `${revision.renamed} renamed`, revision.changed && `${revision.changed} changed`].filter(Boolean).join(', ');
@@ -137,11 +138,11 @@ export function registerLock(program: Command, ctx: CliContext) {
       const drift = status.sources.flatMap((source) => driftOf(source, outcomes.find((outcome) => outcome.id === source.source)));
       const missing = outcomes.filter((outcome) => outcome.missing).map((outcome) => ({ source: outcome.id, tool: '', how: `is in tooldeck.lock but not configured here: ${outcome.error}` }));
       const unreachable = outcomes.filter((outcome) => !outcome.ok && !outcome.missing).map((outcome) => ({ source: outcome.id, error: outcome.error ?? '' }));
-      const failures = [...(status.error ? [{ source: '', tool: '', how: `${status.file} cannot be used: ${status.error}` }] : []), ...drift, ...missing];
-      if (flags.json) ctx.io.stdout(`${JSON.stringify({ file: status.file, ok: failures.length === 0 && unreachable.length === 0, drift: failures, unreachable }, null, 2)}\n`);
+      const failures = [...(status.error ? [{ source: '', tool: '', how: `${status.file} cannot be used: ${safeForTerminal(status.error, 400)}` }] : []), ...drift, ...missing];
+      if (flags.json) ctx.io.stdout(`${jsonForTerminal({ file: status.file, ok: failures.length === 0 && unreachable.length === 0, drift: failures, unreachable })}\n`);
       else {
         for (const item of failures) ctx.io.stdout(`${item.source}${item.tool ? ` ${item.tool}` : ''}: ${item.how}\n`);
-        for (const item of unreachable) ctx.io.stdout(`${item.source}: not verified, cannot read its definitions: ${item.error}\n`);
+        for (const item of unreachable) ctx.io.stdout(`${item.source}: not verified, cannot read its definitions: ${safeForTerminal(item.error, 400)}\n`);
         if (failures.length === 0 && unreachable.length === 0) ctx.io.stdout(`Every tool of ${status.sources.length} source(s) matches ${status.file}\n`);
       }
       if (failures.length) throw new CliExit(ExitCode.Failed, flags.json ? '' : `${failures.length} tool definition(s) differ from ${status.file}: review them with tooldeck lock diff <source>, then approve or reject`);
@@ -163,7 +164,7 @@ export function registerLock(program: Command, ctx: CliContext) {
 
 function printSource(ctx: CliContext, source: SourceReview, unreachable: string | undefined) {
   const state = !source.locked ? 'not in the lock' : source.held ? `${source.held} held` : 'all approved';
-  ctx.io.stdout(`\n${source.source}  ${source.tools.length} tools · ${state}${source.live ? '' : unreachable ? ` · not connected: ${unreachable}` : ' · from its last revision'}\n`);
+  ctx.io.stdout(`\n${source.source}  ${source.tools.length} tools · ${state}${source.live ? '' : unreachable ? ` · not connected: ${safeForTerminal(unreachable, 400)}` : ' · from its last revision'}\n`);
   for (const tool of source.tools) if (tool.state !== 'approved') ctx.io.stdout(`  ${reviewLine(tool)}\n`);
   for (const removed of source.removed) if (!removed.renamedTo) ctx.io.stdout(`  removed   ${removed.tool}\n`);
 }

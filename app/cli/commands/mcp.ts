@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
 import { stdioLaunchLine, type McpTool } from '../../../shared/mcp';
-import { safeForTerminal } from '../terminalText';
+import { excerpt, jsonForTerminal, safeForTerminal, safeLines, terminalMessage } from '../terminalText';
 import type { InvocationOutcome, ToolResult } from '../../../shared/registry';
 import type { Core } from '../../../main/core';
 import type { McpConnection } from '../../../main/mcp/McpConnection';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { registerMcpAuth } from './mcpAuth';
 import { adHocConfig, addTargetOptions, keyValues, splitCommandLine, type TargetOptions } from '../targetOptions';
+import { collectKeyValue, parseHttpUrl, timeoutMsOption } from '../options';
+import { issuesSentence, validationIssues } from '../../../shared/issuesSentence';
 
 const AD_HOC = 'adhoc';
 
@@ -67,7 +69,7 @@ export function renderResult(result: ToolResult): string {
   }
   if (result.structuredContent !== undefined) lines.push(JSON.stringify(result.structuredContent, null, 2));
   if (result.truncated) lines.push('(result truncated to the size cap)');
-  return lines.join('\n');
+  return safeLines(lines.join('\n'));
 }
 
 export function parseArgs(text: string | undefined, flag = '--args'): Record<string, unknown> {
@@ -99,10 +101,10 @@ export function registerMcp(program: Command, ctx: CliContext) {
     .command('add <name>')
     .description('Save a server')
     .option('--stdio <command>', 'stdio server: "<command> [args…]"')
-    .option('--url <url>', 'Streamable HTTP server URL')
+    .option('--url <url>', 'Streamable HTTP server URL', parseHttpUrl)
     .option('--sse', 'with --url: legacy HTTP+SSE')
-    .option('--header <K=V>', 'HTTP header (repeatable; credential headers are sealed in the secret store)', (v: string, p: string[] = []) => [...p, v])
-    .option('--env <K=V>', 'environment variable for stdio (repeatable; credentials are sealed in the secret store)', (v: string, p: string[] = []) => [...p, v])
+    .option('--header <K=V>', 'HTTP header (repeatable; credential headers are sealed in the secret store)', collectKeyValue)
+    .option('--env <K=V>', 'environment variable for stdio (repeatable; credentials are sealed in the secret store)', collectKeyValue)
     .option('--bearer-token-env <VAR>', 'read a bearer token for --url from this environment variable into the secret store')
     .option('--no-connect', 'save without trying to connect')
     .action(async (name: string, options: TargetOptions & { bearerTokenEnv?: string; connect: boolean }) => {
@@ -121,11 +123,11 @@ export function registerMcp(program: Command, ctx: CliContext) {
       try {
         const snapshot = await core.mcp.save({ config: config as never, bearerToken });
         const state = snapshot.state;
-        ctx.io.stdout(`Saved ${name}` + (options.connect ? (state.status === 'ready' ? ` — connected, ${snapshot.tools.length} tools` : ` — not connected: ${state.step ?? ''} ${state.message ?? ''}`.trimEnd()) : '') + '\n');
+        ctx.io.stdout(`Saved ${safeForTerminal(name)}` + (options.connect ? (state.status === 'ready' ? ` — connected, ${snapshot.tools.length} tools` : ` — not connected: ${state.step ?? ''} ${excerpt(state.message ?? '', 400)}`.trimEnd()) : '') + '\n');
       } catch (error) {
         if (isAppError(error) && error.code === 'AlreadyExists') throw new CliExit(ExitCode.Failed, error.message);
-        const issues = (error as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
-        if (issues) throw new CliExit(ExitCode.Usage, issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+        const issues = validationIssues(error);
+        if (issues) throw new CliExit(ExitCode.Usage, issuesSentence(issues, 'server'));
         throw error;
       }
     });
@@ -139,10 +141,10 @@ export function registerMcp(program: Command, ctx: CliContext) {
       const servers = core.servers.list();
       if (options.json) {
         const rows = servers.map((server) => ({ name: server.name, origin: server.origin, ...(server.config ?? {}), ...(server.problem ? { problem: server.problem } : {}) }));
-        return ctx.io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+        return ctx.io.stdout(`${jsonForTerminal(rows)}\n`);
       }
       if (servers.length === 0) return ctx.io.stdout('No servers. Add one with: tooldeck mcp add <name> --stdio "<command>" | --url URL, or an McpServer in the workspace\n');
-      const origin = (server: (typeof servers)[number]) => (server.origin.kind === 'workspace' ? `workspace ${server.origin.file}` : 'saved');
+      const origin = (server: (typeof servers)[number]) => (server.origin.kind === 'workspace' ? `workspace ${safeForTerminal(server.origin.file, 200)}` : 'saved');
       const width = Math.max(...servers.map((server) => origin(server).length), 6);
       for (const server of servers) {
         const c = server.config;
@@ -190,7 +192,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
           const entry = core.catalog.get(`mcp:${target.server}.${tool.name}`);
           return entry ? core.pipeline.policy.verdict(entry) : undefined;
         };
-        if (options.json) return ctx.io.stdout(`${JSON.stringify(tools.map((tool) => ({ ...toolJson(tool), verdict: verdictOf(tool) })), null, 2)}\n`);
+        if (options.json) return ctx.io.stdout(`${jsonForTerminal(tools.map((tool) => ({ ...toolJson(tool), verdict: verdictOf(tool) })))}\n`);
         const width = Math.min(40, Math.max(...tools.map((t) => t.name.length), 4));
         for (const tool of tools) {
           const verdict = verdictOf(tool)?.verdict;
@@ -204,7 +206,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
 
   addTargetOptions(mcp.command('call <tool> [name]').description('Call a tool through the invocation pipeline'))
     .option('--args <json>', 'arguments as a JSON object', undefined)
-    .option('--timeout <ms>', 'per-request timeout in milliseconds', (v) => Number(v))
+    .addOption(timeoutMsOption())
     .option('--yes', 'confirm a call that policy says needs confirmation')
     .option('--json', 'print the result (or error) as JSON')
     .action(async (tool: string, name: string | undefined, options: TargetOptions & { args?: string; json?: boolean; timeout?: number; yes?: boolean }) => {
@@ -214,15 +216,15 @@ export function registerMcp(program: Command, ctx: CliContext) {
       let outcome: InvocationOutcome;
       try {
         if (!target.connection.tools.some((t) => t.name === tool)) {
-          throw new CliExit(ExitCode.Failed, `No tool "${tool}" on ${target.server}. Tools: ${target.connection.tools.map((t) => t.name).join(', ')}`);
+          throw new CliExit(ExitCode.Failed, `No tool "${tool}" on ${target.server}. Tools: ${target.connection.tools.map((t) => safeForTerminal(t.name, 100)).join(', ')}`);
         }
         const { toolEntryName } = await import('../../../main/registry/ToolCatalog');
         outcome = await core.pipeline.invoke({ name: toolEntryName({ kind: 'mcp', name: target.server }, tool), arguments: args, timeoutMs: options.timeout, confirmed: options.yes, signal: ctx.interrupted });
       } finally {
         await target.release();
       }
-      if (options.json) ctx.io.stdout(`${JSON.stringify(outcome.error ? { error: outcome.error } : outcome.result, null, 2)}\n`);
-      else if (outcome.error) ctx.io.stderr(`${outcome.error.code}: ${outcome.error.message}\n`);
+      if (options.json) ctx.io.stdout(`${jsonForTerminal(outcome.error ? { error: outcome.error } : outcome.result)}\n`);
+      else if (outcome.error) ctx.io.stderr(`${outcome.error.code}: ${terminalMessage(outcome.error.message)}\n`);
       else ctx.io.stdout(`${renderResult(outcome.result!)}\n`);
       const code = exitCodeFor(outcome);
       if (code !== ExitCode.Ok) throw new CliExit(code as ExitCode, options.json || outcome.error ? '' : 'The tool reported an error (isError)');
@@ -231,8 +233,9 @@ export function registerMcp(program: Command, ctx: CliContext) {
   registerMcpAuth(mcp, ctx);
 
   mcp
-    .command('conformance-client <url>')
+    .command('conformance-client')
     .description('The client the MCP conformance runner drives (reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT)')
+    .argument('<url>', 'the server the runner started', parseHttpUrl)
     .action(async (url: string) => {
       const core = await ctx.getCore();
       const { runConformanceClient } = await import('./conformanceClient');

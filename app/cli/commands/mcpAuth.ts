@@ -4,6 +4,8 @@ import { isAppError } from '../../../shared/errors';
 import type { OAuthStep } from '../../../shared/oauth';
 import type { Core } from '../../../main/core';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { parseTimeoutSeconds } from '../options';
+import { safeForTerminal } from '../terminalText';
 
 /** The system's "open this URL" program as an argv array (never a shell). */
 export function browserCommand(url: string, platform: NodeJS.Platform = process.platform): [string, string[]] {
@@ -39,7 +41,7 @@ function followSteps(core: Core, server: string, print: (line: string) => void):
     for (const step of core.mcp.oauth.log(server).list()) {
       if (step.status === 'pending' || printed.has(step.seq)) continue;
       printed.add(step.seq);
-      print(`${stepLine(step)}\n`);
+      print(`${safeForTerminal(stepLine(step), 1_000)}\n`);
     }
   };
   const unsubscribe = core.mcp.oauth.onChange((changed) => changed === server && flush());
@@ -64,13 +66,12 @@ export function registerMcpAuth(mcp: Command, ctx: CliContext) {
     .command('login <name>')
     .description('Sign in to an OAuth-protected server: opens the system browser, waits for its redirect on 127.0.0.1')
     .option('--no-browser', 'only print the authorization URL (open it yourself)')
-    .option('--timeout <seconds>', 'how long to wait for the browser', (v) => Number(v), 300)
+    .option('--timeout <seconds>', 'how long to wait for the browser', parseTimeoutSeconds, 300)
     .option('--client-id <id>', 'use a client id registered with the authorization server beforehand')
     .option('--client-secret-env <VAR>', "read that client's secret from this environment variable into the secret store")
     .option('--scopes <scopes>', 'scopes to ask for when the server names none (space-separated)')
     .option('--client-credentials', 'machine-to-machine: the client credentials grant (needs --client-id and a secret)')
     .action(async (name: string, options: LoginOptions) => {
-      if (!Number.isFinite(options.timeout) || options.timeout <= 0) throw new CliExit(ExitCode.Usage, '--timeout must be a positive number of seconds');
       const clientSecret = options.clientSecretEnv ? process.env[options.clientSecretEnv] : undefined;
       if (options.clientSecretEnv && !clientSecret) throw new CliExit(ExitCode.Usage, `Environment variable ${options.clientSecretEnv} is empty`);
       const core = await ctx.getCore();
@@ -105,8 +106,11 @@ export function registerMcpAuth(mcp: Command, ctx: CliContext) {
       const status = await oauth.status(name);
       const snapshot = core.mcp.get(name);
       ctx.io.stdout(
-        `Signed in to ${name}${status.issuer ? ` at ${status.issuer}` : ''}${status.scope ? ` (scope "${status.scope}")` : ''}; ` +
-          (snapshot.state.status === 'ready' ? `connected, ${snapshot.tools.length} tools\n` : `not connected: ${snapshot.state.message ?? snapshot.state.status}\n`),
+        safeForTerminal(
+          `Signed in to ${name}${status.issuer ? ` at ${status.issuer}` : ''}${status.scope ? ` (scope "${status.scope}")` : ''}; ` +
+            (snapshot.state.status === 'ready' ? `connected, ${snapshot.tools.length} tools` : `not connected: ${snapshot.state.message ?? snapshot.state.status}`),
+          1_000,
+        ) + '\n',
       );
     });
 

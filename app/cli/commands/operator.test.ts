@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { InvalidArgumentError } from 'commander';
 import { runCli } from '../program';
-import { parseDuration, parseListen } from './operator';
+import { parseDuration, parseListen } from '../options';
 
 async function cli(argv: string[]) {
   let stderr = '';
@@ -48,6 +48,6 @@ describe('tooldeck operator flags', () => {
     expect(await cli(['operator', '--kubeconfig', '/nonexistent/kubeconfig'])).toEqual({ code: 2, stderr: 'Kubeconfig not found: /nonexistent/kubeconfig\n' });
     const badListen = await cli(['operator', '--listen', 'everywhere']);
     expect(badListen.code).toBe(2);
-    expect(badListen.stderr).toContain('expected HOST:PORT');
+    expect(badListen.stderr).toContain('Use HOST:PORT');
   });
 });

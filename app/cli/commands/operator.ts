@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { createStderrLogger } from '../../../main/platform/Logger';
 import { APP_VERSION } from '../../common/appVersion';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { connectKubeTarget } from '../connectKubeTarget';
+import { integerIn, parseDuration, parseListen } from '../options';
 
 const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
@@ -19,22 +20,6 @@ interface OperatorFlags {
   retryPeriod: number;
   listen: { host: string; port: number };
   workers: number;
-}
-
-/** "15s", "1500ms", "2m" or plain seconds, as milliseconds. */
-export function parseDuration(value: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
-  if (!match) throw new InvalidArgumentError(`expected a duration such as 15s, 1500ms or 2m, not "${value}"`);
-  const ms = Number(match[1]) * (match[2] === 'ms' ? 1 : match[2] === 'm' ? 60_000 : 1_000);
-  if (!(ms > 0)) throw new InvalidArgumentError('must be positive');
-  return ms;
-}
-
-export function parseListen(value: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value.trim());
-  const port = Number(match?.[3]);
-  if (!match || port > 65535) throw new InvalidArgumentError(`expected HOST:PORT (e.g. 127.0.0.1:8080 or 0.0.0.0:8080), not "${value}"`);
-  return { host: match[1] ?? (match[2] || '0.0.0.0'), port };
 }
 
 const collectNamespaces = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((n) => n.trim()).filter(Boolean)];
@@ -59,11 +44,7 @@ export function registerOperator(program: Command, ctx: CliContext) {
     .option('--renew-deadline <duration>', 'how long the leader retries a failing renewal before it stops leading', parseDuration, 10_000)
     .option('--retry-period <duration>', 'between attempts to acquire or renew the lease', parseDuration, 2_000)
     .option('--listen <host:port>', 'address of /healthz, /readyz and /metrics (in a pod: 0.0.0.0:8080)', parseListen, { host: '127.0.0.1', port: 8080 })
-    .option('--workers <n>', 'concurrent reconciles', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('must be an integer 1..64');
-      return n;
-    }, 4)
+    .option('--workers <n>', 'concurrent reconciles', integerIn(1, 64), 4)
     .action(async (flags: OperatorFlags) => {
       const { validateTimings } = await import('../../../main/kube/leaderelection/LeaderElector');
       const timings = { leaseDurationMs: flags.leaseDuration, renewDeadlineMs: flags.renewDeadline, retryPeriodMs: flags.retryPeriod };

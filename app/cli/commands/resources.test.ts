@@ -137,7 +137,7 @@ describe('tooldeck validate', () => {
   it('refuses a 5 MB file with a clear message instead of parsing it', async () => {
     const result = await run(['validate', '-f', file('big.yaml', `${tool('1m')}  description: "${'x'.repeat(5 * 1024 * 1024)}"\n`)]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/big\.yaml is 5\.0 MB, over the 1 MB a resource file may have; split it into smaller files\./);
+    expect(result.stderr).toMatch(/big\.yaml is larger than the 1 MiB a resource file may have \(it is 5 MiB\); split it into smaller files\./);
   });
 });
 

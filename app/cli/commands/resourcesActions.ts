@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { stringify } from 'yaml';
 import { createStderrLogger } from '../../../main/platform/Logger';
@@ -8,11 +7,13 @@ import { currentWorkspaceDir } from '../../../main/resources/createLocalResource
 import { indexByIdentity, documentDiagnostics } from '../../../main/resources/duplicateDiagnostics';
 import { parseResourceText, type LoadedDocument } from '../../../main/resources/parseResourceText';
 import { Workspace } from '../../../main/resources/Workspace';
-import { formatDiagnostic } from '../../../shared/resources/diagnostics';
-import { MAX_WORKSPACE_FILE_BYTES } from '../../../shared/resources/workspace';
+import { formatDiagnostic, type Diagnostic } from '../../../shared/resources/diagnostics';
+import { isAppError } from '../../../shared/errors';
+import { INPUT_LIMITS } from '../../../shared/inputLimits';
+import { readBoundedText } from '../../../main/platform/readBounded';
 import type { McpServerResourceView } from '../../../shared/resources/statuses';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
-import { safeForTerminal } from '../terminalText';
+import { excerpt, safeForTerminal } from '../terminalText';
 import { connectKubeTarget } from '../connectKubeTarget';
 
 export interface ApplyFlags {
@@ -32,7 +33,7 @@ export async function validate(ctx: CliContext, flags: { filename: string; defau
     ctx.io.stdout(documents.map((doc) => stringify(doc.stored, { lineWidth: 0 })).join('---\n'));
     return;
   }
-  ctx.io.stdout(`${flags.filename}: ${documents.length} valid: ${documents.map((doc) => `${doc.kind} ${doc.name}`).join(', ') || 'no objects'}\n`);
+  ctx.io.stdout(`${safeForTerminal(flags.filename)}: ${documents.length} valid: ${documents.map((doc) => safeForTerminal(`${doc.kind} ${doc.name}`, 200)).join(', ') || 'no objects'}\n`);
 }
 
 /** `tooldeck apply`: validated, then into the workspace or to a cluster. */
@@ -50,7 +51,7 @@ export async function apply(ctx: CliContext, flags: ApplyFlags) {
         })),
         { dryRun: flags.dryRun },
       );
-      for (const result of results) ctx.io.stdout(`${result.identity.kind}/${result.identity.name} ${result.action} in ${result.namespace}${suffix}\n`);
+      for (const result of results) ctx.io.stdout(`${safeForTerminal(`${result.identity.kind}/${result.identity.name}`, 200)} ${result.action} in ${result.namespace}${suffix}\n`);
     } finally {
       connection.close();
     }
@@ -67,7 +68,7 @@ export async function apply(ctx: CliContext, flags: ApplyFlags) {
     const results = await applyToWorkspace(workspace, flags.filename, text, {
       dryRun: flags.dryRun,
     });
-    for (const result of results) ctx.io.stdout(`${result.identity.kind}/${result.identity.name} ${result.action} (${result.file})${suffix}\n`);
+    for (const result of results) ctx.io.stdout(`${safeForTerminal(`${result.identity.kind}/${result.identity.name}`, 200)} ${result.action} (${safeForTerminal(result.file)})${suffix}\n`);
   } finally {
     workspace.close();
   }
@@ -97,7 +98,7 @@ function reportReconcile(ctx: CliContext, statuses: McpServerResourceView[]) {
       status.phase === 'Ready'
         ? `${status.discoveredTools.length} tools discovered, ${status.generatedTools.length} Tools generated`
         : (status.lastError ?? 'not reconciled');
-    ctx.io.stdout(`McpServer/${name} (${source.file}): ${status.phase} — ${safeForTerminal(detail, 400)}\n`);
+    ctx.io.stdout(`McpServer/${safeForTerminal(name, 200)} (${safeForTerminal(source.file)}): ${status.phase} — ${safeForTerminal(detail, 400)}\n`);
   }
   const failed = statuses.filter((view) => view.status.phase !== 'Ready');
   if (failed.length > 0) throw new CliExit(ExitCode.Failed, `${failed.map((view) => view.name).join(', ')} did not become Ready.`);
@@ -105,21 +106,28 @@ function reportReconcile(ctx: CliContext, statuses: McpServerResourceView[]) {
 
 /** Reads and validates a file; prints every diagnostic; exit 1 when any is an error. */
 async function readValidated(ctx: CliContext, file: string, consequence: string): Promise<{ documents: LoadedDocument[]; text: string }> {
-  const info = await stat(file).catch((error: Error) => {
-    throw new CliExit(ExitCode.Failed, `Cannot read ${file}: ${error.message}`);
+  // Counted as read: `-f /dev/stdin`, a FIFO or `/dev/zero` stop at the limit like a large file.
+  const text = await readBoundedText(file, INPUT_LIMITS.resourceFile).catch((error: Error) => {
+    throw new CliExit(ExitCode.Failed, isAppError(error) ? error.message : `Cannot read ${file}: ${error.message}`);
   });
-  if (info.size > MAX_WORKSPACE_FILE_BYTES) {
-    throw new CliExit(
-      ExitCode.Failed,
-      `${file} is ${(info.size / (1024 * 1024)).toFixed(1)} MB, over the ${MAX_WORKSPACE_FILE_BYTES / (1024 * 1024)} MB a resource file may have; split it into smaller files.`,
-    );
-  }
-  const text = await readFile(file, 'utf8');
   const documents = parseResourceText(text, { fileName: basename(file) });
   const index = indexByIdentity(documents.map((doc) => ({ ...doc, file })));
   const diagnostics = documents.flatMap((doc) => documentDiagnostics(file, doc, index));
-  for (const diagnostic of diagnostics) ctx.io.stderr(`${formatDiagnostic(diagnostic, file)}\n`);
+  printDiagnostics(ctx, diagnostics, file);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (errors > 0) throw new CliExit(ExitCode.Failed, `${file}: ${errors} error${errors === 1 ? '' : 's'}${consequence}.`);
   return { documents, text };
+}
+
+/** At most this many diagnostics are printed: a file of garbage would otherwise fill the terminal. */
+const MAX_PRINTED_DIAGNOSTICS = 50;
+/** Diagnostics quote the file; a quote is cut to this many characters. */
+const MAX_DIAGNOSTIC_CHARS = 300;
+
+function printDiagnostics(ctx: CliContext, diagnostics: Diagnostic[], file: string) {
+  for (const diagnostic of diagnostics.slice(0, MAX_PRINTED_DIAGNOSTICS)) {
+    ctx.io.stderr(`${formatDiagnostic({ ...diagnostic, message: excerpt(diagnostic.message, MAX_DIAGNOSTIC_CHARS) }, safeForTerminal(file, MAX_DIAGNOSTIC_CHARS))}\n`);
+  }
+  const more = diagnostics.length - MAX_PRINTED_DIAGNOSTICS;
+  if (more > 0) ctx.io.stderr(`… and ${more} more\n`);
 }

@@ -1,11 +1,13 @@
 import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Collection, RequestResult, RunSummary } from '../../../shared/collections';
 import { isAppError } from '../../../shared/errors';
 import type { Core } from '../../../main/core';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { integerIn } from '../options';
+import { jsonForTerminal, safeForTerminal } from '../terminalText';
 
 type Reporter = 'pretty' | 'json' | 'junit';
 
@@ -15,12 +17,6 @@ interface RunCommandOptions {
   bail?: boolean;
   concurrency: number;
   output?: string;
-}
-
-function parseConcurrency(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('a whole number from 1 to 64');
-  return n;
 }
 
 /** A path (has a separator or a collection file extension, or exists) is read as a file; anything else is a saved collection's name. */
@@ -54,14 +50,14 @@ async function loadCollection(ctx: CliContext, arg: string): Promise<{ collectio
 const mark: Record<RequestResult['status'], string> = { passed: '✓', failed: '✗', errored: '!', skipped: '-' };
 
 function prettyResult(result: RequestResult): string {
-  const head = `  ${mark[result.status]} ${result.name}`;
-  if (result.status === 'skipped') return `${head} — skipped: ${result.reason ?? 'not run'}`;
+  const head = `  ${mark[result.status]} ${safeForTerminal(result.name, 200)}`;
+  if (result.status === 'skipped') return `${head} — skipped: ${safeForTerminal(result.reason ?? 'not run', 400)}`;
   const lines = [`${head}  ${formatMs(result.durationMs)}${result.duplicate ? '  (duplicate call)' : ''}`];
-  if (result.error) lines.push(`      ${result.error.code}: ${result.error.message}`);
+  if (result.error) lines.push(`      ${result.error.code}: ${safeForTerminal(result.error.message, 400)}`);
   for (const a of result.assertions) {
     if (a.passed) continue;
-    lines.push(`      ✗ ${a.description} — ${a.message}`);
-    if (a.actual !== undefined) lines.push(`        actual: ${JSON.stringify(a.actual)}`);
+    lines.push(`      ✗ ${safeForTerminal(a.description, 200)} — ${safeForTerminal(a.message, 400)}`);
+    if (a.actual !== undefined) lines.push(`        actual: ${safeForTerminal(JSON.stringify(a.actual) ?? 'undefined', 400)}`);
   }
   return lines.join('\n');
 }
@@ -82,7 +78,7 @@ function formatMs(ms: number): string {
 
 async function report(summary: RunSummary, reporter: Reporter, pretty: string[]): Promise<string> {
   if (reporter === 'junit') return (await import('../../../main/collections/junitReport')).junitReport([summary]);
-  if (reporter === 'json') return `${JSON.stringify(summary, null, 2)}\n`;
+  if (reporter === 'json') return `${jsonForTerminal(summary)}\n`;
   return `${pretty.join('\n')}\n`;
 }
 
@@ -94,7 +90,7 @@ export function registerRun(program: Command, ctx: CliContext) {
     .option('--env <file>', 'environment file (YAML or JSON key/values) overriding the collection variables')
     .addOption(new Option('--reporter <kind>', 'report format').choices(['pretty', 'json', 'junit']).default('pretty'))
     .option('--bail', 'stop at the first request that does not pass')
-    .option('--concurrency <n>', 'requests in flight at once (captures still wait for their source)', parseConcurrency, 1)
+    .option('--concurrency <n>', 'requests in flight at once (captures still wait for their source)', integerIn(1, 64), 1)
     .option('--output <file>', 'write the report to this file; progress still prints')
     .action(async (arg: string, options: RunCommandOptions) => {
       const { loadEnvironmentFile } = await collectionModules();
@@ -110,12 +106,12 @@ export function registerRun(program: Command, ctx: CliContext) {
 
       const run = core.collections.run(collection, { environment, concurrency: options.concurrency, bail: options.bail ?? false });
       ctx.interrupted.addEventListener('abort', () => run.cancel(), { once: true });
-      say(`${collection.name} — ${collection.requests.length} request${collection.requests.length === 1 ? '' : 's'}`);
+      say(`${safeForTerminal(collection.name, 200)} — ${collection.requests.length} request${collection.requests.length === 1 ? '' : 's'}`);
       for await (const event of run) {
         if (event.type === 'request-finished') say(prettyResult(event.result));
       }
       const summary = await run.summary;
-      for (const failure of summary.connectFailures) say(`Cannot connect ${failure.target}: ${failure.error.code}: ${failure.error.message}`);
+      for (const failure of summary.connectFailures) say(`Cannot connect ${safeForTerminal(failure.target, 200)}: ${failure.error.code}: ${safeForTerminal(failure.error.message, 400)}`);
       say(prettySummary(summary));
 
       const text = await report(summary, options.reporter, pretty);

@@ -1,21 +1,22 @@
 import type { Command } from 'commander';
-import { ExitCode, CliExit, type CliContext } from '../CliContext';
+import type { CliContext } from '../CliContext';
+import { positiveInteger } from '../options';
+import { excerpt, jsonForTerminal, safeForTerminal } from '../terminalText';
 
 export function registerSearch(program: Command, ctx: CliContext) {
   program
     .command('search <query>')
     .description("Search every server's tools — saved and workspace servers — from their last discovery")
-    .option('--limit <n>', 'at most this many results', (v) => Number(v), 10)
+    .option('--limit <n>', 'at most this many results', positiveInteger, 10)
     .option('--refresh', 'connect to every server (saved and enabled, and the workspace\'s) and rediscover first')
     .option('--json', 'print JSON')
     .action(async (query: string, options: { limit: number; refresh?: boolean; json?: boolean }) => {
-      if (!Number.isInteger(options.limit) || options.limit < 1) throw new CliExit(ExitCode.Usage, '--limit must be a positive integer');
       const core = await ctx.getCore();
       const servers = core.servers.list();
       if (options.refresh) {
         const refreshed = servers.filter((server) => server.origin.kind === 'workspace' || server.config?.enabled);
         const results = await Promise.allSettled(refreshed.map((server) => core.servers.connect(server.name)));
-        results.forEach((r, i) => r.status === 'rejected' && ctx.io.stderr(`${refreshed[i]!.name}: ${(r.reason as Error).message}\n`));
+        results.forEach((r, i) => r.status === 'rejected' && ctx.io.stderr(`${safeForTerminal(refreshed[i]!.name, 100)}: ${excerpt((r.reason as Error).message, 400)}\n`));
         await Promise.all(refreshed.map((server) => core.mcp.disconnect(server.name)));
       }
       const [{ mcpToolEntry }, { ToolSearchIndex, toolDocument }] = await Promise.all([import('../../../main/mcp/McpToolSource'), import('../../../main/registry/search/ToolSearchIndex')]);
@@ -27,9 +28,9 @@ export function registerSearch(program: Command, ctx: CliContext) {
         for (const tool of cached?.tools ?? []) index.upsert(toolDocument(mcpToolEntry(server.name, tool)));
       }
       const hits = index.search(query, { limit: options.limit });
-      if (options.json) return ctx.io.stdout(`${JSON.stringify(hits, null, 2)}\n`);
+      if (options.json) return ctx.io.stdout(`${jsonForTerminal(hits)}\n`);
       if (stale) ctx.io.stderr(`${stale} server(s) have never been discovered; run with --refresh.\n`);
-      if (hits.length === 0) return ctx.io.stdout(`No tools match "${query}".\n`);
-      for (const hit of hits) ctx.io.stdout(`${hit.score.toFixed(2)}  ${hit.id.padEnd(40)}  ${(hit.description ?? '').split('\n')[0]!.slice(0, 80)}\n`);
+      if (hits.length === 0) return ctx.io.stdout(`No tools match "${safeForTerminal(query, 200)}".\n`);
+      for (const hit of hits) ctx.io.stdout(`${hit.score.toFixed(2)}  ${safeForTerminal(hit.id, 200).padEnd(40)}  ${safeForTerminal((hit.description ?? '').split('\n')[0]!, 80)}\n`);
     });
 }

@@ -1,22 +1,11 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { DEFAULT_MAX_BODY_BYTES, isLoopbackHost } from '../../../main/platform/requestGuard';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
-
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be an integer 0..65535');
-  return port;
-}
+import { mebibytesUpTo, parsePort } from '../options';
 
 const MIB = 1024 * 1024;
-
-function parseMebibytes(value: string): number {
-  const mib = Number(value);
-  if (!Number.isFinite(mib) || mib <= 0 || mib > 1024) throw new InvalidArgumentError('must be a number of MiB greater than 0 and at most 1024');
-  return mib;
-}
 
 interface ServeOptions {
   port: number;
@@ -40,7 +29,7 @@ export function registerServe(program: Command, ctx: CliContext) {
     .option('--port <n>', 'port (0 picks a free one)', parsePort, 0)
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--dangerously-bind-all', 'allow a non-loopback --host (the token is then the only guard)')
-    .option('--max-body-mib <n>', 'largest request body accepted, in MiB (larger ones get 413 unread)', parseMebibytes, DEFAULT_MAX_BODY_BYTES / MIB)
+    .option('--max-body-mib <n>', 'largest request body accepted, in MiB (larger ones get 413 unread)', mebibytesUpTo(1024), DEFAULT_MAX_BODY_BYTES / MIB)
     .option('--metrics-port <n>', 'also serve Prometheus metrics on <metrics-host>:<n>/metrics', parsePort)
     .option('--metrics-host <host>', 'address the metrics endpoint binds', '127.0.0.1')
     .option('--metrics-token-env <VAR>', 'require this environment variable\'s value as a bearer token on every scrape')

@@ -89,8 +89,19 @@ describe('claw.describe v2 descriptors (Clawdapus)', () => {
 
   describe('over HTTP', () => {
     let base = '';
+    let endlessClosed = false;
     const server = createServer((req, res) => {
-      if (req.url === '/.claw-describe.json') {
+      if (req.url === '/endless.json') {
+        // A server that never stops sending: the reader must stop at the limit and hang up.
+        res.setHeader('content-type', 'application/json');
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        res.once('close', () => (endlessClosed = true));
+        pump();
+      } else if (req.url === '/.claw-describe.json') {
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ version: 2, tools: [{ name: 'ping', description: 'Ping.', inputSchema: { type: 'object' }, http: { method: 'GET', path: '/ping' } }] }));
       } else {
@@ -113,5 +124,17 @@ describe('claw.describe v2 descriptors (Clawdapus)', () => {
       expect(loaded.descriptor.tools?.[0]?.name).toBe('ping');
       await expect(loadClawDescriptor(`${base}/missing.json`)).rejects.toMatchObject({ code: 'NotFound', message: expect.stringContaining('HTTP 404') });
     });
+
+    it('stops reading a descriptor that never ends at the limit, and hangs up', async () => {
+      await expect(loadClawDescriptor(`${base}/endless.json`)).rejects.toMatchObject({
+        code: 'InvalidInput',
+        message: `${base}/endless.json is larger than the 1 MiB a claw.describe descriptor may have.`,
+      });
+      await expect.poll(() => endlessClosed).toBe(true);
+    });
+  });
+
+  it('reads a descriptor file with the same limit (a device that never ends included)', { skip: process.platform === 'win32' }, async () => {
+    await expect(loadClawDescriptor('/dev/zero')).rejects.toMatchObject({ code: 'InvalidInput', message: '/dev/zero is larger than the 1 MiB a claw.describe descriptor may have.' });
   });
 });

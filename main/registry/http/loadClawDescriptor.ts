@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../../../shared/errors';
+import { INPUT_LIMITS } from '../../../shared/inputLimits';
+import { decodeText, readBoundedStream, readBoundedText } from '../../platform/readBounded';
 import { parseClawDescriptor, type ClawDescriptor } from './ClawDescriptor';
 
 export interface LoadedDescriptor {
@@ -17,9 +18,10 @@ export async function loadClawDescriptor(location: string, options: { fetch?: ty
     if (remote) {
       const response = await (options.fetch ?? fetch)(location, { headers: { accept: 'application/json' }, signal: options.signal });
       if (!response.ok) throw new AppError('NotFound', `Cannot fetch claw.describe descriptor ${location}: HTTP ${response.status}.`);
-      text = await response.text();
+      // Counted as it arrives: a server that streams without end is cut off at the limit.
+      text = decodeText(await readBoundedStream(response.body, location, INPUT_LIMITS.clawDescriptor), location, INPUT_LIMITS.clawDescriptor);
     } else {
-      text = await readFile(location.startsWith('file:') ? fileURLToPath(location) : location, 'utf8');
+      text = await readBoundedText(location.startsWith('file:') ? fileURLToPath(location) : location, INPUT_LIMITS.clawDescriptor);
     }
   } catch (error) {
     if (error instanceof AppError) throw error;

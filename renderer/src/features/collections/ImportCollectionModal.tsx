@@ -4,6 +4,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../../rpc/client';
 import { appErrorOf } from '../invoke/useInvocation';
+import { INPUT_LIMITS } from '../../../../shared/inputLimits';
+import { readPickedFile } from '../../components/readPickedFile';
 
 /** Imports a collection from YAML or JSON, pasted or from a file. */
 export function ImportCollectionModal({ onClose, onImported }: { onClose: () => void; onImported: (name: string) => void }) {
@@ -22,7 +24,8 @@ export function ImportCollectionModal({ onClose, onImported }: { onClose: () => 
     }),
   );
   const pick = async (file: File | null) => {
-    if (file) setText(await file.text());
+    const picked = await readPickedFile(file, INPUT_LIMITS.collectionFile);
+    if (picked !== undefined) setText(picked);
   };
   return (
     <Modal opened onClose={onClose} title="Import a collection" size="lg">

@@ -7,12 +7,14 @@ import { useTRPC } from '../../rpc/client';
 import { appErrorOf } from '../invoke/useInvocation';
 import { KeyValueEditor, type KeyValueRow } from '../servers/KeyValueEditor';
 import { readableError } from '../servers/ServerFormModal';
+import { INPUT_LIMITS } from '../../../../shared/inputLimits';
+import { readPickedFile } from '../../components/readPickedFile';
 
 function PemField({ label, description, value, onChange }: { label: string; description: string; value: string; onChange: (value: string) => void }) {
   return (
     <Stack gap={4}>
       <Textarea label={label} description={description} value={value} onChange={(e) => onChange(e.currentTarget.value)} autosize minRows={2} maxRows={5} ff="monospace" placeholder="-----BEGIN …-----" />
-      <FileButton onChange={(file) => void file?.text().then(onChange)} accept=".pem,.crt,.key,text/plain">
+      <FileButton onChange={(file) => void readPickedFile(file, INPUT_LIMITS.pemFile).then((text) => text !== undefined && onChange(text))} accept=".pem,.crt,.key,text/plain">
         {(props) => (
           <Button {...props} size="compact-xs" variant="subtle" w="fit-content" aria-label={`Load ${label} from a file`}>
             Load from a file…

@@ -4,6 +4,8 @@ import { IconFileImport } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../../rpc/client';
+import { INPUT_LIMITS } from '../../../../shared/inputLimits';
+import { readPickedFile } from '../../components/readPickedFile';
 
 const EXAMPLE = `{
   "mcpServers": {
@@ -59,7 +61,7 @@ export function ImportServersModal({ opened, onClose }: { opened: boolean; onClo
           styles={{ input: { fontSize: 12 } }}
         />
         <Group justify="space-between">
-          <FileButton accept="application/json,.json" onChange={(file) => file && void file.text().then(setText)}>
+          <FileButton accept="application/json,.json" onChange={(file) => void readPickedFile(file, INPUT_LIMITS.serversFile).then((text) => text !== undefined && setText(text))}>
             {(props) => (
               <Button variant="default" size="xs" leftSection={<IconFileImport size={14} />} {...props}>
                 Open file…
