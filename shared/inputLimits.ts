@@ -45,3 +45,9 @@ export function tooLargeMessage(subject: string, limit: InputLimit, size?: numbe
   const actual = size === undefined ? '' : ` (it is ${formatByteSize(size)})`;
   return `${subject} is larger than the ${formatByteSize(limit.maxBytes)} ${limit.what} may have${actual}${limit.hint ? `; ${limit.hint}` : ''}.`;
 }
+
+/**
+ * The longest timeout a caller may ask for: a day. Node fires a timer of more than 2^31−1 ms
+ * (24.8 days) at once, so an unbounded number would turn "wait very long" into "time out now".
+ */
+export const MAX_TIMEOUT_MS = 86_400_000;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppErrorShape } from './errors';
 import { InvocationRecord, SourceKind, ToolSource } from './invocation';
+import { MAX_TIMEOUT_MS } from './inputLimits';
 import { ToolHold } from './lock';
 
 /** Orloj's Tool reference: `risk_level` is one of these and defaults to `low`. */
@@ -177,9 +178,9 @@ export type ToolView = z.infer<typeof ToolView>;
 export const InvokeRequest = z.object({
   name: z.string().min(1),
   arguments: z.record(z.string(), z.unknown()).default({}),
-  timeoutMs: z.number().positive().optional(),
+  timeoutMs: z.number().positive().max(MAX_TIMEOUT_MS, 'at most a day (86400000 ms)').optional(),
   resetTimeoutOnProgress: z.boolean().optional(),
-  maxTotalTimeoutMs: z.number().positive().optional(),
+  maxTotalTimeoutMs: z.number().positive().max(MAX_TIMEOUT_MS, 'at most a day (86400000 ms)').optional(),
   confirmed: z.boolean().optional(),
   /** The definition hash the caller reviewed and confirmed: runs a tool the lock holds for review, only in that definition. */
   reviewedHash: z.string().optional(),

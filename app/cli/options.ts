@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
+import { MAX_TIMEOUT_MS } from '../../shared/inputLimits';
 import type { CliIo } from './CliContext';
 
 // The parsers of every option value the CLI takes. They run while commander parses argv, before
@@ -6,8 +7,6 @@ import type { CliIo } from './CliContext';
 // with commander's one line, `error: option '--timeout <ms>' argument 'abc' is invalid. <why>`,
 // and exit code 2. Each "why" says what is accepted, with an example.
 
-/** setTimeout fires at once for delays above 2^31-1 ms; a day is more than any call should wait. */
-export const MAX_TIMEOUT_MS = 86_400_000;
 const MAX_TIMEOUT_SECONDS = MAX_TIMEOUT_MS / 1_000;
 
 const WHOLE_NUMBER = /^\d+$/;

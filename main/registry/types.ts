@@ -66,10 +66,17 @@ export interface Clock {
   setTimeout(callback: () => void, ms: number): () => void;
 }
 
+/** Node fires a timer of more than 2^31−1 ms at once (with a warning); longer delays are chained. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(callback, ms) {
-    const handle = setTimeout(callback, ms);
+    let handle: NodeJS.Timeout;
+    const arm = (left: number) => {
+      handle = left > LONGEST_TIMER_MS ? setTimeout(() => arm(left - LONGEST_TIMER_MS), LONGEST_TIMER_MS) : setTimeout(callback, left);
+    };
+    arm(ms);
     return () => clearTimeout(handle);
   },
 };
