@@ -95,6 +95,12 @@ export class CliContext {
       autoConnect: host !== 'cli',
       shutdownGraceMs: host === 'cli' ? 200 : 2_000,
       ...(this.workspaceDir ? { workspaceDir: this.workspaceDir } : {}),
+    }).then((core) => {
+      // `serve` logs it at warn level; a one-shot command's logger only shows errors, and this one
+      // the operator must see: where the unusable file went, or that history is not being kept.
+      const report = core.historyReport;
+      if (host === 'cli' && (report.recovered || !report.persistent)) this.io.stderr(`warning: ${report.message}\n`);
+      return core;
     }));
     return this.core;
   }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,7 +39,12 @@ async function callInFlight() {
   cli.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => cli.on('exit', (code, signal) => done({ code, signal })));
   await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the call to reach the server');
-  return { cli, server: Number(readFileSync(pidFile, 'utf8')), exited, stderr: () => stderr };
+  return { cli, server: Number(readFileSync(pidFile, 'utf8')), exited, stderr: () => stderr, dataDir: join(dir, 'data') };
+}
+
+/** The invocation history of a data dir, as `tooldeck history --json` prints it. */
+function historyOf(dataDir: string): Array<{ tool: string; status: string; error?: { message: string } }> {
+  return JSON.parse(execFileSync(process.execPath, [cliPath, '--data-dir', dataDir, 'history', '--json'], { encoding: 'utf8' })) as Array<{ tool: string; status: string }>;
 }
 
 describe.runIf(process.platform === 'linux')('interrupting the CLI', { timeout: 60_000 }, () => {
@@ -54,6 +59,8 @@ describe.runIf(process.platform === 'linux')('interrupting the CLI', { timeout: 
       expect((await run.exited).code).toBe(code);
       expect(alive(run.server)).toBe(false);
       expect(run.stderr()).toContain(`Interrupted by ${signal}: calls canceled, servers ended.`);
+      // The canceled call was written before the process ended: history keeps what a signal interrupted.
+      expect(historyOf(run.dataDir)).toEqual([expect.objectContaining({ tool: 'echo', status: 'canceled' })]);
     });
   }
 

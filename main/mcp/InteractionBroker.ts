@@ -28,7 +28,10 @@ export class InteractionBroker {
     const automatic = this.autoResponder?.(interaction);
     if (automatic) return Promise.resolve(automatic);
     return new Promise<InteractionAnswer>((resolve, reject) => {
+      const withdrawn = () => this.waiting.get(interaction.id)?.reject(new AppError('Canceled', 'The server withdrew the request'));
       const done = () => {
+        // The signal may outlive this request (a call that asks many times): release its listener.
+        signal?.removeEventListener('abort', withdrawn);
         this.waiting.delete(interaction.id);
         this.emit();
       };
@@ -43,7 +46,7 @@ export class InteractionBroker {
           reject(error);
         },
       });
-      signal?.addEventListener('abort', () => this.waiting.get(interaction.id)?.reject(new AppError('Canceled', 'The server withdrew the request')), { once: true });
+      signal?.addEventListener('abort', withdrawn, { once: true });
       this.emit();
     });
   }

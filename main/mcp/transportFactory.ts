@@ -2,6 +2,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../../shared/mcp';
 import { withParentDeathSignal } from '../platform/parentDeathSignal';
+import { fetchReleasingSignal } from '../platform/fetchReleasingSignal';
 import { LinearReadBuffer } from './LinearReadBuffer';
 
 /** The hard limit on one result (settings.json `limits.maxResultMiB`): 64 MiB. */
@@ -51,13 +52,14 @@ export function createTransport(config: McpServerConfig, bearerToken?: string, a
     url.username = '';
     url.password = '';
   }
-  const send: FetchLike = authFetch ?? fetch;
+  // The transports hand their connection-lifetime signal to every request: see fetchReleasingSignal.
+  const send: FetchLike = fetchReleasingSignal(authFetch ?? fetch);
   const transport =
     config.transport === 'http'
-      ? new StreamableHTTPClientTransport(url, { requestInit: { headers }, ...(authFetch ? { fetch: authFetch } : {}) })
+      ? new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: send })
       : new SSEClientTransport(url, {
           requestInit: { headers },
-          ...(authFetch ? { fetch: authFetch } : {}),
+          fetch: send,
           // The event stream is a GET of its own; it needs the same headers.
           eventSourceInit: { fetch: (input, init) => send(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
         });

@@ -2,6 +2,7 @@ import { ActionIcon, AppShell, Badge, Box, Button, Divider, Group, Kbd, NavLink,
 import { IconMoon, IconSearch, IconStack2, IconSun } from '@tabler/icons-react';
 import { openCommandPalette } from './CommandPalette';
 import { DesktopEvents } from './DesktopEvents';
+import { HistoryStoreNotice } from '../features/history/HistoryStoreNotice';
 import type { LinkKind } from '../rpc/client';
 import { sections } from './sections';
 import { useLocation, useNavigate } from './useSection';
@@ -68,6 +69,7 @@ export function AppLayout({ linkKind }: { linkKind: LinkKind }) {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
+        <HistoryStoreNotice />
         <Box component="section" aria-label={current.label}>
           <Current />
         </Box>
