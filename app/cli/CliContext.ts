@@ -47,8 +47,9 @@ export class CliContext {
   private service = false;
 
   /**
-   * For a command whose job is to run until told to stop (serve, operator, kube reconcile): the
-   * first SIGINT/SIGTERM is its normal end, not an interruption. The command is waited for while it
+   * For a command whose job is to run until told to stop and which stops gracefully by itself (the
+   * in-cluster operator, whose pod Kubernetes stops with SIGTERM): the first SIGINT/SIGTERM is its
+   * normal end, not an interruption. The command is waited for while it
    * stops, and the exit code is its own (0 after a clean stop) rather than 130/143. Resolves with
    * the signal's message.
    */

@@ -52,7 +52,7 @@ export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.
   process.on('SIGTERM', onSignal);
   try {
     const code = await runProgram(program, ctx, argv, io);
-    // A service (serve, operator) ends on a signal by design; its own exit code says how it went.
+    // A service (the operator) ends on a signal by design; its own exit code says how it went.
     return interruptedBy && !ctx.isService ? (SIGNAL_EXIT[interruptedBy] ?? 1) : code;
   } finally {
     process.off('SIGINT', onSignal);

@@ -33,7 +33,7 @@ describe('invocation history durability', { timeout: 90_000 }, () => {
     // Rows are written in batches (every 200 ms): these are still queued when the signal arrives.
     const exited = new Promise<number | null>((done) => server.process.once('exit', (code) => done(code)));
     server.process.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await exited).toBe(143);
 
     const rows = JSON.parse(tooldeck(server.dataDir, 'history', '--json', '--limit', '1000')) as Array<{ argumentsJson: string }>;
     const written = rows.map((row) => (JSON.parse(row.argumentsJson) as { message: string }).message).filter((message) => message.startsWith('burst-'));

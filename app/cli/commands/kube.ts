@@ -66,7 +66,7 @@ export function registerKube(program: Command, ctx: CliContext) {
           ctx.io.stdout(`Steady state: ${counts.total} requests, ${counts.writes} writes\n`);
           ctx.io.stdout(formatInventory(await readInventory(connection)));
         } else {
-          ctx.io.stderr(`${await ctx.runUntilStopped()}: stopped reconciling\n`);
+          await new Promise<void>((resolve) => ctx.interrupted.addEventListener('abort', () => resolve(), { once: true }));
         }
       } finally {
         await reconciler.stop();

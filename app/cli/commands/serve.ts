@@ -69,9 +69,9 @@ export function registerServe(program: Command, ctx: CliContext) {
         const { url } = await core.metrics!.startPrometheus({ port: options.metricsPort, host: options.metricsHost, bearerToken: metricsToken });
         ctx.io.stdout(`Prometheus metrics at ${url}\n`);
       }
-      // Until SIGINT or SIGTERM; runCli then closes the core: calls canceled, servers ended.
-      const stoppedBy = await ctx.runUntilStopped();
+      // Until SIGINT or SIGTERM (runCli then closes the core: calls canceled, servers ended, and
+      // exits 130/143 as for any interrupted command).
+      await new Promise<void>((done) => ctx.interrupted.addEventListener('abort', () => done(), { once: true }));
       await server.close();
-      ctx.io.stderr(`${stoppedBy}: stopped serving; calls canceled, servers ended.\n`);
     });
 }
