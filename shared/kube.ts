@@ -5,6 +5,7 @@
  * panel) is in kubeApi.ts, built on these.
  */
 import { z } from 'zod';
+import { ToolDefinition } from './lock';
 
 /** The Language Operator API group served by the CRDs in resources/crds. */
 export const LANGOP_GROUP = 'langop.io';
@@ -80,14 +81,7 @@ export const Condition = z.object({
 export type Condition = z.infer<typeof Condition>;
 
 /** One entry of an MCP `tools/list` result, kept as the server sent it. */
-export const ToolSchema = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  inputSchema: z.record(z.string(), z.unknown()),
-  outputSchema: z.record(z.string(), z.unknown()).optional(),
-  annotations: z.record(z.string(), z.unknown()).optional(),
-});
+export const ToolSchema = z.looseObject(ToolDefinition.shape);
 export type ToolSchema = z.infer<typeof ToolSchema>;
 
 /**

@@ -6,13 +6,10 @@ import { everythingScript } from '../../e2e/peers/mcp/everything';
 import { keychainSealedFile } from '../common/secretFiles';
 import { DesktopSecretStore } from '../electron/DesktopSecretStore';
 import { FakeElectron } from '../electron/testing/FakeElectron';
-import { runCli } from './program';
+import { runTooldeck } from './testing/runTooldeck';
 
 async function tooldeck(dataDir: string, ...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['--data-dir', dataDir, ...argv], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, {});
-  return { code, stdout, stderr };
+  return runTooldeck(dataDir, argv);
 }
 
 it('a command that needs a secret the desktop app sealed says it needs the app; removing the server still works', async () => {

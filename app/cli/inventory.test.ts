@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPeers, type PeerSet } from '../../e2e/peers/a2a/startPeers';
 import { runCli } from './program';
+import { runTooldeck } from './testing/runTooldeck';
 
 /**
  * The CLI and the console agree on one inventory of servers and one recorder: on a fresh data dir
@@ -14,10 +15,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-inventory-'));
 let peers: PeerSet;
 
 async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['--data-dir', dataDir, ...argv], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, {});
-  return { code, stdout, stderr };
+  return runTooldeck(dataDir, argv);
 }
 
 beforeAll(async () => {

@@ -5,14 +5,11 @@ import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from './CliContext';
 import { integerIn, parseHttpUrl, parseTimeoutMs } from './options';
-import { runCli } from './program';
+import { runTooldeck } from './testing/runTooldeck';
 
 async function run(argv: string[]) {
   const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-options-'));
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['--data-dir', dataDir, ...argv], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, {});
-  return { code, stdout, stderr, dataDir };
+  return { ...(await runTooldeck(dataDir, argv)), dataDir };
 }
 
 /** One readable sentence: no zod issue arrays, no stack, no NaN. */

@@ -8,7 +8,7 @@ import { everythingScript, startEverythingHttp, type RunningPeer } from '../../e
 import { createCore } from '../../main/core';
 import { FileSecretStore } from '../../main/platform/FileSecretStore';
 import { silentLogger } from '../../main/platform/Logger';
-import { runCli } from './program';
+import { runTooldeck } from './testing/runTooldeck';
 
 /**
  * Every kind of credential a saved server can carry is saved through the CLI, used for real
@@ -30,10 +30,7 @@ let everything: RunningPeer;
 let proxy: { server: Server; url: string; seen: Array<{ url: string; headers: IncomingHttpHeaders }> };
 
 async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['--data-dir', dataDir, ...argv], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, {});
-  return { code, stdout, stderr };
+  return runTooldeck(dataDir, argv);
 }
 
 /** A pass-through in front of server-everything that keeps what Tooldeck sent, to prove the secrets were used. */

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './program';
 import { jsonForTerminal, safeForTerminal, safeLines } from './terminalText';
+import { runTooldeck } from './testing/runTooldeck';
 
 const hostileServer = `"${process.execPath}" "${join(import.meta.dirname, '../../e2e/peers/mcp/hostileTextServer.mjs')}"`;
 
@@ -14,10 +14,8 @@ const ESCAPES = '\u001b[2J\u001b]0;pwned\u0007\u009b31m\u202e';
 const ACTS_ON_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 async function run(dataDir: string, argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['--data-dir', dataDir, ...argv], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, {});
-  return { code, stdout, stderr, all: stdout + stderr };
+  const result = await runTooldeck(dataDir, argv);
+  return { ...result, all: result.stdout + result.stderr };
 }
 
 describe('text from servers reaches the terminal made safe', () => {

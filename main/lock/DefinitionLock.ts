@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { watchFolder, type FolderWatch } from '../platform/watchFolder';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Document } from 'yaml';
@@ -69,8 +69,7 @@ export class DefinitionLock {
   private readonly announced = new Map<string, string>();
   private trustOnFirstUse = true;
   private writes: Promise<unknown> = Promise.resolve();
-  private watcher?: FSWatcher;
-  private pollTimer?: NodeJS.Timeout;
+  private watch?: FolderWatch;
   private debounce?: NodeJS.Timeout;
   private stopCatalog?: () => void;
   private closed = false;
@@ -510,35 +509,18 @@ export class DefinitionLock {
 
   private startWatching() {
     if (this.closed) return;
-    const onEvent = () => {
-      if (this.debounce) clearTimeout(this.debounce);
-      this.debounce = setTimeout(() => void this.reloadIfEdited(), 50);
-    };
-    try {
-      this.watcher = watch(this.dir, (_event, name) => {
-        if (name === null || String(name) === LOCK_FILE_NAME) onEvent();
-      });
-      this.watcher.on('error', () => {
-        this.watcher?.close();
-        this.watcher = undefined;
-        this.startPolling(onEvent);
-      });
-    } catch {
-      this.startPolling(onEvent);
-    }
-  }
-
-  private startPolling(onEvent: () => void) {
-    if (this.closed || this.pollTimer) return;
-    this.pollTimer = setInterval(onEvent, 2_000);
-    this.pollTimer.unref();
+    this.watch = watchFolder(this.dir, {
+      onEvent: (name) => {
+        if (name !== null && name !== LOCK_FILE_NAME) return;
+        if (this.debounce) clearTimeout(this.debounce);
+        this.debounce = setTimeout(() => void this.reloadIfEdited(), 50);
+      },
+    });
   }
 
   private stopWatching() {
-    this.watcher?.close();
-    this.watcher = undefined;
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    this.pollTimer = undefined;
+    this.watch?.close();
+    this.watch = undefined;
     if (this.debounce) clearTimeout(this.debounce);
     this.debounce = undefined;
   }

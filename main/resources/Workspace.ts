@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, watch, type FSWatcher } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { watchFolder, type FolderWatch } from '../platform/watchFolder';
 import { readdir, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
@@ -77,8 +78,7 @@ export class Workspace {
   private currentDir: string;
   private readonly files = new Map<string, FileState>();
   private readonly listeners = new Set<(change: WorkspaceChange) => void>();
-  private watcher?: FSWatcher;
-  private pollTimer?: NodeJS.Timeout;
+  private watch?: FolderWatch;
   private debounceTimer?: NodeJS.Timeout;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -331,35 +331,20 @@ export class Workspace {
 
   private startWatching() {
     if (this.closed) return;
-    try {
-      this.watcher = watch(this.currentDir, { recursive: true }, (_event, name) => {
-        // Hidden files and the temporary files of atomic writes say nothing about the workspace.
-        if (name && /(^|[\\/])\.|\.tmp$/.test(String(name))) return;
-        this.scheduleRescan();
-      });
-      this.watcher.on('error', (error) => {
-        this.options.logger.warn('workspace watch failed; polling instead', { dir: this.currentDir, error: error.message });
-        this.watcher?.close();
-        this.watcher = undefined;
-        this.startPolling();
-      });
-    } catch (error) {
-      this.options.logger.warn('workspace cannot be watched; polling instead', { dir: this.currentDir, error: (error as Error).message });
-      this.startPolling();
-    }
-  }
-
-  private startPolling() {
-    if (this.closed || this.pollTimer) return;
-    this.pollTimer = setInterval(() => this.scheduleRescan(), this.options.pollIntervalMs ?? 2_000);
-    this.pollTimer.unref();
+    this.watch = watchFolder(this.currentDir, {
+      recursive: true,
+      pollIntervalMs: this.options.pollIntervalMs,
+      // Hidden files and the temporary files of atomic writes say nothing about the workspace.
+      onEvent: (name) => {
+        if (!name || !/(^|[\\/])\.|\.tmp$/.test(name)) this.scheduleRescan();
+      },
+      onFallback: (error) => this.options.logger.warn('workspace cannot be watched; polling instead', { dir: this.currentDir, error: error.message }),
+    });
   }
 
   private stopWatching() {
-    this.watcher?.close();
-    this.watcher = undefined;
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    this.pollTimer = undefined;
+    this.watch?.close();
+    this.watch = undefined;
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
     this.debounceTimer = undefined;
   }

@@ -8,7 +8,7 @@ import { everythingStdio, startEverythingHttp, type RunningPeer } from '../../..
 import { createCore } from '../../../main/core';
 import { FileSecretStore } from '../../../main/platform/FileSecretStore';
 import { silentLogger } from '../../../main/platform/Logger';
-import { runCli } from '../program';
+import { runTooldeck } from '../testing/runTooldeck';
 
 const seedDescriptor = fileURLToPath(new URL('../../../main/registry/testing/trading-api.claw-describe.json', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-compile-cli-'));
@@ -38,10 +38,7 @@ services:
 `;
 
 async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['--data-dir', dataDir, ...argv], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, {});
-  return { code, stdout, stderr };
+  return runTooldeck(dataDir, argv);
 }
 
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestCertificates, startReflectionServer, startToolsV1Server, type GrpcPeer, type TestCertificates } from '../../../e2e/peers/grpc/grpcPeers';
-import { runCli } from '../program';
+import { runTooldeck } from '../testing/runTooldeck';
 
 const TOKEN = 'cli-token-7d1e';
 
@@ -42,10 +42,7 @@ describe('tooldeck grpc and tooldeck call', () => {
   });
 
   async function run(...argv: string[]) {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(['--data-dir', dataDir, ...argv], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, {});
-    return { code, stdout, stderr };
+    return runTooldeck(dataDir, argv);
   }
 
   it('adds a tools.v1 server and lists its tools with versions and the unusable one', async () => {

@@ -12,17 +12,14 @@ import { LINT_RULES } from '../../../main/lock/lint/lintRules';
 import { FileSecretStore } from '../../../main/platform/FileSecretStore';
 import { silentLogger } from '../../../main/platform/Logger';
 import type { LintFinding } from '../../../shared/lock';
-import { runCli } from '../program';
+import { runTooldeck } from '../testing/runTooldeck';
 
 const peersDir = join(import.meta.dirname, '../../../e2e/peers/mcp');
 const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-lint-cli-'));
 const node = process.execPath;
 
 async function run(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['--data-dir', dataDir, ...argv], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, {});
-  return { code, stdout, stderr };
+  return runTooldeck(dataDir, argv);
 }
 
 async function lintJson(...argv: string[]): Promise<{ code: number; findings: LintFinding[]; tools: number; stderr: string }> {

@@ -6,7 +6,7 @@ import { startToolsV1Server, type GrpcPeer } from '../../../e2e/peers/grpc/grpcP
 import { createCore } from '../../../main/core';
 import { FileSecretStore } from '../../../main/platform/FileSecretStore';
 import { silentLogger } from '../../../main/platform/Logger';
-import { runCli } from '../program';
+import { runTooldeck } from '../testing/runTooldeck';
 
 const driftingServer = join(import.meta.dirname, '../../../e2e/peers/mcp/driftingServerForTests.mjs');
 const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-lock-cli-'));
@@ -15,10 +15,7 @@ const lockPath = join(dataDir, 'workspace', 'tooldeck.lock');
 const drift = (variant: string) => writeFileSync(statePath, JSON.stringify({ variant }));
 
 async function run(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['--data-dir', dataDir, ...argv], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, {});
-  return { code, stdout, stderr };
+  return runTooldeck(dataDir, argv);
 }
 
 /** Each command is a new process's worth of work: the server is started again and lists its definitions anew. */
