@@ -183,13 +183,13 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
                   style={{ cursor: 'pointer' }}
                   onClick={() => (server.excludedTools?.[t.name] ? setExcluded(t.name) : navigate('tools', { tool: `mcp:${name}.${t.name}` }))}
                 >
-                  <Table.Td w={260}>
+                  <Table.Td w={280}>
                     <Group gap={6} wrap="nowrap">
-                      <Text fw={600} ff="monospace" size="sm" c={server.excludedTools?.[t.name] ? 'dimmed' : undefined}>
+                      <Text fw={600} ff="monospace" size="sm" c={server.excludedTools?.[t.name] ? 'dimmed' : undefined} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                         {t.name}
                       </Text>
                       {server.excludedTools?.[t.name] && (
-                        <Badge size="xs" variant="outline" color="gray">
+                        <Badge size="xs" variant="outline" color="gray" style={{ flexShrink: 0, overflow: 'visible' }}>
                           excluded
                         </Badge>
                       )}
