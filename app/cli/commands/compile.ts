@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../../main/platform/atomicWrite';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CompileFormat } from '../../../shared/agentTools';
@@ -29,7 +29,7 @@ export function registerCompile(program: Command, ctx: CliContext) {
       for (const item of compiled.withheld) ctx.io.stderr(`left out ${item.name}: ${item.reason}\n`);
       if (!flags.out) return ctx.io.stdout(compiled.text);
       const path = resolve(flags.out);
-      await writeFile(path, compiled.text, { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
+      await writeFileAtomic(path, compiled.text).catch((error: NodeJS.ErrnoException) => {
         throw new CliExit(ExitCode.Failed, `Cannot write ${path}: ${error.code ?? error.message}`);
       });
       const what = flags.format === 'tools.json' ? `${compiled.toolCount} tool(s)` : `${compiled.toolCount} MCP server(s)`;
