@@ -149,6 +149,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     shutdownGraceMs: deps.shutdownGraceMs,
   });
   await mcp.init();
+  // A detached task-augmented call is recorded before its task ends: its record gets the final status.
+  mcp.tasks.onSettled((task) => history.setTaskStatus(task.server, task.taskId, task.status));
   // Listed in the background like A2A cards (an unreachable server must not delay start-up); one-shot
   // CLI commands list a source when they call it.
   const grpc = new GrpcSources({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger, autoList: deps.autoConnect === true });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppErrorShape, ErrorCode } from './errors';
+import { TaskStatus } from './tasks';
 
 /** Where a callable entry comes from: `mcp:<server>`, `a2a:<agent>`, `http:<service>`, `grpc:<source>`. */
 export const SourceKind = z.enum(['mcp', 'a2a', 'http', 'grpc']);
@@ -43,6 +44,10 @@ export const InvocationRecord = z.object({
   /** isError results are calls that reached the tool and failed there. */
   isError: z.boolean().optional(),
   attempts: z.number().int().optional(),
+  /** A task-augmented call: the task it ran as (MCP tasks)… */
+  taskId: z.string().optional(),
+  /** …and its last known status: terminal once the result came, or updated later for a detached call. */
+  taskStatus: TaskStatus.optional(),
 });
 export type InvocationRecord = z.infer<typeof InvocationRecord>;
 

@@ -124,6 +124,7 @@ export const McpTool = z
     inputSchema: z.record(z.string(), z.unknown()),
     outputSchema: z.record(z.string(), z.unknown()).optional(),
     annotations: ToolAnnotations.optional(),
+    execution: z.object({ taskSupport: z.string().optional() }).loose().optional(),
   })
   .loose();
 export type McpTool = z.infer<typeof McpTool>;
@@ -195,6 +196,8 @@ export const PendingInteraction = z.discriminatedUnion('kind', [
     message: z.string(),
     requestedSchema: z.record(z.string(), z.unknown()).optional(),
     url: z.string().optional(),
+    /** The task this request belongs to (a task waiting for input, or one Tooldeck runs for the server). */
+    relatedTaskId: z.string().optional(),
   }),
   z.object({
     id: z.string(),
@@ -204,6 +207,7 @@ export const PendingInteraction = z.discriminatedUnion('kind', [
     messages: z.array(z.unknown()),
     systemPrompt: z.string().optional(),
     maxTokens: z.number().optional(),
+    relatedTaskId: z.string().optional(),
   }),
 ]);
 export type PendingInteraction = z.infer<typeof PendingInteraction>;

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { AppErrorShape } from './errors';
 import { InvocationRecord, SourceKind, ToolSource } from './invocation';
+import { InvocationTask, InvokeTaskOptions } from './tasks';
+
+/** MCP `execution.taskSupport`: whether a tools/call may (optional) or must (required) run as a task. */
+export const TaskSupport = z.enum(['forbidden', 'optional', 'required']);
+export type TaskSupport = z.infer<typeof TaskSupport>;
 
 /** Seed 001 (Orloj Tool): `risk_level` is one of these and defaults to `low`. */
 export const RiskLevel = z.enum(['low', 'medium', 'high', 'critical']);
@@ -96,6 +101,8 @@ export const ToolEntry = z.object({
   policy: ToolPolicy,
   http: HttpBinding.optional(),
   grpc: GrpcBinding.optional(),
+  /** MCP tools: whether calls run as tasks (absent: never). */
+  taskSupport: TaskSupport.optional(),
 });
 export type ToolEntry = z.infer<typeof ToolEntry>;
 
@@ -176,6 +183,8 @@ export const InvokeRequest = z.object({
   confirmed: z.boolean().optional(),
   runId: z.string().optional(),
   replayOf: z.string().optional(),
+  /** Run a tool that supports tasks as a task (required-task tools always do). */
+  task: InvokeTaskOptions.optional(),
 });
 export type InvokeRequest = z.infer<typeof InvokeRequest>;
 
@@ -191,6 +200,8 @@ export const InvocationOutcome = z.object({
   verdict: PolicyVerdict.optional(),
   /** Set when the call repeated an earlier one in the same run and was not executed again (seed 003). */
   duplicate: z.literal(true).optional(),
+  /** The task a task-augmented call ran as, with its timeline. */
+  task: InvocationTask.optional(),
 });
 export type InvocationOutcome = z.infer<typeof InvocationOutcome>;
 

@@ -1,4 +1,4 @@
-import { Client, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import { Client, type CallToolResult, type ClientContext, type JSONRPCRequest, type Result, type Tool } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AppError } from '../../shared/errors';
 import type { ConnectionState, McpServerConfig, McpTool, Root, ServerSnapshot, ToolListDiff } from '../../shared/mcp';
@@ -9,6 +9,10 @@ import type { EraCache } from './EraCache';
 import type { InteractionBroker } from './InteractionBroker';
 import { McpTranscript } from './McpTranscript';
 import type { OAuthSession } from './oauth/OAuthSession';
+import { ClientTaskExecutor } from './tasks/ClientTaskExecutor';
+import { ConnectionTasks } from './tasks/ConnectionTasks';
+import type { TaskLedger } from './tasks/TaskLedger';
+import { relatedTaskId, taskAugmentation } from './tasks/taskWire';
 import { diffToolLists, isEmptyDiff } from './toolListDiff';
 import { createTransport, observeTransport } from './transportFactory';
 
@@ -29,6 +33,12 @@ export interface McpConnectionOptions {
   connectTimeoutMs?: number;
   /** Remembered protocol eras, so reconnects skip the negotiation probe. */
   eraCache?: EraCache;
+  /** Where the tasks this connection starts are remembered (per server, across restarts). */
+  taskLedger?: TaskLedger;
+  /** A call started a task without waiting for it. */
+  onDetachedTask?: (taskId: string) => void;
+  /** The tasks Tooldeck runs for this server changed (Tooldeck as task executor). */
+  onExecutorTasksChanged?: () => void;
   /**
    * How long a stdio server gets to exit after its stdin closes before SIGTERM. The spec asks for
    * "a reasonable time"; the UI waits longer than a one-shot CLI call.
@@ -56,10 +66,37 @@ const STDERR_TAIL = 20;
 // wants the result anyway and shows the mismatch as a warning, so validation happens in the UI path.
 const permissiveValidator = { getValidator: () => (input: unknown) => ({ valid: true as const, data: input as never, errorMessage: undefined }) };
 
+/**
+ * The SDK client with one change: a server request that asks to run as a task (`params.task`,
+ * SEP-1686) is answered with a CreateTaskResult, which the SDK's check of sampling and elicitation
+ * results (made for the plain results) would refuse. Everything else goes through that check.
+ */
+class TaskAwareClient extends Client {
+  protected override _wrapHandler(method: string, handler: (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>) {
+    const checked = super._wrapHandler(method, handler);
+    if (method !== 'sampling/createMessage' && method !== 'elicitation/create') return checked;
+    return (request: JSONRPCRequest, ctx: ClientContext) => (taskAugmentation(request.params) ? handler(request, ctx) : checked(request, ctx));
+  }
+}
+
+/**
+ * What Tooldeck declares: form and URL elicitation, sampling, roots, and tasks (SEP-1686) both
+ * ways — it calls tools as tasks and lists/cancels them, and runs sampling and elicitation as
+ * tasks when a server asks (`tasks.requests.*`).
+ */
+const CLIENT_CAPABILITIES = {
+  elicitation: { form: { applyDefaults: true }, url: {} },
+  sampling: {},
+  roots: { listChanged: true },
+  tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+};
+
 /** One live MCP session with one server: connect (with a doctor's verdict on failure), discover, call. */
 export class McpConnection {
   readonly transcript: McpTranscript;
   private client?: Client;
+  private taskOps?: ConnectionTasks;
+  private executorTasks?: ClientTaskExecutor;
   private stdio?: StdioClientTransport;
   private closedByUs = false;
   private readonly stderrTail: string[] = [];
@@ -130,7 +167,7 @@ export class McpConnection {
       (m) => this.transcript.recordIncoming(m),
     );
 
-    const client = new Client(this.options.clientInfo, {
+    const client = new TaskAwareClient(this.options.clientInfo, {
       // A short probe: servers of the legacy era answer `server/discover` with an error at once;
       // only a silent one costs the probe timeout before the `initialize` fallback.
       // On HTTP a probe timeout is an outage (no fallback), so it gets the whole connect budget; a
@@ -139,7 +176,7 @@ export class McpConnection {
         mode: 'auto',
         probe: { timeoutMs: config.transport === 'stdio' ? Math.min(3_000, Math.round((this.options.connectTimeoutMs ?? 20_000) / 3)) : (this.options.connectTimeoutMs ?? 20_000) },
       },
-      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true } },
+      capabilities: CLIENT_CAPABILITIES,
       jsonSchemaValidator: permissiveValidator,
       listChanged: {
         tools: { onChanged: (error, tools) => (error ? this.noteError('tools/list refresh failed', error) : tools && this.replaceTools(tools)) },
@@ -147,7 +184,10 @@ export class McpConnection {
         prompts: { onChanged: (error, prompts) => (error ? this.noteError('prompts/list refresh failed', error) : prompts && this.update({ prompts })) },
       },
     });
-    this.installServerRequestHandlers(client);
+    this.taskOps = new ConnectionTasks(config.name, client, this.options.taskLedger, this.options.onDetachedTask);
+    this.executorTasks = new ClientTaskExecutor(client);
+    this.executorTasks.onChange(() => this.options.onExecutorTasksChanged?.());
+    this.installServerRequestHandlers(client, this.executorTasks);
     client.onerror = (error) => {
       // Non-JSON lines on stdout and similar protocol noise: keep them for the doctor.
       const text = error.message.slice(0, 300);
@@ -241,6 +281,17 @@ export class McpConnection {
     )) as CallToolResult;
   }
 
+  /** MCP tasks on this connection (task-augmented calls, tasks/get|result|list|cancel). */
+  get tasks(): ConnectionTasks {
+    this.requireClient();
+    return this.taskOps!;
+  }
+
+  /** The tasks Tooldeck runs for this server (sampling and elicitation it asked for as tasks). */
+  executorTaskList() {
+    return this.executorTasks?.list() ?? [];
+  }
+
   async readResource(uri: string) {
     return this.requireClient().readResource({ uri }, { cacheMode: 'bypass' });
   }
@@ -263,6 +314,7 @@ export class McpConnection {
   private async dispose() {
     const client = this.client;
     this.client = undefined;
+    this.executorTasks?.close();
     this.options.broker.cancelForServer(this.options.config.name, 'The server connection closed');
     if (!client) return;
     this.closedByUs = true;
@@ -336,26 +388,40 @@ export class McpConnection {
     if (wasReady) this.options.onUnexpectedClose(reason);
   }
 
-  private installServerRequestHandlers(client: Client) {
+  /**
+   * Elicitation and sampling go to the operator (the interaction broker). A request that asks to
+   * run as a task is answered with the task at once and the operator's answer is its result.
+   */
+  private installServerRequestHandlers(client: Client, executor: ClientTaskExecutor) {
     const server = this.options.config.name;
     const { broker } = this.options;
-    client.setRequestHandler('elicitation/create', async (request, ctx) => {
+    const elicit = async (request: { params?: unknown }, signal: AbortSignal | undefined, ownTaskId?: string) => {
       const params = request.params as { mode?: 'form' | 'url'; message: string; requestedSchema?: Record<string, unknown>; url?: string };
+      const taskId = ownTaskId ?? relatedTaskId(params);
       const answer = await broker.ask(
-        { kind: 'elicitation', server, mode: params.mode ?? 'form', message: params.message, requestedSchema: params.requestedSchema, url: params.url },
-        (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal,
+        { kind: 'elicitation', server, mode: params.mode ?? 'form', message: params.message, requestedSchema: params.requestedSchema, url: params.url, ...(taskId ? { relatedTaskId: taskId } : {}) },
+        signal,
       );
       if (answer.kind !== 'elicitation') throw new AppError('InvalidInput', 'Expected an elicitation answer');
-      return answer.action === 'accept' ? { action: 'accept', content: (answer.content ?? {}) as Record<string, string> } : { action: answer.action };
+      return answer.action === 'accept' ? { action: 'accept' as const, content: (answer.content ?? {}) as Record<string, string> } : { action: answer.action };
+    };
+    const sample = async (request: { params?: unknown }, signal: AbortSignal | undefined, ownTaskId?: string) => {
+      const params = request.params as { messages: unknown[]; systemPrompt?: string; maxTokens?: number };
+      const taskId = ownTaskId ?? relatedTaskId(params);
+      const answer = await broker.ask({ kind: 'sampling', server, messages: params.messages, systemPrompt: params.systemPrompt, maxTokens: params.maxTokens, ...(taskId ? { relatedTaskId: taskId } : {}) }, signal);
+      if (answer.kind !== 'sampling' || answer.action === 'reject') throw new AppError('PolicyDenied', 'The operator declined the sampling request');
+      return { role: 'assistant' as const, model: answer.model, content: { type: 'text' as const, text: answer.text }, stopReason: 'endTurn' };
+    };
+    const signalOf = (ctx: unknown) => (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal;
+    client.setRequestHandler('elicitation/create', async (request, ctx) => {
+      const asTask = taskAugmentation(request.params);
+      if (asTask) return executor.start('elicitation/create', asTask.ttl, 'Waiting for the operator to answer', (signal, taskId) => elicit(request, signal, taskId)) as never;
+      return elicit(request, signalOf(ctx));
     });
     client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
-      const params = request.params as { messages: unknown[]; systemPrompt?: string; maxTokens?: number };
-      const answer = await broker.ask(
-        { kind: 'sampling', server, messages: params.messages, systemPrompt: params.systemPrompt, maxTokens: params.maxTokens },
-        (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal,
-      );
-      if (answer.kind !== 'sampling' || answer.action === 'reject') throw new AppError('PolicyDenied', 'The operator declined the sampling request');
-      return { role: 'assistant', model: answer.model, content: { type: 'text', text: answer.text }, stopReason: 'endTurn' };
+      const asTask = taskAugmentation(request.params);
+      if (asTask) return executor.start('sampling/createMessage', asTask.ttl, 'Waiting for the operator to reply', (signal, taskId) => sample(request, signal, taskId)) as never;
+      return sample(request, signalOf(ctx));
     });
     client.setRequestHandler('roots/list', async () => ({ roots: this.options.roots() }));
   }

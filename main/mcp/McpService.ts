@@ -11,6 +11,8 @@ import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
 import { BEARER_SLOT, sealServerConfig, secretSlots, unsealServerConfig } from '../../shared/serverSecrets';
 import { OAuthService, type EphemeralOAuthOptions } from './oauth/OAuthService';
 import { ServerConfigStore } from './ServerConfigStore';
+import { McpTaskService } from './tasks/McpTaskService';
+import { TaskLedger } from './tasks/TaskLedger';
 import { ToolListCache } from './ToolListCache';
 
 export interface McpServiceOptions {
@@ -64,6 +66,9 @@ export class McpService {
   readonly toolCache: ToolListCache;
   /** MCP authorization (OAuth) of the saved HTTP servers. */
   readonly oauth: OAuthService;
+  /** The tasks of the saved servers (MCP tasks): remembered, listed, fetched, cancelled. */
+  readonly tasks: McpTaskService;
+  private readonly taskLedger: TaskLedger;
   private readonly connections = new Map<string, McpConnection>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private readonly listeners = new Set<() => void>();
@@ -86,6 +91,14 @@ export class McpService {
       config: (name) => this.store.get(name),
       connect: async (name) => void (await this.connect(name)),
       disconnect: (name) => this.disconnect(name),
+    });
+    this.taskLedger = new TaskLedger(options.dataDir);
+    this.tasks = new McpTaskService({
+      ledger: this.taskLedger,
+      connection: (name) => this.connections.get(name),
+      requireServer: (name) => void this.requireConfig(name),
+      follow: options.autoConnect === true,
+      logger: options.logger,
     });
   }
 
@@ -172,7 +185,10 @@ export class McpService {
       if (previous.name !== config.name) await this.disconnect(previous.name);
       const stale = secretSlots(previous).filter((slot) => previous.name !== config.name || !(slot in secrets));
       await this.store.deleteSecrets(previous.name, stale);
-      if (previous.name !== config.name) await this.oauth.rename(previous.name, config.name);
+      if (previous.name !== config.name) {
+        await this.oauth.rename(previous.name, config.name);
+        await this.taskLedger.renameServer(previous.name, config.name);
+      }
     }
     await this.store.setSecrets(config.name, secrets);
     this.emit();
@@ -202,6 +218,7 @@ export class McpService {
     this.connections.delete(name);
     await this.store.remove(name);
     await this.oauth.forget(name);
+    await this.taskLedger.forgetServer(name);
     await this.toolCache.delete(name);
     this.emit();
     void this.emitTools(name);
@@ -381,6 +398,7 @@ export class McpService {
     this.closed = true;
     this.watcher?.close();
     this.oauth.close();
+    this.tasks.close();
     for (const name of [...this.retryTimers.keys()]) this.cancelRetry(name);
     await Promise.all([...this.connections.values()].map((c) => c.close()));
     this.connections.clear();
@@ -402,9 +420,13 @@ export class McpService {
       connectTimeoutMs: this.options.connectTimeoutMs,
       eraCache: this.eraCache,
       shutdownGraceMs: this.options.shutdownGraceMs,
+      taskLedger: this.taskLedger,
+      onDetachedTask: (taskId) => this.tasks.taskStarted(config.name, taskId),
+      onExecutorTasksChanged: () => this.tasks.changed(config.name),
       onChange: () => {
         this.emit();
         void this.emitTools(config.name);
+        void this.tasks.serverChanged(config.name);
       },
       onUnexpectedClose,
     });

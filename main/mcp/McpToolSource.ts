@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/errors';
 import type { McpTool } from '../../shared/mcp';
-import type { ToolEntry, ToolResult } from '../../shared/registry';
+import { TaskSupport, type ToolEntry, type ToolResult } from '../../shared/registry';
 import type { Logger } from '../platform/Logger';
 import { createToolEntry, type DescribedTool, type ToolConfig } from '../registry/createToolEntry';
 import type { ToolCatalog } from '../registry/ToolCatalog';
@@ -30,6 +30,7 @@ function describedTool(tool: McpTool): DescribedTool {
       idempotentHint: annotations.idempotentHint,
       openWorldHint: annotations.openWorldHint,
     },
+    taskSupport: TaskSupport.safeParse(tool.execution?.taskSupport).data,
   };
 }
 
@@ -40,6 +41,17 @@ export class McpToolExecutor implements ToolExecutor {
   constructor(private readonly connection: () => McpConnection) {}
 
   async execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
+    // A tool that supports tasks runs as one when asked (optional) or always (required); the
+    // task's status changes count as progress for the pipeline's timeouts.
+    if (entry.taskSupport === 'required' || (entry.taskSupport === 'optional' && ctx.task)) {
+      return this.connection().tasks.callTool(entry.toolName, args, {
+        options: ctx.task ?? { mode: 'wait' },
+        signal: ctx.signal,
+        backstopMs: ctx.totalLeftMs + BACKSTOP_MARGIN_MS,
+        onUpdate: (update) => ctx.onTask?.(update),
+      });
+    }
+    if (ctx.task) throw new AppError('InvalidInput', `${entry.name} cannot run as a task: the server does not declare task support for it (execution.taskSupport).`, { step: 'validate' });
     // The pipeline is the one timeout authority (per request, reset on progress, total): it aborts
     // through the signal, which the SDK turns into notifications/cancelled. The SDK's own timer
     // only backstops the call's whole remaining budget, so it never fires first.

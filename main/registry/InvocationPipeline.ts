@@ -15,7 +15,8 @@ import { capToolResult } from './resultCap';
 import { RunCallLedger } from './RunCallLedger';
 import { SchemaValidator } from './SchemaValidator';
 import type { ToolCatalog } from './ToolCatalog';
-import { systemClock, type Clock, type InvocationRecorder, type ToolExecutor } from './types';
+import { systemClock, type Clock, type InvocationRecorder, type TaskUpdate, type ToolExecutor } from './types';
+import type { InvocationTask, InvokeTaskOptions } from '../../shared/tasks';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './policy/EffectivePolicy';
 const PREVIEW_CHARS = 200;
@@ -41,6 +42,10 @@ export interface InvocationRequest {
   maskValues?: readonly string[];
   signal?: AbortSignal;
   onProgress?: (progress: InvocationProgress) => void;
+  /** Run a tool that supports tasks as a task (MCP); required-task tools always do. */
+  task?: InvokeTaskOptions;
+  /** A task-augmented call's task was created or changed status. */
+  onTask?: (update: TaskUpdate) => void;
 }
 
 export interface InvocationPipelineOptions {
@@ -134,8 +139,9 @@ export class InvocationPipeline {
       if (first) return this.finish(at, duplicateCallResult(entry.name, first), undefined, verdict, 0, true);
     }
 
-    const outcome = await this.execute(entry, executor, args, request, startedAt);
-    return this.finish(at, outcome.result, outcome.failure, verdict, outcome.attempts);
+    const task = new TaskTrail(request);
+    const outcome = await this.execute(entry, executor, args, { ...request, onTask: task.note }, startedAt, task);
+    return this.finish(at, outcome.result, outcome.failure, verdict, outcome.attempts, false, task.value);
   }
 
   private async execute(
@@ -144,6 +150,7 @@ export class InvocationPipeline {
     args: Record<string, unknown>,
     request: InvocationRequest,
     startedAt: number,
+    task?: TaskTrail,
   ): Promise<{ result?: ToolResult; failure?: Failure; attempts: number }> {
     const runtime = this.policy.runtime(entry);
     const totalMs = request.maxTotalTimeoutMs ?? runtime.maxTotalTimeoutMs;
@@ -163,12 +170,15 @@ export class InvocationPipeline {
           totalMs,
           signal: request.signal,
           onProgress: request.onProgress,
+          task: request.task,
+          onTask: request.onTask,
         });
         return { result, attempts: attempt };
       } catch (thrown) {
         const error = thrown as AppError;
         const failure = { error, status: statusOf(error), attempts: attempt };
-        if (error.code === 'Canceled' || !shouldRetry(error, attempt, retry)) return { failure, attempts: attempt };
+        // A retry after the server created a task would start a second one.
+        if (error.code === 'Canceled' || task?.value || !shouldRetry(error, attempt, retry)) return { failure, attempts: attempt };
         const delay = backoffDelay(attempt, retry, this.random);
         if (this.clock.now() + delay >= deadline) return { failure, attempts: attempt };
         try {
@@ -203,6 +213,7 @@ export class InvocationPipeline {
     verdict?: PolicyVerdict,
     attempts = failure?.attempts ?? 0,
     duplicate = false,
+    task?: InvocationTask,
   ): InvocationOutcome {
     const capped = result ? capToolResult(result, this.policy.maxToolResultBytes) : undefined;
     const record: InvocationRecord = {
@@ -225,6 +236,10 @@ export class InvocationPipeline {
       record.errorMessage = failure.error.message;
     }
     if (result?.isError) record.isError = true;
+    if (task) {
+      record.taskId = task.taskId;
+      record.taskStatus = task.status;
+    }
     if (at.request.replayOf !== undefined) record.replayOf = at.request.replayOf;
     if (at.request.runId !== undefined) record.runId = at.request.runId;
     if (at.request.maskValues?.length) maskRecord(record, at.request.maskValues);
@@ -235,6 +250,7 @@ export class InvocationPipeline {
     if (failure) outcome.error = failure.error.toShape();
     if (verdict) outcome.verdict = verdict;
     if (duplicate) outcome.duplicate = true;
+    if (task) outcome.task = task;
     return outcome;
   }
 
@@ -259,6 +275,22 @@ function maskRecord(record: InvocationRecord, values: readonly string[]) {
   record.argumentsJson = mask(record.argumentsJson);
   record.resultPreview = mask(record.resultPreview);
   if (record.errorMessage) record.errorMessage = mask(record.errorMessage);
+}
+
+/** Collects a task-augmented call's task id and timeline for the record and the outcome, and passes each update on. */
+class TaskTrail {
+  value?: InvocationTask;
+
+  constructor(private readonly request: InvocationRequest) {}
+
+  readonly note = (update: TaskUpdate): void => {
+    const { taskId, ...event } = update;
+    if (!this.value || this.value.taskId !== taskId) this.value = { taskId, status: event.status, awaited: this.request.task?.mode !== 'detach', events: [] };
+    this.value.status = event.status;
+    this.value.statusMessage = event.statusMessage;
+    this.value.events.push(event);
+    this.request.onTask?.(update);
+  };
 }
 
 interface RecordBase {

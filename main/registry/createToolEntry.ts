@@ -1,5 +1,5 @@
 import type { ToolSource } from '../../shared/invocation';
-import type { GrpcBinding, HttpBinding, ToolAnnotations, ToolEntry } from '../../shared/registry';
+import type { GrpcBinding, HttpBinding, TaskSupport, ToolAnnotations, ToolEntry } from '../../shared/registry';
 import { normalizeRuntime, type RawRuntime } from './policy/normalizeRuntime';
 import { resolveOperationClasses } from './policy/operationClasses';
 import { normalizeRiskLevel } from './policy/riskLevel';
@@ -13,6 +13,8 @@ export interface DescribedTool {
   inputSchema?: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** MCP `execution.taskSupport`. */
+  taskSupport?: TaskSupport;
 }
 
 /** What an operator configured for a tool, with seed 001's field names. */
@@ -49,5 +51,6 @@ export function createToolEntry({ source, tool, config, tags, http, grpc }: Tool
     policy: { riskLevel, operationClasses: resolveOperationClasses(config?.operation_classes, tool.annotations, riskLevel) },
     ...(http ? { http } : {}),
     ...(grpc ? { grpc } : {}),
+    ...(tool.taskSupport && tool.taskSupport !== 'forbidden' ? { taskSupport: tool.taskSupport } : {}),
   };
 }

@@ -1,5 +1,9 @@
 import type { InvocationRecord } from '../../shared/invocation';
 import type { InvocationProgress, ToolEntry, ToolResult } from '../../shared/registry';
+import type { InvokeTaskOptions, TaskEvent } from '../../shared/tasks';
+
+/** A task-augmented call's news: the task exists, or its status changed. */
+export type TaskUpdate = TaskEvent & { taskId: string };
 
 export type {
   ContentBlock,
@@ -32,6 +36,10 @@ export interface ExecutionContext {
   readonly totalLeftMs: number;
   /** Whether progress restarts the per-request timeout (a stream that keeps talking may outlive timeoutMs). */
   readonly resetsOnProgress: boolean;
+  /** The caller asked for the call to run as a task (executors whose protocol has tasks: MCP). */
+  readonly task?: InvokeTaskOptions;
+  /** A task was created or changed status; counts as progress for the timeout. */
+  onTask?(update: TaskUpdate): void;
 }
 
 /**
