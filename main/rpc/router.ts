@@ -11,6 +11,7 @@ import { metricsRouter } from './metricsRouter';
 import { oauthRouter } from './oauthRouter';
 import { createResourcesRouter } from './resourcesRouter';
 import { systemRouter } from './systemRouter';
+import { tasksRouter } from './tasksRouter';
 import { toolsRouter } from './toolsRouter';
 import { createCallerFactory, router } from './trpc';
 
@@ -31,6 +32,7 @@ export const appRouter = router({
   }),
   oauth: oauthRouter,
   metrics: metricsRouter,
+  tasks: tasksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -6,6 +6,8 @@ import type { Core } from '../../../main/core';
 import type { McpConnection } from '../../../main/mcp/McpConnection';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { registerMcpAuth } from './mcpAuth';
+import { addCallTaskOptions, registerMcpTasks, taskEventLine, taskOptionsFrom, terminalAnswers, type CallTaskFlags } from './mcpTasks';
+import { answerFromTerminal } from '../terminalInteractions';
 import { adHocConfig, addTargetOptions, keyValues, splitCommandLine, type TargetOptions } from '../targetOptions';
 
 const AD_HOC = 'adhoc';
@@ -166,33 +168,51 @@ export function registerMcp(program: Command, ctx: CliContext) {
       }
     });
 
-  addTargetOptions(mcp.command('call <tool> [name]').description('Call a tool through the invocation pipeline'))
-    .option('--args <json>', 'arguments as a JSON object', undefined)
-    .option('--timeout <ms>', 'per-request timeout in milliseconds', (v) => Number(v))
-    .option('--yes', 'confirm a call that policy says needs confirmation')
-    .option('--json', 'print the result (or error) as JSON')
-    .action(async (tool: string, name: string | undefined, options: TargetOptions & { args?: string; json?: boolean; timeout?: number; yes?: boolean }) => {
+  addCallTaskOptions(
+    addTargetOptions(mcp.command('call <tool> [name]').description('Call a tool through the invocation pipeline'))
+      .option('--args <json>', 'arguments as a JSON object', undefined)
+      .option('--timeout <ms>', 'per-request timeout in milliseconds', (v) => Number(v))
+      .option('--yes', 'confirm a call that policy says needs confirmation')
+      .option('--json', 'print the result (or error) as JSON'),
+  ).action(async (tool: string, name: string | undefined, options: TargetOptions & CallTaskFlags & { args?: string; json?: boolean; timeout?: number; yes?: boolean }) => {
       const args = parseArgs(options.args);
+      const task = taskOptionsFrom(options);
       const core = await ctx.getCore();
       const target = await openTarget(core, name, options);
+      const stopAnswering = answerFromTerminal(core.mcp.broker, { io: ctx.io, answers: terminalAnswers(options) });
       let outcome: InvocationOutcome;
       try {
-        if (!target.connection.tools.some((t) => t.name === tool)) {
-          throw new CliExit(ExitCode.Failed, `No tool "${tool}" on ${target.server}. Tools: ${target.connection.tools.map((t) => t.name).join(', ')}`);
+        const definition = target.connection.tools.find((t) => t.name === tool);
+        if (!definition) throw new CliExit(ExitCode.Failed, `No tool "${tool}" on ${target.server}. Tools: ${target.connection.tools.map((t) => t.name).join(', ')}`);
+        if (task && !['optional', 'required'].includes(String(definition.execution?.taskSupport))) throw new CliExit(ExitCode.Usage, `${tool} does not support tasks (its execution.taskSupport is ${String(definition.execution?.taskSupport ?? 'unset')})`);
+        if (task?.mode === 'detach' && target.connection.config.transport === 'stdio') {
+          throw new CliExit(ExitCode.Usage, `--detach needs a server that outlives this command: ${target.server} runs over stdio as its child, so the task would end with it. Use --task to wait, or detach from the console.`);
         }
         const { toolEntryName } = await import('../../../main/registry/ToolCatalog');
-        outcome = await core.pipeline.invoke({ name: toolEntryName({ kind: 'mcp', name: target.server }, tool), arguments: args, timeoutMs: options.timeout, confirmed: options.yes });
+        outcome = await core.pipeline.invoke({
+          name: toolEntryName({ kind: 'mcp', name: target.server }, tool),
+          arguments: args,
+          timeoutMs: options.timeout,
+          confirmed: options.yes,
+          ...(task ? { task } : {}),
+          onTask: (update) => !options.json && ctx.io.stderr(taskEventLine(update)),
+        });
       } finally {
+        stopAnswering();
         await target.release();
       }
-      if (options.json) ctx.io.stdout(`${JSON.stringify(outcome.error ? { error: outcome.error } : outcome.result, null, 2)}\n`);
+      if (options.json) ctx.io.stdout(`${JSON.stringify(outcome.error ? { error: outcome.error, ...(outcome.task ? { task: outcome.task } : {}) } : outcome.task ? { ...outcome.result, task: outcome.task } : outcome.result, null, 2)}\n`);
       else if (outcome.error) ctx.io.stderr(`${outcome.error.code}: ${outcome.error.message}\n`);
-      else ctx.io.stdout(`${renderResult(outcome.result!)}\n`);
+      else if (outcome.task && !outcome.task.awaited) {
+        ctx.io.stdout(`${outcome.task.taskId}\n`);
+        ctx.io.stderr(`Started task ${outcome.task.taskId}: follow it with \`tooldeck mcp task get ${target.server} ${outcome.task.taskId}\`, fetch its result with \`tooldeck mcp task result ${target.server} ${outcome.task.taskId}\`\n`);
+      } else ctx.io.stdout(`${renderResult(outcome.result!)}\n`);
       const code = exitCodeFor(outcome);
       if (code !== ExitCode.Ok) throw new CliExit(code as ExitCode, options.json || outcome.error ? '' : 'The tool reported an error (isError)');
     });
 
   registerMcpAuth(mcp, ctx);
+  registerMcpTasks(mcp, ctx);
 
   mcp
     .command('conformance-client <url>')
