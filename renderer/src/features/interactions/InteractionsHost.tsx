@@ -56,6 +56,11 @@ export function InteractionsHost() {
               1 of {queue.length}
             </Badge>
           )}
+          {current.relatedTaskId && (
+            <Badge size="sm" variant="light" color="yellow" style={{ textTransform: 'none' }} title={current.relatedTaskId}>
+              task {current.relatedTaskId.slice(0, 8)}…
+            </Badge>
+          )}
         </Group>
       }
     >

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Code, Group, Kbd, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Box, Button, Checkbox, Code, Group, Kbd, Paper, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconShieldX } from '@tabler/icons-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatDuration } from '../../components/format';
@@ -29,7 +29,10 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
   const timeouts = { ...effective, ...overrides };
   const setTimeouts = (value: InvokeTimeouts) => setOverrides(timeoutOverrides(value, effective));
   const [confirming, setConfirming] = useState(false);
+  const [asTask, setAsTask] = useState(false);
+  const [detach, setDetach] = useState(false);
   const { state, start, cancel } = useInvocation();
+  const runsAsTask = tool.taskSupport === 'required' || (tool.taskSupport === 'optional' && asTask);
   const rootRef = useRef<HTMLDivElement>(null);
   const blockedId = useId();
 
@@ -40,7 +43,13 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
 
   const send = (confirmed: boolean) => {
     setConfirming(false);
-    start({ name: tool.name, arguments: args.args, ...overrides, ...(confirmed ? { confirmed: true } : {}) });
+    start({
+      name: tool.name,
+      arguments: args.args,
+      ...overrides,
+      ...(confirmed ? { confirmed: true } : {}),
+      ...(runsAsTask ? { task: { mode: detach ? ('detach' as const) : ('wait' as const) } } : {}),
+    });
   };
 
   const requestInvoke = () => {
@@ -94,6 +103,17 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
             Invoke
           </Button>
           <TimeoutsPopover value={timeouts} defaults={effective} onChange={setTimeouts} disabled={running} />
+          {tool.taskSupport === 'optional' && <Switch size="xs" label="Run as task" checked={asTask} onChange={(e) => setAsTask(e.currentTarget.checked)} disabled={running} />}
+          {tool.taskSupport === 'required' && (
+            <Tooltip label="The server runs every call of this tool as a task (execution.taskSupport: required)" withArrow>
+              <Badge variant="light" color="blue">
+                Runs as a task
+              </Badge>
+            </Tooltip>
+          )}
+          {runsAsTask && (
+            <Checkbox size="xs" label="Don’t wait (start only)" checked={detach} onChange={(e) => setDetach(e.currentTarget.checked)} disabled={running} />
+          )}
           {tool.source.kind !== 'http' && (
             <SaveToCollectionButton
               disabled={!args.valid}
@@ -145,7 +165,7 @@ function ResultArea({ state, tool, onCancel }: { state: InvocationState; tool: T
         </Paper>
       );
     case 'running':
-      return <RunStatus startedAt={state.startedAt} progress={state.progress} onCancel={onCancel} />;
+      return <RunStatus startedAt={state.startedAt} progress={state.progress} task={state.task} onCancel={onCancel} />;
     case 'done':
       return <ResultView outcome={state.outcome} tool={tool} />;
     case 'failed':

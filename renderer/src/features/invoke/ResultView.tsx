@@ -6,7 +6,9 @@ import { CopyButton } from '../../components/CopyButton';
 import { formatBytes, formatDuration } from '../../components/format';
 import { JsonTree } from '../../components/JsonTree';
 import { readablePath, schemaProblems, type SchemaProblem } from '../../components/jsonSchema';
+import { TaskStatusBadge, TaskTimeline } from '../tasks/TaskTimeline';
 import { ContentBlockView } from './ContentBlockView';
+import type { InvocationTask } from '../../../../shared/tasks';
 
 export interface ResultViewProps {
   outcome: InvocationOutcome;
@@ -93,6 +95,8 @@ export function ResultView({ outcome, tool }: ResultViewProps) {
         </Alert>
       )}
 
+      {outcome.task && <TaskSection task={outcome.task} server={server} />}
+
       {outcome.duplicate && (
         <Text size="sm" c="dimmed">
           This run already made the same call; the earlier result is shown and the tool was not called again.
@@ -167,6 +171,30 @@ export function ResultView({ outcome, tool }: ResultViewProps) {
       )}
       {!result && !error && <RawJson text={raw} label="Copy result JSON" />}
     </Stack>
+  );
+}
+
+/** The task a task-augmented call ran as: its id, where it ended (or stands, when detached) and its timeline. */
+function TaskSection({ task, server }: { task: InvocationTask; server?: string }) {
+  return (
+    <Paper withBorder radius="md" p="sm" component="section" aria-label="Task">
+      <Group justify="space-between" mb={6} wrap="wrap" gap="xs">
+        <Group gap="xs">
+          <Text size="sm" fw={600}>
+            {task.awaited ? 'Ran as task' : 'Started task'}
+          </Text>
+          <Code>{task.taskId}</Code>
+          <CopyButton value={task.taskId} label="Copy task id" />
+          <TaskStatusBadge status={task.status} />
+        </Group>
+        {!task.awaited && server && (
+          <Text size="xs" c="dimmed">
+            Not waited for: follow it and fetch its result in {server}’s Tasks tab.
+          </Text>
+        )}
+      </Group>
+      <TaskTimeline events={task.events} label={`Timeline of task ${task.taskId}`} />
+    </Paper>
   );
 }
 

@@ -13,6 +13,7 @@ import { ConnectionBadge } from './ConnectionBadge';
 import { PromptsPanel } from './PromptsPanel';
 import { ResourcesPanel } from './ResourcesPanel';
 import { ServerFormModal } from './ServerFormModal';
+import { TasksPanel } from './TasksPanel';
 import { TranscriptPanel } from './TranscriptPanel';
 
 const STEP_HELP: Record<string, string> = {
@@ -126,6 +127,7 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
           <Tabs.Tab value="tools">Tools ({server.tools.length})</Tabs.Tab>
           <Tabs.Tab value="resources">Resources ({server.resources.length + server.resourceTemplates.length})</Tabs.Tab>
           <Tabs.Tab value="prompts">Prompts ({server.prompts.length})</Tabs.Tab>
+          <Tabs.Tab value="tasks">Tasks</Tabs.Tab>
           <Tabs.Tab value="transcript">Transcript</Tabs.Tab>
           {server.config.transport !== 'stdio' && <Tabs.Tab value="authorization">Authorization</Tabs.Tab>}
           <Tabs.Tab value="info">Info</Tabs.Tab>
@@ -159,6 +161,9 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
         </Tabs.Panel>
         <Tabs.Panel value="prompts" pt="md">
           <PromptsPanel server={server} />
+        </Tabs.Panel>
+        <Tabs.Panel value="tasks" pt="md">
+          <TasksPanel server={name} connected={state.status === 'ready'} />
         </Tabs.Panel>
         <Tabs.Panel value="transcript" pt="md">
           <TranscriptPanel server={name} />
