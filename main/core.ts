@@ -10,6 +10,7 @@ import type { ClawPod } from '../shared/resources/clawPod';
 import { AgentToolAccess, lookupWithFallback } from './registry/compile/AgentToolAccess';
 import type { KubeSession } from './kube/KubeSession';
 import { McpCatalogSync, mcpToolEntry } from './mcp/McpToolSource';
+import { McpAppHost } from './apps/McpAppHost';
 import { McpService } from './mcp/McpService';
 import type { PlaceholderContext } from './resources/commandPlaceholders';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
@@ -82,6 +83,8 @@ export interface Core {
   /** Search over tools, skills and agents (saved A2A agents and the agents of the workspace's pod files). */
   searchAll(query: string, options?: SearchOptions): Promise<SearchHit[]>;
   readonly pipeline: InvocationPipeline;
+  /** MCP Apps: a tool's ui:// app served from its own loopback origin, its calls through the pipeline. */
+  readonly apps: McpAppHost;
   /**
    * Records a call that is not a tool invocation (an A2A conversation turn) into history, metrics
    * and the live feed, exactly as the pipeline records tool calls.
@@ -169,6 +172,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   });
   permissions = resources.permissions;
   const mcpSync = new McpCatalogSync(mcp, catalog, logger, resources.toolConfig);
+  const apps = new McpAppHost({ mcp, catalog, pipeline, logger });
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
   const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger });
   const a2aSkills = new A2aCatalogSync(a2a, catalog, logger);
@@ -233,6 +237,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       return search.search(query, options);
     },
     pipeline,
+    apps,
     record: (record) => recorder.record(record),
     history,
     historyReport,
@@ -243,6 +248,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       detachSearch();
       stopPolicy();
       mcpSync.close();
+      await apps.closeAll();
       await resources.close();
       await kube?.close();
       await mcp.close();

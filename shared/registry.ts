@@ -103,6 +103,8 @@ export const ToolEntry = z.object({
   grpc: GrpcBinding.optional(),
   /** MCP tools: whether calls run as tasks (absent: never). */
   taskSupport: TaskSupport.optional(),
+  /** MCP Apps: the `ui://` resource whose HTML shows this tool's calls (`_meta.ui.resourceUri`). */
+  appResourceUri: z.string().startsWith('ui://').optional(),
 });
 export type ToolEntry = z.infer<typeof ToolEntry>;
 

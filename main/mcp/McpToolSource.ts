@@ -31,7 +31,15 @@ function describedTool(tool: McpTool): DescribedTool {
       openWorldHint: annotations.openWorldHint,
     },
     taskSupport: TaskSupport.safeParse(tool.execution?.taskSupport).data,
+    appResourceUri: appResourceUri(tool),
   };
+}
+
+/** MCP Apps: `_meta.ui.resourceUri` (or the older flat `_meta["ui/resourceUri"]`), when it names a ui:// resource. */
+function appResourceUri(tool: McpTool): string | undefined {
+  const meta = tool._meta as { ui?: { resourceUri?: unknown }; 'ui/resourceUri'?: unknown } | undefined;
+  const uri = meta?.ui?.resourceUri ?? meta?.['ui/resourceUri'];
+  return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
 }
 
 const BACKSTOP_MARGIN_MS = 5_000;

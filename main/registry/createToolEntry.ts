@@ -15,6 +15,8 @@ export interface DescribedTool {
   annotations?: ToolAnnotations;
   /** MCP `execution.taskSupport`. */
   taskSupport?: TaskSupport;
+  /** MCP Apps `_meta.ui.resourceUri`. */
+  appResourceUri?: string;
 }
 
 /** What an operator configured for a tool, with seed 001's field names. */
@@ -52,5 +54,6 @@ export function createToolEntry({ source, tool, config, tags, http, grpc }: Tool
     ...(http ? { http } : {}),
     ...(grpc ? { grpc } : {}),
     ...(tool.taskSupport && tool.taskSupport !== 'forbidden' ? { taskSupport: tool.taskSupport } : {}),
+    ...(tool.appResourceUri ? { appResourceUri: tool.appResourceUri } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { AppError } from '../../shared/errors';
 import { a2aRouter } from './a2aRouter';
+import { appsRouter } from './appsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { grpcRouter } from './grpcRouter';
@@ -33,6 +34,7 @@ export const appRouter = router({
   oauth: oauthRouter,
   metrics: metricsRouter,
   tasks: tasksRouter,
+  apps: appsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -32,6 +32,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
   const [asTask, setAsTask] = useState(false);
   const [detach, setDetach] = useState(false);
   const { state, start, cancel } = useInvocation();
+  const [sentArgs, setSentArgs] = useState<Record<string, unknown>>({});
   const runsAsTask = tool.taskSupport === 'required' || (tool.taskSupport === 'optional' && asTask);
   const rootRef = useRef<HTMLDivElement>(null);
   const blockedId = useId();
@@ -43,6 +44,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
 
   const send = (confirmed: boolean) => {
     setConfirming(false);
+    setSentArgs(args.args);
     start({
       name: tool.name,
       arguments: args.args,
@@ -140,7 +142,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
       <ConfirmInvokeDialog opened={confirming} tool={tool} arguments={args.args} onConfirm={() => send(true)} onClose={() => setConfirming(false)} />
 
       <Box component="section" aria-label="Result">
-        <ResultArea state={state} tool={tool} onCancel={cancel} />
+        <ResultArea state={state} tool={tool} args={sentArgs} onCancel={cancel} />
       </Box>
     </Stack>
   );
@@ -154,7 +156,7 @@ function problemSummary(syntaxError: string | null, problems: Array<{ path: stri
   return `Fix to invoke: ${readablePath(first.path)} ${first.message}${rest}.`;
 }
 
-function ResultArea({ state, tool, onCancel }: { state: InvocationState; tool: ToolView; onCancel: () => void }) {
+function ResultArea({ state, tool, args, onCancel }: { state: InvocationState; tool: ToolView; args: Record<string, unknown>; onCancel: () => void }) {
   switch (state.phase) {
     case 'idle':
       return (
@@ -167,7 +169,7 @@ function ResultArea({ state, tool, onCancel }: { state: InvocationState; tool: T
     case 'running':
       return <RunStatus startedAt={state.startedAt} progress={state.progress} task={state.task} onCancel={onCancel} />;
     case 'done':
-      return <ResultView outcome={state.outcome} tool={tool} />;
+      return <ResultView outcome={state.outcome} tool={tool} args={args} />;
     case 'failed':
       return (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The call failed" role="alert">

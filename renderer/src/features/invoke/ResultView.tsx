@@ -6,14 +6,17 @@ import { CopyButton } from '../../components/CopyButton';
 import { formatBytes, formatDuration } from '../../components/format';
 import { JsonTree } from '../../components/JsonTree';
 import { readablePath, schemaProblems, type SchemaProblem } from '../../components/jsonSchema';
+import { McpAppFrame } from '../apps/McpAppFrame';
 import { TaskStatusBadge, TaskTimeline } from '../tasks/TaskTimeline';
 import { ContentBlockView } from './ContentBlockView';
 import type { InvocationTask } from '../../../../shared/tasks';
 
 export interface ResultViewProps {
   outcome: InvocationOutcome;
-  /** The tool called: its outputSchema checks structuredContent, its MCP source lets resource links be read. */
-  tool?: Pick<ToolEntry, 'source' | 'outputSchema'>;
+  /** The tool called: its outputSchema checks structuredContent, its MCP source lets resource links be read, its app shows the call. */
+  tool?: Pick<ToolEntry, 'source' | 'outputSchema'> & Partial<Pick<ToolEntry, 'toolName' | 'title' | 'description' | 'inputSchema' | 'appResourceUri'>>;
+  /** The arguments as sent (the record keeps a capped, masked copy): an MCP App receives them as its tool input. */
+  args?: Record<string, unknown>;
 }
 
 interface Status {
@@ -44,7 +47,7 @@ function checkOutput(outcome: InvocationOutcome, outputSchema: Record<string, un
 }
 
 /** A finished call: how it ended, what it cost, and everything the tool returned. */
-export function ResultView({ outcome, tool }: ResultViewProps) {
+export function ResultView({ outcome, tool, args }: ResultViewProps) {
   const { record, result, error } = outcome;
   const status = statusOf(outcome);
   const truncated = outcome.truncated || result?.truncated === true;
@@ -96,6 +99,15 @@ export function ResultView({ outcome, tool }: ResultViewProps) {
       )}
 
       {outcome.task && <TaskSection task={outcome.task} server={server} />}
+
+      {server && tool?.appResourceUri && tool.toolName && result && !result.isError && (
+        <McpAppFrame
+          server={server}
+          tool={{ toolName: tool.toolName, title: tool.title, description: tool.description, inputSchema: tool.inputSchema ?? {}, appResourceUri: tool.appResourceUri }}
+          args={args ?? parseArgs(outcome.record.argumentsJson)}
+          result={result}
+        />
+      )}
 
       {outcome.duplicate && (
         <Text size="sm" c="dimmed">
@@ -196,6 +208,15 @@ function TaskSection({ task, server }: { task: InvocationTask; server?: string }
       <TaskTimeline events={task.events} label={`Timeline of task ${task.taskId}`} />
     </Paper>
   );
+}
+
+function parseArgs(json: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 function Metric({ label, value }: { label: string; value: string }) {
