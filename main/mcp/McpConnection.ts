@@ -1,7 +1,8 @@
-import { Client, type CallToolResult, type ClientContext, type JSONRPCRequest, type Result, type Tool } from '@modelcontextprotocol/client';
+import { Client, UrlElicitationRequiredError, type CallToolResult, type ClientContext, type JSONRPCRequest, type Result, type Tool } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../shared/errors';
-import type { ConnectionState, McpServerConfig, McpTool, Root, ServerSnapshot, ToolListDiff } from '../../shared/mcp';
+import { URL_ELICITATION_STEP, type ConnectionState, type McpServerConfig, type McpTool, type Root, type ServerSnapshot, type ToolListDiff } from '../../shared/mcp';
 import type { Logger } from '../platform/Logger';
 import type { SecretRedactor } from '../platform/SecretRedactor';
 import { classifyConnectError, type ConnectClues } from './connectErrors';
@@ -80,13 +81,14 @@ class TaskAwareClient extends Client {
 }
 
 /**
- * What Tooldeck declares: form and URL elicitation, sampling, roots, and tasks (SEP-1686) both
+ * What Tooldeck declares: form and URL elicitation, sampling (with tools), roots, and tasks (SEP-1686) both
  * ways — it calls tools as tasks and lists/cancels them, and runs sampling and elicitation as
  * tasks when a server asks (`tasks.requests.*`).
  */
 const CLIENT_CAPABILITIES = {
   elicitation: { form: { applyDefaults: true }, url: {} },
-  sampling: {},
+  // Sampling with tools (SEP-1577): the operator answers as the model, with text or a tool call.
+  sampling: { tools: {} },
   roots: { listChanged: true },
   tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
 };
@@ -266,6 +268,24 @@ export class McpConnection {
 
   /** Only the pipeline's MCP executor calls this: every call runs through the pipeline. */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    try {
+      return await this.callToolNow(name, args, options);
+    } catch (error) {
+      // SEP-1036 error path (-32042): the call needs the operator to visit a page first, then to retry.
+      if (error instanceof UrlElicitationRequiredError) {
+        const pages = error.elicitations.filter((e) => typeof e.url === 'string');
+        throw new AppError('ExecutionFailed', `${error.message}${pages.length ? ` — ${pages.map((e) => e.message).join(' ')}` : ''}`, {
+          step: URL_ELICITATION_STEP,
+          details: pages.map((e) => e.url),
+          retryable: false,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  private async callToolNow(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = this.requireClient();
     const definition = this.discovery.tools.find((t) => t.name === name) as Tool | undefined;
     return (await client.callTool(
@@ -396,20 +416,45 @@ export class McpConnection {
     const server = this.options.config.name;
     const { broker } = this.options;
     const elicit = async (request: { params?: unknown }, signal: AbortSignal | undefined, ownTaskId?: string) => {
-      const params = request.params as { mode?: 'form' | 'url'; message: string; requestedSchema?: Record<string, unknown>; url?: string };
+      const params = request.params as { mode?: 'form' | 'url'; message: string; requestedSchema?: Record<string, unknown>; url?: string; elicitationId?: string };
       const taskId = ownTaskId ?? relatedTaskId(params);
       const answer = await broker.ask(
-        { kind: 'elicitation', server, mode: params.mode ?? 'form', message: params.message, requestedSchema: params.requestedSchema, url: params.url, ...(taskId ? { relatedTaskId: taskId } : {}) },
+        {
+          kind: 'elicitation',
+          server,
+          mode: params.mode ?? 'form',
+          message: params.message,
+          requestedSchema: params.requestedSchema,
+          url: params.url,
+          ...(params.elicitationId ? { elicitationId: params.elicitationId } : {}),
+          ...(taskId ? { relatedTaskId: taskId } : {}),
+        },
         signal,
       );
       if (answer.kind !== 'elicitation') throw new AppError('InvalidInput', 'Expected an elicitation answer');
       return answer.action === 'accept' ? { action: 'accept' as const, content: (answer.content ?? {}) as Record<string, string> } : { action: answer.action };
     };
     const sample = async (request: { params?: unknown }, signal: AbortSignal | undefined, ownTaskId?: string) => {
-      const params = request.params as { messages: unknown[]; systemPrompt?: string; maxTokens?: number };
+      const params = request.params as { messages: unknown[]; systemPrompt?: string; maxTokens?: number; tools?: Array<{ name: string }>; toolChoice?: { mode?: string } };
       const taskId = ownTaskId ?? relatedTaskId(params);
-      const answer = await broker.ask({ kind: 'sampling', server, messages: params.messages, systemPrompt: params.systemPrompt, maxTokens: params.maxTokens, ...(taskId ? { relatedTaskId: taskId } : {}) }, signal);
+      const answer = await broker.ask(
+        {
+          kind: 'sampling',
+          server,
+          messages: params.messages,
+          systemPrompt: params.systemPrompt,
+          maxTokens: params.maxTokens,
+          ...(params.tools?.length ? { tools: params.tools } : {}),
+          ...(params.toolChoice ? { toolChoice: params.toolChoice } : {}),
+          ...(taskId ? { relatedTaskId: taskId } : {}),
+        },
+        signal,
+      );
       if (answer.kind !== 'sampling' || answer.action === 'reject') throw new AppError('PolicyDenied', 'The operator declined the sampling request');
+      if (answer.toolUse) {
+        if (!params.tools?.some((t) => t.name === answer.toolUse!.name)) throw new AppError('InvalidInput', `The server offered no tool named ${answer.toolUse.name}`);
+        return { role: 'assistant' as const, model: answer.model, content: { type: 'tool_use' as const, id: `call_${randomUUID()}`, name: answer.toolUse.name, input: answer.toolUse.input }, stopReason: 'toolUse' };
+      }
       return { role: 'assistant' as const, model: answer.model, content: { type: 'text' as const, text: answer.text }, stopReason: 'endTurn' };
     };
     const signalOf = (ctx: unknown) => (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal;
@@ -424,6 +469,10 @@ export class McpConnection {
       return sample(request, signalOf(ctx));
     });
     client.setRequestHandler('roots/list', async () => ({ roots: this.options.roots() }));
+    // SEP-1036: the server saw the URL flow finish; a question about it still open needs no answer from the operator.
+    client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+      broker.completeUrlElicitation(server, notification.params.elicitationId);
+    });
   }
 
   private replaceTools(tools: readonly Tool[], announce = true) {

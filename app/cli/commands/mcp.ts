@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
-import type { McpTool } from '../../../shared/mcp';
+import { URL_ELICITATION_STEP, type McpTool } from '../../../shared/mcp';
 import type { InvocationOutcome, ToolResult } from '../../../shared/registry';
 import type { Core } from '../../../main/core';
 import type { McpConnection } from '../../../main/mcp/McpConnection';
@@ -202,7 +202,10 @@ export function registerMcp(program: Command, ctx: CliContext) {
         await target.release();
       }
       if (options.json) ctx.io.stdout(`${JSON.stringify(outcome.error ? { error: outcome.error, ...(outcome.task ? { task: outcome.task } : {}) } : outcome.task ? { ...outcome.result, task: outcome.task } : outcome.result, null, 2)}\n`);
-      else if (outcome.error) ctx.io.stderr(`${outcome.error.code}: ${outcome.error.message}\n`);
+      else if (outcome.error) {
+        ctx.io.stderr(`${outcome.error.code}: ${outcome.error.message}\n`);
+        if (outcome.error.step === URL_ELICITATION_STEP) ctx.io.stderr(`Open ${outcome.error.details?.length === 1 ? 'this page' : 'these pages'}, finish there, then run the call again:\n${(outcome.error.details ?? []).map((u) => `  ${u}\n`).join('')}`);
+      }
       else if (outcome.task && !outcome.task.awaited) {
         ctx.io.stdout(`${outcome.task.taskId}\n`);
         ctx.io.stderr(`Started task ${outcome.task.taskId}: follow it with \`tooldeck mcp task get ${target.server} ${outcome.task.taskId}\`, fetch its result with \`tooldeck mcp task result ${target.server} ${outcome.task.taskId}\`\n`);

@@ -142,7 +142,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
       <ConfirmInvokeDialog opened={confirming} tool={tool} arguments={args.args} onConfirm={() => send(true)} onClose={() => setConfirming(false)} />
 
       <Box component="section" aria-label="Result">
-        <ResultArea state={state} tool={tool} args={sentArgs} onCancel={cancel} />
+        <ResultArea state={state} tool={tool} args={sentArgs} onCancel={cancel} onRetry={() => requestInvokeRef.current()} />
       </Box>
     </Stack>
   );
@@ -156,7 +156,7 @@ function problemSummary(syntaxError: string | null, problems: Array<{ path: stri
   return `Fix to invoke: ${readablePath(first.path)} ${first.message}${rest}.`;
 }
 
-function ResultArea({ state, tool, args, onCancel }: { state: InvocationState; tool: ToolView; args: Record<string, unknown>; onCancel: () => void }) {
+function ResultArea({ state, tool, args, onCancel, onRetry }: { state: InvocationState; tool: ToolView; args: Record<string, unknown>; onCancel: () => void; onRetry: () => void }) {
   switch (state.phase) {
     case 'idle':
       return (
@@ -169,7 +169,7 @@ function ResultArea({ state, tool, args, onCancel }: { state: InvocationState; t
     case 'running':
       return <RunStatus startedAt={state.startedAt} progress={state.progress} task={state.task} onCancel={onCancel} />;
     case 'done':
-      return <ResultView outcome={state.outcome} tool={tool} args={args} />;
+      return <ResultView outcome={state.outcome} tool={tool} args={args} onRetry={onRetry} />;
     case 'failed':
       return (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The call failed" role="alert">

@@ -1,4 +1,4 @@
-import { Alert, Badge, Box, Code, Group, List, Paper, ScrollArea, Stack, Tabs, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { Alert, Anchor, Badge, Box, Button, Code, Group, List, Paper, ScrollArea, Stack, Tabs, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconBan, IconCheck, IconCopy, IconCircleCheck, IconX } from '@tabler/icons-react';
 import { useMemo, type ReactNode } from 'react';
 import type { InvocationOutcome, ToolEntry } from '../../../../shared/registry';
@@ -10,6 +10,7 @@ import { McpAppFrame } from '../apps/McpAppFrame';
 import { TaskStatusBadge, TaskTimeline } from '../tasks/TaskTimeline';
 import { ContentBlockView } from './ContentBlockView';
 import type { InvocationTask } from '../../../../shared/tasks';
+import { URL_ELICITATION_STEP } from '../../../../shared/mcp';
 
 export interface ResultViewProps {
   outcome: InvocationOutcome;
@@ -17,6 +18,8 @@ export interface ResultViewProps {
   tool?: Pick<ToolEntry, 'source' | 'outputSchema'> & Partial<Pick<ToolEntry, 'toolName' | 'title' | 'description' | 'inputSchema' | 'appResourceUri'>>;
   /** The arguments as sent (the record keeps a capped, masked copy): an MCP App receives them as its tool input. */
   args?: Record<string, unknown>;
+  /** Call again with the same arguments (after the pages a URL elicitation asked for were visited). */
+  onRetry?: () => void;
 }
 
 interface Status {
@@ -47,7 +50,7 @@ function checkOutput(outcome: InvocationOutcome, outputSchema: Record<string, un
 }
 
 /** A finished call: how it ended, what it cost, and everything the tool returned. */
-export function ResultView({ outcome, tool, args }: ResultViewProps) {
+export function ResultView({ outcome, tool, args, onRetry }: ResultViewProps) {
   const { record, result, error } = outcome;
   const status = statusOf(outcome);
   const truncated = outcome.truncated || result?.truncated === true;
@@ -88,6 +91,7 @@ export function ResultView({ outcome, tool, args }: ResultViewProps) {
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
             {error.message}
           </Text>
+          {error.step === URL_ELICITATION_STEP && <UrlElicitationPages urls={error.details ?? []} onRetry={onRetry} />}
           {record.status === 'denied' && outcome.verdict && outcome.verdict.reasons.length > 0 && (
             <List size="xs" mt={6}>
               {outcome.verdict.reasons.map((reason) => (
@@ -182,6 +186,42 @@ export function ResultView({ outcome, tool, args }: ResultViewProps) {
         </Tabs>
       )}
       {!result && !error && <RawJson text={raw} label="Copy result JSON" />}
+    </Stack>
+  );
+}
+
+/** MCP URL-mode elicitation, error path: pages the server needs the operator to visit before the call can succeed. */
+function UrlElicitationPages({ urls, onRetry }: { urls: string[]; onRetry?: () => void }) {
+  const pages = urls.flatMap((url) => {
+    try {
+      const parsed = new URL(url);
+      return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? [parsed] : [];
+    } catch {
+      return [];
+    }
+  });
+  return (
+    <Stack gap={6} mt={8}>
+      <Text size="sm">The server needs you to open {pages.length === 1 ? 'this page' : 'these pages'} first, finish there, then retry the call:</Text>
+      <List size="sm" aria-label="Pages to open">
+        {pages.map((page) => (
+          <List.Item key={page.href}>
+            <Anchor href={page.href} target="_blank" rel="noopener noreferrer" style={{ wordBreak: 'break-all' }}>
+              {page.href}
+            </Anchor>{' '}
+            <Text span size="xs" c="dimmed">
+              ({page.host})
+            </Text>
+          </List.Item>
+        ))}
+      </List>
+      {onRetry && (
+        <Group>
+          <Button size="xs" onClick={onRetry}>
+            Retry the call
+          </Button>
+        </Group>
+      )}
     </Stack>
   );
 }
