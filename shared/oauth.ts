@@ -174,6 +174,11 @@ export const OAuthStatus = z.object({
   resource: z.string().optional(),
   /** Scope granted with the current token. */
   scope: z.string().optional(),
+  /**
+   * Incremental consent (SEP-835): scopes the server asked for in its last insufficient_scope
+   * challenge that the current token lacks; granting them is a new sign-in.
+   */
+  requestedScopes: z.array(z.string()).optional(),
   /** When the current access token expires (ms since epoch), if the server said. */
   expiresAt: z.number().optional(),
   /** `Bearer`, or `DPoP` for a sender-constrained token. */

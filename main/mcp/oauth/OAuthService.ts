@@ -116,6 +116,9 @@ export class OAuthService {
     const failed = log.lastFailure();
     const state = flow ? (flow.authorizationUrl ? 'awaiting-browser' : 'working') : tokens ? 'signed-in' : failed ? 'failed' : 'signed-out';
     const dpopKey = tokens?.token_type?.toLowerCase() === 'dpop' ? await this.store.secret(server, 'dpop-key') : undefined;
+    const challenge = this.challenges.get(server);
+    const granted = new Set((tokens?.scope ?? '').split(' ').filter(Boolean));
+    const requestedScopes = challenge?.status === 403 && challenge.scope ? challenge.scope.split(' ').filter((s) => s && !granted.has(s)) : [];
     return {
       server,
       state,
@@ -125,6 +128,7 @@ export class OAuthService {
       scope: tokens?.scope,
       expiresAt: expiresAt(tokens),
       tokenType: tokens?.token_type,
+      ...(tokens && requestedScopes.length ? { requestedScopes } : {}),
       dpopThumbprint: dpopKey ? (await dpopSessionFromStored(dpopKey))?.thumbprint : undefined,
       hasRefreshToken: !!tokens?.refresh_token,
       authorizationUrl: flow?.authorizationUrl,

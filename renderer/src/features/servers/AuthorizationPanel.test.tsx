@@ -156,4 +156,16 @@ describe('AuthorizationPanel', () => {
     expect(await screen.findByText('DPoP-bound')).toBeInTheDocument();
     expect(screen.getByText('NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs')).toBeInTheDocument();
   });
+
+  it('asks the operator to grant the scopes a call needed (incremental consent), and signs in for them', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    const backend = backendShowing({ ...signedIn, requestedScopes: ['notes:write'] });
+    renderWithBackend(<AuthorizationPanel server="notes" />, backend);
+    const ask = (await screen.findByText('The server asks for more access')).closest('[role="status"]') as HTMLElement;
+    expect(within(screen.getByLabelText('Requested scopes')).getByText('notes:write')).toBeInTheDocument();
+    expect(within(screen.getByLabelText('Granted scopes')).getByText('mcp:tools')).toBeInTheDocument();
+    await user.click(within(ask).getByRole('button', { name: 'Grant access' }));
+    await waitFor(() => expect(backend.callsTo('oauth.login')).toEqual([{ server: 'notes' }]));
+  });
 });

@@ -306,6 +306,15 @@ export function AuthorizationPanel({ server }: { server: string }) {
                 </Badge>
               )}
             </Group>
+            {status?.scope && (
+              <Group gap={4} mt={2} aria-label="Granted scopes">
+                {status.scope.split(' ').map((scope) => (
+                  <Badge key={scope} size="xs" variant="light" color="teal" style={{ textTransform: 'none' }}>
+                    {scope}
+                  </Badge>
+                ))}
+              </Group>
+            )}
             {status?.issuer && (
               <Text size="xs" c="dimmed">
                 {status.issuer}
@@ -341,7 +350,26 @@ export function AuthorizationPanel({ server }: { server: string }) {
             {error ?? login.error?.message ?? logout.error?.message}
           </Alert>
         )}
-        {status?.failure && !busy && (
+        {status?.requestedScopes && status.requestedScopes.length > 0 && !busy && (
+          <Alert color="yellow" variant="light" icon={<IconLock size={16} />} title="The server asks for more access" role="status">
+            <Stack gap={6}>
+              <Text size="sm">A call needed scopes this sign-in did not grant. Grant them to go on (you sign in again, asked only for the added scopes' consent):</Text>
+              <Group gap={4} aria-label="Requested scopes">
+                {status.requestedScopes.map((scope) => (
+                  <Badge key={scope} color="yellow" variant="outline" style={{ textTransform: 'none' }}>
+                    {scope}
+                  </Badge>
+                ))}
+              </Group>
+              <Group>
+                <Button size="xs" onClick={() => login.mutate()} loading={login.isPending}>
+                  Grant access
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+        {status?.failure && !busy && !status.requestedScopes?.length && (
           <Alert color="red" icon={<IconCircleX size={16} />} role="alert" title={`Failed at: ${status.steps.find((s) => s.kind === status.failure!.step)?.title ?? status.failure.step}`}>
             {status.failure.message}
           </Alert>
