@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppErrorShape } from './errors';
 import { InvocationRecord, SourceKind, ToolSource } from './invocation';
+import { McpIcon } from './icons';
 import { InvocationTask, InvokeTaskOptions } from './tasks';
 
 /** MCP `execution.taskSupport`: whether a tools/call may (optional) or must (required) run as a task. */
@@ -103,6 +104,8 @@ export const ToolEntry = z.object({
   grpc: GrpcBinding.optional(),
   /** MCP tools: whether calls run as tasks (absent: never). */
   taskSupport: TaskSupport.optional(),
+  /** Icons the tool's server gives for it (SEP-973). */
+  icons: z.array(McpIcon).optional(),
   /** MCP Apps: the `ui://` resource whose HTML shows this tool's calls (`_meta.ui.resourceUri`). */
   appResourceUri: z.string().startsWith('ui://').optional(),
 });

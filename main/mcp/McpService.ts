@@ -5,6 +5,7 @@ import type { Logger } from '../platform/Logger';
 import { SecretRedactor } from '../platform/SecretRedactor';
 import type { SecretStore } from '../platform/SecretStore';
 import { EraCache } from './EraCache';
+import { IconFetcher } from './IconFetcher';
 import { InteractionBroker } from './InteractionBroker';
 import { McpConnection } from './McpConnection';
 import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
@@ -61,6 +62,8 @@ export interface ImportSummary {
 /** Saved MCP servers and their live connections, with reconnect-on-drop and clean shutdown. */
 export class McpService {
   readonly broker = new InteractionBroker();
+  /** Icons servers give for themselves and their tools, resources and prompts (https ones fetched with care). */
+  readonly icons = new IconFetcher();
   private readonly store: ServerConfigStore;
   private readonly eraCache: EraCache;
   readonly toolCache: ToolListCache;

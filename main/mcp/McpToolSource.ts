@@ -1,5 +1,6 @@
 import { AppError } from '../../shared/errors';
 import type { McpTool } from '../../shared/mcp';
+import { McpIcon } from '../../shared/icons';
 import { TaskSupport, type ToolEntry, type ToolResult } from '../../shared/registry';
 import type { Logger } from '../platform/Logger';
 import { createToolEntry, type DescribedTool, type ToolConfig } from '../registry/createToolEntry';
@@ -32,6 +33,7 @@ function describedTool(tool: McpTool): DescribedTool {
     },
     taskSupport: TaskSupport.safeParse(tool.execution?.taskSupport).data,
     appResourceUri: appResourceUri(tool),
+    icons: McpIcon.array().safeParse(tool.icons).data,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { McpIcon } from '../../shared/icons';
 import type { ToolSource } from '../../shared/invocation';
 import type { GrpcBinding, HttpBinding, TaskSupport, ToolAnnotations, ToolEntry } from '../../shared/registry';
 import { normalizeRuntime, type RawRuntime } from './policy/normalizeRuntime';
@@ -17,6 +18,7 @@ export interface DescribedTool {
   taskSupport?: TaskSupport;
   /** MCP Apps `_meta.ui.resourceUri`. */
   appResourceUri?: string;
+  icons?: McpIcon[];
 }
 
 /** What an operator configured for a tool, with seed 001's field names. */
@@ -55,5 +57,6 @@ export function createToolEntry({ source, tool, config, tags, http, grpc }: Tool
     ...(grpc ? { grpc } : {}),
     ...(tool.taskSupport && tool.taskSupport !== 'forbidden' ? { taskSupport: tool.taskSupport } : {}),
     ...(tool.appResourceUri ? { appResourceUri: tool.appResourceUri } : {}),
+    ...(tool.icons?.length ? { icons: tool.icons } : {}),
   };
 }

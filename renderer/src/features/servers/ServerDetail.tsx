@@ -15,6 +15,8 @@ import { ResourcesPanel } from './ResourcesPanel';
 import { ServerFormModal } from './ServerFormModal';
 import { TasksPanel } from './TasksPanel';
 import { TranscriptPanel } from './TranscriptPanel';
+import { McpIconImage } from '../../components/McpIconImage';
+import type { McpIcon } from '../../../../shared/icons';
 
 const STEP_HELP: Record<string, string> = {
   spawn: 'The command could not be started. Check that it is installed and on the PATH, or give its full path.',
@@ -54,6 +56,7 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
       <Group justify="space-between" align="flex-start">
         <div style={{ minWidth: 0 }}>
           <Group gap="sm">
+            <McpIconImage icons={(server.serverInfo as { icons?: McpIcon[] } | undefined)?.icons} size={28} label={`${name} icon`} />
             <Title order={3}>{name}</Title>
             <ConnectionBadge state={state} size="md" />
           </Group>

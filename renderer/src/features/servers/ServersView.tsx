@@ -12,6 +12,8 @@ import { ImportServersModal } from './ImportServersModal';
 import { ServerDetail } from './ServerDetail';
 import { ServerFormModal } from './ServerFormModal';
 import { useServers } from './useServers';
+import { McpIconImage } from '../../components/McpIconImage';
+import type { McpIcon } from '../../../../shared/icons';
 
 export function ServersView() {
   const { servers, error } = useServers();
@@ -86,9 +88,13 @@ function ServerListItem({ server, active, onClick }: { server: ServerSnapshot; a
       style={{ borderRadius: 8, background: active ? 'var(--mantine-color-default-hover)' : undefined }}
     >
       <Group gap="sm" wrap="nowrap">
-        <ThemeIcon variant="light" size="md" color={server.state.status === 'ready' ? 'teal' : server.state.status === 'error' ? 'red' : 'gray'}>
-          <Icon size={16} />
-        </ThemeIcon>
+        {(server.serverInfo as { icons?: McpIcon[] } | undefined)?.icons?.length ? (
+          <McpIconImage icons={(server.serverInfo as { icons?: McpIcon[] }).icons} size={28} label={`${server.config.name} icon`} />
+        ) : (
+          <ThemeIcon variant="light" size="md" color={server.state.status === 'ready' ? 'teal' : server.state.status === 'error' ? 'red' : 'gray'}>
+            <Icon size={16} />
+          </ThemeIcon>
+        )}
         <div style={{ minWidth: 0, flex: 1 }}>
           <Text size="sm" fw={600} truncate="end">
             {server.config.name}

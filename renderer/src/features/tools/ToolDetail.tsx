@@ -6,6 +6,7 @@ import { InvokePanel } from '../invoke/InvokePanel';
 import { ToolMetricsChart } from '../metrics/ToolMetricsChart';
 import type { ToolView } from '../invoke/types';
 import { AnnotationBadges } from './AnnotationBadges';
+import { McpIconImage } from '../../components/McpIconImage';
 
 const VERDICT = {
   allow: { color: 'teal', icon: IconShieldCheck, label: 'Allowed' },
@@ -19,6 +20,7 @@ export function ToolDetail({ tool }: { tool: ToolView }) {
     <Stack gap="md">
       <div>
         <Group gap="sm" align="center">
+          <McpIconImage icons={tool.icons} size={24} label={`${tool.toolName} icon`} />
           <Title order={3} ff="monospace">
             {tool.toolName}
           </Title>
