@@ -20,6 +20,7 @@ import { SecretRedactor } from './platform/SecretRedactor';
 import type { SecretStore } from './platform/SecretStore';
 import { secureDataDir } from './platform/secureDataDir';
 import { InvocationPipeline } from './registry/InvocationPipeline';
+import { callTracing } from './metrics/CallTracing';
 import { LiveFeed } from './metrics/LiveFeed';
 import type { ToolMetrics } from './metrics/ToolMetrics';
 import { SettingsStore } from './settings/SettingsStore';
@@ -125,6 +126,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     await metrics.startPrometheus({ port: exporters.prometheus.port }).catch((error: Error) => logger.warn('Prometheus exporter not started', { error: error.message }));
   }
   if (metrics && exporters.otlp.enabled && exporters.otlp.url) await metrics.configureOtlp({ url: exporters.otlp.url, intervalMs: exporters.otlp.intervalMs });
+  // Call spans over OTLP: the saved setting, else the standard OpenTelemetry environment variable.
+  const traceUrl = settings.get().tracing.otlp.enabled ? settings.get().tracing.otlp.url : process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (traceUrl) await callTracing.configureOtlp({ url: traceUrl });
   const liveCalls = new LiveFeed<InvocationRecord>();
   const catalog = new ToolCatalog();
   // Every call is recorded once, here: history, the metric instruments and the live feed all see
@@ -256,6 +260,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       await grpc.close();
       await history.close();
       await metrics?.shutdown();
+      await callTracing.flush().catch(() => undefined);
     },
   };
 }

@@ -48,6 +48,8 @@ export const InvocationRecord = z.object({
   taskId: z.string().optional(),
   /** …and its last known status: terminal once the result came, or updated later for a detached call. */
   taskStatus: TaskStatus.optional(),
+  /** The W3C trace id of the call (the traceparent its requests carried; its spans when exported). */
+  traceId: z.string().regex(/^[0-9a-f]{32}$/).optional(),
 });
 export type InvocationRecord = z.infer<typeof InvocationRecord>;
 

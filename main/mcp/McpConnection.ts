@@ -15,7 +15,7 @@ import { ConnectionTasks } from './tasks/ConnectionTasks';
 import type { TaskLedger } from './tasks/TaskLedger';
 import { relatedTaskId, taskAugmentation } from './tasks/taskWire';
 import { diffToolLists, isEmptyDiff } from './toolListDiff';
-import { createTransport, observeTransport } from './transportFactory';
+import { createTransport, observeTransport, traceOutgoing } from './transportFactory';
 
 export interface McpConnectionOptions {
   /** The server as stored and shown: secrets sealed (see serverSecrets.ts). */
@@ -168,6 +168,8 @@ export class McpConnection {
       (m) => this.transcript.recordOutgoing(m),
       (m) => this.transcript.recordIncoming(m),
     );
+    // Around the transcript's wrapper, so the transcript shows the traceparent that was sent.
+    traceOutgoing(transport);
 
     const client = new TaskAwareClient(this.options.clientInfo, {
       // A short probe: servers of the legacy era answer `server/discover` with an error at once;

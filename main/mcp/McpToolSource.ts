@@ -6,6 +6,7 @@ import type { Logger } from '../platform/Logger';
 import { createToolEntry, type DescribedTool, type ToolConfig } from '../registry/createToolEntry';
 import type { ToolCatalog } from '../registry/ToolCatalog';
 import type { ExecutionContext, ToolExecutor } from '../registry/types';
+import { callTracing, SpanKind } from '../metrics/CallTracing';
 import type { McpConnection } from './McpConnection';
 import type { McpService } from './McpService';
 
@@ -50,7 +51,12 @@ const BACKSTOP_MARGIN_MS = 5_000;
 export class McpToolExecutor implements ToolExecutor {
   constructor(private readonly connection: () => McpConnection) {}
 
-  async execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
+  execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
+    // The transport stage of the call's trace: the requests below carry this span's traceparent.
+    return callTracing.within('transport', { 'rpc.system': 'mcp', 'rpc.method': 'tools/call', 'mcp.server': entry.source.name, 'mcp.tool': entry.toolName }, () => this.executeNow(entry, args, ctx), SpanKind.CLIENT);
+  }
+
+  private async executeNow(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
     // A tool that supports tasks runs as one when asked (optional) or always (required); the
     // task's status changes count as progress for the pipeline's timeouts.
     if (entry.taskSupport === 'required' || (entry.taskSupport === 'optional' && ctx.task)) {

@@ -17,6 +17,8 @@ import { SchemaValidator } from './SchemaValidator';
 import type { ToolCatalog } from './ToolCatalog';
 import { systemClock, type Clock, type InvocationRecorder, type TaskUpdate, type ToolExecutor } from './types';
 import type { InvocationTask, InvokeTaskOptions } from '../../shared/tasks';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { callTracing, type CallTracing } from '../metrics/CallTracing';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './policy/EffectivePolicy';
 const PREVIEW_CHARS = 200;
@@ -62,6 +64,8 @@ export interface InvocationPipelineOptions {
   newId?: () => string;
   maxToolResultBytes?: number;
   maxRecordedArgumentsBytes?: number;
+  /** Spans per call and stage; the process's tracing by default. */
+  tracing?: CallTracing;
 }
 
 interface Failure {
@@ -83,6 +87,7 @@ export class InvocationPipeline {
   private readonly random: () => number;
   private readonly newId: () => string;
   private readonly maxRecordedArgumentsBytes: number;
+  private readonly tracing: CallTracing;
   private readonly validator = new SchemaValidator();
   private readonly ledger = new RunCallLedger();
   private readonly listeners = new Set<(record: InvocationRecord) => void>();
@@ -94,6 +99,7 @@ export class InvocationPipeline {
     this.random = options.random ?? Math.random;
     this.newId = options.newId ?? sequentialIds();
     this.maxRecordedArgumentsBytes = options.maxRecordedArgumentsBytes ?? MAX_RECORDED_ARGUMENTS_BYTES;
+    this.tracing = options.tracing ?? callTracing;
   }
 
   /** Every record also goes to these listeners (metrics, live history); returns the unsubscribe. */
@@ -112,10 +118,24 @@ export class InvocationPipeline {
    * only when `name` is not a registry name at all, since then there is nothing to record it under.
    */
   async invoke(request: InvocationRequest): Promise<InvocationOutcome> {
+    // One trace per call (W3C Trace Context): a span for the call, one per stage under it; the
+    // transport's requests carry it and the record keeps its trace id.
+    const span = this.tracing.start('tool.invoke', { 'tool.name': request.name });
+    try {
+      const outcome = await this.tracing.run(span, () => this.invokeTraced(request, span.spanContext().traceId));
+      span.setAttributes({ 'tool.status': outcome.record.status, 'tool.attempts': outcome.record.attempts ?? 0 });
+      if (outcome.error) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
+      return outcome;
+    } finally {
+      span.end();
+    }
+  }
+
+  private async invokeTraced(request: InvocationRequest, traceId: string): Promise<InvocationOutcome> {
     const startedAt = this.clock.now();
     const args = request.arguments ?? {};
     const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes);
-    const base: RecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request };
+    const base: RecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId };
 
     const registered = this.catalog.resolve(request.name);
     if (!registered) {
@@ -126,12 +146,17 @@ export class InvocationPipeline {
     const at = { ...base, sourceKind: entry.source.kind, sourceName: entry.source.name, tool: entry.toolName };
     const verdict = this.policy.verdict(entry);
 
+    const validating = this.tracing.start('validate');
     try {
       this.validator.validate(entry.name, entry.inputSchema, args);
     } catch (error) {
+      validating.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
       return this.finish(at, undefined, { error: classifyError(error), status: 'error', attempts: 0 }, verdict);
+    } finally {
+      validating.end();
     }
     const refusal = refusalFor(entry, verdict, request.confirmed === true);
+    this.tracing.start('policy', { 'policy.verdict': verdict.verdict, 'policy.refused': refusal !== undefined }).end();
     if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, verdict);
 
     if (request.runId !== undefined) {
@@ -158,7 +183,8 @@ export class InvocationPipeline {
     const retry = runtime.retry;
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await runAttempt({
+        const result = await this.tracing.within(`attempt ${attempt}`, { 'tool.attempt': attempt }, () =>
+          runAttempt({
           entry,
           executor,
           args,
@@ -172,7 +198,8 @@ export class InvocationPipeline {
           onProgress: request.onProgress,
           task: request.task,
           onTask: request.onTask,
-        });
+          }),
+        );
         return { result, attempts: attempt };
       } catch (thrown) {
         const error = thrown as AppError;
@@ -230,6 +257,7 @@ export class InvocationPipeline {
       resultPreview: capped ? preview(capped.result) : '',
       truncated: capped?.truncated ?? false,
       attempts,
+      traceId: at.traceId,
     };
     if (failure) {
       record.errorCode = failure.error.code;
@@ -295,6 +323,8 @@ class TaskTrail {
 
 interface RecordBase {
   startedAt: number;
+  /** The W3C trace id of the call's span. */
+  traceId: string;
   argumentsJson: string;
   requestBytes: number;
   request: InvocationRequest;

@@ -25,6 +25,7 @@ export const RECORD_FIELDS = [
   'attempts',
   'taskId',
   'taskStatus',
+  'traceId',
 ] as const satisfies readonly (keyof InvocationRecord)[];
 
 export const COLUMNS = RECORD_FIELDS.map((field) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
@@ -75,6 +76,7 @@ export function toParams(rec: InvocationRecord): SQLInputValue[] {
     optional(rec.attempts),
     optional(rec.taskId),
     optional(rec.taskStatus),
+    optional(rec.traceId),
   ];
 }
 
@@ -104,5 +106,6 @@ export function fromRow(row: InvocationRow): InvocationRecord {
   if (row.attempts !== null) rec.attempts = row.attempts as number;
   if (row.task_id !== null && row.task_id !== undefined) rec.taskId = row.task_id as string;
   if (row.task_status !== null && row.task_status !== undefined) rec.taskStatus = row.task_status as TaskStatus;
+  if (row.trace_id !== null && row.trace_id !== undefined) rec.traceId = row.trace_id as string;
   return rec;
 }

@@ -68,6 +68,16 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    description: 'the W3C trace id of each call',
+    up(db) {
+      db.exec(`
+        ALTER TABLE invocations ADD COLUMN trace_id TEXT;
+        CREATE INDEX invocations_trace_id ON invocations (trace_id) WHERE trace_id IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = Math.max(...migrations.map((m) => m.version));

@@ -6,7 +6,9 @@ import { CopyButton } from '../../components/CopyButton';
 import { formatBytes, formatDuration } from '../../components/format';
 import { JsonTree } from '../../components/JsonTree';
 import { readablePath, schemaProblems, type SchemaProblem } from '../../components/jsonSchema';
+import { useNavigate } from '../../shell/useSection';
 import { McpAppFrame } from '../apps/McpAppFrame';
+import { filterParams } from '../history/historyFilter';
 import { TaskStatusBadge, TaskTimeline } from '../tasks/TaskTimeline';
 import { ContentBlockView } from './ContentBlockView';
 import type { InvocationTask } from '../../../../shared/tasks';
@@ -83,6 +85,7 @@ export function ResultView({ outcome, tool, args, onRetry }: ResultViewProps) {
           <Metric label="Sent" value={formatBytes(record.requestBytes)} />
           <Metric label="Received" value={formatBytes(record.responseBytes)} />
           {record.attempts !== undefined && record.attempts > 1 && <Metric label="Attempts" value={String(record.attempts)} />}
+          {record.traceId && <TraceLink traceId={record.traceId} />}
         </Group>
       </Group>
 
@@ -257,6 +260,18 @@ function parseArgs(json: string): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** The call's W3C trace id, opening History on that trace. */
+function TraceLink({ traceId }: { traceId: string }) {
+  const navigate = useNavigate();
+  return (
+    <Tooltip label={`Trace ${traceId}: show its calls in History`} withArrow>
+      <Anchor component="button" size="xs" ff="monospace" onClick={() => navigate('history', filterParams({ trace: traceId }))} aria-label={`Trace ${traceId}`}>
+        trace {traceId.slice(0, 8)}…
+      </Anchor>
+    </Tooltip>
+  );
 }
 
 function Metric({ label, value }: { label: string; value: string }) {
