@@ -90,6 +90,31 @@ describe('trace context (W3C, SEP-414)', () => {
     expect(traceparent.split('-')[2]).toBe(byName.get('transport')!.spanId);
   });
 
+  it('without an exporter still gives each call a trace of its own, marked not sampled, and records nothing', async () => {
+    await callTracing.configureOtlp(undefined);
+    try {
+      const before = collector.spans.length;
+      const first = await tools.pipeline.invoke({ name: 'mcp:traced.echo', arguments: { message: 'one' }, confirmed: true });
+      const second = await tools.pipeline.invoke({ name: 'mcp:traced.echo', arguments: { message: 'two' }, confirmed: true });
+      expect(first.record.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(second.record.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(second.record.traceId).not.toBe(first.record.traceId);
+      const sent = mcp
+        .transcript('traced')!
+        .list()
+        .filter((e) => e.direction === 'out' && e.method === 'tools/call')
+        .map((e) => (JSON.parse(e.text) as { params: { _meta?: { traceparent?: string } } }).params._meta?.traceparent)
+        .at(-1)!;
+      expect(sent).toMatch(TRACEPARENT);
+      expect(sent.split('-')[1]).toBe(second.record.traceId);
+      expect(sent.split('-')[3]).toBe('00');
+      await callTracing.flush();
+      expect(collector.spans.length).toBe(before);
+    } finally {
+      await callTracing.configureOtlp({ url: collector.url });
+    }
+  });
+
   it('gives every other request a traceparent of its own (list refreshes, pings)', async () => {
     await mcp.refresh('traced');
     const listed = mcp

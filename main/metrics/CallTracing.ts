@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, SamplingDecision, TracerProvider, type ReadableSpan, type Sampler, type SamplingResult, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Context } from '@opentelemetry/api';
 
 export { SpanKind };
@@ -38,6 +38,24 @@ class SwitchableProcessor implements SpanProcessor {
 }
 
 /**
+ * Records spans only while something exports them. Unrecorded spans still get real ids (the SDK
+ * hands back a non-recording span with a fresh trace and span id), which is all the wire and the
+ * history need, at a fraction of a recorded span's cost per call. Their traceparent then says
+ * "not sampled", which is true: nobody collects this side of the trace.
+ */
+class ExportingSampler implements Sampler {
+  exporting = false;
+
+  shouldSample(): SamplingResult {
+    return { decision: this.exporting ? SamplingDecision.RECORD_AND_SAMPLED : SamplingDecision.NOT_RECORD };
+  }
+
+  toString(): string {
+    return 'ExportingSampler';
+  }
+}
+
+/**
  * Trace context for every call (W3C Trace Context, MCP SEP-414): the invocation pipeline opens a
  * span per call with a child per stage (validate, policy, attempt n, transport); the MCP and A2A
  * clients put the current span's `traceparent` into each request's `_meta` (and the HTTP header),
@@ -48,12 +66,13 @@ class SwitchableProcessor implements SpanProcessor {
 export class CallTracing {
   private readonly current = new AsyncLocalStorage<Span>();
   private readonly processor = new SwitchableProcessor();
+  private readonly sampler = new ExportingSampler();
   private readonly provider: TracerProvider;
   private readonly tracer;
   private otlp?: { url: string; exporter: OTLPTraceExporter };
 
   constructor() {
-    this.provider = new TracerProvider({ resource: resourceFromAttributes({ 'service.name': 'tooldeck' }), spanProcessors: [this.processor] });
+    this.provider = new TracerProvider({ resource: resourceFromAttributes({ 'service.name': 'tooldeck' }), sampler: this.sampler, spanProcessors: [this.processor] });
     this.tracer = this.provider.getTracer('tooldeck');
   }
 
@@ -101,11 +120,13 @@ export class CallTracing {
   async configureOtlp(options: TraceOtlpOptions | undefined): Promise<void> {
     const previous = this.processor.target;
     this.processor.target = undefined;
+    this.sampler.exporting = false;
     this.otlp = undefined;
     await previous?.shutdown().catch(() => undefined);
     if (!options) return;
     const exporter = new OTLPTraceExporter({ url: options.url, headers: options.headers });
     this.processor.target = new BatchSpanProcessor({ exporter, scheduledDelayMillis: 1_000 });
+    this.sampler.exporting = true;
     this.otlp = { url: options.url, exporter };
   }
 
