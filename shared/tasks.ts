@@ -8,6 +8,18 @@ import { AppErrorShape } from './errors';
 export const TaskStatus = z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
+/**
+ * The 2026 form of tasks (SEP-2663, revision 2026-07-28): an extension both sides declare under
+ * `capabilities.extensions`; the server, not the caller, decides which calls become tasks.
+ */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** Whether a server's capabilities declare the tasks extension. */
+export function declaresTasksExtension(capabilities: unknown): boolean {
+  const extensions = (capabilities as { extensions?: unknown } | undefined)?.extensions;
+  return !!extensions && typeof extensions === 'object' && TASKS_EXTENSION in extensions;
+}
+
 export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
 export const isTerminalTaskStatus = (status: TaskStatus): boolean => TERMINAL_TASK_STATUSES.includes(status);
 

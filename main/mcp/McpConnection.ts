@@ -3,7 +3,9 @@ import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../shared/errors';
 import { URL_ELICITATION_STEP, type ConnectionState, type McpServerConfig, type McpTool, type Root, type ServerSnapshot, type ToolListDiff } from '../../shared/mcp';
+import type { InvokeTaskOptions } from '../../shared/tasks';
 import type { Logger } from '../platform/Logger';
+import type { TaskUpdate } from '../registry/types';
 import type { SecretRedactor } from '../platform/SecretRedactor';
 import { classifyConnectError, type ConnectClues } from './connectErrors';
 import type { EraCache } from './EraCache';
@@ -11,9 +13,10 @@ import type { InteractionBroker } from './InteractionBroker';
 import { McpTranscript } from './McpTranscript';
 import type { OAuthSession } from './oauth/OAuthSession';
 import { ClientTaskExecutor } from './tasks/ClientTaskExecutor';
-import { ConnectionTasks } from './tasks/ConnectionTasks';
+import { adaptCreatedTasks } from './tasks/adaptCreatedTasks';
+import { ConnectionTasks, type InputAnswerer } from './tasks/ConnectionTasks';
 import type { TaskLedger } from './tasks/TaskLedger';
-import { relatedTaskId, taskAugmentation } from './tasks/taskWire';
+import { createdTaskIn, relatedTaskId, TASKS_EXTENSION, taskAugmentation } from './tasks/taskWire';
 import { diffToolLists, isEmptyDiff } from './toolListDiff';
 import { createTransport, observeTransport, traceOutgoing } from './transportFactory';
 
@@ -59,6 +62,11 @@ export interface CallOptions {
    * and aborts through `signal` well before this.
    */
   backstopMs: number;
+  /**
+   * How to treat a task the server makes of the call (the SEP-2663 extension, where the server
+   * decides): wait for it (the default) or return at once naming it; its status changes go to `onUpdate`.
+   */
+  task?: { options?: InvokeTaskOptions; onUpdate?: (update: TaskUpdate) => void };
 }
 
 const STDERR_TAIL = 20;
@@ -81,9 +89,10 @@ class TaskAwareClient extends Client {
 }
 
 /**
- * What Tooldeck declares: form and URL elicitation, sampling (with tools), roots, and tasks (SEP-1686) both
- * ways — it calls tools as tasks and lists/cancels them, and runs sampling and elicitation as
- * tasks when a server asks (`tasks.requests.*`).
+ * What Tooldeck declares: form and URL elicitation, sampling (with tools), roots, and tasks in both
+ * forms — SEP-1686 both ways (it calls tools as tasks and lists/cancels them, and runs sampling and
+ * elicitation as tasks when a server asks, `tasks.requests.*`) and the SEP-2663 extension (a
+ * server of the 2026-07-28 revision may answer a call with a task).
  */
 const CLIENT_CAPABILITIES = {
   elicitation: { form: { applyDefaults: true }, url: {} },
@@ -91,6 +100,7 @@ const CLIENT_CAPABILITIES = {
   sampling: { tools: {} },
   roots: { listChanged: true },
   tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+  extensions: { [TASKS_EXTENSION]: {} },
 };
 
 /** One live MCP session with one server: connect (with a doctor's verdict on failure), discover, call. */
@@ -170,6 +180,8 @@ export class McpConnection {
     );
     // Around the transcript's wrapper, so the transcript shows the traceparent that was sent.
     traceOutgoing(transport);
+    // Inside it: the transcript shows the server's CreateTaskResult as sent, the SDK gets one it accepts.
+    adaptCreatedTasks(transport);
 
     const client = new TaskAwareClient(this.options.clientInfo, {
       // A short probe: servers of the legacy era answer `server/discover` with an error at once;
@@ -188,10 +200,10 @@ export class McpConnection {
         prompts: { onChanged: (error, prompts) => (error ? this.noteError('prompts/list refresh failed', error) : prompts && this.update({ prompts })) },
       },
     });
-    this.taskOps = new ConnectionTasks(config.name, client, this.options.taskLedger, this.options.onDetachedTask);
     this.executorTasks = new ClientTaskExecutor(client);
     this.executorTasks.onChange(() => this.options.onExecutorTasksChanged?.());
-    this.installServerRequestHandlers(client, this.executorTasks);
+    const answer = this.installServerRequestHandlers(client, this.executorTasks);
+    this.taskOps = new ConnectionTasks(config.name, client, this.options.taskLedger, this.options.onDetachedTask, answer);
     client.onerror = (error) => {
       // Non-JSON lines on stdout and similar protocol noise: keep them for the doctor.
       const text = error.message.slice(0, 300);
@@ -290,7 +302,7 @@ export class McpConnection {
   private async callToolNow(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = this.requireClient();
     const definition = this.discovery.tools.find((t) => t.name === name) as Tool | undefined;
-    return (await client.callTool(
+    const result = (await client.callTool(
       { name, arguments: args },
       {
         signal: options.signal,
@@ -301,6 +313,14 @@ export class McpConnection {
         ...(definition ? { toolDefinition: definition } : {}),
       },
     )) as CallToolResult;
+    const created = createdTaskIn(result);
+    if (!created) return result;
+    return (await this.taskOps!.adopt(name, created, {
+      options: options.task?.options ?? { mode: 'wait' },
+      signal: options.signal ?? new AbortController().signal,
+      backstopMs: options.backstopMs,
+      ...(options.task?.onUpdate ? { onUpdate: options.task.onUpdate } : {}),
+    })) as CallToolResult;
   }
 
   /** MCP tasks on this connection (task-augmented calls, tasks/get|result|list|cancel). */
@@ -413,8 +433,9 @@ export class McpConnection {
   /**
    * Elicitation and sampling go to the operator (the interaction broker). A request that asks to
    * run as a task is answered with the task at once and the operator's answer is its result.
+   * Returns the same answers for the requests a SEP-2663 task waits on (its `inputRequests`).
    */
-  private installServerRequestHandlers(client: Client, executor: ClientTaskExecutor) {
+  private installServerRequestHandlers(client: Client, executor: ClientTaskExecutor): InputAnswerer {
     const server = this.options.config.name;
     const { broker } = this.options;
     const elicit = async (request: { params?: unknown }, signal: AbortSignal | undefined, ownTaskId?: string) => {
@@ -475,6 +496,12 @@ export class McpConnection {
     client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
       broker.completeUrlElicitation(server, notification.params.elicitationId);
     });
+    return async (method, params, signal, taskId) => {
+      if (method === 'elicitation/create') return elicit({ params }, signal, taskId);
+      if (method === 'sampling/createMessage') return sample({ params }, signal, taskId);
+      if (method === 'roots/list') return { roots: this.options.roots() };
+      throw new AppError('ExecutionFailed', `Task ${taskId} asks for ${method}, which Tooldeck does not answer.`, { retryable: false });
+    };
   }
 
   private replaceTools(tools: readonly Tool[], announce = true) {

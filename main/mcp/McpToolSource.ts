@@ -58,16 +58,18 @@ export class McpToolExecutor implements ToolExecutor {
 
   private async executeNow(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
     // A tool that supports tasks runs as one when asked (optional) or always (required); the
-    // task's status changes count as progress for the pipeline's timeouts.
-    if (entry.taskSupport === 'required' || (entry.taskSupport === 'optional' && ctx.task)) {
-      return this.connection().tasks.callTool(entry.toolName, args, {
+    // task's status changes count as progress for the pipeline's timeouts. With the 2026 tasks
+    // extension the server decides instead, and any plain call may come back as a task (below).
+    const tasks = this.connection().tasks;
+    if (!tasks.serverDecides && (entry.taskSupport === 'required' || (entry.taskSupport === 'optional' && ctx.task))) {
+      return tasks.callTool(entry.toolName, args, {
         options: ctx.task ?? { mode: 'wait' },
         signal: ctx.signal,
         backstopMs: ctx.totalLeftMs + BACKSTOP_MARGIN_MS,
         onUpdate: (update) => ctx.onTask?.(update),
       });
     }
-    if (ctx.task) throw new AppError('InvalidInput', `${entry.name} cannot run as a task: the server does not declare task support for it (execution.taskSupport).`, { step: 'validate' });
+    if (ctx.task && !tasks.serverDecides) throw new AppError('InvalidInput', `${entry.name} cannot run as a task: the server does not declare task support for it (execution.taskSupport).`, { step: 'validate' });
     // The pipeline is the one timeout authority (per request, reset on progress, total): it aborts
     // through the signal, which the SDK turns into notifications/cancelled. The SDK's own timer
     // only backstops the call's whole remaining budget, so it never fires first.
@@ -75,6 +77,7 @@ export class McpToolExecutor implements ToolExecutor {
       signal: ctx.signal,
       onProgress: (p) => ctx.onProgress(p),
       backstopMs: ctx.totalLeftMs + BACKSTOP_MARGIN_MS,
+      task: { ...(ctx.task ? { options: ctx.task } : {}), onUpdate: (update) => ctx.onTask?.(update) },
     });
     return result as ToolResult;
   }

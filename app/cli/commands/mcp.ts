@@ -184,7 +184,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
       try {
         const definition = target.connection.tools.find((t) => t.name === tool);
         if (!definition) throw new CliExit(ExitCode.Failed, `No tool "${tool}" on ${target.server}. Tools: ${target.connection.tools.map((t) => t.name).join(', ')}`);
-        if (task && !['optional', 'required'].includes(String(definition.execution?.taskSupport))) throw new CliExit(ExitCode.Usage, `${tool} does not support tasks (its execution.taskSupport is ${String(definition.execution?.taskSupport ?? 'unset')})`);
+        if (task && !target.connection.tasks.serverDecides && !['optional', 'required'].includes(String(definition.execution?.taskSupport))) throw new CliExit(ExitCode.Usage, `${tool} does not support tasks (its execution.taskSupport is ${String(definition.execution?.taskSupport ?? 'unset')})`);
         if (task?.mode === 'detach' && target.connection.config.transport === 'stdio') {
           throw new CliExit(ExitCode.Usage, `--detach needs a server that outlives this command: ${target.server} runs over stdio as its child, so the task would end with it. Use --task to wait, or detach from the console.`);
         }

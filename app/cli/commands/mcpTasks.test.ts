@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingScript, startEverythingHttp, type RunningPeer } from '../../../e2e/peers/mcp/everything';
+import { fakeTasksExtensionStdio, startFakeTasksExtensionHttp } from '../../../e2e/peers/mcp/fakeTasksExtension';
 import { CliContext, CliExit, ExitCode } from '../CliContext';
 import { registerMcp } from './mcp';
 
@@ -78,5 +79,42 @@ describe('tooldeck mcp call --task and tooldeck mcp task', () => {
     expect(get).toMatchObject({ code: ExitCode.Failed, stderr: expect.stringContaining(`remote no longer has task ${taskId}`) });
     const listedAgain = await run(['task', 'list', 'remote', '--json']);
     expect((JSON.parse(listedAgain.stdout) as { tasks: Array<{ taskId: string; gone?: boolean }> }).tasks.find((t) => t.taskId === taskId)).toMatchObject({ gone: true });
+  }, 30_000);
+});
+
+describe('tooldeck mcp call and task with a server of the 2026 tasks extension (SEP-2663)', () => {
+  let extension: RunningPeer;
+  beforeAll(async () => {
+    extension = await startFakeTasksExtensionHttp();
+  }, 30_000);
+  afterAll(() => extension?.close());
+
+  it('follows the task the server made of a call, answering its question from --answer', async () => {
+    const { command, args } = fakeTasksExtensionStdio('x') as { command: string; args: string[] };
+    expect((await run(['add', 'ext-local', '--stdio', [command, ...args].join(' '), '--no-connect'])).code).toBe(0);
+    const call = await run(['call', 'confirm_delete', 'ext-local', '--args', '{"filename":"a.txt"}', '--task', '--answer', '{"confirm":true}']);
+    expect(call.code).toBe(0);
+    expect(call.stdout).toContain('Deleted a.txt');
+    expect(call.stderr).toMatch(/task \S+ created, working/);
+    expect(call.stderr).toMatch(/task \S+ input_required/);
+    expect(call.stderr).toMatch(/task \S+ completed/);
+  }, 30_000);
+
+  it('detaches, and a later command gets, fetches and cancels the server’s tasks (the server keeps them across sessions)', async () => {
+    expect((await run(['add', 'ext-remote', '--url', extension.url, '--no-connect'])).code).toBe(0);
+    const quick = await run(['call', 'slow_compute', 'ext-remote', '--args', '{"seconds":0.3,"label":"later"}', '--detach']);
+    expect(quick.code).toBe(0);
+    const quickId = quick.stdout.trim();
+    const result = await run(['task', 'result', 'ext-remote', quickId]);
+    expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('Computed later in 0.3s') });
+
+    const long = await run(['call', 'slow_compute', 'ext-remote', '--args', '{"seconds":60,"label":"long"}', '--detach']);
+    const longId = long.stdout.trim();
+    expect(await run(['task', 'get', 'ext-remote', longId])).toMatchObject({ code: 0, stdout: expect.stringContaining('working') });
+    expect(await run(['task', 'cancel', 'ext-remote', longId])).toMatchObject({ code: 0, stdout: expect.stringContaining('cancelled') });
+    const list = await run(['task', 'list', 'ext-remote', '--json']);
+    const tasks = (JSON.parse(list.stdout) as { tasks: Array<{ taskId: string; status: string }> }).tasks;
+    expect(tasks.find((t) => t.taskId === quickId)).toMatchObject({ status: 'completed' });
+    expect(tasks.find((t) => t.taskId === longId)).toMatchObject({ status: 'cancelled' });
   }, 30_000);
 });

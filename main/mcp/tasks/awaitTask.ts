@@ -93,14 +93,22 @@ export async function awaitTask(channel: TaskChannel, created: McpTask, options:
   const final = await channel.get(created.taskId).catch(() => undefined);
   if ('payload' in outcome) {
     const settled: McpTask = final && isTerminalTaskStatus(final.status) ? final : { ...current, status: 'completed', statusMessage: final?.statusMessage ?? current.statusMessage };
-    options.onEvent(settled, 'result');
+    // A poll may have seen the end first: the timeline shows it once.
+    if (settled.status !== current.status || settled.statusMessage !== current.statusMessage) options.onEvent(settled, 'result');
     return { payload: outcome.payload, final: settled };
   }
   if (final && final.status !== current.status) options.onEvent(final, 'result');
   const ended = final ?? current;
   const reason = (outcome.error as Error)?.message ?? String(outcome.error);
+  // The operator declined what the task asked, or Tooldeck could not answer it: that is the story,
+  // whatever became of the task since.
+  if (outcome.error instanceof AppError && (outcome.error.code === 'PolicyDenied' || outcome.error.code === 'InvalidInput')) throw outcome.error;
   if (ended.status === 'cancelled') throw new AppError('Canceled', `Task ${created.taskId} was cancelled${ended.statusMessage ? `: ${ended.statusMessage}` : ''}.`, { retryable: false });
-  throw new AppError('ExecutionFailed', `Task ${created.taskId} ${ended.status === 'failed' ? 'failed' : 'gave no result'}: ${ended.statusMessage ?? reason}`, { retryable: false, cause: outcome.error });
+  if (ended.status === 'failed') {
+    const why = ended.statusMessage && !reason.includes(ended.statusMessage) ? `${ended.statusMessage} (${reason})` : reason || ended.statusMessage;
+    throw new AppError('ExecutionFailed', `Task ${created.taskId} failed: ${why}`, { retryable: false, cause: outcome.error });
+  }
+  throw new AppError('ExecutionFailed', `Task ${created.taskId} gave no result: ${reason}`, { retryable: false, cause: outcome.error });
 }
 
 function needsResultCall(status: TaskStatus): boolean {

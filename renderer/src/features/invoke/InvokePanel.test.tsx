@@ -270,6 +270,25 @@ describe('InvokePanel tasks', () => {
     expect(sentRequest(backend).task).toEqual({ mode: 'detach' });
   });
 
+  it('says a server of the tasks extension decides, and can start its call without waiting', async () => {
+    const user = userEvent.setup();
+    const backend = new FakeBackend().answer('mcp.get', () => ({ name: 'demo', capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } } }));
+    renderWithBackend(<InvokePanel tool={toolView({ inputSchema: schema })} />, backend);
+    expect(await screen.findByText('Server may run it as a task')).toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Run as task' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Don’t wait (start only)' }));
+    await user.click(invokeButton());
+    expect(sentRequest(backend).task).toEqual({ mode: 'detach' });
+  });
+
+  it('offers no task options for a tool of a server without tasks', async () => {
+    const backend = new FakeBackend().answer('mcp.get', () => ({ name: 'demo', capabilities: { tools: {} } }));
+    renderWithBackend(<InvokePanel tool={toolView({ inputSchema: schema })} />, backend);
+    await waitFor(() => expect(backend.calls.some((c) => c.path === 'mcp.get')).toBe(true));
+    expect(screen.queryByText('Server may run it as a task')).not.toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: 'Don’t wait (start only)' })).not.toBeInTheDocument();
+  });
+
   it('shows the task a finished call ran as, with its timeline', async () => {
     const user = userEvent.setup();
     const backend = new FakeBackend();

@@ -1,8 +1,11 @@
 import { Alert, Badge, Box, Button, Checkbox, Code, Group, Kbd, Paper, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconShieldX } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
+import { declaresTasksExtension } from '../../../../shared/tasks';
 import { formatDuration } from '../../components/format';
 import { readablePath } from '../../components/jsonSchema';
+import { useTRPC } from '../../rpc/client';
 import { SaveToCollectionButton } from '../collections/SaveToCollectionButton';
 import { ArgumentsEditor } from './ArgumentsEditor';
 import { ConfirmInvokeDialog } from './ConfirmInvokeDialog';
@@ -33,7 +36,11 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
   const [detach, setDetach] = useState(false);
   const { state, start, cancel } = useInvocation();
   const [sentArgs, setSentArgs] = useState<Record<string, unknown>>({});
-  const runsAsTask = tool.taskSupport === 'required' || (tool.taskSupport === 'optional' && asTask);
+  // A server of the tasks extension (2026-07-28) decides itself which calls become tasks.
+  const trpc = useTRPC();
+  const server = useQuery({ ...trpc.mcp.get.queryOptions({ name: tool.source.name }), enabled: tool.source.kind === 'mcp', retry: false, staleTime: 30_000 });
+  const serverDecides = tool.source.kind === 'mcp' && declaresTasksExtension(server.data?.capabilities);
+  const runsAsTask = tool.taskSupport === 'required' || (tool.taskSupport === 'optional' && asTask) || serverDecides;
   const rootRef = useRef<HTMLDivElement>(null);
   const blockedId = useId();
 
@@ -110,6 +117,13 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
             <Tooltip label="The server runs every call of this tool as a task (execution.taskSupport: required)" withArrow>
               <Badge variant="light" color="blue">
                 Runs as a task
+              </Badge>
+            </Tooltip>
+          )}
+          {serverDecides && tool.taskSupport !== 'required' && (
+            <Tooltip label="This server speaks the MCP tasks extension (2026-07-28): it decides whether a call runs as a task, and Tooldeck follows the task to its result" withArrow multiline w={300}>
+              <Badge variant="light" color="blue">
+                Server may run it as a task
               </Badge>
             </Tooltip>
           )}
