@@ -12,6 +12,7 @@ import { AgentToolAccess, lookupWithFallback } from './registry/compile/AgentToo
 import { decidingReasons } from '../shared/policy';
 import type { KubeSession } from './kube/KubeSession';
 import { McpCatalogSync, mcpToolEntry } from './mcp/McpToolSource';
+import { McpAppHost } from './apps/McpAppHost';
 import { McpService } from './mcp/McpService';
 import type { PlaceholderContext } from './resources/commandPlaceholders';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
@@ -22,6 +23,7 @@ import { SecretRedactor } from './platform/SecretRedactor';
 import type { SecretStore } from './platform/SecretStore';
 import { secureDataDir } from './platform/secureDataDir';
 import { InvocationPipeline } from './registry/InvocationPipeline';
+import { callTracing } from './metrics/CallTracing';
 import { LiveFeed } from './metrics/LiveFeed';
 import type { ToolMetrics } from './metrics/ToolMetrics';
 import { SettingsStore } from './settings/SettingsStore';
@@ -97,6 +99,8 @@ export interface Core {
   readonly pipeline: InvocationPipeline;
   /** Saved requests and their runs, through the pipeline. */
   readonly collections: Collections;
+  /** MCP Apps: a tool's ui:// app served from its own loopback origin, its calls through the pipeline. */
+  readonly apps: McpAppHost;
   /** Invocation history (SQLite); how it opened (e.g. recovered from a corrupt file) is in historyReport. */
   readonly history: InvocationStore;
   readonly historyReport: StoreOpenReport;
@@ -132,6 +136,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     await metrics.startPrometheus({ port: exporters.prometheus.port }).catch((error: Error) => logger.warn('Prometheus exporter not started', { error: error.message }));
   }
   if (metrics && exporters.otlp.enabled && exporters.otlp.url) await metrics.configureOtlp({ url: exporters.otlp.url, intervalMs: exporters.otlp.intervalMs });
+  // Call spans over OTLP: the saved setting, else the standard OpenTelemetry environment variable.
+  const traceUrl = settings.get().tracing.otlp.enabled ? settings.get().tracing.otlp.url : process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  if (traceUrl) await callTracing.configureOtlp({ url: traceUrl });
   const liveCalls = new LiveFeed<InvocationRecord>();
   const catalog = new ToolCatalog();
   // Every call is recorded once, here: history, the metric instruments and the live feed all see
@@ -162,6 +169,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     shutdownGraceMs: deps.shutdownGraceMs,
   });
   await mcp.init();
+  // A detached task-augmented call is recorded before its task ends: its record gets the final status.
+  mcp.tasks.onSettled((task) => history.setTaskStatus(task.server, task.taskId, task.status));
   // Listed in the background like A2A cards (an unreachable server must not delay start-up); one-shot
   // CLI commands list a source when they call it.
   const grpc = new GrpcSources({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger, autoList: deps.autoConnect === true });
@@ -182,6 +191,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   permissions = resources.permissions;
   const servers = new ServerInventory(mcp, resources.reconciler);
   const mcpSync = new McpCatalogSync(mcp, catalog, logger, resources.toolConfig);
+  const apps = new McpAppHost({ mcp, catalog, pipeline, logger });
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
   const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger, recorder });
   const a2aSkills = new A2aCatalogSync(a2a, catalog, logger);
@@ -272,6 +282,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
     pipeline,
     collections,
+    apps,
     history,
     historyReport,
     metrics,
@@ -283,6 +294,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       stopLockWorkspace();
       stopPins();
       mcpSync.close();
+      await apps.closeAll();
       await resources.close();
       await kube?.close();
       await mcp.close();
@@ -293,6 +305,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       definitions.close();
       await history.close();
       await metrics?.shutdown();
+      await callTracing.flush().catch(() => undefined);
     },
   };
 }

@@ -20,6 +20,10 @@ export const InvocationFilter = z.object({
   /** Epoch ms, exclusive. */
   until: z.number().optional(),
   runId: z.string().optional(),
+  /** The call(s) of one W3C trace (32 hex digits). */
+  traceId: z.string().regex(/^[0-9a-f]{32}$/, 'A trace id is 32 lowercase hex digits').optional(),
+  /** The call that ran as this MCP task. */
+  taskId: z.string().max(512).optional(),
   /** Case-insensitive substring of the tool name, arguments, result preview or error message. */
   text: z.string().max(500).optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppErrorShape, ErrorCode } from './errors';
+import { TaskStatus } from './tasks';
 
 /** Where a callable entry comes from: `mcp:<server>`, `a2a:<agent>`, `http:<service>`, `grpc:<source>`. */
 export const SourceKind = z.enum(['mcp', 'a2a', 'http', 'grpc']);
@@ -43,6 +44,12 @@ export const InvocationRecord = z.object({
   /** isError results are calls that reached the tool and failed there. */
   isError: z.boolean().optional(),
   attempts: z.number().int().optional(),
+  /** A task-augmented call: the task it ran as (MCP tasks)… */
+  taskId: z.string().optional(),
+  /** …and its last known status: terminal once the result came, or updated later for a detached call. */
+  taskStatus: TaskStatus.optional(),
+  /** The W3C trace id of the call (the traceparent its requests carried; its spans when exported). */
+  traceId: z.string().regex(/^[0-9a-f]{32}$/).optional(),
 });
 export type InvocationRecord = z.infer<typeof InvocationRecord>;
 

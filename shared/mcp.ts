@@ -124,6 +124,7 @@ export const McpTool = z
     inputSchema: z.record(z.string(), z.unknown()),
     outputSchema: z.record(z.string(), z.unknown()).optional(),
     annotations: ToolAnnotations.optional(),
+    execution: z.object({ taskSupport: z.string().optional() }).loose().optional(),
   })
   .loose();
 export type McpTool = z.infer<typeof McpTool>;
@@ -204,6 +205,10 @@ export const PendingInteraction = z.discriminatedUnion('kind', [
     message: z.string(),
     requestedSchema: z.record(z.string(), z.unknown()).optional(),
     url: z.string().optional(),
+    /** URL mode (SEP-1036): the server's id for the flow, which its notifications/elicitation/complete names. */
+    elicitationId: z.string().optional(),
+    /** The task this request belongs to (a task waiting for input, or one Tooldeck runs for the server). */
+    relatedTaskId: z.string().optional(),
   }),
   z.object({
     id: z.string(),
@@ -213,15 +218,32 @@ export const PendingInteraction = z.discriminatedUnion('kind', [
     messages: z.array(z.unknown()),
     systemPrompt: z.string().optional(),
     maxTokens: z.number().optional(),
+    /** Sampling with tools (SEP-1577): the tools the model may call, and how it must choose. */
+    tools: z.array(z.object({ name: z.string(), description: z.string().optional(), inputSchema: z.record(z.string(), z.unknown()).optional() }).loose()).optional(),
+    toolChoice: z.object({ mode: z.string().optional() }).loose().optional(),
+    relatedTaskId: z.string().optional(),
   }),
 ]);
 export type PendingInteraction = z.infer<typeof PendingInteraction>;
 
 export const InteractionAnswer = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('elicitation'), action: z.enum(['accept', 'decline', 'cancel']), content: z.record(z.string(), z.unknown()).optional() }),
-  z.object({ kind: z.literal('sampling'), action: z.enum(['reply', 'reject']), text: z.string().default(''), model: z.string().default('operator') }),
+  z.object({
+    kind: z.literal('sampling'),
+    action: z.enum(['reply', 'reject']),
+    text: z.string().default(''),
+    model: z.string().default('operator'),
+    /** Answer as a tool call instead of text (sampling with tools, SEP-1577). */
+    toolUse: z.object({ name: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}) }).optional(),
+  }),
 ]);
 export type InteractionAnswer = z.infer<typeof InteractionAnswer>;
+
+/**
+ * The step an error carries when a tool call needs the operator to open pages first (MCP
+ * URL-mode elicitation, error path -32042); its `details` are the URLs, and the call is retried after.
+ */
+export const URL_ELICITATION_STEP = 'url-elicitation';
 
 export const Root = z.object({ uri: z.string().startsWith('file://', 'Roots are file:// URIs'), name: z.string().optional() });
 export type Root = z.infer<typeof Root>;

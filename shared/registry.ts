@@ -3,6 +3,12 @@ import { AppErrorShape } from './errors';
 import { InvocationRecord, SourceKind, ToolSource } from './invocation';
 import { MAX_TIMEOUT_MS } from './inputLimits';
 import { ToolHold } from './lock';
+import { McpIcon } from './icons';
+import { InvocationTask, InvokeTaskOptions } from './tasks';
+
+/** MCP `execution.taskSupport`: whether a tools/call may (optional) or must (required) run as a task. */
+export const TaskSupport = z.enum(['forbidden', 'optional', 'required']);
+export type TaskSupport = z.infer<typeof TaskSupport>;
 
 /** Orloj's Tool reference: `risk_level` is one of these and defaults to `low`. */
 export const RiskLevel = z.enum(['low', 'medium', 'high', 'critical']);
@@ -98,6 +104,12 @@ export const ToolEntry = z.object({
   policy: ToolPolicy,
   http: HttpBinding.optional(),
   grpc: GrpcBinding.optional(),
+  /** MCP tools: whether calls run as tasks (absent: never). */
+  taskSupport: TaskSupport.optional(),
+  /** Icons the tool's server gives for it (SEP-973). */
+  icons: z.array(McpIcon).optional(),
+  /** MCP Apps: the `ui://` resource whose HTML shows this tool's calls (`_meta.ui.resourceUri`). */
+  appResourceUri: z.string().startsWith('ui://').optional(),
 });
 export type ToolEntry = z.infer<typeof ToolEntry>;
 
@@ -186,6 +198,8 @@ export const InvokeRequest = z.object({
   reviewedHash: z.string().optional(),
   runId: z.string().optional(),
   replayOf: z.string().optional(),
+  /** Run a tool that supports tasks as a task (required-task tools always do). */
+  task: InvokeTaskOptions.optional(),
 });
 export type InvokeRequest = z.infer<typeof InvokeRequest>;
 
@@ -201,6 +215,8 @@ export const InvocationOutcome = z.object({
   verdict: PolicyVerdict.optional(),
   /** Set when the call repeated an earlier one in the same run and was not executed again (Clawdapus). */
   duplicate: z.literal(true).optional(),
+  /** The task a task-augmented call ran as, with its timeline. */
+  task: InvocationTask.optional(),
 });
 export type InvocationOutcome = z.infer<typeof InvocationOutcome>;
 

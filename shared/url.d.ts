@@ -5,6 +5,8 @@
 declare class URL {
   constructor(url: string, base?: string);
   password: string;
+  username: string;
+  protocol: string;
   search: string;
   toString(): string;
 }

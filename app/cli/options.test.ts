@@ -5,6 +5,7 @@ import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from './CliContext';
 import { integerIn, parseHttpUrl, parseTimeoutMs } from './options';
+import { runCli } from './program';
 import { runTooldeck } from './testing/runTooldeck';
 
 async function run(argv: string[]) {
@@ -40,6 +41,16 @@ describe('options are checked before anything runs (exit 2, one sentence)', () =
       expectOneSentence(result.stderr);
     }
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it('--data-dir takes a folder, not the option after it', async () => {
+    // Before: `tooldeck --data-dir --help info` made a data folder named "--help" where it ran.
+    let stderr = '';
+    const code = await runCli(['--data-dir', '--help', 'info'], { stdout: () => undefined, stderr: (t) => void (stderr += t) }, {});
+    expect(code).toBe(ExitCode.Usage);
+    expect(stderr).toContain("option '--data-dir <dir>' argument '--help' is invalid. It must be a folder path");
+    expectOneSentence(stderr);
+    expect(existsSync('--help')).toBe(false);
   });
 
   it('kube reconcile and mcp login take --timeout in whole seconds', async () => {

@@ -54,6 +54,12 @@ export function timeoutMsOption(description = 'per-request timeout in millisecon
 }
 
 /** An http:// or https:// URL with a host. */
+/** A folder path; one that starts with "-" is an option that ended up in the folder's place (`--data-dir --help`). */
+export function parseFolder(value: string): string {
+  if (value === '' || value.startsWith('-')) throw new InvalidArgumentError('It must be a folder path; put the option that follows after the path.');
+  return value;
+}
+
 export function parseHttpUrl(value: string): string {
   let url: URL;
   try {

@@ -19,6 +19,7 @@ import { registerResources } from './commands/resources';
 import { registerRun } from './commands/run';
 import { registerSearch } from './commands/search';
 import { registerServe } from './commands/serve';
+import { parseFolder } from './options';
 import { terminalMessage } from './terminalText';
 
 const processIo: CliIo = {
@@ -64,7 +65,7 @@ async function runProgram(program: Command, ctx: CliContext, argv: string[], io:
   program
     .description('Operations console for agent tools')
     .version(APP_VERSION, '-v, --version')
-    .option('--data-dir <dir>', 'data directory (env TOOLDECK_DATA_DIR)')
+    .option('--data-dir <dir>', 'data directory (env TOOLDECK_DATA_DIR)', parseFolder)
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run with --help for usage)');

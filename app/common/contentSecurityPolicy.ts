@@ -2,7 +2,8 @@
  * One CSP for both hosts (sent as a response header by the Electron protocol handler and by the
  * browser-mode server). Scripts only from the app itself; inline styles are allowed because
  * Mantine sets CSS variables through style attributes; workers come from the app's own files
- * (Monaco's language workers are bundled, never fetched from a CDN).
+ * (Monaco's language workers are bundled, never fetched from a CDN); frames only from the
+ * loopback origins MCP Apps are served from.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -13,6 +14,8 @@ export const CONTENT_SECURITY_POLICY = [
   "font-src 'self' data:",
   "connect-src 'self'",
   "worker-src 'self' blob:",
+  // MCP Apps are framed from loopback origins of their own (main/apps/AppOriginServer), never this one.
+  'frame-src http://127.0.0.1:*',
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

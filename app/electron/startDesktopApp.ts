@@ -18,7 +18,18 @@ import { IpcRpcHost } from './IpcRpcHost';
 import { RotatingFileLogger } from './RotatingFileLogger';
 import { checkoutPlaceholderContext, shippedPlaceholderContext } from './shippedRuntime';
 import { startingPageHtml } from './startingPage';
-import { APP_HOST, APP_ORIGIN, APP_SCHEME, decideLink, isTrustedSender, mainWindowOptions, permissionCheckHandler, permissionRequestHandler, shouldBlockNavigation } from './windowSecurity';
+import {
+  APP_HOST,
+  APP_ORIGIN,
+  APP_SCHEME,
+  decideLink,
+  isTrustedSender,
+  mainWindowOptions,
+  permissionCheckHandler,
+  permissionRequestHandler,
+  shouldBlockNavigation,
+  type AppFrameFeature,
+} from './windowSecurity';
 import { placementFor, WindowStateStore } from './WindowStateStore';
 
 export interface DesktopAppOptions {
@@ -96,6 +107,9 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
     rejectCore = reject;
   });
   corePromise.catch(() => undefined);
+  /** The core once it runs, for the synchronous permission checks of MCP App frames. */
+  let liveCore: Core | undefined;
+  corePromise.then((core) => (liveCore = core), () => undefined);
 
   const notify = (event: DesktopEvent) => {
     if (appShown && window && !window.isDestroyed() && !window.webContents.isDestroyed()) window.webContents.send(DESKTOP_EVENT, event);
@@ -141,8 +155,10 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
     logger = log;
     log.info('starting', { version: APP_VERSION, dataDir: data.dir, dataDirFrom: data.source, packaged: app.isPackaged, debug });
 
-    electron.session.defaultSession.setPermissionRequestHandler(permissionRequestHandler);
-    electron.session.defaultSession.setPermissionCheckHandler(permissionCheckHandler);
+    // MCP App frames get the permissions their resource declared, decided by the core's app host.
+    const appFrames = (url: string, feature: AppFrameFeature) => liveCore?.apps.permits(url, feature) ?? false;
+    electron.session.defaultSession.setPermissionRequestHandler((contents, permission, callback, details) => permissionRequestHandler(contents, permission, callback, details, appFrames));
+    electron.session.defaultSession.setPermissionCheckHandler((contents, permission, origin, details) => permissionCheckHandler(contents, permission, origin, details, appFrames));
     registerAppProtocol(electron, join(options.mainDir, '../renderer'), data.dir);
     let updates: AppUpdates | undefined;
     const rpc = new IpcRpcHost(appRouter, () => corePromise.then((core) => ({ core })), IPC_EVENT);

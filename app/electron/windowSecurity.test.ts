@@ -63,6 +63,31 @@ describe('Electron window hardening', () => {
     for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) expect(permissionCheckHandler(null, permission, APP_ORIGIN, appFrame)).toBe(false);
   });
 
+  it('gives an MCP App frame exactly the permissions its resource declared, and nothing without the app host', () => {
+    const declared = new Set(['camera', 'clipboard-write']);
+    const permits = (url: string, feature: string) => url.endsWith('/app/AAAAAAAAAAAAAAAAAAAAAAAA') && declared.has(feature);
+    const appFrame = { isMainFrame: false, requestingUrl: 'http://127.0.0.1:41234/app/AAAAAAAAAAAAAAAAAAAAAAAA' };
+    const ask = (permission: string, details: Parameters<typeof permissionRequestHandler>[3], hook: typeof permits | 'no app host' = permits) => {
+      let granted: boolean | undefined;
+      permissionRequestHandler(null, permission, (g) => (granted = g), details, hook === 'no app host' ? undefined : hook);
+      return granted;
+    };
+    expect(ask('media', { ...appFrame, mediaTypes: ['video'] })).toBe(true);
+    expect(ask('media', { ...appFrame, mediaTypes: ['video', 'audio'] })).toBe(false);
+    expect(ask('media', appFrame)).toBe(false);
+    expect(ask('clipboard-sanitized-write', appFrame)).toBe(true);
+    expect(ask('geolocation', appFrame)).toBe(false);
+    expect(ask('notifications', appFrame)).toBe(false);
+    expect(ask('media', { ...appFrame, requestingUrl: 'http://127.0.0.1:41234/app/BBBBBBBBBBBBBBBBBBBBBBBB', mediaTypes: ['video'] })).toBe(false);
+    expect(ask('media', { ...appFrame, requestingUrl: 'https://evil.example/app/AAAAAAAAAAAAAAAAAAAAAAAA', mediaTypes: ['video'] })).toBe(false);
+    expect(ask('media', { ...appFrame, mediaTypes: ['video'] }, 'no app host')).toBe(false);
+    // The main frame's own rules are unchanged by the hook.
+    expect(ask('media', { isMainFrame: true, requestingUrl: `${APP_ORIGIN}/tools`, mediaTypes: ['video'] })).toBe(false);
+
+    expect(permissionCheckHandler(null, 'clipboard-sanitized-write', 'http://127.0.0.1:41234', { ...appFrame, embeddingOrigin: APP_ORIGIN }, permits)).toBe(true);
+    expect(permissionCheckHandler(null, 'clipboard-sanitized-write', 'http://127.0.0.1:41234', { ...appFrame, embeddingOrigin: 'https://evil.example' }, permits)).toBe(false);
+  });
+
   it('accepts IPC only from the main frame on the app origin', () => {
     expect(isTrustedSender({ url: `${APP_ORIGIN}/index.html`, parent: null })).toBe(true);
     expect(isTrustedSender({ url: `${APP_ORIGIN}/index.html`, parent: {} })).toBe(false);

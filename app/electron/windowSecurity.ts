@@ -91,12 +91,56 @@ export function decideLink(url: string): LinkDecision {
 /** The one permission the app uses: writing to the clipboard (copy buttons), from its own main frame only. */
 const APP_PERMISSIONS = new Set(['clipboard-sanitized-write']);
 
-/** Permission requests: clipboard writes from the app's main frame; everything else (camera, notifications, …) is denied. */
-export function permissionRequestHandler(_webContents: unknown, permission: string, callback: (granted: boolean) => void, details?: { isMainFrame: boolean; requestingUrl: string }) {
+/** A Permission Policy feature an MCP App may declare in `_meta.ui.permissions`. */
+export type AppFrameFeature = 'camera' | 'microphone' | 'geolocation' | 'clipboard-write';
+
+/**
+ * Whether an MCP App frame (served from its own loopback origin, see main/apps) declared the
+ * feature; the core's McpAppHost answers. Absent: app frames get nothing.
+ */
+export type AppFramePermits = (frameUrl: string, feature: AppFrameFeature) => boolean;
+
+/** The features an Electron permission needs: camera/microphone for media (per requested type), etc. */
+function featuresFor(permission: string, mediaTypes: readonly string[] | undefined): AppFrameFeature[] | undefined {
+  if (permission === 'media') {
+    const types = mediaTypes?.length ? mediaTypes : ['video', 'audio'];
+    return types.map((t) => (t === 'video' ? 'camera' : 'microphone'));
+  }
+  if (permission === 'geolocation') return ['geolocation'];
+  if (permission === 'clipboard-sanitized-write') return ['clipboard-write'];
+  return undefined;
+}
+
+/** An MCP App frame inside the app window gets exactly what its resource declared. */
+function appFrameGranted(permission: string, requestingUrl: string | undefined, mediaTypes: readonly string[] | undefined, permits: AppFramePermits | undefined): boolean {
+  if (!permits || !requestingUrl || !/^http:\/\/127\.0\.0\.1:\d+\/app\//.test(requestingUrl)) return false;
+  const features = featuresFor(permission, mediaTypes);
+  return !!features && features.every((feature) => permits(requestingUrl, feature));
+}
+
+/**
+ * Permission requests: clipboard writes from the app's main frame; an MCP App frame gets what its
+ * resource declared (`_meta.ui.permissions`); everything else (notifications, …) is denied.
+ */
+export function permissionRequestHandler(
+  _webContents: unknown,
+  permission: string,
+  callback: (granted: boolean) => void,
+  details?: { isMainFrame: boolean; requestingUrl: string; mediaTypes?: string[] },
+  appFrames?: AppFramePermits,
+) {
+  if (details && !details.isMainFrame && appFrameGranted(permission, details.requestingUrl, details.mediaTypes, appFrames)) return callback(true);
   callback(APP_PERMISSIONS.has(permission) && details?.isMainFrame === true && isAppUrl(details.requestingUrl));
 }
 
-export function permissionCheckHandler(_webContents: unknown, permission: string, requestingOrigin: string, details?: Pick<PermissionCheckHandlerHandlerDetails, 'isMainFrame' | 'requestingUrl' | 'embeddingOrigin'>): boolean {
+export function permissionCheckHandler(
+  _webContents: unknown,
+  permission: string,
+  requestingOrigin: string,
+  details?: Pick<PermissionCheckHandlerHandlerDetails, 'isMainFrame' | 'requestingUrl' | 'embeddingOrigin'>,
+  appFrames?: AppFramePermits,
+): boolean {
+  if (details && !details.isMainFrame && isAppUrl(details.embeddingOrigin ?? '') && appFrameGranted(permission, details.requestingUrl, undefined, appFrames)) return true;
   return APP_PERMISSIONS.has(permission) && details?.isMainFrame === true && !details.embeddingOrigin && isAppUrl(requestingOrigin) && isAppUrl(details.requestingUrl ?? '');
 }
 

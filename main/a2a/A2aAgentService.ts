@@ -33,6 +33,7 @@ import { AgentCardResolver, type ResolvedCard } from './AgentCardResolver';
 import { CardValidator } from './CardValidator';
 import { isUnsupported, toAppError } from './errorMapping';
 import { eventOf, outgoingMessage, sendResultOf, taskResult, taskView } from './sdkViews';
+import { callTracing, SpanKind, TRACEPARENT, traceparentOf } from '../metrics/CallTracing';
 
 export interface A2aAgentServiceDeps {
   dataDir: string;
@@ -216,12 +217,13 @@ export class A2aAgentService {
   /** Sends a message and waits for the agent's answer (the finished task, a waiting task, or a message); the turn is recorded. */
   async send(agent: string, message: A2aOutgoingMessage, opts: A2aSendOptions = {}): Promise<A2aSendResult> {
     const startedAt = Date.now();
+    let traceId: string | undefined;
     try {
-      const result = await this.deliver(agent, message, opts);
-      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { state: result.state, text: result.text }));
+      const result = await this.deliver(agent, message, opts, (id) => (traceId = id));
+      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { state: result.state, text: result.text, traceId }));
       return result;
     } catch (error) {
-      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { error: classifyError(error).toShape(), canceled: opts.signal?.aborted }));
+      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { error: classifyError(error).toShape(), canceled: opts.signal?.aborted, traceId }));
       throw error;
     }
   }
@@ -232,8 +234,9 @@ export class A2aAgentService {
     let state: string | undefined;
     let text = '';
     let failure: AppError | undefined;
+    let traceId: string | undefined;
     try {
-      for await (const event of this.deliverStream(agent, message, opts, signal)) {
+      for await (const event of this.deliverStream(agent, message, opts, signal, (id) => (traceId = id))) {
         if (event.state) state = event.state;
         if (event.text) text = event.text;
         yield event;
@@ -244,13 +247,27 @@ export class A2aAgentService {
     } finally {
       const aborted = (signal ?? opts.signal)?.aborted === true;
       const settled = state !== undefined && /COMPLETED|FAILED|CANCELED|REJECTED|INPUT_REQUIRED|AUTH_REQUIRED/.test(state);
-      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendStreamingMessage', message, startedAt, { state, text, error: failure?.toShape(), canceled: !failure && aborted && !settled }));
+      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendStreamingMessage', message, startedAt, { state, text, error: failure?.toShape(), canceled: !failure && aborted && !settled, traceId }));
     }
   }
 
-  private async deliver(agent: string, message: A2aOutgoingMessage, opts: A2aSendOptions): Promise<A2aSendResult> {
+  /** One SendMessage in a transport span whose trace context travels with the message. */
+  private deliver(agent: string, message: A2aOutgoingMessage, opts: A2aSendOptions, onTrace: (traceId: string) => void): Promise<A2aSendResult> {
+    return callTracing.within(
+      'transport',
+      { 'rpc.system': 'a2a', 'rpc.method': 'SendMessage', 'a2a.agent': agent },
+      (span) => {
+        onTrace(span.spanContext().traceId);
+        return this.sendNow(agent, message, opts, traceparentOf(span));
+      },
+      SpanKind.CLIENT,
+    );
+  }
+
+  private async sendNow(agent: string, message: A2aOutgoingMessage, opts: A2aSendOptions, traceparent: string): Promise<A2aSendResult> {
     const conn = await this.connection(agent);
-    const outgoing = outgoingMessage(message, this.continuation(opts), opts.metadata);
+    // Trace context (W3C, as MCP's SEP-414 puts it in _meta): in the message metadata, and the HTTP header.
+    const outgoing = outgoingMessage(message, this.continuation(opts), { ...opts.metadata, traceparent });
     const at = Date.now();
     let result: A2aSendResult;
     if (opts.timeoutMs === undefined) {
@@ -266,9 +283,20 @@ export class A2aAgentService {
     return result;
   }
 
-  private async *deliverStream(agent: string, message: A2aOutgoingMessage, opts: A2aStreamOptions, signal?: AbortSignal): AsyncGenerator<A2aEvent> {
+  /** One SendStreamingMessage in a transport span whose trace context travels with the message. */
+  private async *deliverStream(agent: string, message: A2aOutgoingMessage, opts: A2aStreamOptions, signal: AbortSignal | undefined, onTrace: (traceId: string) => void): AsyncGenerator<A2aEvent> {
+    const span = callTracing.start('transport', { 'rpc.system': 'a2a', 'rpc.method': 'SendStreamingMessage', 'a2a.agent': agent }, { kind: SpanKind.CLIENT });
+    onTrace(span.spanContext().traceId);
+    try {
+      yield* this.streamNow(agent, message, opts, signal, traceparentOf(span));
+    } finally {
+      span.end();
+    }
+  }
+
+  private async *streamNow(agent: string, message: A2aOutgoingMessage, opts: A2aStreamOptions, signal: AbortSignal | undefined, traceparent: string): AsyncGenerator<A2aEvent> {
     const conn = await this.connection(agent);
-    const outgoing = outgoingMessage(message, this.continuation(opts), opts.metadata);
+    const outgoing = outgoingMessage(message, this.continuation(opts), { ...opts.metadata, traceparent });
     const at = Date.now();
     const userSignal = signal ?? opts.signal;
     const deadline = opts.timeoutMs === undefined ? undefined : AbortSignal.timeout(opts.timeoutMs);
@@ -566,8 +594,8 @@ export class A2aAgentService {
     };
     const factory = new ClientFactory({
       transports: [
-        new JsonRpcTransportFactory({ fetchImpl: auth.fetch, legacyCompat: { enabled: true } }),
-        new RestTransportFactory({ fetchImpl: auth.fetch, legacyCompat: { enabled: true } }),
+        new JsonRpcTransportFactory({ fetchImpl: withA2aTraceparentHeader(auth.fetch), legacyCompat: { enabled: true } }),
+        new RestTransportFactory({ fetchImpl: withA2aTraceparentHeader(auth.fetch), legacyCompat: { enabled: true } }),
       ],
       preferredTransports: [chosen.binding],
       cardResolver,
@@ -619,3 +647,24 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** The `traceparent` header of an A2A request: the one its message carries in metadata (JSON-RPC or REST body). */
+function withA2aTraceparentHeader(base: typeof fetch): typeof fetch {
+  return (input, init) => {
+    const body = typeof init?.body === 'string' && init.body.includes('"traceparent"') ? init.body : undefined;
+    let traceparent: unknown;
+    if (body) {
+      try {
+        const parsed = JSON.parse(body) as { params?: { message?: { metadata?: { traceparent?: unknown } } }; message?: { metadata?: { traceparent?: unknown } } };
+        traceparent = (parsed.params?.message ?? parsed.message)?.metadata?.traceparent;
+      } catch {
+        traceparent = undefined;
+      }
+    }
+    if (typeof traceparent !== 'string' || !TRACEPARENT.test(traceparent)) return base(input, init);
+    const headers = new Headers(init?.headers);
+    headers.set('traceparent', traceparent);
+    return base(input, { ...init, headers });
+  };
+}
+

@@ -15,7 +15,7 @@ export function a2aTurnRecord(
   method: 'SendMessage' | 'SendStreamingMessage',
   message: A2aOutgoingMessage,
   startedAt: number,
-  outcome: { state?: string; text?: string; error?: AppErrorShape; canceled?: boolean },
+  outcome: { state?: string; text?: string; error?: AppErrorShape; canceled?: boolean; traceId?: string },
 ): InvocationRecord {
   const args = recordedArguments(typeof message === 'string' ? { text: message } : (message as Record<string, unknown>));
   const failed = outcome.error || outcome.state === 'FAILED' || outcome.state === 'REJECTED';
@@ -36,5 +36,6 @@ export function a2aTurnRecord(
     responseBytes: Buffer.byteLength(outcome.text ?? ''),
     resultPreview: preview.slice(0, PREVIEW_CHARS),
     truncated: false,
+    ...(outcome.traceId ? { traceId: outcome.traceId } : {}),
   };
 }

@@ -58,6 +58,19 @@ export class InteractionBroker {
     waiting.resolve(answer);
   }
 
+  /**
+   * The server reports that a URL-mode elicitation finished out of band (SEP-1036
+   * notifications/elicitation/complete): the question still open for it is answered as accepted.
+   */
+  completeUrlElicitation(server: string, elicitationId: string) {
+    for (const waiting of [...this.waiting.values()]) {
+      const { interaction } = waiting;
+      if (interaction.server === server && interaction.kind === 'elicitation' && interaction.mode === 'url' && interaction.elicitationId === elicitationId) {
+        waiting.resolve({ kind: 'elicitation', action: 'accept' });
+      }
+    }
+  }
+
   /** Rejects everything a server was waiting on, e.g. when it disconnects. */
   cancelForServer(server: string, reason: string) {
     for (const waiting of [...this.waiting.values()]) {

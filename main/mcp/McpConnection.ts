@@ -1,9 +1,12 @@
-import { Client, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import { Client, UrlElicitationRequiredError, type CallToolResult, type ClientContext, type JSONRPCRequest, type Result, type Tool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../shared/errors';
-import type { ConnectionState, McpServerConfig, McpTool, Root, ServerSnapshot, ToolListDiff } from '../../shared/mcp';
+import { URL_ELICITATION_STEP, type ConnectionState, type McpServerConfig, type McpTool, type Root, type ServerSnapshot, type ToolListDiff } from '../../shared/mcp';
+import type { InvokeTaskOptions } from '../../shared/tasks';
 import type { Logger } from '../platform/Logger';
+import type { TaskUpdate } from '../registry/types';
 import type { SecretRedactor } from '../platform/SecretRedactor';
 import { classifyConnectError, type ConnectClues } from './connectErrors';
 import type { EraCache } from './EraCache';
@@ -11,8 +14,13 @@ import type { InteractionBroker } from './InteractionBroker';
 import { McpTranscript } from './McpTranscript';
 import type { OAuthSession } from './oauth/OAuthSession';
 import { acceptToolList } from './acceptToolList';
+import { ClientTaskExecutor } from './tasks/ClientTaskExecutor';
+import { adaptCreatedTasks } from './tasks/adaptCreatedTasks';
+import { ConnectionTasks, type InputAnswerer } from './tasks/ConnectionTasks';
+import type { TaskLedger } from './tasks/TaskLedger';
+import { createdTaskIn, relatedTaskId, TASKS_EXTENSION, taskAugmentation } from './tasks/taskWire';
 import { diffToolLists, isEmptyDiff } from './toolListDiff';
-import { createTransport, DEFAULT_MAX_RESULT_BYTES, observeTransport } from './transportFactory';
+import { createTransport, DEFAULT_MAX_RESULT_BYTES, observeTransport, traceOutgoing } from './transportFactory';
 
 export interface McpConnectionOptions {
   /** The server as stored and shown: secrets sealed (see serverSecrets.ts). */
@@ -31,6 +39,12 @@ export interface McpConnectionOptions {
   connectTimeoutMs?: number;
   /** Remembered protocol eras, so reconnects skip the negotiation probe. */
   eraCache?: EraCache;
+  /** Where the tasks this connection starts are remembered (per server, across restarts). */
+  taskLedger?: TaskLedger;
+  /** A call started a task without waiting for it. */
+  onDetachedTask?: (taskId: string) => void;
+  /** The tasks Tooldeck runs for this server changed (Tooldeck as task executor). */
+  onExecutorTasksChanged?: () => void;
   /**
    * How long a stdio server gets to exit after its stdin closes before SIGTERM. The spec asks for
    * "a reasonable time"; the UI waits longer than a one-shot CLI call.
@@ -52,6 +66,11 @@ export interface CallOptions {
    * and aborts through `signal` well before this.
    */
   backstopMs: number;
+  /**
+   * How to treat a task the server makes of the call (the SEP-2663 extension, where the server
+   * decides): wait for it (the default) or return at once naming it; its status changes go to `onUpdate`.
+   */
+  task?: { options?: InvokeTaskOptions; onUpdate?: (update: TaskUpdate) => void };
 }
 
 const STDERR_TAIL = 20;
@@ -63,10 +82,40 @@ const RawToolsPage = z.object({ tools: z.array(z.unknown()).default([]), nextCur
 // wants the result anyway and shows the mismatch as a warning, so validation happens in the UI path.
 const permissiveValidator = { getValidator: () => (input: unknown) => ({ valid: true as const, data: input as never, errorMessage: undefined }) };
 
+/**
+ * The SDK client with one change: a server request that asks to run as a task (`params.task`,
+ * SEP-1686) is answered with a CreateTaskResult, which the SDK's check of sampling and elicitation
+ * results (made for the plain results) would refuse. Everything else goes through that check.
+ */
+class TaskAwareClient extends Client {
+  protected override _wrapHandler(method: string, handler: (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>) {
+    const checked = super._wrapHandler(method, handler);
+    if (method !== 'sampling/createMessage' && method !== 'elicitation/create') return checked;
+    return (request: JSONRPCRequest, ctx: ClientContext) => (taskAugmentation(request.params) ? handler(request, ctx) : checked(request, ctx));
+  }
+}
+
+/**
+ * What Tooldeck declares: form and URL elicitation, sampling (with tools), roots, and tasks in both
+ * forms — SEP-1686 both ways (it calls tools as tasks and lists/cancels them, and runs sampling and
+ * elicitation as tasks when a server asks, `tasks.requests.*`) and the SEP-2663 extension (a
+ * server of the 2026-07-28 revision may answer a call with a task).
+ */
+const CLIENT_CAPABILITIES = {
+  elicitation: { form: { applyDefaults: true }, url: {} },
+  // Sampling with tools (SEP-1577): the operator answers as the model, with text or a tool call.
+  sampling: { tools: {} },
+  roots: { listChanged: true },
+  tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } },
+  extensions: { [TASKS_EXTENSION]: {} },
+};
+
 /** One live MCP session with one server: connect (with a doctor's verdict on failure), discover, call. */
 export class McpConnection {
   readonly transcript: McpTranscript;
   private client?: Client;
+  private taskOps?: ConnectionTasks;
+  private executorTasks?: ClientTaskExecutor;
   private stdio?: StdioClientTransport;
   private closedByUs = false;
   private readonly stderrTail: string[] = [];
@@ -146,8 +195,12 @@ export class McpConnection {
       (m) => this.transcript.recordOutgoing(m),
       (m) => this.transcript.recordIncoming(m),
     );
+    // Around the transcript's wrapper, so the transcript shows the traceparent that was sent.
+    traceOutgoing(transport);
+    // Inside it: the transcript shows the server's CreateTaskResult as sent, the SDK gets one it accepts.
+    adaptCreatedTasks(transport);
 
-    const client = new Client(this.options.clientInfo, {
+    const client = new TaskAwareClient(this.options.clientInfo, {
       // A short probe: servers of the legacy era answer `server/discover` with an error at once;
       // only a silent one costs the probe timeout before the `initialize` fallback.
       // On HTTP a probe timeout is an outage (no fallback), so it gets the whole connect budget; a
@@ -156,7 +209,7 @@ export class McpConnection {
         mode: 'auto',
         probe: { timeoutMs: config.transport === 'stdio' ? Math.min(3_000, Math.round((this.options.connectTimeoutMs ?? 20_000) / 3)) : (this.options.connectTimeoutMs ?? 20_000) },
       },
-      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {}, roots: { listChanged: true } },
+      capabilities: CLIENT_CAPABILITIES,
       jsonSchemaValidator: permissiveValidator,
       listChanged: {
         // Refetched here rather than by the SDK, so a changed list is read as leniently as the first.
@@ -165,7 +218,10 @@ export class McpConnection {
         prompts: { onChanged: (error, prompts) => (error ? this.noteError('prompts/list refresh failed', error) : prompts && this.update({ prompts })) },
       },
     });
-    this.installServerRequestHandlers(client);
+    this.executorTasks = new ClientTaskExecutor(client);
+    this.executorTasks.onChange(() => this.options.onExecutorTasksChanged?.());
+    const answer = this.installServerRequestHandlers(client, this.executorTasks);
+    this.taskOps = new ConnectionTasks(config.name, client, this.options.taskLedger, this.options.onDetachedTask, answer);
     client.onerror = (error) => {
       // Non-JSON lines on stdout and similar protocol noise: keep them for the doctor.
       const text = error.message.slice(0, 300);
@@ -294,9 +350,27 @@ export class McpConnection {
 
   /** Only the pipeline's MCP executor calls this: every call runs through the pipeline. */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    try {
+      return await this.callToolNow(name, args, options);
+    } catch (error) {
+      // SEP-1036 error path (-32042): the call needs the operator to visit a page first, then to retry.
+      if (error instanceof UrlElicitationRequiredError) {
+        const pages = error.elicitations.filter((e) => typeof e.url === 'string');
+        throw new AppError('ExecutionFailed', `${error.message}${pages.length ? ` — ${pages.map((e) => e.message).join(' ')}` : ''}`, {
+          step: URL_ELICITATION_STEP,
+          details: pages.map((e) => e.url),
+          retryable: false,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  private async callToolNow(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = this.requireClient();
     const definition = this.discovery.tools.find((t) => t.name === name) as Tool | undefined;
-    return (await client.callTool(
+    const result = (await client.callTool(
       { name, arguments: args },
       {
         signal: options.signal,
@@ -307,6 +381,25 @@ export class McpConnection {
         ...(definition ? { toolDefinition: definition } : {}),
       },
     )) as CallToolResult;
+    const created = createdTaskIn(result);
+    if (!created) return result;
+    return (await this.taskOps!.adopt(name, created, {
+      options: options.task?.options ?? { mode: 'wait' },
+      signal: options.signal ?? new AbortController().signal,
+      backstopMs: options.backstopMs,
+      ...(options.task?.onUpdate ? { onUpdate: options.task.onUpdate } : {}),
+    })) as CallToolResult;
+  }
+
+  /** MCP tasks on this connection (task-augmented calls, tasks/get|result|list|cancel). */
+  get tasks(): ConnectionTasks {
+    this.requireClient();
+    return this.taskOps!;
+  }
+
+  /** The tasks Tooldeck runs for this server (sampling and elicitation it asked for as tasks). */
+  executorTaskList() {
+    return this.executorTasks?.list() ?? [];
   }
 
   async readResource(uri: string) {
@@ -335,6 +428,7 @@ export class McpConnection {
   private dispose(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.executorTasks?.close();
     this.options.broker.cancelForServer(this.options.config.name, 'The server connection closed');
     const previous = this.disposing;
     this.disposing = previous.then(() => (client ? this.endSession(client) : undefined));
@@ -441,28 +535,78 @@ export class McpConnection {
     if (wasReady) this.options.onUnexpectedClose(reason);
   }
 
-  private installServerRequestHandlers(client: Client) {
+  /**
+   * Elicitation and sampling go to the operator (the interaction broker). A request that asks to
+   * run as a task is answered with the task at once and the operator's answer is its result.
+   * Returns the same answers for the requests a SEP-2663 task waits on (its `inputRequests`).
+   */
+  private installServerRequestHandlers(client: Client, executor: ClientTaskExecutor): InputAnswerer {
     const server = this.options.config.name;
     const { broker } = this.options;
-    client.setRequestHandler('elicitation/create', async (request, ctx) => {
-      const params = request.params as { mode?: 'form' | 'url'; message: string; requestedSchema?: Record<string, unknown>; url?: string };
+    const elicit = async (request: { params?: unknown }, signal: AbortSignal | undefined, ownTaskId?: string) => {
+      const params = request.params as { mode?: 'form' | 'url'; message: string; requestedSchema?: Record<string, unknown>; url?: string; elicitationId?: string };
+      const taskId = ownTaskId ?? relatedTaskId(params);
       const answer = await broker.ask(
-        { kind: 'elicitation', server, mode: params.mode ?? 'form', message: params.message, requestedSchema: params.requestedSchema, url: params.url },
-        (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal,
+        {
+          kind: 'elicitation',
+          server,
+          mode: params.mode ?? 'form',
+          message: params.message,
+          requestedSchema: params.requestedSchema,
+          url: params.url,
+          ...(params.elicitationId ? { elicitationId: params.elicitationId } : {}),
+          ...(taskId ? { relatedTaskId: taskId } : {}),
+        },
+        signal,
       );
       if (answer.kind !== 'elicitation') throw new AppError('InvalidInput', 'Expected an elicitation answer');
-      return answer.action === 'accept' ? { action: 'accept', content: (answer.content ?? {}) as Record<string, string> } : { action: answer.action };
-    });
-    client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
-      const params = request.params as { messages: unknown[]; systemPrompt?: string; maxTokens?: number };
+      return answer.action === 'accept' ? { action: 'accept' as const, content: (answer.content ?? {}) as Record<string, string> } : { action: answer.action };
+    };
+    const sample = async (request: { params?: unknown }, signal: AbortSignal | undefined, ownTaskId?: string) => {
+      const params = request.params as { messages: unknown[]; systemPrompt?: string; maxTokens?: number; tools?: Array<{ name: string }>; toolChoice?: { mode?: string } };
+      const taskId = ownTaskId ?? relatedTaskId(params);
       const answer = await broker.ask(
-        { kind: 'sampling', server, messages: params.messages, systemPrompt: params.systemPrompt, maxTokens: params.maxTokens },
-        (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal,
+        {
+          kind: 'sampling',
+          server,
+          messages: params.messages,
+          systemPrompt: params.systemPrompt,
+          maxTokens: params.maxTokens,
+          ...(params.tools?.length ? { tools: params.tools } : {}),
+          ...(params.toolChoice ? { toolChoice: params.toolChoice } : {}),
+          ...(taskId ? { relatedTaskId: taskId } : {}),
+        },
+        signal,
       );
       if (answer.kind !== 'sampling' || answer.action === 'reject') throw new AppError('PolicyDenied', 'The operator declined the sampling request');
-      return { role: 'assistant', model: answer.model, content: { type: 'text', text: answer.text }, stopReason: 'endTurn' };
+      if (answer.toolUse) {
+        if (!params.tools?.some((t) => t.name === answer.toolUse!.name)) throw new AppError('InvalidInput', `The server offered no tool named ${answer.toolUse.name}`);
+        return { role: 'assistant' as const, model: answer.model, content: { type: 'tool_use' as const, id: `call_${randomUUID()}`, name: answer.toolUse.name, input: answer.toolUse.input }, stopReason: 'toolUse' };
+      }
+      return { role: 'assistant' as const, model: answer.model, content: { type: 'text' as const, text: answer.text }, stopReason: 'endTurn' };
+    };
+    const signalOf = (ctx: unknown) => (ctx as { mcpReq?: { signal?: AbortSignal } }).mcpReq?.signal;
+    client.setRequestHandler('elicitation/create', async (request, ctx) => {
+      const asTask = taskAugmentation(request.params);
+      if (asTask) return executor.start('elicitation/create', asTask.ttl, 'Waiting for the operator to answer', (signal, taskId) => elicit(request, signal, taskId)) as never;
+      return elicit(request, signalOf(ctx));
+    });
+    client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+      const asTask = taskAugmentation(request.params);
+      if (asTask) return executor.start('sampling/createMessage', asTask.ttl, 'Waiting for the operator to reply', (signal, taskId) => sample(request, signal, taskId)) as never;
+      return sample(request, signalOf(ctx));
     });
     client.setRequestHandler('roots/list', async () => ({ roots: this.options.roots() }));
+    // SEP-1036: the server saw the URL flow finish; a question about it still open needs no answer from the operator.
+    client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+      broker.completeUrlElicitation(server, notification.params.elicitationId);
+    });
+    return async (method, params, signal, taskId) => {
+      if (method === 'elicitation/create') return elicit({ params }, signal, taskId);
+      if (method === 'sampling/createMessage') return sample({ params }, signal, taskId);
+      if (method === 'roots/list') return { roots: this.options.roots() };
+      throw new AppError('ExecutionFailed', `Task ${taskId} asks for ${method}, which Tooldeck does not answer.`, { retryable: false });
+    };
   }
 
   private replaceTools(listed: readonly unknown[], announce = true) {

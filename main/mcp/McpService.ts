@@ -5,12 +5,15 @@ import type { Logger } from '../platform/Logger';
 import { SecretRedactor } from '../platform/SecretRedactor';
 import type { SecretStore } from '../platform/SecretStore';
 import { EraCache } from './EraCache';
+import { IconFetcher } from './IconFetcher';
 import { InteractionBroker } from './InteractionBroker';
 import { McpConnection } from './McpConnection';
 import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
 import { BEARER_SLOT, sealServerConfig, secretSlots, unsealServerConfig } from '../../shared/serverSecrets';
 import { OAuthService, type EphemeralOAuthOptions } from './oauth/OAuthService';
 import { ServerConfigStore } from './ServerConfigStore';
+import { McpTaskService } from './tasks/McpTaskService';
+import { TaskLedger } from './tasks/TaskLedger';
 import { ToolListCache } from './ToolListCache';
 
 export interface McpServiceOptions {
@@ -61,11 +64,16 @@ export interface ImportSummary {
 /** Saved MCP servers and their live connections, with reconnect-on-drop and clean shutdown. */
 export class McpService {
   readonly broker = new InteractionBroker();
+  /** Icons servers give for themselves and their tools, resources and prompts (https ones fetched with care). */
+  readonly icons = new IconFetcher();
   private readonly store: ServerConfigStore;
   private readonly eraCache: EraCache;
   readonly toolCache: ToolListCache;
   /** MCP authorization (OAuth) of the saved HTTP servers. */
   readonly oauth: OAuthService;
+  /** The tasks of the saved servers (MCP tasks): remembered, listed, fetched, cancelled. */
+  readonly tasks: McpTaskService;
+  private readonly taskLedger: TaskLedger;
   private readonly connections = new Map<string, McpConnection>();
   /** Connections of unsaved targets (`--stdio`, `--url`), closed with the service. */
   private readonly ephemeral = new Set<McpConnection>();
@@ -90,6 +98,14 @@ export class McpService {
       config: (name) => this.store.get(name),
       connect: async (name) => void (await this.connect(name)),
       disconnect: (name) => this.disconnect(name),
+    });
+    this.taskLedger = new TaskLedger(options.dataDir);
+    this.tasks = new McpTaskService({
+      ledger: this.taskLedger,
+      connection: (name) => this.connections.get(name),
+      requireServer: (name) => void this.requireConfig(name),
+      follow: options.autoConnect === true,
+      logger: options.logger,
     });
   }
 
@@ -176,7 +192,10 @@ export class McpService {
       if (previous.name !== config.name) await this.disconnect(previous.name);
       const stale = secretSlots(previous).filter((slot) => previous.name !== config.name || !(slot in secrets));
       await this.store.deleteSecrets(previous.name, stale);
-      if (previous.name !== config.name) await this.oauth.rename(previous.name, config.name);
+      if (previous.name !== config.name) {
+        await this.oauth.rename(previous.name, config.name);
+        await this.taskLedger.renameServer(previous.name, config.name);
+      }
     }
     await this.store.setSecrets(config.name, secrets);
     this.emit();
@@ -206,6 +225,7 @@ export class McpService {
     this.connections.delete(name);
     await this.store.remove(name);
     await this.oauth.forget(name);
+    await this.taskLedger.forgetServer(name);
     await this.toolCache.delete(name);
     this.emit();
     void this.emitTools(name);
@@ -391,6 +411,7 @@ export class McpService {
     this.closed = true;
     this.watcher?.close();
     this.oauth.close();
+    this.tasks.close();
     for (const name of [...this.retryTimers.keys()]) this.cancelRetry(name);
     await Promise.all([...this.connections.values(), ...this.ephemeral].map((c) => c.close()));
     this.connections.clear();
@@ -414,9 +435,13 @@ export class McpService {
       eraCache: this.eraCache,
       shutdownGraceMs: this.options.shutdownGraceMs,
       maxResultBytes: this.options.maxResultBytes,
+      taskLedger: this.taskLedger,
+      onDetachedTask: (taskId) => this.tasks.taskStarted(config.name, taskId),
+      onExecutorTasksChanged: () => this.tasks.changed(config.name),
       onChange: () => {
         this.emit();
         void this.emitTools(config.name);
+        void this.tasks.serverChanged(config.name);
       },
       onUnexpectedClose,
     });

@@ -1,11 +1,13 @@
 import { AppError } from '../../shared/errors';
 import type { McpTool } from '../../shared/mcp';
-import type { ToolEntry, ToolResult } from '../../shared/registry';
+import { McpIcon } from '../../shared/icons';
+import { TaskSupport, type ToolEntry, type ToolResult } from '../../shared/registry';
 import type { Logger } from '../platform/Logger';
 import { createToolEntry, type DescribedTool, type ToolConfig } from '../registry/createToolEntry';
 import type { ToolCatalog } from '../registry/ToolCatalog';
 import type { ExecutionContext, ToolExecutor } from '../registry/types';
 import { RESULT_TOO_LARGE_CODE } from './LinearReadBuffer';
+import { callTracing, SpanKind } from '../metrics/CallTracing';
 import type { McpConnection } from './McpConnection';
 import type { McpService } from './McpService';
 
@@ -31,7 +33,17 @@ function describedTool(tool: McpTool): DescribedTool {
       idempotentHint: annotations.idempotentHint,
       openWorldHint: annotations.openWorldHint,
     },
+    taskSupport: TaskSupport.safeParse(tool.execution?.taskSupport).data,
+    appResourceUri: appResourceUri(tool),
+    icons: McpIcon.array().safeParse(tool.icons).data,
   };
+}
+
+/** MCP Apps: `_meta.ui.resourceUri` (or the older flat `_meta["ui/resourceUri"]`), when it names a ui:// resource. */
+function appResourceUri(tool: McpTool): string | undefined {
+  const meta = tool._meta as { ui?: { resourceUri?: unknown }; 'ui/resourceUri'?: unknown } | undefined;
+  const uri = meta?.ui?.resourceUri ?? meta?.['ui/resourceUri'];
+  return typeof uri === 'string' && uri.startsWith('ui://') ? uri : undefined;
 }
 
 const BACKSTOP_MARGIN_MS = 5_000;
@@ -40,7 +52,25 @@ const BACKSTOP_MARGIN_MS = 5_000;
 export class McpToolExecutor implements ToolExecutor {
   constructor(private readonly connection: () => McpConnection) {}
 
-  async execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
+  execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
+    // The transport stage of the call's trace: the requests below carry this span's traceparent.
+    return callTracing.within('transport', { 'rpc.system': 'mcp', 'rpc.method': 'tools/call', 'mcp.server': entry.source.name, 'mcp.tool': entry.toolName }, () => this.executeNow(entry, args, ctx), SpanKind.CLIENT);
+  }
+
+  private async executeNow(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
+    // A tool that supports tasks runs as one when asked (optional) or always (required); the
+    // task's status changes count as progress for the pipeline's timeouts. With the 2026 tasks
+    // extension the server decides instead, and any plain call may come back as a task (below).
+    const tasks = this.connection().tasks;
+    if (!tasks.serverDecides && (entry.taskSupport === 'required' || (entry.taskSupport === 'optional' && ctx.task))) {
+      return tasks.callTool(entry.toolName, args, {
+        options: ctx.task ?? { mode: 'wait' },
+        signal: ctx.signal,
+        backstopMs: ctx.totalLeftMs + BACKSTOP_MARGIN_MS,
+        onUpdate: (update) => ctx.onTask?.(update),
+      });
+    }
+    if (ctx.task && !tasks.serverDecides) throw new AppError('InvalidInput', `${entry.name} cannot run as a task: the server does not declare task support for it (execution.taskSupport).`, { step: 'validate' });
     // The pipeline is the one timeout authority (per request, reset on progress, total): it aborts
     // through the signal, which the SDK turns into notifications/cancelled. The SDK's own timer
     // only backstops the call's whole remaining budget, so it never fires first.
@@ -52,6 +82,7 @@ export class McpToolExecutor implements ToolExecutor {
         signal: ctx.signal,
         onProgress: (p) => ctx.onProgress(p),
         backstopMs: ctx.totalLeftMs + BACKSTOP_MARGIN_MS,
+        task: { ...(ctx.task ? { options: ctx.task } : {}), onUpdate: (update) => ctx.onTask?.(update) },
       });
       return result as ToolResult;
     } catch (error) {

@@ -1,6 +1,7 @@
 import { SSEClientTransport, StreamableHTTPClientTransport, type FetchLike, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../../shared/mcp';
+import { callTracing, TRACEPARENT } from '../metrics/CallTracing';
 import { withParentDeathSignal } from '../platform/parentDeathSignal';
 import { fetchReleasingSignal } from '../platform/fetchReleasingSignal';
 import { LinearReadBuffer } from './LinearReadBuffer';
@@ -53,7 +54,7 @@ export function createTransport(config: McpServerConfig, bearerToken?: string, a
     url.password = '';
   }
   // The transports hand their connection-lifetime signal to every request: see fetchReleasingSignal.
-  const send: FetchLike = fetchReleasingSignal(authFetch ?? fetch);
+  const send: FetchLike = fetchReleasingSignal(withTraceparentHeader(authFetch ?? fetch));
   const transport =
     config.transport === 'http'
       ? new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: send })
@@ -64,6 +65,51 @@ export function createTransport(config: McpServerConfig, bearerToken?: string, a
           eventSourceInit: { fetch: (input, init) => send(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }) },
         });
   return { transport };
+}
+
+/**
+ * Trace context on the wire (SEP-414): every request (and notification) Tooldeck sends carries
+ * the current call's `traceparent` in `_meta`, or one of its own outside a call. Wraps `send`
+ * in place, like the transcript, so the SDK keeps its own transport instance.
+ */
+export function traceOutgoing(transport: Transport) {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const outgoing = message as { method?: unknown; params?: Record<string, unknown> };
+    if (typeof outgoing.method === 'string') {
+      const params = outgoing.params ?? {};
+      const meta = (params._meta as Record<string, unknown> | undefined) ?? {};
+      if (typeof meta.traceparent !== 'string') {
+        outgoing.params = { ...params, _meta: { ...meta, traceparent: callTracing.outgoing(`mcp ${outgoing.method}`) } };
+      }
+    }
+    return send(message, options);
+  };
+}
+
+/**
+ * Streamable HTTP (and the legacy SSE transport's posts): the `traceparent` header names the same
+ * trace as the message's `_meta`, so HTTP-level tools (proxies, gateways) see it too.
+ */
+export function withTraceparentHeader(base: FetchLike): FetchLike {
+  return (input, init) => {
+    const traceparent = typeof init?.body === 'string' ? traceparentInBody(init.body) : undefined;
+    if (!traceparent) return base(input, init);
+    const headers = new Headers(init?.headers);
+    headers.set('traceparent', traceparent);
+    return base(input, { ...init, headers });
+  };
+}
+
+function traceparentInBody(body: string): string | undefined {
+  if (!body.includes('"traceparent"')) return undefined;
+  try {
+    const message = JSON.parse(body) as { params?: { _meta?: { traceparent?: unknown } } } | Array<unknown>;
+    const value = Array.isArray(message) ? undefined : message.params?._meta?.traceparent;
+    return typeof value === 'string' && TRACEPARENT.test(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -12,6 +12,8 @@ import { TOOL_LATENCY_BOUNDARIES_MS } from './latencyBoundaries';
 
 export const DURATION_INSTRUMENT = 'tool.invoke.duration';
 export const INVOCATIONS_INSTRUMENT = 'tool.invocations';
+/** Task-augmented calls (MCP tasks), by tool, source and the task's status when the call was recorded. */
+export const TASKS_INSTRUMENT = 'tool.tasks';
 
 export interface PrometheusOptions {
   /** 0 picks a free port. */
@@ -61,6 +63,7 @@ export class ToolMetrics {
   private readonly provider: MeterProvider;
   private readonly duration: Histogram;
   private readonly invocations: Counter;
+  private readonly tasks: Counter;
   private server: Server | undefined;
   private prometheusUrl: string | undefined;
   private otlp: OtlpState | undefined;
@@ -77,12 +80,14 @@ export class ToolMetrics {
       advice: { explicitBucketBoundaries: [...TOOL_LATENCY_BOUNDARIES_MS] },
     });
     this.invocations = meter.createCounter(INVOCATIONS_INSTRUMENT, { description: 'Tool invocations' });
+    this.tasks = meter.createCounter(TASKS_INSTRUMENT, { description: 'Tool invocations that ran as MCP tasks' });
   }
 
   observe(rec: InvocationRecord): void {
     const attributes: Attributes = { tool_name: rec.tool, source: sourceId({ kind: rec.sourceKind, name: rec.sourceName }), status: rec.status };
     this.duration.record(rec.latencyMs, attributes);
     this.invocations.add(1, attributes);
+    if (rec.taskId) this.tasks.add(1, { tool_name: rec.tool, source: attributes.source, task_status: rec.taskStatus ?? 'unknown' });
   }
 
   /** Serves `/metrics` in the Prometheus text format; calling it again moves the endpoint. */

@@ -74,6 +74,8 @@ describe('InvocationPipeline', () => {
       attempts: 1,
       replayOf: 'inv-0',
       runId: 'run-1',
+      // Every call is a trace of its own (W3C trace context).
+      traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
     expect(recorder.list()).toEqual([outcome.record]);
     expect(heard).toEqual(['inv-1']);

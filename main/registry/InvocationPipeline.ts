@@ -16,7 +16,10 @@ import { capToolResult } from './resultCap';
 import { RunCallLedger } from './RunCallLedger';
 import { SchemaValidator } from './SchemaValidator';
 import type { ToolCatalog } from './ToolCatalog';
-import { systemClock, type Clock, type InvocationRecorder, type ToolExecutor } from './types';
+import { systemClock, type Clock, type InvocationRecorder, type TaskUpdate, type ToolExecutor } from './types';
+import type { InvocationTask, InvokeTaskOptions } from '../../shared/tasks';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { callTracing, type CallTracing } from '../metrics/CallTracing';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './policy/EffectivePolicy';
 const PREVIEW_CHARS = 200;
@@ -44,6 +47,10 @@ export interface InvocationRequest {
   maskValues?: readonly string[];
   signal?: AbortSignal;
   onProgress?: (progress: InvocationProgress) => void;
+  /** Run a tool that supports tasks as a task (MCP); required-task tools always do. */
+  task?: InvokeTaskOptions;
+  /** A task-augmented call's task was created or changed status. */
+  onTask?: (update: TaskUpdate) => void;
 }
 
 export interface InvocationPipelineOptions {
@@ -62,6 +69,8 @@ export interface InvocationPipelineOptions {
   newId?: () => string;
   maxToolResultBytes?: number;
   maxRecordedArgumentsBytes?: number;
+  /** Spans per call and stage; the process's tracing by default. */
+  tracing?: CallTracing;
 }
 
 interface Failure {
@@ -83,6 +92,7 @@ export class InvocationPipeline {
   private readonly random: () => number;
   private readonly newId: () => string;
   private readonly maxRecordedArgumentsBytes: number;
+  private readonly tracing: CallTracing;
   private readonly validator = new SchemaValidator();
   private readonly ledger = new RunCallLedger();
   private readonly listeners = new Set<(record: InvocationRecord) => void>();
@@ -94,6 +104,7 @@ export class InvocationPipeline {
     this.random = options.random ?? Math.random;
     this.newId = options.newId ?? sequentialIds();
     this.maxRecordedArgumentsBytes = options.maxRecordedArgumentsBytes ?? MAX_RECORDED_ARGUMENTS_BYTES;
+    this.tracing = options.tracing ?? callTracing;
   }
 
   /** Every record also goes to these listeners (metrics, live history); returns the unsubscribe. */
@@ -112,10 +123,24 @@ export class InvocationPipeline {
    * only when `name` is not a registry name at all, since then there is nothing to record it under.
    */
   async invoke(request: InvocationRequest): Promise<InvocationOutcome> {
+    // One trace per call (W3C Trace Context): a span for the call, one per stage under it; the
+    // transport's requests carry it and the record keeps its trace id.
+    const span = this.tracing.start('tool.invoke', { 'tool.name': request.name });
+    try {
+      const outcome = await this.tracing.run(span, () => this.invokeTraced(request, span.spanContext().traceId));
+      span.setAttributes({ 'tool.status': outcome.record.status, 'tool.attempts': outcome.record.attempts ?? 0 });
+      if (outcome.error) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
+      return outcome;
+    } finally {
+      span.end();
+    }
+  }
+
+  private async invokeTraced(request: InvocationRequest, traceId: string): Promise<InvocationOutcome> {
     const startedAt = this.clock.now();
     const args = request.arguments ?? {};
     const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes);
-    const base: RecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request };
+    const base: RecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId };
 
     const registered = this.catalog.resolve(request.name);
     if (!registered) {
@@ -126,13 +151,18 @@ export class InvocationPipeline {
     const at = { ...base, sourceKind: entry.source.kind, sourceName: entry.source.name, tool: entry.toolName };
     const verdict = this.policy.verdict(entry);
 
+    const validating = this.tracing.start('validate');
     try {
       this.validator.validate(entry.name, entry.inputSchema, args);
     } catch (error) {
+      validating.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
       return this.finish(at, undefined, { error: classifyError(error), status: 'error', attempts: 0 }, verdict);
+    } finally {
+      validating.end();
     }
     // A held definition runs only when the caller confirmed that very hash; then the other rules decide.
     const refusal = reviewRefusal(entry, verdict, request.reviewedHash) ?? refusalFor(entry, withoutHold(verdict), request.confirmed === true);
+    this.tracing.start('policy', { 'policy.verdict': verdict.verdict, 'policy.refused': refusal !== undefined }).end();
     if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, verdict);
 
     if (request.runId !== undefined) {
@@ -140,8 +170,9 @@ export class InvocationPipeline {
       if (first) return this.finish(at, duplicateCallResult(entry.name, first), undefined, verdict, 0, true);
     }
 
-    const outcome = await this.execute(entry, executor, args, request, startedAt);
-    return this.finish(at, outcome.result, outcome.failure, verdict, outcome.attempts);
+    const task = new TaskTrail(request);
+    const outcome = await this.execute(entry, executor, args, { ...request, onTask: task.note }, startedAt, task);
+    return this.finish(at, outcome.result, outcome.failure, verdict, outcome.attempts, false, task.value);
   }
 
   private async execute(
@@ -150,6 +181,7 @@ export class InvocationPipeline {
     args: Record<string, unknown>,
     request: InvocationRequest,
     startedAt: number,
+    task?: TaskTrail,
   ): Promise<{ result?: ToolResult; failure?: Failure; attempts: number }> {
     const runtime = this.policy.runtime(entry);
     const totalMs = request.maxTotalTimeoutMs ?? runtime.maxTotalTimeoutMs;
@@ -158,7 +190,8 @@ export class InvocationPipeline {
     for (let attempt = 1; ; attempt++) {
       const attemptStarted = Date.now();
       try {
-        const result = await runAttempt({
+        const result = await this.tracing.within(`attempt ${attempt}`, { 'tool.attempt': attempt }, () =>
+          runAttempt({
           entry,
           executor,
           args,
@@ -170,12 +203,16 @@ export class InvocationPipeline {
           totalMs,
           signal: request.signal,
           onProgress: request.onProgress,
-        });
+          task: request.task,
+          onTask: request.onTask,
+          }),
+        );
         return { result, attempts: attempt };
       } catch (thrown) {
         const error = explained(thrown as AppError, executor, entry, attemptStarted);
         const failure = { error, status: statusOf(error), attempts: attempt };
-        if (error.code === 'Canceled' || !shouldRetry(error, attempt, retry)) return { failure, attempts: attempt };
+        // A retry after the server created a task would start a second one.
+        if (error.code === 'Canceled' || task?.value || !shouldRetry(error, attempt, retry)) return { failure, attempts: attempt };
         const delay = backoffDelay(attempt, retry, this.random);
         if (this.clock.now() + delay >= deadline) return { failure, attempts: attempt };
         try {
@@ -210,6 +247,7 @@ export class InvocationPipeline {
     verdict?: PolicyVerdict,
     attempts = failure?.attempts ?? 0,
     duplicate = false,
+    task?: InvocationTask,
   ): InvocationOutcome {
     const capped = result ? capToolResult(result, this.policy.maxToolResultBytes) : undefined;
     const record: InvocationRecord = {
@@ -226,12 +264,17 @@ export class InvocationPipeline {
       resultPreview: capped ? preview(capped.result) : '',
       truncated: capped?.truncated ?? false,
       attempts,
+      traceId: at.traceId,
     };
     if (failure) {
       record.errorCode = failure.error.code;
       record.errorMessage = failure.error.message;
     }
     if (result?.isError) record.isError = true;
+    if (task) {
+      record.taskId = task.taskId;
+      record.taskStatus = task.status;
+    }
     if (at.request.replayOf !== undefined) record.replayOf = at.request.replayOf;
     if (at.request.runId !== undefined) record.runId = at.request.runId;
     if (at.request.maskValues?.length) maskRecord(record, at.request.maskValues);
@@ -242,6 +285,7 @@ export class InvocationPipeline {
     if (failure) outcome.error = failure.error.toShape();
     if (verdict) outcome.verdict = verdict;
     if (duplicate) outcome.duplicate = true;
+    if (task) outcome.task = task;
     return outcome;
   }
 
@@ -268,8 +312,26 @@ function maskRecord(record: InvocationRecord, values: readonly string[]) {
   if (record.errorMessage) record.errorMessage = mask(record.errorMessage);
 }
 
+/** Collects a task-augmented call's task id and timeline for the record and the outcome, and passes each update on. */
+class TaskTrail {
+  value?: InvocationTask;
+
+  constructor(private readonly request: InvocationRequest) {}
+
+  readonly note = (update: TaskUpdate): void => {
+    const { taskId, ...event } = update;
+    if (!this.value || this.value.taskId !== taskId) this.value = { taskId, status: event.status, awaited: this.request.task?.mode !== 'detach', events: [] };
+    this.value.status = event.status;
+    this.value.statusMessage = event.statusMessage;
+    this.value.events.push(event);
+    this.request.onTask?.(update);
+  };
+}
+
 interface RecordBase {
   startedAt: number;
+  /** The W3C trace id of the call's span. */
+  traceId: string;
   argumentsJson: string;
   requestBytes: number;
   request: InvocationRequest;

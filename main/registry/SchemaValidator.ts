@@ -26,6 +26,14 @@ export class SchemaValidator {
     throw new AppError('InvalidArguments', `Invalid arguments for ${toolName}: ${problems.join('; ')}.`, { step: 'validate' });
   }
 
+  /** The top-level properties validation reports missing (`required` anywhere in the schema's composition). */
+  missingProperties(schema: Record<string, unknown>, args: Record<string, unknown>): string[] {
+    const validate = this.compile(schema);
+    if (validate instanceof AppError || validate(args)) return [];
+    const missing = (validate.errors ?? []).filter((e) => e.keyword === 'required' && e.instancePath === '').map((e) => String(e.params.missingProperty));
+    return [...new Set(missing)];
+  }
+
   /** Why a schema cannot be used for validation (it does not compile), or undefined when it can. */
   problem(schema: Record<string, unknown>): string | undefined {
     const compiled = this.compile(schema);

@@ -1,5 +1,6 @@
+import type { McpIcon } from '../../shared/icons';
 import type { ToolSource } from '../../shared/invocation';
-import type { GrpcBinding, HttpBinding, ToolAnnotations, ToolEntry } from '../../shared/registry';
+import type { GrpcBinding, HttpBinding, TaskSupport, ToolAnnotations, ToolEntry } from '../../shared/registry';
 import { normalizeRuntime, type RawRuntime } from './policy/normalizeRuntime';
 import { resolveOperationClasses } from './policy/operationClasses';
 import { normalizeRiskLevel } from './policy/riskLevel';
@@ -13,6 +14,11 @@ export interface DescribedTool {
   inputSchema?: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** MCP `execution.taskSupport`. */
+  taskSupport?: TaskSupport;
+  /** MCP Apps `_meta.ui.resourceUri`. */
+  appResourceUri?: string;
+  icons?: McpIcon[];
 }
 
 /** What an operator configured for a tool, with Orloj's field names. */
@@ -49,5 +55,8 @@ export function createToolEntry({ source, tool, config, tags, http, grpc }: Tool
     policy: { riskLevel, operationClasses: resolveOperationClasses(config?.operation_classes, tool.annotations, riskLevel) },
     ...(http ? { http } : {}),
     ...(grpc ? { grpc } : {}),
+    ...(tool.taskSupport && tool.taskSupport !== 'forbidden' ? { taskSupport: tool.taskSupport } : {}),
+    ...(tool.appResourceUri ? { appResourceUri: tool.appResourceUri } : {}),
+    ...(tool.icons?.length ? { icons: tool.icons } : {}),
   };
 }

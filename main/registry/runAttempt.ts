@@ -1,7 +1,8 @@
 import { AppError } from '../../shared/errors';
 import type { InvocationProgress, ToolEntry, ToolResult } from '../../shared/registry';
+import type { InvokeTaskOptions } from '../../shared/tasks';
 import { classifyError } from './classifyError';
-import type { Clock, ExecutionContext, ToolExecutor } from './types';
+import type { Clock, ExecutionContext, TaskUpdate, ToolExecutor } from './types';
 
 export interface AttemptOptions {
   entry: ToolEntry;
@@ -16,6 +17,8 @@ export interface AttemptOptions {
   totalMs: number;
   signal?: AbortSignal;
   onProgress?: (progress: InvocationProgress) => void;
+  task?: InvokeTaskOptions;
+  onTask?: (update: TaskUpdate) => void;
 }
 
 /**
@@ -33,6 +36,7 @@ class Attempt implements ExecutionContext {
   readonly timeoutMs: number;
   readonly totalLeftMs: number;
   readonly resetsOnProgress: boolean;
+  readonly task?: InvokeTaskOptions;
   private readonly controller = new AbortController();
   private settled = false;
   private cancelTimer?: () => void;
@@ -46,6 +50,7 @@ class Attempt implements ExecutionContext {
     this.totalLeftMs = Math.max(0, options.deadline - options.clock.now());
     this.timeoutMs = Math.min(options.timeoutMs, this.totalLeftMs);
     this.resetsOnProgress = options.resetTimeoutOnProgress;
+    this.task = options.task;
   }
 
   get signal(): AbortSignal {
@@ -77,6 +82,12 @@ class Attempt implements ExecutionContext {
 
   keepAlive(): void {
     if (!this.settled) this.arm();
+  }
+
+  onTask(update: TaskUpdate): void {
+    if (this.settled) return;
+    if (this.options.resetTimeoutOnProgress) this.arm();
+    this.options.onTask?.(update);
   }
 
   /** The caller's signal fired (EventListener object form, so no closure is made per call). */

@@ -1,6 +1,10 @@
 import type { AppError } from '../../shared/errors';
 import type { InvocationRecord } from '../../shared/invocation';
 import type { InvocationProgress, ToolEntry, ToolResult } from '../../shared/registry';
+import type { InvokeTaskOptions, TaskEvent } from '../../shared/tasks';
+
+/** A task-augmented call's news: the task exists, or its status changed. */
+export type TaskUpdate = TaskEvent & { taskId: string };
 
 export type {
   ContentBlock,
@@ -39,6 +43,10 @@ export interface ExecutionContext {
    * The total limit still applies.
    */
   keepAlive(): void;
+  /** The caller asked for the call to run as a task (executors whose protocol has tasks: MCP). */
+  readonly task?: InvokeTaskOptions;
+  /** A task was created or changed status; counts as progress for the timeout. */
+  onTask?(update: TaskUpdate): void;
 }
 
 /**

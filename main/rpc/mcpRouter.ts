@@ -50,6 +50,8 @@ export const mcpRouter = router({
       if (!connection) throw new Error(`Server "${input.server}" is not connected`);
       return connection.getPrompt(input.name, input.arguments);
     }),
+  /** An icon as a data: URL (https icons fetched by the console from public addresses only), or null. */
+  icon: procedure.input(z.object({ src: z.string().min(1).max(300_000) })).query(async ({ ctx, input }) => (await ctx.core.mcp.icons.fetch(input.src)) ?? null),
   roots: procedure.query(({ ctx }) => ctx.core.mcp.roots()),
   setRoots: procedure.input(z.array(Root)).mutation(({ ctx, input }) => ctx.core.mcp.setRoots(input)),
   /** Elicitation and sampling requests waiting for the operator. */

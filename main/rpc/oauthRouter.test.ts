@@ -54,7 +54,7 @@ describe('oauth router', () => {
 
   it('validates client settings and refuses stdio servers', async () => {
     const rpc = callerFor({ core });
-    await expect(rpc.setClient({ server: 'notes', grant: 'client_credentials', clientId: 'machine' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('client id and secret') });
+    await expect(rpc.setClient({ server: 'notes', grant: 'client_credentials', clientId: 'machine' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('pre-registered client id and its secret or private key') });
     expect((await rpc.setClient({ server: 'notes', grant: 'client_credentials', clientId: 'machine', clientSecret: 'x'.repeat(24), scopes: 'mcp:tools' })).settings).toEqual({
       grant: 'client_credentials',
       clientId: 'machine',

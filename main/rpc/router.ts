@@ -1,5 +1,6 @@
 import { AppError } from '../../shared/errors';
 import { a2aRouter } from './a2aRouter';
+import { appsRouter } from './appsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { grpcRouter } from './grpcRouter';
@@ -12,6 +13,7 @@ import { metricsRouter } from './metricsRouter';
 import { oauthRouter } from './oauthRouter';
 import { createResourcesRouter } from './resourcesRouter';
 import { systemRouter } from './systemRouter';
+import { tasksRouter } from './tasksRouter';
 import { toolsRouter } from './toolsRouter';
 import { createCallerFactory, router } from './trpc';
 
@@ -33,6 +35,8 @@ export const appRouter = router({
   oauth: oauthRouter,
   metrics: metricsRouter,
   lock: lockRouter,
+  tasks: tasksRouter,
+  apps: appsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -50,7 +50,12 @@ export const toolsRouter = router({
     const queue = new AsyncQueue<InvokeEvent>();
     queue.push({ type: 'started', at: Date.now() });
     ctx.core.pipeline
-      .invoke({ ...input, signal, onProgress: (p) => queue.push({ type: 'progress', at: Date.now(), ...p }) })
+      .invoke({
+        ...input,
+        signal,
+        onProgress: (p) => queue.push({ type: 'progress', at: Date.now(), ...p }),
+        onTask: (update) => queue.push({ type: 'task', ...update }),
+      })
       .then(
         (outcome) => queue.push({ type: 'outcome', outcome }),
         (error: unknown) => queue.push({ type: 'failed', error: AppErrorShape.parse(classifyError(error).toShape()) }),

@@ -9,6 +9,10 @@ export const Settings = z.object({
       otlp: z.object({ enabled: z.boolean().default(false), url: z.string().default(''), intervalMs: z.number().int().min(1000).default(60_000) }).default({ enabled: false, url: '', intervalMs: 60_000 }),
     })
     .default({ prometheus: { enabled: false, port: 9464 }, otlp: { enabled: false, url: '', intervalMs: 60_000 } }),
+  /** Spans of each call (W3C trace context), exported over OTLP/HTTP when enabled. */
+  tracing: z
+    .object({ otlp: z.object({ enabled: z.boolean().default(false), url: z.string().default('') }).default({ enabled: false, url: '' }) })
+    .default({ otlp: { enabled: false, url: '' } }),
   history: z
     .object({ maxAgeDays: z.number().int().min(1).default(90), maxRows: z.number().int().min(1000).default(1_000_000) })
     .default({ maxAgeDays: 90, maxRows: 1_000_000 }),

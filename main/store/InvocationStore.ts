@@ -19,6 +19,7 @@ import {
   type TimeSeriesQuery,
   type TimeSeriesResult,
 } from '../../shared/history';
+import type { TaskStatus } from '../../shared/tasks';
 import { fromRow, INSERT_SQL, SELECT_COLUMNS, storableProblem, toParams, type InvocationRow } from './invocationRow';
 import { LatencyRollup, MINUTE_MS } from './LatencyRollup';
 import { loadSqlite } from './loadSqlite';
@@ -259,6 +260,16 @@ export class InvocationStore {
   latencyHistogram(query: LatencyHistogramQuery, options?: MetricQueryOptions): LatencyHistogram {
     this.writer.drain();
     return this.metrics.latencyHistogram(query, options);
+  }
+
+  /**
+   * A detached task-augmented call ended after it was recorded: its record gets the task's final
+   * status (the one change history allows to a record).
+   */
+  setTaskStatus(server: string, taskId: string, status: TaskStatus): void {
+    if (this.closed) return;
+    this.writer.drain();
+    this.prepare("UPDATE invocations SET task_status = ? WHERE task_id = ? AND source_kind = 'mcp' AND source_name = ?").run(status, taskId, server);
   }
 
   /** SQLite cannot shrink below the current size, so a cap under it takes effect at the current size. */

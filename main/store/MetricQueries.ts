@@ -202,7 +202,7 @@ export class MetricQueries {
     for (const status of filter.status ?? []) allowed[STATUS_INDEX.get(status)!] = 1;
     const collector = new Collector(window, allowed);
     const rollupFits =
-      options.useRollup !== false && !filter.text && filter.runId === undefined && (bucketMs === undefined || bucketMs % MINUTE_MS === 0);
+      options.useRollup !== false && !filter.text && filter.runId === undefined && filter.traceId === undefined && filter.taskId === undefined && (bucketMs === undefined || bucketMs % MINUTE_MS === 0);
     const firstMinute = Math.ceil(since / MINUTE_MS);
     const endMinute = Math.floor(until / MINUTE_MS);
     if (!rollupFits || firstMinute >= endMinute) {

@@ -27,6 +27,8 @@ export function filterSql(filter: InvocationFilter, extra: { sql: string; params
   if (filter.since !== undefined) add('started_at >= ?', filter.since);
   if (filter.until !== undefined) add('started_at < ?', filter.until);
   if (filter.runId !== undefined) add('run_id = ?', filter.runId);
+  if (filter.traceId !== undefined) add('trace_id = ?', filter.traceId);
+  if (filter.taskId !== undefined) add('task_id = ?', filter.taskId);
   if (filter.text) {
     const pattern = likePattern(filter.text);
     add(

@@ -1,6 +1,7 @@
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite';
 import type { ErrorCode } from '../../shared/errors';
 import { InvocationStatus, type InvocationRecord, type SourceKind } from '../../shared/invocation';
+import type { TaskStatus } from '../../shared/tasks';
 
 /** Record fields in column order; the CSV header and the INSERT share it. */
 export const RECORD_FIELDS = [
@@ -22,6 +23,9 @@ export const RECORD_FIELDS = [
   'runId',
   'isError',
   'attempts',
+  'taskId',
+  'taskStatus',
+  'traceId',
 ] as const satisfies readonly (keyof InvocationRecord)[];
 
 export const COLUMNS = RECORD_FIELDS.map((field) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
@@ -70,6 +74,9 @@ export function toParams(rec: InvocationRecord): SQLInputValue[] {
     optional(rec.runId),
     optionalBool(rec.isError),
     optional(rec.attempts),
+    optional(rec.taskId),
+    optional(rec.taskStatus),
+    optional(rec.traceId),
   ];
 }
 
@@ -97,5 +104,8 @@ export function fromRow(row: InvocationRow): InvocationRecord {
   if (row.run_id !== null) rec.runId = row.run_id as string;
   if (row.is_error !== null) rec.isError = row.is_error === 1;
   if (row.attempts !== null) rec.attempts = row.attempts as number;
+  if (row.task_id !== null && row.task_id !== undefined) rec.taskId = row.task_id as string;
+  if (row.task_status !== null && row.task_status !== undefined) rec.taskStatus = row.task_status as TaskStatus;
+  if (row.trace_id !== null && row.trace_id !== undefined) rec.traceId = row.trace_id as string;
   return rec;
 }

@@ -18,7 +18,7 @@ describe('migrate', () => {
     const indexes = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'invocations' AND sql IS NOT NULL").all() as { name: string }[]).map(
       (r) => r.name,
     );
-    expect(indexes.sort()).toEqual(['invocations_id', 'invocations_run_id', 'invocations_source', 'invocations_started_at', 'invocations_status', 'invocations_tool']);
+    expect(indexes.sort()).toEqual(['invocations_id', 'invocations_run_id', 'invocations_source', 'invocations_started_at', 'invocations_status', 'invocations_task_id', 'invocations_tool', 'invocations_trace_id']);
     expect(migrate(db)).toEqual({ from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION });
   });
 

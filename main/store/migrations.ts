@@ -57,6 +57,27 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    description: 'the MCP task a task-augmented call ran as, and its status',
+    up(db) {
+      db.exec(`
+        ALTER TABLE invocations ADD COLUMN task_id TEXT;
+        ALTER TABLE invocations ADD COLUMN task_status TEXT;
+        CREATE INDEX invocations_task_id ON invocations (task_id) WHERE task_id IS NOT NULL;
+      `);
+    },
+  },
+  {
+    version: 3,
+    description: 'the W3C trace id of each call',
+    up(db) {
+      db.exec(`
+        ALTER TABLE invocations ADD COLUMN trace_id TEXT;
+        CREATE INDEX invocations_trace_id ON invocations (trace_id) WHERE trace_id IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = Math.max(...migrations.map((m) => m.version));

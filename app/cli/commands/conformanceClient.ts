@@ -2,8 +2,10 @@ import type { Core } from '../../../main/core';
 import { registerEphemeral } from '../../../main/mcp/McpToolSource';
 import { HeadlessAuthorizer } from '../../../main/mcp/oauth/HeadlessAuthorizer';
 import type { EphemeralOAuthOptions } from '../../../main/mcp/oauth/OAuthService';
+import { SchemaValidator } from '../../../main/registry/SchemaValidator';
 import { toolEntryName } from '../../../main/registry/ToolCatalog';
 import type { McpTool } from '../../../shared/mcp';
+import { JwsAlgorithm } from '../../../shared/oauth';
 import { CliExit, ExitCode, type CliIo } from '../CliContext';
 
 const SOURCE = 'conformance';
@@ -14,30 +16,64 @@ const SOURCE = 'conformance';
  */
 const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 
+interface ScenarioContext {
+  client_id?: unknown;
+  client_secret?: unknown;
+  private_key_pem?: unknown;
+  signing_algorithm?: unknown;
+  valid_jwt?: unknown;
+  idp_id_token?: unknown;
+  idp_client_id?: unknown;
+  idp_issuer?: unknown;
+  idp_token_endpoint?: unknown;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
+
 /**
- * Authorization as the scenario sets it up: pre-registered credentials arrive in
- * MCP_CONFORMANCE_CONTEXT; the mock authorization server approves without a login page, so the
- * headless authorizer reads the redirect instead of opening a browser.
+ * Authorization as an operator would set it up for the scenario, from what the scenario hands
+ * over in MCP_CONFORMANCE_CONTEXT: a pre-registered client (secret or private key), a workload
+ * identity token, or an enterprise identity provider and the user's ID token. The mock
+ * authorization servers approve without a login page, so the headless authorizer reads the
+ * redirect instead of opening a browser. DPoP is left on `auto`: used where the authorization
+ * server advertises it.
  */
 export function conformanceOAuth(scenario: string, contextJson: string | undefined): EphemeralOAuthOptions {
-  let context: { client_id?: unknown; client_secret?: unknown } = {};
+  let context: ScenarioContext = {};
   try {
-    context = contextJson ? (JSON.parse(contextJson) as typeof context) : {};
+    context = contextJson ? (JSON.parse(contextJson) as ScenarioContext) : {};
   } catch {
     // No usable context: the scenario gets dynamic registration or a metadata document.
   }
-  const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
-  const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
-  return {
-    clientName: 'Tooldeck conformance client',
-    settings: {
-      grant: scenario.startsWith('auth/client-credentials') ? 'client_credentials' : 'authorization_code',
-      clientId,
-      clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
-    },
-    clientSecret,
-    authorizer: new HeadlessAuthorizer(),
-  };
+  const clientId = text(context.client_id);
+  const clientSecret = text(context.client_secret);
+  const privateKey = text(context.private_key_pem);
+  const base = { clientId, clientSecret, clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL };
+  const authorizer = new HeadlessAuthorizer();
+  const clientName = 'Tooldeck conformance client';
+  if (text(context.idp_id_token)) {
+    return {
+      clientName,
+      authorizer,
+      settings: {
+        ...base,
+        grant: 'enterprise_managed',
+        idpIssuer: text(context.idp_issuer),
+        idpTokenEndpoint: text(context.idp_token_endpoint),
+        idpClientId: text(context.idp_client_id),
+        idToken: text(context.idp_id_token),
+      },
+    };
+  }
+  if (text(context.valid_jwt)) {
+    return { clientName, authorizer, settings: { ...base, grant: 'jwt_bearer', assertion: text(context.valid_jwt) } };
+  }
+  const grant = scenario.startsWith('auth/client-credentials') ? 'client_credentials' : 'authorization_code';
+  if (privateKey) {
+    const alg = JwsAlgorithm.safeParse(context.signing_algorithm);
+    return { clientName, authorizer, settings: { ...base, grant, clientAuth: 'private_key_jwt', privateKey, signingAlg: alg.success ? alg.data : undefined } };
+  }
+  return { clientName, authorizer, settings: { ...base, grant } };
 }
 
 /**
@@ -52,6 +88,30 @@ const HEADER_PROBES = ['us-west1', ' Grüße, 世界 '];
  * no header).
  */
 const REQUIRED_ONLY = new Set(['http-custom-headers/test_custom_headers_null']);
+
+/**
+ * Tools whose scenario asks the client to send back, as their `schema` argument, the inputSchema
+ * it holds for another tool: the suite checks that no JSON Schema 2020-12 keyword was lost.
+ */
+const SCHEMA_ECHO: Record<string, string> = { 'json-schema-2020-12-preservation/json_schema_echo': 'json_schema_2020_12_tool' };
+
+const validator = new SchemaValidator();
+
+/**
+ * Adds the properties a schema's composition still requires (an `anyOf` branch, an `else`):
+ * each round fills what validation names as missing, until the arguments validate or nothing new
+ * is missing.
+ */
+export function completeArguments(schema: Record<string, unknown>, args: Record<string, unknown>): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const out = { ...args };
+  for (let round = 0; round < 5; round++) {
+    const missing = validator.missingProperties(schema, out).filter((key) => !(key in out));
+    if (!missing.length) break;
+    for (const key of missing) out[key] = sampleValue(properties[key] ?? {}, () => 1);
+  }
+  return out;
+}
 
 /** Arguments that satisfy a tool's input schema: defaults and examples first, else small typed values. */
 export function sampleArguments(schema: Record<string, unknown>, options: { requiredOnly?: boolean } = {}): Record<string, unknown> {
@@ -116,7 +176,10 @@ export async function runConformanceClient(core: Core, url: string, env: NodeJS.
   try {
     io.stderr(`[${scenario}] connected: ${connection.snapshot().protocolVersion} (${connection.snapshot().era}); tools: ${connection.tools.map((t) => t.name).join(', ') || 'none'}\n`);
     for (const tool of connection.tools as McpTool[]) {
-      const args = sampleArguments(tool.inputSchema, { requiredOnly: REQUIRED_ONLY.has(`${scenario}/${tool.name}`) });
+      const args = completeArguments(tool.inputSchema, sampleArguments(tool.inputSchema, { requiredOnly: REQUIRED_ONLY.has(`${scenario}/${tool.name}`) }));
+      const echoOf = SCHEMA_ECHO[`${scenario}/${tool.name}`];
+      // The schema as the registry holds it (what every view and the validator use), not the wire copy.
+      if (echoOf) args.schema = core.catalog.get(toolEntryName({ kind: 'mcp', name: SOURCE }, echoOf))?.inputSchema;
       io.stderr(`[${scenario}] calling ${tool.name} ${JSON.stringify(args)} (schema ${JSON.stringify(tool.inputSchema)})\n`);
       const outcome = await core.pipeline.invoke({ name: toolEntryName({ kind: 'mcp', name: SOURCE }, tool.name), arguments: args, confirmed: true });
       if (outcome.error) failures.push(`${tool.name}: ${outcome.error.code} ${outcome.error.message}`);

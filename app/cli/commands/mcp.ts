@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
-import { stdioLaunchLine, type McpTool } from '../../../shared/mcp';
+import { stdioLaunchLine, URL_ELICITATION_STEP, type McpTool } from '../../../shared/mcp';
 import { excerpt, jsonForTerminal, safeForTerminal, safeLines, terminalMessage } from '../terminalText';
 import type { InvocationOutcome, ToolResult } from '../../../shared/registry';
 import type { Core } from '../../../main/core';
 import type { McpConnection } from '../../../main/mcp/McpConnection';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { registerMcpAuth } from './mcpAuth';
+import { addCallTaskOptions, registerMcpTasks, taskEventLine, taskOptionsFrom, terminalAnswers, type CallTaskFlags } from './mcpTasks';
+import { answerFromTerminal } from '../terminalInteractions';
 import { adHocConfig, addTargetOptions, keyValues, splitCommandLine, type TargetOptions } from '../targetOptions';
 import { collectKeyValue, parseHttpUrl, timeoutMsOption } from '../options';
 import { issuesSentence, validationIssues } from '../../../shared/issuesSentence';
@@ -204,33 +206,54 @@ export function registerMcp(program: Command, ctx: CliContext) {
       }
     });
 
-  addTargetOptions(mcp.command('call <tool> [name]').description('Call a tool through the invocation pipeline'))
-    .option('--args <json>', 'arguments as a JSON object', undefined)
-    .addOption(timeoutMsOption())
-    .option('--yes', 'confirm a call that policy says needs confirmation')
-    .option('--json', 'print the result (or error) as JSON')
-    .action(async (tool: string, name: string | undefined, options: TargetOptions & { args?: string; json?: boolean; timeout?: number; yes?: boolean }) => {
+  addCallTaskOptions(
+    addTargetOptions(mcp.command('call <tool> [name]').description('Call a tool through the invocation pipeline'))
+      .option('--args <json>', 'arguments as a JSON object', undefined)
+      .addOption(timeoutMsOption())
+      .option('--yes', 'confirm a call that policy says needs confirmation')
+      .option('--json', 'print the result (or error) as JSON'),
+  ).action(async (tool: string, name: string | undefined, options: TargetOptions & CallTaskFlags & { args?: string; json?: boolean; timeout?: number; yes?: boolean }) => {
       const args = parseArgs(options.args);
+      const task = taskOptionsFrom(options);
       const core = await ctx.getCore();
       const target = await openTarget(ctx, core, name, options);
+      const stopAnswering = answerFromTerminal(core.mcp.broker, { io: ctx.io, answers: terminalAnswers(options) });
       let outcome: InvocationOutcome;
       try {
-        if (!target.connection.tools.some((t) => t.name === tool)) {
-          throw new CliExit(ExitCode.Failed, `No tool "${tool}" on ${target.server}. Tools: ${target.connection.tools.map((t) => safeForTerminal(t.name, 100)).join(', ')}`);
+        const definition = target.connection.tools.find((t) => t.name === tool);
+        if (!definition) throw new CliExit(ExitCode.Failed, `No tool "${tool}" on ${target.server}. Tools: ${target.connection.tools.map((t) => safeForTerminal(t.name, 100)).join(', ')}`);
+        if (task && !target.connection.tasks.serverDecides && !['optional', 'required'].includes(String(definition.execution?.taskSupport))) throw new CliExit(ExitCode.Usage, `${tool} does not support tasks (its execution.taskSupport is ${String(definition.execution?.taskSupport ?? 'unset')})`);
+        if (task?.mode === 'detach' && target.connection.config.transport === 'stdio') {
+          throw new CliExit(ExitCode.Usage, `--detach needs a server that outlives this command: ${target.server} runs over stdio as its child, so the task would end with it. Use --task to wait, or detach from the console.`);
         }
         const { toolEntryName } = await import('../../../main/registry/ToolCatalog');
-        outcome = await core.pipeline.invoke({ name: toolEntryName({ kind: 'mcp', name: target.server }, tool), arguments: args, timeoutMs: options.timeout, confirmed: options.yes, signal: ctx.interrupted });
+        outcome = await core.pipeline.invoke({
+          name: toolEntryName({ kind: 'mcp', name: target.server }, tool),
+          arguments: args,
+          timeoutMs: options.timeout,
+          confirmed: options.yes,
+          signal: ctx.interrupted,
+          ...(task ? { task } : {}),
+          onTask: (update) => !options.json && ctx.io.stderr(taskEventLine(update)),
+        });
       } finally {
+        stopAnswering();
         await target.release();
       }
-      if (options.json) ctx.io.stdout(`${jsonForTerminal(outcome.error ? { error: outcome.error } : outcome.result)}\n`);
-      else if (outcome.error) ctx.io.stderr(`${outcome.error.code}: ${terminalMessage(outcome.error.message)}\n`);
-      else ctx.io.stdout(`${renderResult(outcome.result!)}\n`);
+      if (options.json) ctx.io.stdout(`${jsonForTerminal(outcome.error ? { error: outcome.error, ...(outcome.task ? { task: outcome.task } : {}) } : outcome.task ? { ...outcome.result, task: outcome.task } : outcome.result)}\n`);
+      else if (outcome.error) {
+        ctx.io.stderr(`${outcome.error.code}: ${terminalMessage(outcome.error.message)}\n`);
+        if (outcome.error.step === URL_ELICITATION_STEP) ctx.io.stderr(`Open ${outcome.error.details?.length === 1 ? 'this page' : 'these pages'}, finish there, then run the call again:\n${(outcome.error.details ?? []).map((u) => `  ${safeForTerminal(u, 2_000)}\n`).join('')}`);
+      } else if (outcome.task && !outcome.task.awaited) {
+        ctx.io.stdout(`${safeForTerminal(outcome.task.taskId, 200)}\n`);
+        ctx.io.stderr(`Started task ${safeForTerminal(outcome.task.taskId, 200)}: follow it with \`tooldeck mcp task get ${target.server} ${safeForTerminal(outcome.task.taskId, 200)}\`, fetch its result with \`tooldeck mcp task result ${target.server} ${safeForTerminal(outcome.task.taskId, 200)}\`\n`);
+      } else ctx.io.stdout(`${renderResult(outcome.result!)}\n`);
       const code = exitCodeFor(outcome);
       if (code !== ExitCode.Ok) throw new CliExit(code as ExitCode, options.json || outcome.error ? '' : 'The tool reported an error (isError)');
     });
 
   registerMcpAuth(mcp, ctx);
+  registerMcpTasks(mcp, ctx);
 
   mcp
     .command('conformance-client')

@@ -1,7 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { exportPKCS8, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProtectedMcpServer, type ProtectedServer } from '../../../main/mcp/oauth/testing/startProtectedMcpServer';
 import { CliContext, CliExit, ExitCode } from '../CliContext';
@@ -89,5 +90,38 @@ describe('tooldeck mcp login / logout', () => {
     expect(browserCommand(url, 'linux')).toEqual(['xdg-open', [url]]);
     expect(browserCommand(url, 'darwin')).toEqual(['open', [url]]);
     expect(browserCommand(url, 'win32')).toEqual(['rundll32', ['url.dll,FileProtocolHandler', url]]);
+  });
+
+  it('shows and changes authorization settings without signing in, keeping secrets out of the output', async () => {
+    const keyFile = join(dataDir, 'client-key.pem');
+    const { privateKey } = await generateKeyPair('ES384', { extractable: true });
+    writeFileSync(keyFile, await exportPKCS8(privateKey));
+    process.env.TOOLDECK_TEST_SECRET = 'very-secret-value';
+    try {
+      const machine = await run(['auth', 'notes', '--grant', 'client_credentials', '--client-id', 'machine', '--client-secret-env', 'TOOLDECK_TEST_SECRET', '--private-key-file', keyFile, '--client-auth', 'private_key_jwt', '--dpop', 'always']);
+      expect(machine.stderr).toBe('');
+      expect(machine.code).toBe(0);
+      expect(machine.stdout).toContain('grant           client_credentials (Client credentials)');
+      expect(machine.stdout).toContain('client auth     private_key_jwt; secret stored; private key stored (ES384)');
+      expect(machine.stdout).toContain('DPoP            always');
+      expect(machine.stdout).not.toContain('very-secret-value');
+      expect(machine.stdout).not.toContain('PRIVATE KEY');
+
+      const workload = await run(['auth', 'notes', '--grant', 'jwt_bearer', '--client-id', 'workload', '--client-auth', 'none', '--assertion-file', 'tokens/mcp']);
+      expect(workload.code).toBe(0);
+      expect(workload.stdout).toContain(`workload token  file ${join(process.cwd(), 'tokens/mcp')}`);
+
+      const json = JSON.parse((await run(['auth', 'notes', '--json'])).stdout) as { settings: Record<string, unknown> };
+      expect(json.settings).toMatchObject({ grant: 'jwt_bearer', clientId: 'workload', hasClientSecret: true, hasPrivateKey: true, dpop: 'always' });
+    } finally {
+      delete process.env.TOOLDECK_TEST_SECRET;
+    }
+
+    expect(await run(['auth', 'notes', '--grant', 'password'])).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('--grant must be one of authorization_code, client_credentials, jwt_bearer, enterprise_managed') });
+    expect(await run(['auth', 'notes', '--client-secret-env', 'TOOLDECK_TEST_UNSET'])).toMatchObject({ code: ExitCode.Usage, stderr: 'Environment variable TOOLDECK_TEST_UNSET (--client-secret-env) is empty\n' });
+    expect(await run(['auth', 'notes', '--grant', 'enterprise_managed'])).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('Enterprise-managed authorization needs') });
+    expect(await run(['auth', 'notes', '--private-key-file', join(dataDir, 'missing.pem')])).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('no such file') });
+    expect((await run(['auth', 'nowhere'])).code).toBe(ExitCode.Failed);
+    expect((await run(['auth', 'notes', '--grant', 'authorization_code', '--client-id', '', '--dpop', 'auto'])).code).toBe(0);
   });
 });

@@ -190,8 +190,11 @@ describe('MCP authorization of a saved server (SDK auth router + bearer middlewa
     await setUp({ scopesSupported: ['mcp:tools', 'notes:write'], requiredScopes: ['mcp:tools'], writeScopes: ['notes:write'] });
     await signIn();
     await expect(tools.call('notes', 'write_note', { text: 'hi' })).rejects.toThrow(/needs more permissions \(scope "mcp:tools notes:write"\)/);
+    // Incremental consent (SEP-835): what the token lacks is listed for the operator to grant.
+    expect(await mcp.oauth.status('notes')).toMatchObject({ state: 'signed-in', scope: 'mcp:tools', requestedScopes: ['notes:write'] });
 
     await signIn();
+    expect((await mcp.oauth.status('notes')).requestedScopes).toBeUndefined();
     expect(server.provider.authorizationRequests.at(-1)!.scopes).toEqual(['mcp:tools', 'notes:write']);
     const result = await tools.call('notes', 'write_note', { text: 'hi' });
     expect(result.content[0]).toMatchObject({ text: 'saved: hi' });

@@ -1,6 +1,6 @@
 import { AppError } from '../../../shared/errors';
 import type { McpServerConfig } from '../../../shared/mcp';
-import { OAuthSettings, type OAuthLoginResult, type OAuthStatus, type SetOAuthClientInput } from '../../../shared/oauth';
+import { NON_INTERACTIVE_GRANTS, OAuthSettings, type OAuthLoginResult, type OAuthStatus, type SetOAuthClientInput } from '../../../shared/oauth';
 import type { Logger } from '../../platform/Logger';
 import { MemorySecretStore, type SecretStore } from '../../platform/SecretStore';
 import type { Authorizer } from './Authorizer';
@@ -8,7 +8,9 @@ import { LoopbackAuthorizer } from './LoopbackAuthorizer';
 import { isOAuthFlowError } from './OAuthFlowError';
 import { describeChallenge, OAuthSession, type Challenge } from './OAuthSession';
 import { OAuthStepLog } from './OAuthStepLog';
-import { OAuthStore, type StoredTokens } from './OAuthStore';
+import { OAuthStore, type ServerSecretKind, type StoredTokens } from './OAuthStore';
+import { InvalidSettingsError, planSettingsUpdate } from './planSettingsUpdate';
+import { dpopSessionFromStored } from './signingKeys';
 
 type HttpConfig = Extract<McpServerConfig, { transport: 'http' | 'sse' }>;
 
@@ -34,17 +36,17 @@ export interface LoginOptions {
   timeoutMs?: number;
 }
 
-/** Settings and a secret for a connection that is not saved (the conformance client). */
+/** Settings and secrets for a connection that is not saved (the conformance client). */
 export interface EphemeralOAuthOptions {
   clientName: string;
-  settings?: Partial<OAuthSettings>;
-  clientSecret?: string;
+  /** As the UI or CLI would send them (secrets included); checked the same way. */
+  settings?: Omit<SetOAuthClientInput, 'server'>;
   authorizer?: Authorizer;
   baseFetch?: OAuthSession['fetch'];
 }
 
 interface LoginFlow {
-  authorizer: Authorizer;
+  authorizer?: Authorizer;
   done: Promise<void>;
   /** Once the browser has something to open. */
   readonly authorizationUrl?: string;
@@ -87,9 +89,9 @@ export class OAuthService {
   /** A session whose settings, secrets and tokens live only in memory. */
   static async ephemeralSession(config: HttpConfig, options: EphemeralOAuthOptions): Promise<{ session: OAuthSession; log: OAuthStepLog }> {
     const store = new OAuthStore(new MemorySecretStore());
-    const settings = OAuthSettings.parse({ ...options.settings, hasClientSecret: !!options.clientSecret });
-    await store.update(config.name, { settings });
-    if (options.clientSecret) await store.setClientSecret(config.name, options.clientSecret);
+    const update = await planSettingsUpdate({ server: config.name, ...(options.settings ?? { grant: 'authorization_code' }) }, OAuthSettings.parse({}));
+    await store.update(config.name, { settings: update.settings });
+    for (const [kind, value] of Object.entries(update.secrets)) await store.setSecret(config.name, kind as ServerSecretKind, value ?? undefined);
     const log = new OAuthStepLog();
     const session = new OAuthSession({ server: config.name, serverUrl: new URL(config.url), store, log, clientName: options.clientName, authorizer: options.authorizer, baseFetch: options.baseFetch });
     return { session, log };
@@ -113,6 +115,10 @@ export class OAuthService {
     const flow = this.flows.get(server);
     const failed = log.lastFailure();
     const state = flow ? (flow.authorizationUrl ? 'awaiting-browser' : 'working') : tokens ? 'signed-in' : failed ? 'failed' : 'signed-out';
+    const dpopKey = tokens?.token_type?.toLowerCase() === 'dpop' ? await this.store.secret(server, 'dpop-key') : undefined;
+    const challenge = this.challenges.get(server);
+    const granted = new Set((tokens?.scope ?? '').split(' ').filter(Boolean));
+    const requestedScopes = challenge?.status === 403 && challenge.scope ? challenge.scope.split(' ').filter((s) => s && !granted.has(s)) : [];
     return {
       server,
       state,
@@ -121,6 +127,9 @@ export class OAuthService {
       resource: tokens ? record.binding?.resource : undefined,
       scope: tokens?.scope,
       expiresAt: expiresAt(tokens),
+      tokenType: tokens?.token_type,
+      ...(tokens && requestedScopes.length ? { requestedScopes } : {}),
+      dpopThumbprint: dpopKey ? (await dpopSessionFromStored(dpopKey))?.thumbprint : undefined,
       hasRefreshToken: !!tokens?.refresh_token,
       authorizationUrl: flow?.authorizationUrl,
       steps: log.list(),
@@ -140,12 +149,13 @@ export class OAuthService {
    */
   async login(server: string, options: LoginOptions = {}): Promise<OAuthLoginResult> {
     const config = this.requireHttp(server);
-    this.flows.get(server)?.authorizer.dispose?.();
+    this.flows.get(server)?.authorizer?.dispose?.();
     this.lastLogin.delete(server);
     const log = this.log(server);
     log.reset();
     const { settings } = this.store.record(server);
-    if (!this.challenges.has(server) && settings.grant !== 'client_credentials') {
+    const interactive = !NON_INTERACTIVE_GRANTS.includes(settings.grant);
+    if (!this.challenges.has(server) && interactive) {
       // Connecting as usual shows what the server asks for (its WWW-Authenticate challenge).
       try {
         await this.options.connect(server);
@@ -162,16 +172,19 @@ export class OAuthService {
     let announce: (url: string) => void = () => undefined;
     const urlReady = new Promise<string>((resolve) => (announce = resolve));
     const shown: { url?: string } = {};
+    // A grant without a browser runs with no authorizer: nothing is opened, nothing listens.
     const authorizer =
       options.authorizer ??
-      (await LoopbackAuthorizer.start({
-        timeoutMs: options.timeoutMs ?? this.options.loginTimeoutMs,
-        onAuthorizationUrl: (url) => {
-          shown.url = url.href;
-          this.emit(server);
-          announce(url.href);
-        },
-      }));
+      (interactive
+        ? await LoopbackAuthorizer.start({
+            timeoutMs: options.timeoutMs ?? this.options.loginTimeoutMs,
+            onAuthorizationUrl: (url) => {
+              shown.url = url.href;
+              this.emit(server);
+              announce(url.href);
+            },
+          })
+        : undefined);
     const session = new OAuthSession({ server, serverUrl: new URL(config.url), store: this.store, log, clientName: this.options.clientName, authorizer });
     const done = session
       .authorize({ challenge, force: true })
@@ -181,7 +194,7 @@ export class OAuthService {
       })
       .finally(() => {
         if (this.flows.get(server) === flow) this.flows.delete(server);
-        authorizer.dispose?.();
+        authorizer?.dispose?.();
         this.emit(server);
       });
     const flow: LoginFlow = {
@@ -221,7 +234,7 @@ export class OAuthService {
     const flow = this.flows.get(server);
     this.flows.delete(server);
     this.lastLogin.delete(server);
-    flow?.authorizer.dispose?.();
+    flow?.authorizer?.dispose?.();
     await this.store.signOut(server);
     await this.options.disconnect(server);
     const log = this.log(server);
@@ -229,21 +242,24 @@ export class OAuthService {
     log.record('sign-out', 'ok', { detail: 'Tokens and the client registration were deleted from the secret store' });
   }
 
+  /**
+   * Replaces the server's authorization settings; secrets (client secret, private key, tokens)
+   * go to the secret store, undefined keeping the stored one and '' deleting it.
+   */
   async setClient(input: SetOAuthClientInput): Promise<OAuthStatus> {
     this.requireHttp(input.server);
     const record = this.store.record(input.server);
-    const clientId = input.clientId || undefined;
-    const secret = input.clientSecret;
-    const hasClientSecret = !!clientId && (secret === undefined ? record.settings.hasClientSecret : secret !== '');
-    const parsed = OAuthSettings.safeParse({ grant: input.grant, clientId, hasClientSecret, scopes: input.scopes || undefined, clientMetadataUrl: input.clientMetadataUrl || undefined });
-    if (!parsed.success) throw new AppError('InvalidInput', parsed.error.issues[0]?.message ?? 'Invalid authorization settings');
-    if (parsed.data.grant === 'client_credentials' && (!parsed.data.clientId || !parsed.data.hasClientSecret)) {
-      throw new AppError('InvalidInput', 'The client credentials grant needs a pre-registered client id and secret');
+    let update;
+    try {
+      update = await planSettingsUpdate(input, record.settings);
+    } catch (error) {
+      if (error instanceof InvalidSettingsError) throw new AppError('InvalidInput', error.message);
+      throw error;
     }
-    if (!clientId) await this.store.setClientSecret(input.server, undefined);
-    else if (secret !== undefined) await this.store.setClientSecret(input.server, secret || undefined);
+    for (const [kind, value] of Object.entries(update.secrets)) await this.store.setSecret(input.server, kind as ServerSecretKind, value ?? undefined);
+    const clientId = update.settings.clientId;
     await this.store.update(input.server, {
-      settings: parsed.data,
+      settings: update.settings,
       ...(clientId !== record.settings.clientId ? { preRegisteredIssuer: undefined } : {}),
     });
     this.emit(input.server);
@@ -252,7 +268,7 @@ export class OAuthService {
 
   /** The server was removed. */
   async forget(server: string) {
-    this.flows.get(server)?.authorizer.dispose?.();
+    this.flows.get(server)?.authorizer?.dispose?.();
     this.flows.delete(server);
     this.lastLogin.delete(server);
     this.challenges.delete(server);
@@ -267,7 +283,7 @@ export class OAuthService {
   }
 
   close() {
-    for (const flow of this.flows.values()) flow.authorizer.dispose?.();
+    for (const flow of this.flows.values()) flow.authorizer?.dispose?.();
     this.flows.clear();
   }
 

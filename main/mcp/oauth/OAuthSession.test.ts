@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServerConfig } from '../../../shared/mcp';
-import type { OAuthSettings } from '../../../shared/oauth';
+import type { SetOAuthClientInput } from '../../../shared/oauth';
 import { HeadlessAuthorizer } from './HeadlessAuthorizer';
 import { OAuthFlowError } from './OAuthFlowError';
 import { OAuthService } from './OAuthService';
@@ -15,11 +15,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function headlessSession(options: ProtectedServerOptions, settings: Partial<OAuthSettings> = {}): Promise<{ session: OAuthSession; log: OAuthStepLog; server: ProtectedServer }> {
+async function headlessSession(options: ProtectedServerOptions, settings: Partial<Omit<SetOAuthClientInput, 'server'>> = {}): Promise<{ session: OAuthSession; log: OAuthStepLog; server: ProtectedServer }> {
   server = await startProtectedMcpServer(options);
   const config = McpServerConfig.parse({ name: 'notes', transport: 'http', url: server.url });
   if (config.transport === 'stdio') throw new Error('unreachable');
-  const { session, log } = await OAuthService.ephemeralSession(config, { clientName: 'Tooldeck tests', settings, authorizer: new HeadlessAuthorizer() });
+  const { session, log } = await OAuthService.ephemeralSession(config, { clientName: 'Tooldeck tests', settings: { grant: 'authorization_code', ...settings }, authorizer: new HeadlessAuthorizer() });
   return { session, log, server };
 }
 

@@ -4,9 +4,11 @@ import {
   extractWWWAuthenticateParams,
   isStrictScopeSuperset,
   validateAuthorizationResponseIssuer,
+  withDpopFromProvider,
   type FetchLike,
 } from '@modelcontextprotocol/client';
-import { OAUTH_STEP_TITLES, type OAuthStepKind } from '../../../shared/oauth';
+import { NON_INTERACTIVE_GRANTS, OAUTH_STEP_TITLES, type OAuthStepKind } from '../../../shared/oauth';
+import { loadFlowSecrets } from './loadFlowSecrets';
 import { PASSIVE_REDIRECT_URL, type Authorizer } from './Authorizer';
 import { McpOAuthProvider, type FlowSetup } from './McpOAuthProvider';
 import { OAuthFlowError, stepOfSdkError } from './OAuthFlowError';
@@ -55,7 +57,8 @@ export class OAuthSession {
   readonly provider: McpOAuthProvider;
   private readonly hints: RecordingHints = {};
   private readonly recordingFetch: FetchLike;
-  private readonly base: FetchLike;
+  /** Requests to the MCP server: a DPoP-bound token goes with the DPoP scheme and a fresh proof. */
+  private readonly resourceFetch: FetchLike;
   private readonly stepUp: StepUpBudget;
   private requestedScope?: string;
   private inflight?: Promise<void>;
@@ -63,9 +66,10 @@ export class OAuthSession {
   private completed = 0;
 
   constructor(private readonly options: OAuthSessionOptions) {
-    this.base = options.baseFetch ?? fetch;
+    const base = options.baseFetch ?? fetch;
     this.provider = new McpOAuthProvider({ server: options.server, serverUrl: options.serverUrl, store: options.store, log: options.log, clientName: options.clientName });
-    this.recordingFetch = createRecordingFetch(options.log, this.hints, this.base);
+    this.recordingFetch = createRecordingFetch(options.log, this.hints, base);
+    this.resourceFetch = withDpopFromProvider(this.provider)(base);
     this.stepUp = options.stepUp ?? new StepUpBudget();
   }
 
@@ -118,13 +122,13 @@ export class OAuthSession {
     const authorizer = options.authorizer ?? this.options.authorizer;
     const { log, store, server, serverUrl } = this.options;
     const settings = store.record(server).settings;
-    const clientSecret = settings.clientId && settings.hasClientSecret ? await store.clientSecret(server) : undefined;
     const setup: FlowSetup = {
       settings,
-      clientSecret,
+      secrets: {},
+      fetchFn: this.recordingFetch,
       redirectUrl: authorizer?.redirectUrl ?? PASSIVE_REDIRECT_URL,
       cachedDiscovery,
-      passive: !authorizer,
+      passive: !authorizer && !NON_INTERACTIVE_GRANTS.includes(settings.grant),
     };
     this.provider.begin(setup);
     this.hints.resourceMetadataUrl = challenge?.resourceMetadataUrl;
@@ -138,6 +142,8 @@ export class OAuthSession {
     };
     let phase: OAuthStepKind = 'resource-metadata';
     try {
+      setup.secrets = await loadFlowSecrets(store, server, settings);
+      this.provider.authorizing = true;
       const first = await auth(this.provider, { ...common, forceReauthorization: force });
       if (first === 'AUTHORIZED') {
         this.completed++;
@@ -157,6 +163,7 @@ export class OAuthSession {
       authorizer?.settle?.({ ok: false, message: failure.message });
       throw failure;
     } finally {
+      this.provider.authorizing = false;
       this.closeDanglingSteps(runStart);
     }
   }
@@ -165,7 +172,7 @@ export class OAuthSession {
     const token = await this.accessToken();
     const headers = new Headers(init?.headers);
     if (token) headers.set('Authorization', `Bearer ${token}`);
-    return this.base(input, { ...init, headers });
+    return this.resourceFetch(input, { ...init, headers });
   }
 
   private async accessToken(): Promise<string | undefined> {
@@ -183,7 +190,7 @@ export class OAuthSession {
     const { log, store, server } = this.options;
     this.options.onChallenge?.(challenge);
     const settings = store.record(server).settings;
-    const canProceed = !!this.options.authorizer || settings.grant === 'client_credentials' || !!(await this.provider.tokens());
+    const canProceed = !!this.options.authorizer || NON_INTERACTIVE_GRANTS.includes(settings.grant) || !!(await this.provider.tokens());
     await this.once(async () => {
       log.reset();
       log.record('challenge', 'ok', { httpStatus: 401, url: this.options.serverUrl.href, detail: describeChallenge(challenge) });

@@ -99,7 +99,7 @@ function clean(fields: StepFields): StepFields {
  * OAuth documents are full of keys like `token_endpoint` that the transcript's broad mask would
  * hide; only the fields that carry credentials are masked here.
  */
-const CREDENTIAL_FIELDS = new Set(['client_secret', 'registration_access_token', 'access_token', 'refresh_token', 'id_token', 'code', 'code_verifier', 'assertion']);
+const CREDENTIAL_FIELDS = new Set(['client_secret', 'registration_access_token', 'access_token', 'refresh_token', 'id_token', 'code', 'code_verifier', 'assertion', 'client_assertion', 'subject_token']);
 
 export function maskDocument(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskDocument);

@@ -24,7 +24,15 @@ type OAuthFile = z.infer<typeof OAuthFile>;
 /** Tokens as stored: the SDK's shape plus when they were obtained, so expiry is known without asking. */
 export type StoredTokens = StoredOAuthTokens & { obtained_at: number };
 
-export const oauthClientSecretKey = (server: string) => `mcp:${server}:oauth:client-secret`;
+/**
+ * The secrets a server's authorization settings may hold: the client's secret or private key, a
+ * stored workload identity token, the identity provider's client secret and the user's ID token
+ * (enterprise-managed), and the DPoP signing key tokens are bound to.
+ */
+export type ServerSecretKind = 'client-secret' | 'private-key' | 'assertion' | 'idp-client-secret' | 'id-token' | 'dpop-key';
+const SERVER_SECRET_KINDS: readonly ServerSecretKind[] = ['client-secret', 'private-key', 'assertion', 'idp-client-secret', 'id-token', 'dpop-key'];
+
+export const oauthServerSecretKey = (server: string, kind: ServerSecretKind) => `mcp:${server}:oauth:${kind}`;
 export const oauthTokensKey = (issuer: string, resource: string) => `oauth:tokens:${issuer} ${resource}`;
 export const oauthClientKey = (issuer: string, resource: string) => `oauth:client:${issuer} ${resource}`;
 
@@ -79,12 +87,21 @@ export class OAuthStore {
   }
 
   clientSecret(server: string) {
-    return this.secrets.get(oauthClientSecretKey(server));
+    return this.secret(server, 'client-secret');
   }
 
   async setClientSecret(server: string, secret: string | undefined) {
-    if (secret) await this.secrets.set(oauthClientSecretKey(server), secret);
-    else await this.secrets.delete(oauthClientSecretKey(server));
+    await this.setSecret(server, 'client-secret', secret);
+  }
+
+  secret(server: string, kind: ServerSecretKind): Promise<string | undefined> {
+    return this.secrets.get(oauthServerSecretKey(server, kind));
+  }
+
+  /** Stores (or, with undefined or '', deletes) one of the server's secrets. */
+  async setSecret(server: string, kind: ServerSecretKind, value: string | undefined) {
+    if (value) await this.secrets.set(oauthServerSecretKey(server, kind), value);
+    else await this.secrets.delete(oauthServerSecretKey(server, kind));
   }
 
   async tokens(issuer: string, resource: string): Promise<StoredTokens | undefined> {
@@ -111,20 +128,21 @@ export class OAuthStore {
     await this.secrets.delete(oauthClientKey(issuer, resource));
   }
 
-  /** Sign out: the tokens and the registration bound to this server go; its settings stay. */
+  /** Sign out: the tokens, the registration and the DPoP key bound to this server go; its settings stay. */
   async signOut(server: string) {
     const { binding } = this.record(server);
     if (binding) {
       await this.deleteTokens(binding.issuer, binding.resource);
       await this.deleteClient(binding.issuer, binding.resource);
     }
+    await this.setSecret(server, 'dpop-key', undefined);
     if (this.data.servers[server]) await this.update(server, { binding: undefined, discovery: undefined });
   }
 
-  /** The server was removed: everything of it goes, settings and client secret included. */
+  /** The server was removed: everything of it goes, settings and secrets included. */
   async forget(server: string) {
     await this.signOut(server);
-    await this.setClientSecret(server, undefined);
+    for (const kind of SERVER_SECRET_KINDS) await this.setSecret(server, kind, undefined);
     const { [server]: _gone, ...rest } = this.data.servers;
     this.data = { ...this.data, servers: rest };
     await this.persist();
@@ -132,12 +150,14 @@ export class OAuthStore {
 
   async rename(from: string, to: string) {
     if (from === to || !this.data.servers[from]) return;
-    const secret = await this.clientSecret(from);
     const { [from]: moved, ...rest } = this.data.servers;
     this.data = { ...this.data, servers: { ...rest, [to]: moved! } };
     await this.persist();
-    await this.setClientSecret(from, undefined);
-    if (secret) await this.setClientSecret(to, secret);
+    for (const kind of SERVER_SECRET_KINDS) {
+      const value = await this.secret(from, kind);
+      await this.setSecret(from, kind, undefined);
+      if (value) await this.setSecret(to, kind, value);
+    }
   }
 
   private persist(): Promise<void> {

@@ -12,7 +12,11 @@ const GRANT_STEP: Record<string, OAuthStepKind> = {
   authorization_code: 'token',
   refresh_token: 'refresh',
   client_credentials: 'client-credentials',
+  'urn:ietf:params:oauth:grant-type:jwt-bearer': 'jwt-bearer',
+  'urn:ietf:params:oauth:grant-type:token-exchange': 'token-exchange',
 };
+
+const TOKEN_STEPS: readonly OAuthStepKind[] = ['token', 'refresh', 'client-credentials', 'jwt-bearer', 'token-exchange'];
 
 /**
  * A fetch for the SDK's OAuth helpers that writes each request into the step log: discovery
@@ -57,6 +61,11 @@ export function createRecordingFetch(log: OAuthStepLog, hints: RecordingHints = 
       attempts.set(seq, [...(attempts.get(seq) ?? []), `HTTP 404 at ${url.href}`]);
       return response;
     }
+    if (response.status === 400 && (json as { error?: unknown } | undefined)?.error === 'use_dpop_nonce' && new Headers(init?.headers).has('dpop')) {
+      // RFC 9449 §8: not a failure — the server hands out a nonce and the SDK retries with it.
+      log.ok(seq, { url: url.href, httpStatus: 400, detail: 'The authorization server asked for a DPoP nonce; retrying with it' });
+      return response;
+    }
     if (!response.ok) {
       log.fail(seq, serverError(response.status, json, text), { url: url.href, httpStatus: response.status, document: json });
       return response;
@@ -89,17 +98,33 @@ function classify(
     return undefined;
   }
   if (method !== 'POST') return undefined;
-  if (body instanceof URLSearchParams) return GRANT_STEP[body.get('grant_type') ?? ''] ?? (url.href === known.tokenEndpoint ? 'token' : undefined);
+  const form = formBody(body);
+  if (form) return GRANT_STEP[form.get('grant_type') ?? ''] ?? (url.href === known.tokenEndpoint ? 'token' : undefined);
   if (url.href === known.registrationEndpoint || (typeof body === 'string' && /"redirect_uris"|"client_name"/.test(body) && url.pathname.endsWith('/register'))) return 'registration';
   return undefined;
 }
 
+/** A token request's form body: the SDK sends URLSearchParams, the token exchange helper a string. */
+function formBody(body: unknown): URLSearchParams | undefined {
+  if (body instanceof URLSearchParams) return body;
+  if (typeof body === 'string' && /^[\w.~%-]+=/.test(body) && body.includes('grant_type=')) return new URLSearchParams(body);
+  return undefined;
+}
+
 function requestDetail(kind: OAuthStepKind, init: RequestInit | undefined): string | undefined {
-  if (kind === 'token' || kind === 'refresh' || kind === 'client-credentials') {
-    const params = init?.body instanceof URLSearchParams ? init.body : undefined;
+  if (TOKEN_STEPS.includes(kind)) {
+    const params = formBody(init?.body);
     const headers = new Headers(init?.headers);
-    const method = headers.get('authorization')?.startsWith('Basic ') ? 'client_secret_basic' : params?.has('client_secret') ? 'client_secret_post' : 'none';
+    const method = headers.get('authorization')?.startsWith('Basic ')
+      ? 'client_secret_basic'
+      : params?.has('client_assertion')
+        ? 'private_key_jwt'
+        : params?.has('client_secret')
+          ? 'client_secret_post'
+          : 'none';
     const parts = [`client authentication: ${method}`];
+    if (headers.has('dpop')) parts.push('DPoP proof');
+    if (kind === 'token-exchange') parts.push(`audience ${params?.get('audience') ?? '(none)'}`);
     if (params?.get('resource')) parts.push(`resource ${params.get('resource')}`);
     if (params?.get('scope')) parts.push(`scope "${params.get('scope')}"`);
     return parts.join(', ');
@@ -117,9 +142,12 @@ function responseDetail(kind: OAuthStepKind, json: unknown, init: RequestInit | 
       return typeof doc.issuer === 'string' ? `issuer ${doc.issuer}` : undefined;
     case 'registration':
       return `Dynamic client registration: client_id ${String(doc.client_id)}`;
+    case 'token-exchange':
+      return [requestDetail(kind, init), `${String(doc.issued_token_type ?? 'token').replace('urn:ietf:params:oauth:token-type:', '')} issued`].join(', ');
     case 'token':
     case 'refresh':
     case 'client-credentials':
+    case 'jwt-bearer':
       return [
         requestDetail(kind, init),
         `${String(doc.token_type ?? 'token')} issued`,

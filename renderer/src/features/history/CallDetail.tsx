@@ -24,6 +24,8 @@ export interface CallDetailProps {
   replayOutcome?: InvocationOutcome;
   onSelect: (id: string) => void;
   onReplayed: (outcome: InvocationOutcome) => void;
+  /** Shows the calls of this W3C trace. */
+  onTrace?: (traceId: string) => void;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
@@ -46,7 +48,7 @@ function replayBlock(record: InvocationRecord, args: Parsed): string | undefined
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 
 /** One recorded call: what was sent, what came back, how long it took, its JSON-RPC traffic, and Replay. */
-export function CallDetail({ id, replayOutcome, onSelect, onReplayed }: CallDetailProps) {
+export function CallDetail({ id, replayOutcome, onSelect, onReplayed, onTrace }: CallDetailProps) {
   const trpc = useTRPC();
   const detail = useQuery(trpc.history.get.queryOptions({ id }));
 
@@ -71,11 +73,12 @@ export function CallDetail({ id, replayOutcome, onSelect, onReplayed }: CallDeta
       replayOutcome={replayOutcome?.record.id === id ? replayOutcome : undefined}
       onSelect={onSelect}
       onReplayed={onReplayed}
+      onTrace={onTrace}
     />
   );
 }
 
-function LoadedCall({ record, transcript, replayOutcome, onSelect, onReplayed }: { record: InvocationRecord; transcript: TranscriptEntry[] } & Omit<CallDetailProps, 'id'>) {
+function LoadedCall({ record, transcript, replayOutcome, onSelect, onReplayed, onTrace }: { record: InvocationRecord; transcript: TranscriptEntry[] } & Omit<CallDetailProps, 'id'>) {
   const trpc = useTRPC();
   const source = { kind: record.sourceKind, name: record.sourceName };
   const entryName = `${sourceId(source)}.${record.tool}`;
@@ -146,7 +149,25 @@ function LoadedCall({ record, transcript, replayOutcome, onSelect, onReplayed }:
         <Fact label="Received" value={formatBytes(record.responseBytes)} />
         {record.attempts !== undefined && <Fact label="Attempts" value={String(record.attempts)} />}
         {record.runId && <Fact label="Run" value={record.runId} />}
+        {record.taskId && <Fact label="Task" value={`${record.taskId}${record.taskStatus ? ` (${record.taskStatus})` : ''}`} />}
       </SimpleGrid>
+
+      {record.traceId && (
+        <Group gap="xs" wrap="nowrap">
+          <Text size="xs" c="dimmed">
+            Trace
+          </Text>
+          <Code fz="xs" aria-label="Trace id">
+            {record.traceId}
+          </Code>
+          <CopyButton value={record.traceId} label="Copy trace id" size="xs" />
+          {onTrace && (
+            <Anchor component="button" size="xs" onClick={() => onTrace(record.traceId!)} style={{ whiteSpace: 'nowrap' }}>
+              Calls of this trace
+            </Anchor>
+          )}
+        </Group>
+      )}
 
       <Group gap="xs" wrap="nowrap">
         <Text size="xs" c="dimmed">

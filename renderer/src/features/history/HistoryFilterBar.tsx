@@ -2,7 +2,7 @@ import { Button, CloseButton, Group, MultiSelect, Paper, Select, TextInput } fro
 import { IconFilterOff, IconSearch } from '@tabler/icons-react';
 import { InvocationStatus } from '../../../../shared/invocation';
 import { TimeRangePicker } from '../metrics/TimeRangePicker';
-import { hasFilters, NO_FILTERS, type HistoryFilters } from './historyFilter';
+import { hasFilters, NO_FILTERS, traceIdOf, type HistoryFilters } from './historyFilter';
 
 const STATUS_LABEL: Record<InvocationStatus, string> = { ok: 'OK', error: 'Error', timeout: 'Timeout', canceled: 'Canceled', denied: 'Denied' };
 const KIND_GROUP: Record<string, string> = { mcp: 'MCP servers', a2a: 'A2A agents', http: 'HTTP services' };
@@ -70,6 +70,17 @@ export function HistoryFilterBar({ value, onChange, sources, tools }: HistoryFil
           value={value.text}
           onChange={(e) => set({ text: e.currentTarget.value })}
           rightSection={value.text ? <CloseButton size="sm" aria-label="Clear search" onClick={() => set({ text: '' })} /> : undefined}
+        />
+        <TextInput
+          size="sm"
+          w={200}
+          aria-label="Trace id"
+          placeholder="Trace id"
+          ff="monospace"
+          value={value.trace}
+          onChange={(e) => set({ trace: e.currentTarget.value })}
+          error={value.trace.trim() && !traceIdOf(value.trace) ? '32 hex digits' : undefined}
+          rightSection={value.trace ? <CloseButton size="sm" aria-label="Clear trace id" onClick={() => set({ trace: '' })} /> : undefined}
         />
         {hasFilters(value) && (
           <Button size="sm" variant="subtle" color="gray" leftSection={<IconFilterOff size={14} />} onClick={() => onChange(NO_FILTERS)}>

@@ -121,7 +121,7 @@ export function HistoryView() {
           <ScrollArea h="100%" type="auto">
             <Box p="md">
               {selectedId ? (
-                <CallDetail key={selectedId} id={selectedId} replayOutcome={replayOutcome} onSelect={select} onReplayed={replayed} />
+                <CallDetail key={selectedId} id={selectedId} replayOutcome={replayOutcome} onSelect={select} onReplayed={replayed} onTrace={(trace) => changeFilters({ ...NO_FILTERS, trace })} />
               ) : (
                 <Stack align="center" gap="xs" py={60}>
                   <ThemeIcon size={48} radius="xl" variant="light">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InvocationRecord } from '../../../../shared/invocation';
-import { filterParams, filtersFromParams, matchesFilter, splitSource, toInvocationFilter } from './historyFilter';
+import { filterParams, filtersFromParams, hasFilters, matchesFilter, NO_FILTERS, splitSource, toInvocationFilter } from './historyFilter';
 
 const record: InvocationRecord = {
   id: 'r1',
@@ -38,5 +38,16 @@ describe('filters', () => {
     const filters = filtersFromParams(filterParams({ source: 'mcp:everything', tool: 'echo', status: ['error'], range: '24h' }));
     expect(toInvocationFilter(filters, 100_000_000)).toEqual({ sourceKind: 'mcp', sourceName: 'everything', tool: 'echo', status: ['error'], since: 100_000_000 - 86_400_000 });
     expect(filtersFromParams({ status: 'error,bogus', range: 'forever' })).toMatchObject({ status: ['error'], range: { key: 'all' } });
+  });
+
+  it('filters by a trace id once it is one (32 hex digits), from the bar or a link', () => {
+    const trace = '0af7651916cd43dd8448eb211c80319c';
+    expect(toInvocationFilter({ ...NO_FILTERS, trace: ` ${trace.toUpperCase()} ` }, 0)).toEqual({ traceId: trace });
+    expect(toInvocationFilter({ ...NO_FILTERS, trace: '0af76519' }, 0)).toEqual({});
+    expect(filtersFromParams({ trace })).toMatchObject({ trace });
+    expect(filtersFromParams({ trace: "x' OR 1=1" })).toMatchObject({ trace: '' });
+    expect(hasFilters({ ...NO_FILTERS, trace: 'abc' })).toBe(true);
+    expect(matchesFilter({ ...record, traceId: trace }, { traceId: trace })).toBe(true);
+    expect(matchesFilter(record, { traceId: trace })).toBe(false);
   });
 });

@@ -9,9 +9,19 @@ export interface HistoryFilters {
   status: InvocationStatus[];
   range: TimeRange;
   text: string;
+  /** A W3C trace id: the calls of one trace (used once it is 32 hex digits). */
+  trace: string;
 }
 
-export const NO_FILTERS: HistoryFilters = { source: null, tool: null, status: [], range: { key: 'all' }, text: '' };
+export const NO_FILTERS: HistoryFilters = { source: null, tool: null, status: [], range: { key: 'all' }, text: '', trace: '' };
+
+const TRACE_ID = /^[0-9a-f]{32}$/;
+
+/** The trace id the field holds, normalized, when it is one. */
+export function traceIdOf(value: string): string | undefined {
+  const id = value.trim().toLowerCase();
+  return TRACE_ID.test(id) ? id : undefined;
+}
 
 /** `mcp:everything` → { sourceKind: 'mcp', sourceName: 'everything' }; undefined when not `kind:name`. */
 export function splitSource(source: string): { sourceKind: SourceKind; sourceName: string } | undefined {
@@ -34,6 +44,7 @@ export function toInvocationFilter(filters: HistoryFilters, now: number): Invoca
     // A relative range stays open at the top so calls made later still belong to it.
     ...(filters.range.key === 'custom' ? { until: window.until } : {}),
     ...(text ? { text } : {}),
+    ...(traceIdOf(filters.trace) ? { traceId: traceIdOf(filters.trace) } : {}),
   };
 }
 
@@ -46,6 +57,8 @@ export function matchesFilter(record: InvocationRecord, filter: InvocationFilter
   if (filter.since !== undefined && record.startedAt < filter.since) return false;
   if (filter.until !== undefined && record.startedAt >= filter.until) return false;
   if (filter.runId !== undefined && record.runId !== filter.runId) return false;
+  if (filter.traceId !== undefined && record.traceId !== filter.traceId) return false;
+  if (filter.taskId !== undefined && record.taskId !== filter.taskId) return false;
   if (filter.text) {
     const needle = filter.text.toLowerCase();
     const fields = [record.tool, record.argumentsJson, record.resultPreview, record.errorMessage ?? ''];
@@ -55,7 +68,7 @@ export function matchesFilter(record: InvocationRecord, filter: InvocationFilter
 }
 
 export function hasFilters(filters: HistoryFilters): boolean {
-  return Boolean(filters.source || filters.tool || filters.status.length || filters.text.trim() || filters.range.key !== 'all');
+  return Boolean(filters.source || filters.tool || filters.status.length || filters.text.trim() || filters.trace.trim() || filters.range.key !== 'all');
 }
 
 const LINKABLE_RANGES: (RangePreset | 'all')[] = ['15m', '1h', '24h', '7d', 'all'];
@@ -76,12 +89,14 @@ export function filtersFromParams(params: Record<string, string>): HistoryFilter
     status,
     range: range ? { key: range } : NO_FILTERS.range,
     text: params.q ?? '',
+    trace: traceIdOf(params.trace ?? '') ?? '',
   };
 }
 
 /** The link form of `filtersFromParams`, for views that send the user to History. */
-export function filterParams(filters: Partial<Pick<HistoryFilters, 'source' | 'tool' | 'status'>> & { range?: RangeKey }): Record<string, string> {
+export function filterParams(filters: Partial<Pick<HistoryFilters, 'source' | 'tool' | 'status' | 'trace'>> & { range?: RangeKey }): Record<string, string> {
   return {
+    ...(filters.trace && traceIdOf(filters.trace) ? { trace: traceIdOf(filters.trace)! } : {}),
     ...(filters.source ? { source: filters.source } : {}),
     ...(filters.tool ? { tool: filters.tool } : {}),
     ...(filters.status?.length ? { status: filters.status.join(',') } : {}),

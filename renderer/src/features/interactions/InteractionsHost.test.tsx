@@ -111,4 +111,50 @@ describe('InteractionsHost', () => {
     expect(await within(dialog).findByText('That request already ended')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: /travel asks for input/ })).toBeInTheDocument();
   });
+
+  it('answers sampling with a tool call when the server offers tools (SEP-1577), checking the input against the tool schema', async () => {
+    const user = userEvent.setup();
+    const sampling: PendingInteraction = {
+      id: 's9',
+      server: 'planner',
+      at: 1,
+      kind: 'sampling',
+      messages: [{ role: 'user', content: { type: 'text', text: 'Plan a day in Oslo.' } }],
+      tools: [{ name: 'get_weather', description: 'The weather in a city today', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+      toolChoice: { mode: 'auto' },
+      relatedTaskId: 'task-42',
+    };
+    const backend = backendWith([sampling]);
+    renderWithBackend(<InteractionsHost />, backend);
+    const dialog = await screen.findByRole('dialog', { name: /planner asks for a model reply/ });
+    expect(dialog).toHaveTextContent('task task-42');
+    await user.click(within(dialog).getByRole('radio', { name: 'Call a tool' }));
+    const input = within(dialog).getByRole('textbox', { name: 'Tool input (JSON)' });
+    const call = within(dialog).getByRole('button', { name: 'Call the tool' });
+    await waitFor(() => expect(call).toBeDisabled());
+    await user.clear(input);
+    await user.click(input);
+    await user.paste('{"city":"Oslo"}');
+    await waitFor(() => expect(call).toBeEnabled());
+    await user.click(call);
+    await waitFor(() =>
+      expect(backend.callsTo('mcp.answerInteraction')).toEqual([{ id: 's9', answer: { kind: 'sampling', action: 'reply', text: '', model: 'operator', toolUse: { name: 'get_weather', input: { city: 'Oslo' } } } }]),
+    );
+  });
+
+  it('shows where a URL-mode elicitation leads, and does not offer an address that is not a web page', async () => {
+    const url: PendingInteraction = { id: 'u1', server: 'billing', at: 1, kind: 'elicitation', mode: 'url', message: 'Confirm the payment', url: 'https://pay.example.com/confirm?id=7', elicitationId: 'el-7' };
+    renderWithBackend(<InteractionsHost />, backendWith([url]));
+    const dialog = await screen.findByRole('dialog', { name: /billing asks for input/ });
+    expect(dialog).toHaveTextContent('Open this page on pay.example.com');
+    expect(within(dialog).getByRole('link', { name: /pay\.example\.com\/confirm/ })).toHaveAttribute('rel', 'noreferrer noopener');
+  });
+
+  it('refuses to link a javascript: address from a URL-mode elicitation', async () => {
+    const url: PendingInteraction = { id: 'u2', server: 'billing', at: 1, kind: 'elicitation', mode: 'url', message: 'Click', url: 'javascript:alert(1)' };
+    renderWithBackend(<InteractionsHost />, backendWith([url]));
+    const dialog = await screen.findByRole('dialog', { name: /billing asks for input/ });
+    expect(within(dialog).queryByRole('link')).not.toBeInTheDocument();
+    expect(dialog).toHaveTextContent('not a web page');
+  });
 });

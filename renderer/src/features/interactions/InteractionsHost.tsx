@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Box, Button, Group, Modal, Paper, ScrollArea, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Anchor, Badge, Box, Button, Group, Modal, Paper, ScrollArea, SegmentedControl, Select, Stack, Text, Textarea } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
@@ -54,6 +54,11 @@ export function InteractionsHost() {
           {queue.length > 1 && (
             <Badge size="sm" variant="light" color="gray">
               1 of {queue.length}
+            </Badge>
+          )}
+          {current.relatedTaskId && (
+            <Badge size="sm" variant="light" color="yellow" style={{ textTransform: 'none' }} title={current.relatedTaskId}>
+              task {current.relatedTaskId.slice(0, 8)}…
             </Badge>
           )}
         </Group>
@@ -129,14 +134,25 @@ function FormElicitation({ request, busy, onAnswer }: AnswerProps<Elicitation>) 
   );
 }
 
+/** The page's host, shown on its own so a look-alike address is noticed (SEP-1036 asks clients to show where a link goes). */
+function hostOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function UrlElicitation({ request, busy, onAnswer }: AnswerProps<Elicitation>) {
+  const host = request.url ? hostOf(request.url) : undefined;
   return (
     <Stack gap="sm">
       <Message>{request.message}</Message>
-      {request.url ? (
+      {request.url && host ? (
         <Paper withBorder radius="md" p="sm">
           <Text size="xs" c="dimmed" mb={4}>
-            Open this page, finish there, then choose Done.
+            Open this page on <Text span fw={700} c="var(--mantine-color-text)">{host}</Text>, finish there, then choose Done.
           </Text>
           <Anchor href={request.url} target="_blank" rel="noreferrer noopener" style={{ wordBreak: 'break-all' }}>
             <Group gap={6} wrap="nowrap" component="span">
@@ -147,7 +163,7 @@ function UrlElicitation({ request, busy, onAnswer }: AnswerProps<Elicitation>) {
         </Paper>
       ) : (
         <Text size="sm" c="dimmed">
-          The server sent no URL.
+          {request.url ? `The server sent an address that is not a web page (${request.url.slice(0, 80)}); it is not offered.` : 'The server sent no URL.'}
         </Text>
       )}
       <Actions>
@@ -182,6 +198,30 @@ function SamplingContent({ content }: { content: unknown }): ReactNode {
   }
   const part = content as { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown } | null;
   if (part?.type === 'text' && typeof part.text === 'string') return <Message>{part.text}</Message>;
+  if (part?.type === 'tool_use') {
+    const use = part as { name?: unknown; input?: unknown };
+    return (
+      <Stack gap={2}>
+        <Text size="xs" fw={600}>
+          Calls tool {String(use.name)}
+        </Text>
+        <Box component="pre" m={0} ff="monospace" fz="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+          {JSON.stringify(use.input ?? {}, null, 2)}
+        </Box>
+      </Stack>
+    );
+  }
+  if (part?.type === 'tool_result') {
+    const result = part as { content?: unknown; isError?: unknown };
+    return (
+      <Stack gap={2}>
+        <Text size="xs" fw={600} c={result.isError ? 'red' : undefined}>
+          Tool result{result.isError ? ' (error)' : ''}
+        </Text>
+        <SamplingContent content={result.content ?? []} />
+      </Stack>
+    );
+  }
   if (part?.type === 'image' && typeof part.data === 'string' && typeof part.mimeType === 'string') {
     return <img src={`data:${part.mimeType};base64,${part.data}`} alt={`Image (${part.mimeType})`} style={{ maxWidth: '100%', maxHeight: 240 }} />;
   }
@@ -194,6 +234,21 @@ function SamplingContent({ content }: { content: unknown }): ReactNode {
 
 function SamplingRequest({ request, busy, onAnswer }: AnswerProps<Sampling>) {
   const [reply, setReply] = useState('');
+  const tools = request.tools ?? [];
+  const [mode, setMode] = useState<'text' | 'tool'>(request.toolChoice?.mode === 'required' && tools.length ? 'tool' : 'text');
+  const [toolName, setToolName] = useState(tools[0]?.name ?? '');
+  const [toolInput, setToolInput] = useState('{}');
+  const tool = tools.find((t) => t.name === toolName);
+  const parsedInput = useMemo(() => {
+    try {
+      const value = JSON.parse(toolInput) as unknown;
+      if (!value || typeof value !== 'object' || Array.isArray(value)) return { error: 'The input must be a JSON object' };
+      const problems = tool?.inputSchema ? schemaProblems(withoutDialect(tool.inputSchema), value) : [];
+      return problems.length ? { error: `${problems[0]!.path || 'input'} ${problems[0]!.message}` } : { value: value as Record<string, unknown> };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  }, [toolInput, tool]);
   const messages = request.messages as SamplingMessageShape[];
   return (
     <Stack gap="sm">
@@ -228,13 +283,56 @@ function SamplingRequest({ request, busy, onAnswer }: AnswerProps<Sampling>) {
           </Stack>
         </ScrollArea.Autosize>
       </div>
-      <Textarea label="Reply" placeholder="The model's answer" autosize minRows={3} maxRows={10} value={reply} onChange={(event) => setReply(event.currentTarget.value)} disabled={busy} data-autofocus />
+      {tools.length > 0 && (
+        <div>
+          <Text size="xs" fw={600} c="dimmed" tt="uppercase" mb={4}>
+            Tools the model may call{request.toolChoice?.mode ? ` (choice: ${request.toolChoice.mode})` : ''}
+          </Text>
+          <SegmentedControl
+            size="xs"
+            value={mode}
+            onChange={(v) => setMode(v as 'text' | 'tool')}
+            data={[
+              { value: 'text', label: 'Answer with text', disabled: request.toolChoice?.mode === 'required' },
+              { value: 'tool', label: 'Call a tool', disabled: request.toolChoice?.mode === 'none' },
+            ]}
+            aria-label="Answer as"
+          />
+        </div>
+      )}
+      {mode === 'tool' ? (
+        <Stack gap="xs">
+          <Select label="Tool" data={tools.map((t) => ({ value: t.name, label: t.description ? `${t.name} — ${t.description}` : t.name }))} value={toolName} onChange={(v) => setToolName(v ?? '')} allowDeselect={false} />
+          <Textarea
+            label="Tool input (JSON)"
+            autosize
+            minRows={2}
+            maxRows={8}
+            value={toolInput}
+            onChange={(event) => setToolInput(event.currentTarget.value)}
+            error={parsedInput.error}
+            styles={{ input: { fontFamily: 'monospace' } }}
+          />
+        </Stack>
+      ) : (
+        <Textarea label="Reply" placeholder="The model's answer" autosize minRows={3} maxRows={10} value={reply} onChange={(event) => setReply(event.currentTarget.value)} disabled={busy} data-autofocus />
+      )}
       <Actions>
         <Button variant="default" onClick={() => onAnswer({ kind: 'sampling', action: 'reject', text: '', model: 'operator' })} disabled={busy}>
           Reject
         </Button>
-        <Button onClick={() => onAnswer({ kind: 'sampling', action: 'reply', text: reply, model: 'operator' })} disabled={!reply.trim()} loading={busy}>
-          Send
+        <Button
+          onClick={() =>
+            onAnswer(
+              mode === 'tool'
+                ? { kind: 'sampling', action: 'reply', text: '', model: 'operator', toolUse: { name: toolName, input: parsedInput.value ?? {} } }
+                : { kind: 'sampling', action: 'reply', text: reply, model: 'operator' },
+            )
+          }
+          disabled={mode === 'tool' ? !toolName || !!parsedInput.error : !reply.trim()}
+          loading={busy}
+        >
+          {mode === 'tool' ? 'Call the tool' : 'Send'}
         </Button>
       </Actions>
     </Stack>

@@ -239,3 +239,83 @@ describe('InvokePanel policy', () => {
     expect(invokeButton()).toHaveAccessibleDescription(/no-deletes: delete → deny/);
   });
 });
+
+describe('InvokePanel tasks', () => {
+  const schema = { type: 'object', properties: { topic: { type: 'string', default: 'tides' } } };
+
+  it('runs a tool that may run as a task as one when asked, detached if wanted, and shows the live timeline', async () => {
+    const user = userEvent.setup();
+    const backend = new FakeBackend();
+    renderWithBackend(<InvokePanel tool={toolView({ inputSchema: schema, taskSupport: 'optional' })} />, backend);
+    await user.click(screen.getByRole('switch', { name: 'Run as task' }));
+    await user.click(invokeButton());
+    expect(sentRequest(backend).task).toEqual({ mode: 'wait' });
+    const stream = backend.subscriptionsTo(invokePath)[0]!;
+    stream.emit({ type: 'task', taskId: 'task-1', at: Date.now(), status: 'working', statusMessage: 'Gathering sources...', via: 'created' });
+    stream.emit({ type: 'task', taskId: 'task-1', at: Date.now() + 1000, status: 'input_required', statusMessage: 'Requesting clarification...', via: 'poll' });
+    const timeline = await screen.findByLabelText('Timeline of task task-1');
+    expect(timeline).toHaveTextContent('Gathering sources...');
+    expect(timeline).toHaveTextContent('Requesting clarification...');
+    expect(screen.getByText('task-1')).toBeInTheDocument();
+  });
+
+  it('always runs a task-required tool as a task, and can start it without waiting', async () => {
+    const user = userEvent.setup();
+    const backend = new FakeBackend();
+    renderWithBackend(<InvokePanel tool={toolView({ inputSchema: schema, taskSupport: 'required' })} />, backend);
+    expect(screen.getByText('Runs as a task')).toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Run as task' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Don’t wait (start only)' }));
+    await user.click(invokeButton());
+    expect(sentRequest(backend).task).toEqual({ mode: 'detach' });
+  });
+
+  it('says a server of the tasks extension decides, and can start its call without waiting', async () => {
+    const user = userEvent.setup();
+    const backend = new FakeBackend().answer('mcp.get', () => ({ name: 'demo', capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } } }));
+    renderWithBackend(<InvokePanel tool={toolView({ inputSchema: schema })} />, backend);
+    expect(await screen.findByText('Server may run it as a task')).toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Run as task' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Don’t wait (start only)' }));
+    await user.click(invokeButton());
+    expect(sentRequest(backend).task).toEqual({ mode: 'detach' });
+  });
+
+  it('offers no task options for a tool of a server without tasks', async () => {
+    const backend = new FakeBackend().answer('mcp.get', () => ({ name: 'demo', capabilities: { tools: {} } }));
+    renderWithBackend(<InvokePanel tool={toolView({ inputSchema: schema })} />, backend);
+    await waitFor(() => expect(backend.calls.some((c) => c.path === 'mcp.get')).toBe(true));
+    expect(screen.queryByText('Server may run it as a task')).not.toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: 'Don’t wait (start only)' })).not.toBeInTheDocument();
+  });
+
+  it('shows the task a finished call ran as, with its timeline', async () => {
+    const user = userEvent.setup();
+    const backend = new FakeBackend();
+    renderWithBackend(<InvokePanel tool={toolView({ inputSchema: schema, taskSupport: 'required' })} />, backend);
+    await user.click(invokeButton());
+    const t0 = Date.UTC(2026, 10, 25, 12, 0, 0);
+    backend.subscriptionsTo(invokePath)[0]!.emit({
+      type: 'outcome',
+      outcome: outcomeOf(
+        { content: [{ type: 'text', text: '# Research Report' }] },
+        {
+          task: {
+            taskId: 'task-9',
+            status: 'completed',
+            awaited: true,
+            events: [
+              { at: t0, status: 'working', statusMessage: 'Gathering sources...', via: 'created' },
+              { at: t0 + 4_000, status: 'completed', via: 'result' },
+            ],
+          },
+        },
+        { taskId: 'task-9', taskStatus: 'completed' },
+      ),
+    });
+    const section = await screen.findByRole('region', { name: 'Task' });
+    expect(section).toHaveTextContent('Ran as task');
+    expect(section).toHaveTextContent('task-9');
+    expect(within(section).getByLabelText('Timeline of task task-9')).toHaveTextContent('(+4.0 s)');
+  });
+});

@@ -1,8 +1,11 @@
-import { Alert, Box, Button, Code, Group, Kbd, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Box, Button, Checkbox, Code, Group, Kbd, Paper, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconShieldX } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
+import { declaresTasksExtension } from '../../../../shared/tasks';
 import { formatDuration } from '../../components/format';
 import { readablePath } from '../../components/jsonSchema';
+import { useTRPC } from '../../rpc/client';
 import { SaveToCollectionButton } from '../collections/SaveToCollectionButton';
 import { ArgumentsEditor } from './ArgumentsEditor';
 import { ConfirmInvokeDialog } from './ConfirmInvokeDialog';
@@ -31,7 +34,15 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
   const setTimeouts = (value: InvokeTimeouts) => setOverrides(timeoutOverrides(value, effective));
   const [confirming, setConfirming] = useState(false);
   const [reviewing, setReviewing] = useState(false);
+  const [asTask, setAsTask] = useState(false);
+  const [detach, setDetach] = useState(false);
   const { state, start, cancel } = useInvocation();
+  const [sentArgs, setSentArgs] = useState<Record<string, unknown>>({});
+  // A server of the tasks extension (2026-07-28) decides itself which calls become tasks.
+  const trpc = useTRPC();
+  const server = useQuery({ ...trpc.mcp.get.queryOptions({ name: tool.source.name }), enabled: tool.source.kind === 'mcp', retry: false, staleTime: 30_000 });
+  const serverDecides = tool.source.kind === 'mcp' && declaresTasksExtension(server.data?.capabilities);
+  const runsAsTask = tool.taskSupport === 'required' || (tool.taskSupport === 'optional' && asTask) || serverDecides;
   const rootRef = useRef<HTMLDivElement>(null);
   const blockedId = useId();
 
@@ -43,7 +54,15 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
   const send = (confirmed: boolean, reviewedHash?: string) => {
     setConfirming(false);
     setReviewing(false);
-    start({ name: tool.name, arguments: args.args, ...overrides, ...(confirmed ? { confirmed: true } : {}), ...(reviewedHash ? { reviewedHash } : {}) });
+    setSentArgs(args.args);
+    start({
+      name: tool.name,
+      arguments: args.args,
+      ...overrides,
+      ...(confirmed ? { confirmed: true } : {}),
+      ...(reviewedHash ? { reviewedHash } : {}),
+      ...(runsAsTask ? { task: { mode: detach ? ('detach' as const) : ('wait' as const) } } : {}),
+    });
   };
 
   const requestInvoke = () => {
@@ -99,6 +118,24 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
             Invoke
           </Button>
           <TimeoutsPopover value={timeouts} defaults={effective} onChange={setTimeouts} disabled={running} />
+          {tool.taskSupport === 'optional' && <Switch size="xs" label="Run as task" checked={asTask} onChange={(e) => setAsTask(e.currentTarget.checked)} disabled={running} />}
+          {tool.taskSupport === 'required' && (
+            <Tooltip label="The server runs every call of this tool as a task (execution.taskSupport: required)" withArrow>
+              <Badge variant="light" color="blue">
+                Runs as a task
+              </Badge>
+            </Tooltip>
+          )}
+          {serverDecides && tool.taskSupport !== 'required' && (
+            <Tooltip label="This server speaks the MCP tasks extension (2026-07-28): it decides whether a call runs as a task, and Tooldeck follows the task to its result" withArrow multiline w={300}>
+              <Badge variant="light" color="blue">
+                Server may run it as a task
+              </Badge>
+            </Tooltip>
+          )}
+          {runsAsTask && (
+            <Checkbox size="xs" label="Don’t wait (start only)" checked={detach} onChange={(e) => setDetach(e.currentTarget.checked)} disabled={running} />
+          )}
           {tool.source.kind !== 'http' && (
             <SaveToCollectionButton
               disabled={!args.valid}
@@ -126,7 +163,7 @@ function ToolInvoker({ tool }: { tool: ToolView }) {
       <ReviewHoldDialog opened={reviewing} tool={tool} arguments={args.args} onConfirm={(hash) => send(true, hash)} onClose={() => setReviewing(false)} />
 
       <Box component="section" aria-label="Result">
-        <ResultArea state={state} tool={tool} onCancel={cancel} />
+        <ResultArea state={state} tool={tool} args={sentArgs} onCancel={cancel} onRetry={() => requestInvokeRef.current()} />
       </Box>
     </Stack>
   );
@@ -140,7 +177,7 @@ function problemSummary(syntaxError: string | null, problems: Array<{ path: stri
   return `Fix to invoke: ${readablePath(first.path)} ${first.message}${rest}.`;
 }
 
-function ResultArea({ state, tool, onCancel }: { state: InvocationState; tool: ToolView; onCancel: () => void }) {
+function ResultArea({ state, tool, args, onCancel, onRetry }: { state: InvocationState; tool: ToolView; args: Record<string, unknown>; onCancel: () => void; onRetry: () => void }) {
   switch (state.phase) {
     case 'idle':
       return (
@@ -151,9 +188,9 @@ function ResultArea({ state, tool, onCancel }: { state: InvocationState; tool: T
         </Paper>
       );
     case 'running':
-      return <RunStatus startedAt={state.startedAt} progress={state.progress} onCancel={onCancel} />;
+      return <RunStatus startedAt={state.startedAt} progress={state.progress} task={state.task} onCancel={onCancel} />;
     case 'done':
-      return <ResultView outcome={state.outcome} tool={tool} />;
+      return <ResultView outcome={state.outcome} tool={tool} args={args} onRetry={onRetry} />;
     case 'failed':
       return (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The call failed" role="alert">

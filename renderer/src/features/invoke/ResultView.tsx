@@ -1,4 +1,4 @@
-import { Alert, Badge, Box, Code, Group, List, Paper, ScrollArea, Stack, Tabs, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { Alert, Anchor, Badge, Box, Button, Code, Group, List, Paper, ScrollArea, Stack, Tabs, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconBan, IconCheck, IconCopy, IconCircleCheck, IconX } from '@tabler/icons-react';
 import { useMemo, type ReactNode } from 'react';
 import type { InvocationOutcome, ToolEntry } from '../../../../shared/registry';
@@ -6,12 +6,22 @@ import { CopyButton } from '../../components/CopyButton';
 import { formatBytes, formatDuration } from '../../components/format';
 import { JsonTree } from '../../components/JsonTree';
 import { readablePath, schemaProblems, type SchemaProblem } from '../../components/jsonSchema';
+import { useNavigate } from '../../shell/useSection';
+import { McpAppFrame } from '../apps/McpAppFrame';
+import { filterParams } from '../history/historyFilter';
+import { TaskStatusBadge, TaskTimeline } from '../tasks/TaskTimeline';
 import { ContentBlockView } from './ContentBlockView';
+import type { InvocationTask } from '../../../../shared/tasks';
+import { URL_ELICITATION_STEP } from '../../../../shared/mcp';
 
 export interface ResultViewProps {
   outcome: InvocationOutcome;
-  /** The tool called: its outputSchema checks structuredContent, its MCP source lets resource links be read. */
-  tool?: Pick<ToolEntry, 'source' | 'outputSchema'>;
+  /** The tool called: its outputSchema checks structuredContent, its MCP source lets resource links be read, its app shows the call. */
+  tool?: Pick<ToolEntry, 'source' | 'outputSchema'> & Partial<Pick<ToolEntry, 'toolName' | 'title' | 'description' | 'inputSchema' | 'appResourceUri'>>;
+  /** The arguments as sent (the record keeps a capped, masked copy): an MCP App receives them as its tool input. */
+  args?: Record<string, unknown>;
+  /** Call again with the same arguments (after the pages a URL elicitation asked for were visited). */
+  onRetry?: () => void;
 }
 
 interface Status {
@@ -42,7 +52,7 @@ function checkOutput(outcome: InvocationOutcome, outputSchema: Record<string, un
 }
 
 /** A finished call: how it ended, what it cost, and everything the tool returned. */
-export function ResultView({ outcome, tool }: ResultViewProps) {
+export function ResultView({ outcome, tool, args, onRetry }: ResultViewProps) {
   const { record, result, error } = outcome;
   const status = statusOf(outcome);
   const truncated = outcome.truncated || result?.truncated === true;
@@ -75,6 +85,7 @@ export function ResultView({ outcome, tool }: ResultViewProps) {
           <Metric label="Sent" value={formatBytes(record.requestBytes)} />
           <Metric label="Received" value={formatBytes(record.responseBytes)} />
           {record.attempts !== undefined && record.attempts > 1 && <Metric label="Attempts" value={String(record.attempts)} />}
+          {record.traceId && <TraceLink traceId={record.traceId} />}
         </Group>
       </Group>
 
@@ -83,6 +94,7 @@ export function ResultView({ outcome, tool }: ResultViewProps) {
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
             {error.message}
           </Text>
+          {error.step === URL_ELICITATION_STEP && <UrlElicitationPages urls={error.details ?? []} onRetry={onRetry} />}
           {record.status === 'denied' && outcome.verdict && outcome.verdict.reasons.length > 0 && (
             <List size="xs" mt={6}>
               {outcome.verdict.reasons.map((reason) => (
@@ -91,6 +103,17 @@ export function ResultView({ outcome, tool }: ResultViewProps) {
             </List>
           )}
         </Alert>
+      )}
+
+      {outcome.task && <TaskSection task={outcome.task} server={server} />}
+
+      {server && tool?.appResourceUri && tool.toolName && result && !result.isError && (
+        <McpAppFrame
+          server={server}
+          tool={{ toolName: tool.toolName, title: tool.title, description: tool.description, inputSchema: tool.inputSchema ?? {}, appResourceUri: tool.appResourceUri }}
+          args={args ?? parseArgs(outcome.record.argumentsJson)}
+          result={result}
+        />
       )}
 
       {outcome.duplicate && (
@@ -167,6 +190,87 @@ export function ResultView({ outcome, tool }: ResultViewProps) {
       )}
       {!result && !error && <RawJson text={raw} label="Copy result JSON" />}
     </Stack>
+  );
+}
+
+/** MCP URL-mode elicitation, error path: pages the server needs the operator to visit before the call can succeed. */
+function UrlElicitationPages({ urls, onRetry }: { urls: string[]; onRetry?: () => void }) {
+  const pages = urls.flatMap((url) => {
+    try {
+      const parsed = new URL(url);
+      return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? [parsed] : [];
+    } catch {
+      return [];
+    }
+  });
+  return (
+    <Stack gap={6} mt={8}>
+      <Text size="sm">The server needs you to open {pages.length === 1 ? 'this page' : 'these pages'} first, finish there, then retry the call:</Text>
+      <List size="sm" aria-label="Pages to open">
+        {pages.map((page) => (
+          <List.Item key={page.href}>
+            <Anchor href={page.href} target="_blank" rel="noopener noreferrer" style={{ wordBreak: 'break-all' }}>
+              {page.href}
+            </Anchor>{' '}
+            <Text span size="xs" c="dimmed">
+              ({page.host})
+            </Text>
+          </List.Item>
+        ))}
+      </List>
+      {onRetry && (
+        <Group>
+          <Button size="xs" onClick={onRetry}>
+            Retry the call
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+/** The task a task-augmented call ran as: its id, where it ended (or stands, when detached) and its timeline. */
+function TaskSection({ task, server }: { task: InvocationTask; server?: string }) {
+  return (
+    <Paper withBorder radius="md" p="sm" component="section" aria-label="Task">
+      <Group justify="space-between" mb={6} wrap="wrap" gap="xs">
+        <Group gap="xs">
+          <Text size="sm" fw={600}>
+            {task.awaited ? 'Ran as task' : 'Started task'}
+          </Text>
+          <Code>{task.taskId}</Code>
+          <CopyButton value={task.taskId} label="Copy task id" />
+          <TaskStatusBadge status={task.status} />
+        </Group>
+        {!task.awaited && server && (
+          <Text size="xs" c="dimmed">
+            Not waited for: follow it and fetch its result in {server}’s Tasks tab.
+          </Text>
+        )}
+      </Group>
+      <TaskTimeline events={task.events} label={`Timeline of task ${task.taskId}`} />
+    </Paper>
+  );
+}
+
+function parseArgs(json: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The call's W3C trace id, opening History on that trace. */
+function TraceLink({ traceId }: { traceId: string }) {
+  const navigate = useNavigate();
+  return (
+    <Tooltip label={`Trace ${traceId}: show its calls in History`} withArrow>
+      <Anchor component="button" size="xs" ff="monospace" onClick={() => navigate('history', filterParams({ trace: traceId }))} aria-label={`Trace ${traceId}`}>
+        trace {traceId.slice(0, 8)}…
+      </Anchor>
+    </Tooltip>
   );
 }
 

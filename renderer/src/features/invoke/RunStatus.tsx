@@ -3,10 +3,19 @@ import { IconPlayerStop } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { formatDuration } from '../../components/format';
 import type { InvocationProgress } from '../../../../shared/registry';
+import type { TaskEvent } from '../../../../shared/tasks';
+import { TaskStatusBadge, TaskTimeline } from '../tasks/TaskTimeline';
+
+/** A running task-augmented call: its task and the status changes so far. */
+export interface RunningTask {
+  taskId: string;
+  events: TaskEvent[];
+}
 
 export interface RunStatusProps {
   startedAt: number;
   progress?: InvocationProgress;
+  task?: RunningTask;
   onCancel: () => void;
 }
 
@@ -28,7 +37,8 @@ function Elapsed({ since }: { since: number }) {
 }
 
 /** A running call: progress (determinate once the tool gives a total), its message, elapsed time, Cancel. */
-export function RunStatus({ startedAt, progress, onCancel }: RunStatusProps) {
+export function RunStatus({ startedAt, progress, task, onCancel }: RunStatusProps) {
+  const latest = task?.events.at(-1);
   const total = progress?.total;
   const determinate = progress !== undefined && total !== undefined && total > 0;
   const percent = determinate ? Math.min(100, Math.max(0, (progress.progress / total) * 100)) : 100;
@@ -42,9 +52,12 @@ export function RunStatus({ startedAt, progress, onCancel }: RunStatusProps) {
     <Paper withBorder radius="md" p="md">
       <Stack gap={8}>
         <Group justify="space-between" wrap="nowrap">
-          <Text size="sm" fw={500} lineClamp={2} aria-live="polite">
-            {progress?.message ?? (progress ? 'Working…' : 'Waiting for the tool…')}
-          </Text>
+          <Group gap="xs" wrap="nowrap">
+            {latest && <TaskStatusBadge status={latest.status} />}
+            <Text size="sm" fw={500} lineClamp={2} aria-live="polite">
+              {progress?.message ?? latest?.statusMessage ?? (latest?.status === 'input_required' ? 'The task needs your input' : task ? 'Task running…' : progress ? 'Working…' : 'Waiting for the tool…')}
+            </Text>
+          </Group>
           <Group gap="md" wrap="nowrap">
             {detail && (
               <Text size="sm" c="dimmed">
@@ -60,6 +73,14 @@ export function RunStatus({ startedAt, progress, onCancel }: RunStatusProps) {
         <Progress.Root size="sm" role="progressbar" aria-label="Progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={determinate ? Math.round(percent) : undefined} aria-valuetext={detail}>
           <Progress.Section value={percent} animated={!determinate} striped={!determinate} withAria={false} />
         </Progress.Root>
+        {task && (
+          <>
+            <Text size="xs" c="dimmed">
+              Task <Text span ff="monospace" size="xs">{task.taskId}</Text>
+            </Text>
+            <TaskTimeline events={task.events} label={`Timeline of task ${task.taskId}`} />
+          </>
+        )}
       </Stack>
     </Paper>
   );

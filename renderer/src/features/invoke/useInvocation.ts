@@ -2,10 +2,11 @@ import { useTRPCClient } from '../../rpc/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppErrorShape } from '../../../../shared/errors';
 import type { InvocationOutcome, InvocationProgress, InvokeRequest } from '../../../../shared/registry';
+import type { RunningTask } from './RunStatus';
 
 export type InvocationState =
   | { phase: 'idle' }
-  | { phase: 'running'; startedAt: number; progress?: InvocationProgress }
+  | { phase: 'running'; startedAt: number; progress?: InvocationProgress; task?: RunningTask }
   | { phase: 'done'; outcome: InvocationOutcome }
   | { phase: 'failed'; error: AppErrorShape }
   | { phase: 'canceled'; elapsedMs: number };
@@ -48,6 +49,11 @@ export function useInvocation() {
           if (event.type === 'progress') {
             const { progress, total, message } = event;
             setState((prev) => (prev.phase === 'running' ? { ...prev, progress: { progress, total, message } } : prev));
+          } else if (event.type === 'task') {
+            const { type: _type, taskId, ...update } = event;
+            setState((prev) =>
+              prev.phase === 'running' ? { ...prev, task: { taskId, events: [...(prev.task?.taskId === taskId ? prev.task.events : []), update] } } : prev,
+            );
           } else if (event.type === 'outcome') settle({ phase: 'done', outcome: event.outcome });
           else if (event.type === 'failed') settle({ phase: 'failed', error: event.error });
         },

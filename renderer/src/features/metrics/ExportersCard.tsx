@@ -33,7 +33,11 @@ export function ExportersCard() {
           {exporters.error.message}
         </Alert>
       ) : exporters.data ? (
-        <ExporterForms settings={exporters.data.settings} status={exporters.data.status} />
+        <Stack gap="sm">
+          <ExporterForms settings={exporters.data.settings} status={exporters.data.status} />
+          <Divider />
+          <TraceExportForm enabled={exporters.data.tracing.settings.otlp.enabled} savedUrl={exporters.data.tracing.settings.otlp.url} exporting={exporters.data.tracing.status.otlp?.url} />
+        </Stack>
       ) : (
         <Stack gap="xs">
           <Skeleton h={24} />
@@ -125,6 +129,39 @@ function ExporterForms({ settings, status }: { settings: ExporterSettings; statu
         </Text>
       )}
       {otlp.error && <ErrorNote error={otlp.error} onClose={() => otlp.reset()} />}
+    </Stack>
+  );
+}
+
+/** Spans of every call (validate, policy, attempts, transport) pushed to an OTLP/HTTP traces endpoint. */
+function TraceExportForm({ enabled, savedUrl, exporting }: { enabled: boolean; savedUrl: string; exporting?: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const traces = useMutation(trpc.metrics.setTraceOtlp.mutationOptions({ onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.metrics.exporters.queryKey() }) }));
+  const [url, setUrl] = useState(savedUrl);
+  return (
+    <Stack gap={6}>
+      <Switch
+        label="OTLP traces"
+        description="Sends a trace per call (W3C trace context) to an OpenTelemetry collector over HTTP"
+        checked={enabled}
+        disabled={traces.isPending || (!enabled && !url.trim())}
+        onChange={(e) => traces.mutate({ enabled: e.currentTarget.checked, url: url.trim() })}
+      />
+      <Group gap={6} align="flex-end" wrap="nowrap">
+        <TextInput label="OTLP traces URL" size="xs" placeholder="http://127.0.0.1:4318/v1/traces" value={url} onChange={(e) => setUrl(e.currentTarget.value)} style={{ flex: 1 }} />
+        {url.trim() !== savedUrl && (
+          <Button size="xs" variant="light" loading={traces.isPending} disabled={enabled && !url.trim()} onClick={() => traces.mutate({ enabled, url: url.trim() })}>
+            Save
+          </Button>
+        )}
+      </Group>
+      {exporting && (
+        <Text size="xs" c="dimmed">
+          Exporting spans to {exporting}
+        </Text>
+      )}
+      {traces.error && <ErrorNote error={traces.error} onClose={() => traces.reset()} />}
     </Stack>
   );
 }

@@ -29,7 +29,11 @@ function metricsBackend({ totals = WINDOW_TOTALS, perBucket = PER_BUCKET as Late
     .answer('metrics.timeSeries', (input) => timeSeries(input as TimeSeriesQuery, totals, perBucket))
     .answer('metrics.breakdown', (input) => (totals.count === 0 ? [] : (input as BreakdownQuery).by === 'tool' ? [row('mcp:everything', 'echo'), row('mcp:everything', 'get-sum')] : [row('mcp:everything')]))
     .answer('metrics.histogram', () => ({ total: 3, buckets: [{ lowerMs: 0, upperMs: 1, count: 2 }, { lowerMs: 1, upperMs: 5, count: 1 }, { lowerMs: 5, upperMs: null, count: 0 }] }))
-    .answer('metrics.exporters', () => ({ settings: { prometheus: { enabled: false, port: 9464 }, otlp: { enabled: false, url: '', intervalMs: 60_000 } }, status: {} }))
+    .answer('metrics.exporters', () => ({
+      settings: { prometheus: { enabled: false, port: 9464 }, otlp: { enabled: false, url: '', intervalMs: 60_000 } },
+      status: {},
+      tracing: { settings: { otlp: { enabled: false, url: '' } }, status: {} },
+    }))
     .answer('history.count', () => everRecorded);
 }
 

@@ -119,4 +119,53 @@ describe('AuthorizationPanel', () => {
       expect(backend.callsTo('oauth.setClient')).toEqual([{ server: 'notes', grant: 'authorization_code', clientId: 'tooldeck-ops', clientSecret: 's3cret', scopes: '' }]),
     );
   });
+
+  it('configures workload identity with a token file and DPoP always, and keeps stored secrets unless replaced', async () => {
+    const user = userEvent.setup();
+    const backend = backendShowing({ ...failedSignIn, settings: { grant: 'authorization_code', clientId: 'workload-7', hasClientSecret: true } });
+    renderWithBackend(<AuthorizationPanel server="notes" />, backend);
+    await user.click(await screen.findByRole('combobox', { name: 'Grant' }));
+    await user.click(await screen.findByRole('option', { name: 'Workload identity (JWT bearer)' }));
+    await user.type(await screen.findByLabelText('Workload token file'), '/var/run/secrets/tokens/mcp');
+    await user.click(screen.getByRole('radio', { name: 'Always' }));
+    await user.click(screen.getByRole('button', { name: 'Save client settings' }));
+    await waitFor(() =>
+      expect(backend.callsTo('oauth.setClient')).toEqual([
+        { server: 'notes', grant: 'jwt_bearer', clientId: 'workload-7', scopes: '', dpop: 'always', assertionFile: '/var/run/secrets/tokens/mcp' },
+      ]),
+    );
+  });
+
+  it('removes a stored client secret only when asked, and sends a pasted private key', async () => {
+    const user = userEvent.setup();
+    const backend = backendShowing({ ...failedSignIn, settings: { grant: 'client_credentials', clientId: 'machine', hasClientSecret: true } });
+    renderWithBackend(<AuthorizationPanel server="notes" />, backend);
+    await user.click(await screen.findByRole('button', { name: 'Remove stored client secret' }));
+    await user.click(screen.getByLabelText('Private key'));
+    await user.paste('-----BEGIN PRIVATE KEY-----\nMIG…\n-----END PRIVATE KEY-----');
+    await user.click(screen.getByRole('button', { name: 'Save client settings' }));
+    await waitFor(() =>
+      expect(backend.callsTo('oauth.setClient')).toEqual([
+        { server: 'notes', grant: 'client_credentials', clientId: 'machine', clientSecret: '', scopes: '', privateKey: '-----BEGIN PRIVATE KEY-----\nMIG…\n-----END PRIVATE KEY-----' },
+      ]),
+    );
+  });
+
+  it('shows that the token is DPoP-bound, with the key thumbprint', async () => {
+    renderWithBackend(<AuthorizationPanel server="notes" />, backendShowing({ ...signedIn, tokenType: 'DPoP', dpopThumbprint: 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs' }));
+    expect(await screen.findByText('DPoP-bound')).toBeInTheDocument();
+    expect(screen.getByText('NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs')).toBeInTheDocument();
+  });
+
+  it('asks the operator to grant the scopes a call needed (incremental consent), and signs in for them', async () => {
+    const user = userEvent.setup();
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    const backend = backendShowing({ ...signedIn, requestedScopes: ['notes:write'] });
+    renderWithBackend(<AuthorizationPanel server="notes" />, backend);
+    const ask = (await screen.findByText('The server asks for more access')).closest('[role="status"]') as HTMLElement;
+    expect(within(screen.getByLabelText('Requested scopes')).getByText('notes:write')).toBeInTheDocument();
+    expect(within(screen.getByLabelText('Granted scopes')).getByText('mcp:tools')).toBeInTheDocument();
+    await user.click(within(ask).getByRole('button', { name: 'Grant access' }));
+    await waitFor(() => expect(backend.callsTo('oauth.login')).toEqual([{ server: 'notes' }]));
+  });
 });

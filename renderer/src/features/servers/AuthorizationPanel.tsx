@@ -1,10 +1,10 @@
-import { Alert, Anchor, Badge, Box, Button, Group, List, Loader, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Box, Button, Group, List, Loader, Paper, PasswordInput, SegmentedControl, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconLock, IconLockOpen } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import type { TRPCClient } from '@trpc/client';
 import { useEffect, useId, useState } from 'react';
 import type { oauthRouter } from '../../../../main/rpc/oauthRouter';
-import type { OAuthGrant, OAuthLoginResult, OAuthStatus, OAuthStep } from '../../../../shared/oauth';
+import { JwsAlgorithm, OAUTH_GRANT_LABELS, OAuthGrant, type DpopMode, type OAuthClientAuth, type OAuthLoginResult, type OAuthStatus, type OAuthStep } from '../../../../shared/oauth';
 import { JsonTree } from '../../components/JsonTree';
 import { useTRPCClient } from '../../rpc/client';
 
@@ -88,46 +88,164 @@ function StepRow({ step }: { step: OAuthStep }) {
   );
 }
 
+type SecretField = 'clientSecret' | 'privateKey' | 'assertion' | 'idpClientSecret' | 'idToken';
+
+/** A secret input: empty keeps what the secret store holds, typed text replaces it, Remove deletes it on save. */
+function SecretInput({ label, stored, value, onChange, multiline, placeholder, removed, onRemove }: {
+  label: string;
+  stored: boolean | undefined;
+  value: string;
+  onChange: (v: string) => void;
+  multiline?: boolean;
+  placeholder: string;
+  removed: boolean;
+  onRemove: () => void;
+}) {
+  const hint = removed ? 'will be removed on save' : stored ? 'stored — type to replace' : placeholder;
+  return (
+    <Stack gap={2}>
+      {multiline ? (
+        <Textarea size="xs" label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)} placeholder={hint} autosize minRows={2} maxRows={6} styles={{ input: { fontFamily: 'monospace' } }} spellCheck={false} />
+      ) : (
+        <PasswordInput size="xs" label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)} placeholder={hint} />
+      )}
+      {stored && !removed && !value && (
+        <Anchor component="button" type="button" size="xs" c="red" onClick={onRemove} style={{ alignSelf: 'flex-start' }}>
+          Remove stored {label.toLowerCase()}
+        </Anchor>
+      )}
+    </Stack>
+  );
+}
+
 function ClientSettingsForm({ server, status }: { server: string; status: OAuthStatus }) {
   const oauth = useOAuthClient();
   const { settings } = status;
   const [grant, setGrant] = useState<OAuthGrant>(settings.grant);
   const [clientId, setClientId] = useState(settings.clientId ?? '');
-  const [clientSecret, setClientSecret] = useState('');
   const [scopes, setScopes] = useState(settings.scopes ?? '');
-  const save = useMutation({
-    mutationFn: () => oauth.setClient.mutate({ server, grant, clientId, clientSecret: clientSecret === '' ? undefined : clientSecret, scopes, clientMetadataUrl: settings.clientMetadataUrl }),
-    onSuccess: () => setClientSecret(''),
+  const [clientAuth, setClientAuth] = useState<OAuthClientAuth | ''>(settings.clientAuth ?? '');
+  const [signingAlg, setSigningAlg] = useState<JwsAlgorithm | ''>(settings.signingAlg ?? '');
+  const [dpop, setDpop] = useState<DpopMode>(settings.dpop ?? 'auto');
+  const [assertionFile, setAssertionFile] = useState(settings.assertionFile ?? '');
+  const [idpIssuer, setIdpIssuer] = useState(settings.idp?.issuer ?? '');
+  const [idpTokenEndpoint, setIdpTokenEndpoint] = useState(settings.idp?.tokenEndpoint ?? '');
+  const [idpClientId, setIdpClientId] = useState(settings.idp?.clientId ?? '');
+  const [idTokenFile, setIdTokenFile] = useState(settings.idp?.idTokenFile ?? '');
+  const [secrets, setSecrets] = useState<Partial<Record<SecretField, string>>>({});
+  const [removed, setRemoved] = useState<Set<SecretField>>(new Set());
+  const secret = (field: SecretField) => ({
+    value: secrets[field] ?? '',
+    onChange: (v: string) => setSecrets((prev) => ({ ...prev, [field]: v })),
+    removed: removed.has(field),
+    onRemove: () => setRemoved((prev) => new Set(prev).add(field)),
   });
+  /** undefined keeps the stored secret, '' deletes it. */
+  const secretValue = (field: SecretField) => (removed.has(field) ? '' : secrets[field] ? secrets[field] : undefined);
+  const save = useMutation({
+    mutationFn: () =>
+      oauth.setClient.mutate({
+        server,
+        grant,
+        clientId,
+        clientSecret: secretValue('clientSecret'),
+        scopes,
+        clientMetadataUrl: settings.clientMetadataUrl,
+        ...(clientAuth ? { clientAuth } : {}),
+        ...(secretValue('privateKey') !== undefined ? { privateKey: secretValue('privateKey') } : {}),
+        ...(signingAlg ? { signingAlg } : {}),
+        ...(dpop !== 'auto' ? { dpop } : {}),
+        ...(grant === 'jwt_bearer' ? { assertionFile, assertion: secretValue('assertion') } : {}),
+        ...(grant === 'enterprise_managed' ? { idpIssuer, idpTokenEndpoint, idpClientId, idpClientSecret: secretValue('idpClientSecret'), idTokenFile, idToken: secretValue('idToken') } : {}),
+      }),
+    onSuccess: () => {
+      setSecrets({});
+      setRemoved(new Set());
+    },
+  });
+  const machine = grant !== 'authorization_code';
   return (
     <Stack gap="xs" component="form" onSubmit={(e) => (e.preventDefault(), save.mutate())} aria-label="Client settings">
       <Text size="sm" fw={600}>
         Client
       </Text>
       <Text size="xs" c="dimmed">
-        Leave the client ID empty to let Tooldeck use a client metadata document or register itself. A secret is kept in the secret store, never in the server list.
+        {machine
+          ? 'Tokens are obtained without a browser, with a client registered with the authorization server beforehand.'
+          : 'Leave the client ID empty to let Tooldeck use a client metadata document or register itself.'}{' '}
+        Secrets and keys are kept in the secret store, never in the server list.
       </Text>
-      <SegmentedControl
+      <Select
         size="xs"
+        label="Grant"
         value={grant}
-        onChange={(v) => setGrant(v as OAuthGrant)}
-        data={[
-          { value: 'authorization_code', label: 'Browser sign-in' },
-          { value: 'client_credentials', label: 'Client credentials (machine to machine)' },
-        ]}
-        aria-label="Grant"
+        onChange={(v) => v && setGrant(v as OAuthGrant)}
+        data={OAuthGrant.options.map((value) => ({ value, label: OAUTH_GRANT_LABELS[value] }))}
+        allowDeselect={false}
       />
       <Group grow align="flex-start">
-        <TextInput size="xs" label="Client ID" value={clientId} onChange={(e) => setClientId(e.currentTarget.value)} placeholder="pre-registered client id (optional)" />
-        <PasswordInput
+        <TextInput size="xs" label="Client ID" value={clientId} onChange={(e) => setClientId(e.currentTarget.value)} placeholder={machine ? 'pre-registered client id' : 'pre-registered client id (optional)'} />
+        <SecretInput label="Client secret" stored={settings.hasClientSecret} placeholder="none (public client)" {...secret('clientSecret')} />
+      </Group>
+      <Group grow align="flex-start">
+        <Select
           size="xs"
-          label="Client secret"
-          value={clientSecret}
-          onChange={(e) => setClientSecret(e.currentTarget.value)}
-          placeholder={settings.hasClientSecret ? 'stored — type to replace' : 'none (public client)'}
+          label="Client authentication"
+          value={clientAuth}
+          onChange={(v) => setClientAuth((v ?? '') as OAuthClientAuth | '')}
+          data={[{ value: '', label: "From the server's metadata" }, ...CLIENT_AUTH_OPTIONS]}
+          allowDeselect={false}
+        />
+        <Select
+          size="xs"
+          label="Signing algorithm"
+          value={signingAlg}
+          onChange={(v) => setSigningAlg((v ?? '') as JwsAlgorithm | '')}
+          data={[{ value: '', label: 'From the key' }, ...JwsAlgorithm.options.map((value) => ({ value, label: value }))]}
+          allowDeselect={false}
+          disabled={clientAuth !== 'private_key_jwt' && !settings.hasPrivateKey && !secrets.privateKey}
         />
       </Group>
+      <SecretInput label="Private key" multiline stored={settings.hasPrivateKey} placeholder="for private_key_jwt: PKCS #8 PEM (-----BEGIN PRIVATE KEY-----) or a private JWK" {...secret('privateKey')} />
+      {grant === 'jwt_bearer' && (
+        <Group grow align="flex-start">
+          <TextInput size="xs" label="Workload token file" value={assertionFile} onChange={(e) => setAssertionFile(e.currentTarget.value)} placeholder="/var/run/secrets/tokens/mcp (read at each token request)" />
+          <SecretInput label="Workload token" stored={settings.hasAssertion} placeholder="or paste a token to store" {...secret('assertion')} />
+        </Group>
+      )}
+      {grant === 'enterprise_managed' && (
+        <Stack gap="xs" component="fieldset" style={{ border: 'none', padding: 0, margin: 0 }} aria-label="Identity provider">
+          <Group grow align="flex-start">
+            <TextInput size="xs" label="Identity provider issuer" value={idpIssuer} onChange={(e) => setIdpIssuer(e.currentTarget.value)} placeholder="https://idp.example.com" />
+            <TextInput size="xs" label="Identity provider token endpoint" value={idpTokenEndpoint} onChange={(e) => setIdpTokenEndpoint(e.currentTarget.value)} placeholder="where the issuer publishes no metadata" />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput size="xs" label="Identity provider client ID" value={idpClientId} onChange={(e) => setIdpClientId(e.currentTarget.value)} />
+            <SecretInput label="Identity provider client secret" stored={settings.idp?.hasClientSecret} placeholder="none (public client)" {...secret('idpClientSecret')} />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput size="xs" label="ID token file" value={idTokenFile} onChange={(e) => setIdTokenFile(e.currentTarget.value)} placeholder="read at each exchange" />
+            <SecretInput label="ID token" stored={settings.idp?.hasIdToken} placeholder="or paste the user's ID token to store" {...secret('idToken')} />
+          </Group>
+        </Stack>
+      )}
       <TextInput size="xs" label="Scopes" value={scopes} onChange={(e) => setScopes(e.currentTarget.value)} placeholder="used when the server names none, space-separated" />
+      <Stack gap={2}>
+        <Text size="xs" fw={500} id={`${server}-dpop-label`}>
+          DPoP (sender-constrained tokens)
+        </Text>
+        <SegmentedControl
+          size="xs"
+          value={dpop}
+          onChange={(v) => setDpop(v as DpopMode)}
+          data={[
+            { value: 'auto', label: 'Where offered' },
+            { value: 'always', label: 'Always' },
+            { value: 'off', label: 'Off' },
+          ]}
+          aria-labelledby={`${server}-dpop-label`}
+        />
+      </Stack>
       {save.error && (
         <Text size="xs" c="red" role="alert">
           {save.error.message}
@@ -141,6 +259,13 @@ function ClientSettingsForm({ server, status }: { server: string; status: OAuthS
     </Stack>
   );
 }
+
+const CLIENT_AUTH_OPTIONS: Array<{ value: OAuthClientAuth; label: string }> = [
+  { value: 'client_secret_basic', label: 'client_secret_basic (HTTP Basic)' },
+  { value: 'client_secret_post', label: 'client_secret_post (form body)' },
+  { value: 'private_key_jwt', label: 'private_key_jwt (signed assertion, RFC 7523)' },
+  { value: 'none', label: 'none (public client)' },
+];
 
 /**
  * MCP authorization of one HTTP server: each step of the flow as it happens (discovery documents,
@@ -181,12 +306,29 @@ export function AuthorizationPanel({ server }: { server: string }) {
                 </Badge>
               )}
             </Group>
+            {status?.scope && (
+              <Group gap={4} mt={2} aria-label="Granted scopes">
+                {status.scope.split(' ').map((scope) => (
+                  <Badge key={scope} size="xs" variant="light" color="teal" style={{ textTransform: 'none' }}>
+                    {scope}
+                  </Badge>
+                ))}
+              </Group>
+            )}
             {status?.issuer && (
               <Text size="xs" c="dimmed">
                 {status.issuer}
                 {status.scope ? ` · scope "${status.scope}"` : ''}
                 {status.expiresAt ? ` · token expires ${new Date(status.expiresAt).toLocaleString()}` : ''}
                 {status.hasRefreshToken ? ' · refresh token kept' : ''}
+              </Text>
+            )}
+            {status?.tokenType?.toLowerCase() === 'dpop' && (
+              <Text size="xs" c="dimmed">
+                <Badge size="xs" variant="light" color="grape" mr={4}>
+                  DPoP-bound
+                </Badge>
+                key thumbprint <Text span ff="monospace" size="xs">{status.dpopThumbprint ?? 'unknown'}</Text>
               </Text>
             )}
           </div>
@@ -208,7 +350,26 @@ export function AuthorizationPanel({ server }: { server: string }) {
             {error ?? login.error?.message ?? logout.error?.message}
           </Alert>
         )}
-        {status?.failure && !busy && (
+        {status?.requestedScopes && status.requestedScopes.length > 0 && !busy && (
+          <Alert color="yellow" variant="light" icon={<IconLock size={16} />} title="The server asks for more access" role="status">
+            <Stack gap={6}>
+              <Text size="sm">A call needed scopes this sign-in did not grant. Grant them to go on (you sign in again, asked only for the added scopes' consent):</Text>
+              <Group gap={4} aria-label="Requested scopes">
+                {status.requestedScopes.map((scope) => (
+                  <Badge key={scope} color="yellow" variant="outline" style={{ textTransform: 'none' }}>
+                    {scope}
+                  </Badge>
+                ))}
+              </Group>
+              <Group>
+                <Button size="xs" onClick={() => login.mutate()} loading={login.isPending}>
+                  Grant access
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+        {status?.failure && !busy && !status.requestedScopes?.length && (
           <Alert color="red" icon={<IconCircleX size={16} />} role="alert" title={`Failed at: ${status.steps.find((s) => s.kind === status.failure!.step)?.title ?? status.failure.step}`}>
             {status.failure.message}
           </Alert>

@@ -3,6 +3,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ServerSnapshot } from '../../../../shared/mcp';
 import { useTRPC } from '../../rpc/client';
+import { McpIconImage } from '../../components/McpIconImage';
+import type { McpIcon } from '../../../../shared/icons';
 
 type Message = { role: string; content: { type: string; text?: string; mimeType?: string } };
 
@@ -34,7 +36,10 @@ export function PromptsPanel({ server }: { server: ServerSnapshot }) {
       </Stack>
       {prompt ? (
         <Stack gap="sm">
-          <Text fw={600}>{prompt.title ?? prompt.name}</Text>
+          <Group gap="xs">
+            <McpIconImage icons={(prompt as { icons?: McpIcon[] }).icons} label={`${prompt.name} icon`} />
+            <Text fw={600}>{prompt.title ?? prompt.name}</Text>
+          </Group>
           {(prompt.arguments ?? []).map((a) => (
             <TextInput key={a.name} size="xs" label={a.name} description={a.description} required={a.required} value={args[a.name] ?? ''} onChange={(e) => setArgs({ ...args, [a.name]: e.currentTarget.value })} />
           ))}

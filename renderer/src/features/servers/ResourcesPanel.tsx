@@ -3,6 +3,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ServerSnapshot } from '../../../../shared/mcp';
 import { useTRPC } from '../../rpc/client';
+import { McpIconImage } from '../../components/McpIconImage';
+import type { McpIcon } from '../../../../shared/icons';
 
 type Contents = Array<{ uri: string; mimeType?: string; text?: string; blob?: string }>;
 
@@ -30,7 +32,12 @@ export function ResourcesPanel({ server }: { server: ServerSnapshot }) {
         <Table.Tbody>
           {server.resources.map((r) => (
             <Table.Tr key={r.uri}>
-              <Table.Td fw={500}>{r.title ?? r.name}</Table.Td>
+              <Table.Td fw={500}>
+                <Group gap={6} wrap="nowrap">
+                  <McpIconImage icons={(r as { icons?: McpIcon[] }).icons} size={16} label={`${r.name} icon`} />
+                  {r.title ?? r.name}
+                </Group>
+              </Table.Td>
               <Table.Td ff="monospace" fz="xs">
                 {r.uri}
               </Table.Td>

@@ -14,9 +14,12 @@ import { ExcludedToolModal } from './ExcludedToolModal';
 import { PromptsPanel } from './PromptsPanel';
 import { ResourcesPanel } from './ResourcesPanel';
 import { ServerFormModal } from './ServerFormModal';
+import { TasksPanel } from './TasksPanel';
 import { TranscriptPanel } from './TranscriptPanel';
 import { HistoryPanel, REVIEW_COLOR } from '../lock/HistoryPanel';
 import { useSourceReview } from '../lock/useLock';
+import { McpIconImage } from '../../components/McpIconImage';
+import type { McpIcon } from '../../../../shared/icons';
 
 const STEP_HELP: Record<string, string> = {
   spawn: 'The command could not be started. Check that it is installed and on the PATH, or give its full path.',
@@ -52,7 +55,12 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
       onConfirm: () =>
         remove.mutate(
           { name },
-          { onSuccess: () => notifications.show({ title: `Removed ${name}`, message: 'Server, connection and secrets are gone.' }) },
+          {
+            onSuccess: () => {
+              notifications.show({ title: `Removed ${name}`, message: 'Server, connection and secrets are gone.' });
+              navigate('servers', {});
+            },
+          },
         ),
     });
 
@@ -61,6 +69,7 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
       <Group justify="space-between" align="flex-start">
         <div style={{ minWidth: 0 }}>
           <Group gap="sm">
+            <McpIconImage icons={(server.serverInfo as { icons?: McpIcon[] } | undefined)?.icons} size={28} label={`${name} icon`} />
             <Title order={3}>{name}</Title>
             <ConnectionBadge state={state} size="md" />
             {server.origin?.kind === 'workspace' && (
@@ -169,6 +178,7 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
           <Tabs.Tab value="tools">Tools ({server.tools.length})</Tabs.Tab>
           <Tabs.Tab value="resources">Resources ({server.resources.length + server.resourceTemplates.length})</Tabs.Tab>
           <Tabs.Tab value="prompts">Prompts ({server.prompts.length})</Tabs.Tab>
+          <Tabs.Tab value="tasks">Tasks</Tabs.Tab>
           <Tabs.Tab value="transcript">Transcript</Tabs.Tab>
           <Tabs.Tab value="history">History{heldTools.size ? ` (${heldTools.size} held)` : ''}</Tabs.Tab>
           {server.config.transport !== 'stdio' && <Tabs.Tab value="authorization">Authorization</Tabs.Tab>}
@@ -221,6 +231,9 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
         </Tabs.Panel>
         <Tabs.Panel value="prompts" pt="md">
           <PromptsPanel server={server} />
+        </Tabs.Panel>
+        <Tabs.Panel value="tasks" pt="md">
+          <TasksPanel server={name} connected={state.status === 'ready'} />
         </Tabs.Panel>
         <Tabs.Panel value="transcript" pt="md">
           <TranscriptPanel server={name} />

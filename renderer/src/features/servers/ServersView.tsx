@@ -12,6 +12,8 @@ import { ImportServersModal } from './ImportServersModal';
 import { ServerDetail } from './ServerDetail';
 import { ServerFormModal } from './ServerFormModal';
 import { useServers } from './useServers';
+import { McpIconImage } from '../../components/McpIconImage';
+import type { McpIcon } from '../../../../shared/icons';
 
 export function ServersView() {
   const { servers, error } = useServers();
@@ -21,7 +23,10 @@ export function ServersView() {
   const queryClient = useQueryClient();
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
-  const selected = servers?.find((s) => s.config.name === params.server) ?? servers?.[0];
+  // A named server that is not in the list yet (just added, the list not refreshed) shows nothing
+  // rather than the first server: falling back would mount that server's detail and then swap it
+  // out from under the user a moment later.
+  const selected = params.server ? servers?.find((s) => s.config.name === params.server) : servers?.[0];
 
   const exportAll = async () => downloadText('mcp.json', await queryClient.fetchQuery(trpc.mcp.export.queryOptions({})), 'application/json');
 
@@ -64,7 +69,15 @@ export function ServersView() {
               </Stack>
             </ScrollArea.Autosize>
           </Paper>
-          <Box style={{ flex: 1, minWidth: 0 }}>{selected && <ServerDetail key={selected.config.name} server={selected} />}</Box>
+          <Box style={{ flex: 1, minWidth: 0 }}>
+            {selected ? (
+              <ServerDetail key={selected.config.name} server={selected} />
+            ) : (
+              <Text c="dimmed" size="sm" role="status">
+                No saved server named “{params.server}”.
+              </Text>
+            )}
+          </Box>
         </Group>
       )}
       <HttpServicesPanel />
@@ -86,9 +99,13 @@ function ServerListItem({ server, active, onClick }: { server: ServerSnapshot; a
       style={{ borderRadius: 8, background: active ? 'var(--mantine-color-default-hover)' : undefined }}
     >
       <Group gap="sm" wrap="nowrap">
-        <ThemeIcon variant="light" size="md" color={server.state.status === 'ready' ? 'teal' : server.state.status === 'error' ? 'red' : 'gray'}>
-          <Icon size={16} />
-        </ThemeIcon>
+        {(server.serverInfo as { icons?: McpIcon[] } | undefined)?.icons?.length ? (
+          <McpIconImage icons={(server.serverInfo as { icons?: McpIcon[] }).icons} size={28} label={`${server.config.name} icon`} />
+        ) : (
+          <ThemeIcon variant="light" size="md" color={server.state.status === 'ready' ? 'teal' : server.state.status === 'error' ? 'red' : 'gray'}>
+            <Icon size={16} />
+          </ThemeIcon>
+        )}
         <div style={{ minWidth: 0, flex: 1 }}>
           <Text size="sm" fw={600} truncate="end">
             {server.config.name}

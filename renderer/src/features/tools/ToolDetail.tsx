@@ -9,12 +9,14 @@ import { AnnotationBadges } from './AnnotationBadges';
 import type { LintFinding } from '../../../../shared/lock';
 import { HeldBadge, LintFindingBadges, LintFindingList } from '../lock/LintBadges';
 import { RevealedText } from '../lock/RevealedText';
+import { McpIconImage } from '../../components/McpIconImage';
 
 export function ToolDetail({ tool, findings = [] }: { tool: ToolView; findings?: LintFinding[] }) {
   return (
     <Stack gap="md">
       <div>
         <Group gap="sm" align="center">
+          <McpIconImage icons={tool.icons} size={24} label={`${tool.toolName} icon`} />
           <Title order={3} ff="monospace">
             <RevealedText text={tool.toolName} />
           </Title>

@@ -1,0 +1,153 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, SamplingDecision, TracerProvider, type ReadableSpan, type Sampler, type SamplingResult, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import type { Context } from '@opentelemetry/api';
+
+export { SpanKind };
+
+/** A W3C `traceparent`: version 00, trace id, parent (span) id, flags. */
+export const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+export interface TraceOtlpOptions {
+  /** Full OTLP/HTTP traces endpoint, e.g. `http://collector:4318/v1/traces`. */
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** Forwards to the exporting processor of the moment, so export can be switched on and off without a new provider. */
+class SwitchableProcessor implements SpanProcessor {
+  target?: SpanProcessor;
+
+  onStart(span: Parameters<SpanProcessor['onStart']>[0], parentContext: Context): void {
+    this.target?.onStart(span, parentContext);
+  }
+
+  onEnd(span: ReadableSpan): void {
+    this.target?.onEnd(span);
+  }
+
+  forceFlush(): Promise<void> {
+    return this.target?.forceFlush() ?? Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return this.target?.shutdown() ?? Promise.resolve();
+  }
+}
+
+/**
+ * Records spans only while something exports them. Unrecorded spans still get real ids (the SDK
+ * hands back a non-recording span with a fresh trace and span id), which is all the wire and the
+ * history need, at a fraction of a recorded span's cost per call. Their traceparent then says
+ * "not sampled", which is true: nobody collects this side of the trace.
+ */
+class ExportingSampler implements Sampler {
+  exporting = false;
+
+  shouldSample(): SamplingResult {
+    return { decision: this.exporting ? SamplingDecision.RECORD_AND_SAMPLED : SamplingDecision.NOT_RECORD };
+  }
+
+  toString(): string {
+    return 'ExportingSampler';
+  }
+}
+
+/**
+ * Trace context for every call (W3C Trace Context, MCP SEP-414): the invocation pipeline opens a
+ * span per call with a child per stage (validate, policy, attempt n, transport); the MCP and A2A
+ * clients put the current span's `traceparent` into each request's `_meta` (and the HTTP header),
+ * and the call's record keeps the trace id. Spans are exported over OTLP/HTTP when configured,
+ * else only their ids are used. The current span is carried in an AsyncLocalStorage of its own
+ * (no global OpenTelemetry context manager is installed).
+ */
+export class CallTracing {
+  private readonly current = new AsyncLocalStorage<Span>();
+  private readonly processor = new SwitchableProcessor();
+  private readonly sampler = new ExportingSampler();
+  private readonly provider: TracerProvider;
+  private readonly tracer;
+  private otlp?: { url: string; exporter: OTLPTraceExporter };
+
+  constructor() {
+    this.provider = new TracerProvider({ resource: resourceFromAttributes({ 'service.name': 'tooldeck' }), sampler: this.sampler, spanProcessors: [this.processor] });
+    this.tracer = this.provider.getTracer('tooldeck');
+  }
+
+  /** A span under the current one, or the root of a new trace. */
+  start(name: string, attributes: Attributes = {}, options: { kind?: SpanKind; parent?: Span } = {}): Span {
+    const parent = options.parent ?? this.current.getStore();
+    return this.tracer.startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT);
+  }
+
+  /** Runs `fn` with `span` as the current span (what outgoing requests carry). */
+  run<T>(span: Span, fn: () => T): T {
+    return this.current.run(span, fn);
+  }
+
+  /** Runs `fn` in a child span named `name`, which ends (with an error status if `fn` throws) when it settles. */
+  async within<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+    const span = this.start(name, attributes, { kind });
+    try {
+      return await this.run(span, () => fn(span));
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message ?? String(error) });
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  active(): Span | undefined {
+    return this.current.getStore();
+  }
+
+  /**
+   * The `traceparent` an outgoing message carries: the current span's; outside any span (a list
+   * refresh, a ping) a span of its own, so every request can still be found by trace.
+   */
+  outgoing(name: string): string {
+    const span = this.active();
+    if (span) return traceparentOf(span);
+    const own = this.start(name, {}, { kind: SpanKind.CLIENT });
+    own.end();
+    return traceparentOf(own);
+  }
+
+  /** Exports spans over OTLP/HTTP from now on; undefined stops exporting. */
+  async configureOtlp(options: TraceOtlpOptions | undefined): Promise<void> {
+    const previous = this.processor.target;
+    this.processor.target = undefined;
+    this.sampler.exporting = false;
+    this.otlp = undefined;
+    await previous?.shutdown().catch(() => undefined);
+    if (!options) return;
+    const exporter = new OTLPTraceExporter({ url: options.url, headers: options.headers });
+    this.processor.target = new BatchSpanProcessor({ exporter, scheduledDelayMillis: 1_000 });
+    this.sampler.exporting = true;
+    this.otlp = { url: options.url, exporter };
+  }
+
+  status(): { otlp?: { url: string } } {
+    return this.otlp ? { otlp: { url: this.otlp.url } } : {};
+  }
+
+  /** Sends what is buffered (before exit, or for a test waiting on the collector). */
+  flush(): Promise<void> {
+    return this.provider.forceFlush();
+  }
+
+  async shutdown(): Promise<void> {
+    await this.provider.shutdown().catch(() => undefined);
+  }
+}
+
+export function traceparentOf(span: Span): string {
+  const context = span.spanContext();
+  return `00-${context.traceId}-${context.spanId}-${context.traceFlags & 1 ? '01' : '00'}`;
+}
+
+/** The process's tracing: one, like the OpenTelemetry global, so every client puts the same context on the wire. */
+export const callTracing = new CallTracing();
