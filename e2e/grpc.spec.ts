@@ -40,7 +40,7 @@ test('a tools.v1 server: its tools with versions, a call through the form, the c
 
   await openSection(page, 'History');
   const calls = page.getByRole('grid', { name: 'Calls' }).or(page.getByRole('table', { name: 'Calls' }));
-  await expect(calls.getByRole('row').filter({ hasText: 'grpc:weather' }).filter({ hasText: 'forecast' })).toHaveCount(1);
+  await expect(calls.getByRole('row').filter({ hasText: 'weather' }).filter({ hasText: 'forecast' })).toHaveCount(1);
 
   await openSection(page, 'Metrics');
   await expect(page.getByRole('region', { name: 'Metrics dashboard' })).toContainText('forecast');

@@ -33,9 +33,12 @@ function electronBinary() {
 }
 
 if (needsBuild()) {
-  console.log('Building Tooldeck…');
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  const started = Date.now();
+  process.stdout.write('Building Tooldeck… ');
+  // Warnings and errors only: the asset table is for `npm run build`, not for starting the app.
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
+  console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 const passThrough = process.argv.slice(2);

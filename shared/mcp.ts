@@ -102,6 +102,8 @@ export const ConnectionState = z.object({
   /** Reconnect attempt count since the last ready state. */
   attempt: z.number().int().default(0),
   nextRetryAt: z.number().optional(),
+  /** Connected, and the tool list (with resources and prompts) is still being read. */
+  listing: z.boolean().optional(),
 });
 export type ConnectionState = z.infer<typeof ConnectionState>;
 

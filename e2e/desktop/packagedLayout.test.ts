@@ -144,7 +144,8 @@ describe('the packaged app', () => {
     });
 
     it('connects the example server through the shipped Node and calls its tools', async () => {
-      const ready = () => core.mcp.list().find((s) => s.config.name === 'everything')?.state.status === 'ready';
+      const readyState = () => core.mcp.list().find((s) => s.config.name === 'everything')?.state;
+      const ready = () => { const state = readyState(); return state?.status === 'ready' && !state.listing; };
       await new Promise<void>((resolve) => {
         if (ready()) return resolve();
         const stop = core.mcp.onChange(() => ready() && (stop(), resolve()));

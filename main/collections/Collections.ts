@@ -4,9 +4,10 @@ import type { Core } from '../core';
 import { prepareSource } from '../registry/prepareSource';
 import { CollectionRunner, type CollectionRun, type CollectionRunOptions, type RunTarget } from './CollectionRunner';
 import { CollectionStore } from './CollectionStore';
+import { CollectionLoadRunner, type LoadRun, type LoadRunOptions } from './load/CollectionLoadRunner';
 
 /** What collections need of the core. */
-export type CollectionsCore = Pick<Core, 'deps' | 'secrets' | 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'pipeline' | 'grpc'>;
+export type CollectionsCore = Pick<Core, 'deps' | 'secrets' | 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'pipeline' | 'grpc' | 'history' | 'logger'>;
 
 /** How many finished runs are kept for reports (JUnit, JSON) after their events are gone. */
 const RECENT_RUNS = 20;
@@ -15,24 +16,55 @@ const RECENT_RUNS = 20;
 export class Collections {
   readonly store: CollectionStore;
   readonly runner: CollectionRunner;
+  readonly loadRunner: CollectionLoadRunner;
   private readonly recent = new Map<string, RunSummary>();
+  private readonly active = new Map<string, LoadRun>();
 
   constructor(private readonly core: CollectionsCore) {
     this.store = new CollectionStore(core.deps.dataDir, core.secrets);
     this.runner = new CollectionRunner({ pipeline: core.pipeline, secretStore: core.secrets, prepareTarget: (target) => this.prepareTarget(target) });
+    this.loadRunner = new CollectionLoadRunner({ pipeline: core.pipeline, secretStore: core.secrets, prepareTarget: (target) => this.prepareTarget(target) });
   }
 
-  /** Starts a run and keeps its summary among the recent ones. */
+  /** Starts a run; its summary is kept among the recent ones and, with the run, in history. */
   run(collection: Collection, options: CollectionRunOptions = {}): CollectionRun {
     const run = this.runner.run(collection, options);
     run.summary.then(
       (summary) => {
         this.recent.set(summary.runId, summary);
         if (this.recent.size > RECENT_RUNS) this.recent.delete(this.recent.keys().next().value!);
+        this.keep({ kind: 'collection', summary });
       },
       () => undefined,
     );
     return run;
+  }
+
+  /** Starts a load run; it lands in history as one run with its summary. */
+  load(collection: Collection, options: LoadRunOptions): LoadRun {
+    const run = this.loadRunner.run(collection, options);
+    this.active.set(run.runId, run);
+    run.summary.then(
+      (summary) => this.keep({ kind: 'load', summary }),
+      () => undefined,
+    );
+    void run.summary.catch(() => undefined).finally(() => this.active.delete(run.runId));
+    return run;
+  }
+
+  /** Stops a load run in progress (its summary still comes, marked stopped); false when none has that id. */
+  stopLoad(runId: string): boolean {
+    const run = this.active.get(runId);
+    run?.cancel();
+    return run !== undefined;
+  }
+
+  private keep(run: Parameters<CollectionsCore['history']['saveRun']>[0]) {
+    try {
+      this.core.history.saveRun(run);
+    } catch (error) {
+      this.core.logger.warn('run summary not saved', { runId: run.summary.runId, error: (error as Error).message });
+    }
   }
 
   /** The summary of a recent run; NotFound once it has been forgotten. */

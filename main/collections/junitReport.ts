@@ -60,7 +60,7 @@ function systemOut(result: RequestResult): string {
   return lines.join('\n');
 }
 
-function attrs(values: Record<string, string | number>): string {
+export function attrs(values: Record<string, string | number>): string {
   return Object.entries(values)
     .map(([k, v]) => ` ${k}="${attr(String(v))}"`)
     .join('');
@@ -71,7 +71,7 @@ function xmlSafe(value: string): string {
   return value.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD');
 }
 
-function text(value: string): string {
+export function text(value: string): string {
   return xmlSafe(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -79,10 +79,10 @@ function attr(value: string): string {
   return text(value).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }
 
-function seconds(ms: number): string {
+export function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-function timestamp(epochMs: number): string {
+export function timestamp(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 19);
 }

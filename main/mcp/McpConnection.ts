@@ -263,6 +263,8 @@ export class McpConnection {
     const discover = client.getDiscoverResult();
     await this.options.eraCache?.set(config, era === 'modern' && discover ? { kind: 'modern', discover } : { kind: 'legacy' }).catch(() => undefined);
     this.transcript.recordEvent(`Connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''}, protocol ${client.getNegotiatedProtocolVersion()} (${client.getProtocolEra()} era)`);
+    // Connected from here on (as other consoles show it); the tools follow once listed.
+    this.setState({ status: 'ready', since: Date.now(), attempt: 0, listing: true });
 
     try {
       await this.discover();
@@ -369,7 +371,7 @@ export class McpConnection {
 
   private async callToolNow(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = this.requireClient();
-    const definition = this.discovery.tools.find((t) => t.name === name) as Tool | undefined;
+    const definition = this.definitionOf(name);
     const result = (await client.callTool(
       { name, arguments: args },
       {
@@ -608,6 +610,15 @@ export class McpConnection {
       throw new AppError('ExecutionFailed', `Task ${taskId} asks for ${method}, which Tooldeck does not answer.`, { retryable: false });
     };
   }
+
+  /** A tool's definition by name, indexed once per tool list (a 1,000-tool server must not cost 1,000 comparisons a call). */
+  private definitionOf(name: string): Tool | undefined {
+    const tools = this.discovery.tools;
+    if (this.toolIndex?.tools !== tools) this.toolIndex = { tools, byName: new Map(tools.map((t) => [t.name, t as Tool])) };
+    return this.toolIndex.byName.get(name);
+  }
+
+  private toolIndex?: { tools: readonly McpTool[]; byName: Map<string, Tool> };
 
   private replaceTools(listed: readonly unknown[], announce = true) {
     const { tools: next, problems } = acceptToolList(listed);

@@ -245,6 +245,21 @@ export class McpService {
     return next;
   }
 
+  /**
+   * A server to use now: connected with its tools listed as it is, the connection under way waited
+   * for, or a new one. Unlike connect(), never closes a working connection or a handshake in progress.
+   */
+  async whenConnected(name: string): Promise<void> {
+    const inFlight = this.connecting.get(name);
+    if (inFlight) {
+      await inFlight;
+      return;
+    }
+    const state = this.connections.get(name)?.state;
+    if (state?.status === 'ready' && !state.listing) return;
+    await this.connect(name);
+  }
+
   private async connectNow(name: string, attempt: number): Promise<ServerSnapshot> {
     const config = this.requireConfig(name);
     this.cancelRetry(name);
@@ -495,7 +510,7 @@ export class McpService {
   private emitTools(server: string): Promise<void> {
     const connection = this.connections.get(server);
     const persisted =
-      connection?.state.status === 'ready' && this.store.get(server)
+      connection?.state.status === 'ready' && !connection.state.listing && this.store.get(server)
         ? this.toolCache.write(server, connection.tools).catch((error: Error) => this.options.logger.warn('tool cache not written', { server, error: error.message }))
         : Promise.resolve();
     for (const listener of this.toolListeners) listener(server);

@@ -132,7 +132,8 @@ export class McpCatalogSync {
     const source = { kind: 'mcp' as const, name: server };
     const exists = this.service.configs().some((c) => c.name === server);
     const connection = exists ? this.service.connection(server) : undefined;
-    if (!connection || connection.state.status !== 'ready') {
+    // Until its tools are listed, a just-connected server registers nothing (not an empty list).
+    if (!connection || connection.state.status !== 'ready' || connection.state.listing) {
       this.catalog.removeSource(source);
       return;
     }

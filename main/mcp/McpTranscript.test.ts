@@ -18,6 +18,22 @@ describe('McpTranscript', () => {
   });
 });
 
+describe('McpTranscript capacity', () => {
+  it('keeps the newest 2,000 entries, oldest first, and slices and clears them', () => {
+    const transcript = new McpTranscript();
+    for (let id = 0; id < 2_500; id++) transcript.recordOutgoing({ jsonrpc: '2.0', method: 'notifications/progress', params: { id } });
+    const entries = transcript.list();
+    expect(entries).toHaveLength(2_000);
+    expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: 2_000 }, (_, i) => 500 + i));
+    expect(transcript.list(2_400)).toHaveLength(99);
+    expect(transcript.slice(0, Date.now() + 1)).toHaveLength(2_000);
+    transcript.clear();
+    expect(transcript.list()).toEqual([]);
+    transcript.recordEvent('after clear');
+    expect(transcript.list().map((e) => e.text)).toEqual(['after clear']);
+  });
+});
+
 describe('tool list diffs', () => {
   it('names added, removed and changed tools with the fields that changed, ignoring key order', () => {
     const before = [

@@ -14,7 +14,10 @@ type JsonRpcLike = { id?: string | number; method?: string; result?: unknown; er
  * (the console's stored secrets) — so an export or a screenshot of the transcript is safe.
  */
 export class McpTranscript {
-  private readonly entries: TranscriptEntry[] = [];
+  /** The newest MAX_ENTRIES entries in a ring (no array shifting per message: this runs twice per call). */
+  private readonly ring: (TranscriptEntry | undefined)[] = new Array(MAX_ENTRIES);
+  private head = 0;
+  private size = 0;
   private readonly pendingRequests = new Map<string | number, { at: number; method: string }>();
   private readonly listeners = new Set<(entry: TranscriptEntry) => void>();
   private seq = 0;
@@ -59,12 +62,12 @@ export class McpTranscript {
   }
 
   list(sinceSeq = -1): TranscriptEntry[] {
-    return this.entries.filter((e) => e.seq > sinceSeq);
+    return this.entries().filter((e) => e.seq > sinceSeq);
   }
 
   /** Entries between two instants, e.g. the traffic of one tool call. */
   slice(fromMs: number, toMs: number): TranscriptEntry[] {
-    return this.entries.filter((e) => e.at >= fromMs && e.at <= toMs);
+    return this.entries().filter((e) => e.at >= fromMs && e.at <= toMs);
   }
 
   onEntry(listener: (entry: TranscriptEntry) => void): () => void {
@@ -73,34 +76,72 @@ export class McpTranscript {
   }
 
   clear() {
-    this.entries.length = 0;
+    this.unsettled.length = 0;
+    this.ring.fill(undefined);
+    this.head = 0;
+    this.size = 0;
     this.pendingRequests.clear();
   }
 
   /** JSON Lines, one entry per line. */
   export(): string {
-    return this.entries.map((e) => JSON.stringify(e)).join('\n') + (this.entries.length ? '\n' : '');
+    const entries = this.entries();
+    return entries.map((e) => JSON.stringify(e)).join('\n') + (entries.length ? '\n' : '');
+  }
+
+  /** Oldest first. */
+  private entries(): TranscriptEntry[] {
+    if (this.unsettled.length) this.settle();
+    const out: TranscriptEntry[] = new Array(this.size);
+    const start = (this.head - this.size + MAX_ENTRIES) % MAX_ENTRIES;
+    for (let i = 0; i < this.size; i++) out[i] = this.ring[(start + i) % MAX_ENTRIES]!;
+    return out;
   }
 
   private push(partial: Omit<TranscriptEntry, 'seq' | 'bytes' | 'text'>, message: unknown, text?: string) {
-    let body = text;
-    let bytes = text ? Buffer.byteLength(text) : 0;
-    if (body === undefined && hasLargeString(message)) {
-      // A large result is shown with its long strings cut, and measured without being copied.
-      bytes = jsonByteLength(message);
-      body = this.redactor.text(JSON.stringify(message, (_key, value: unknown) => (typeof value === 'string' && value.length > MAX_TEXT / 4 ? `${value.slice(0, MAX_TEXT / 4)}… (${value.length} characters)` : value)) ?? '');
-    }
-    if (body === undefined) {
-      const raw = JSON.stringify(message) ?? '';
-      bytes = Buffer.byteLength(raw);
-      // Most messages carry no credential-named field: re-serialize only when a cheap scan says maybe.
-      body = this.redactor.text(MAYBE_SECRET.test(raw) ? maskSecretFields(message) : raw);
-    }
-    if (body.length > MAX_TEXT) body = `${body.slice(0, MAX_TEXT)}… (${bytes} bytes, truncated)`;
-    const entry: TranscriptEntry = { ...partial, seq: this.seq++, bytes, text: body };
-    this.entries.push(entry);
-    if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+    const entry: TranscriptEntry = { ...partial, seq: this.seq++, bytes: 0, text: '' };
+    this.ring[this.head] = entry;
+    this.head = (this.head + 1) % MAX_ENTRIES;
+    if (this.size < MAX_ENTRIES) this.size++;
     if (this.pendingRequests.size > MAX_ENTRIES) this.pendingRequests.delete(this.pendingRequests.keys().next().value!);
+    if (text !== undefined) {
+      this.fill(entry, text, Buffer.byteLength(text));
+      this.announce(entry);
+      return;
+    }
+    // Serializing and masking a message is the transcript's main cost, and it sits on every call's
+    // path: it is done right after, in the same turn's check phase, while the server is still
+    // working (or for the answer, while the caller moves on). Every read settles it first.
+    this.unsettled.push({ entry, message });
+    this.settleSoon ??= setImmediate(() => this.settle());
+  }
+
+  private readonly unsettled: { entry: TranscriptEntry; message: unknown }[] = [];
+  private settleSoon: NodeJS.Immediate | undefined;
+
+  private settle() {
+    if (this.settleSoon) clearImmediate(this.settleSoon);
+    this.settleSoon = undefined;
+    for (const { entry, message } of this.unsettled.splice(0)) {
+      if (hasLargeString(message)) {
+        // A large result is shown with its long strings cut, and measured without being copied.
+        const cut = JSON.stringify(message, (_key, value: unknown) => (typeof value === 'string' && value.length > MAX_TEXT / 4 ? `${value.slice(0, MAX_TEXT / 4)}… (${value.length} characters)` : value));
+        this.fill(entry, this.redactor.text(cut ?? ''), jsonByteLength(message));
+      } else {
+        const raw = JSON.stringify(message) ?? '';
+        // Most messages carry no credential-named field: re-serialize only when a cheap scan says maybe.
+        this.fill(entry, this.redactor.text(MAYBE_SECRET.test(raw) ? maskSecretFields(message) : raw), Buffer.byteLength(raw));
+      }
+      this.announce(entry);
+    }
+  }
+
+  private fill(entry: TranscriptEntry, body: string, bytes: number) {
+    entry.bytes = bytes;
+    entry.text = body.length > MAX_TEXT ? `${body.slice(0, MAX_TEXT)}… (${bytes} bytes, truncated)` : body;
+  }
+
+  private announce(entry: TranscriptEntry) {
     for (const listener of this.listeners) listener(entry);
   }
 }

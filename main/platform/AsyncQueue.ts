@@ -44,16 +44,25 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
   }
 }
 
-/** Yields `snapshot()` now and again after each `subscribe` notification, coalescing bursts. */
+/**
+ * Yields `snapshot()` now and again after each `subscribe` notification, at most once per
+ * `coalesceMs`: the first change after a quiet spell goes out at once (a click's effect shows
+ * without a delay), later ones in the same spell are coalesced into one.
+ */
 export async function* watch<T>(subscribe: (notify: () => void) => () => void, snapshot: () => T, signal?: AbortSignal, coalesceMs = 50): AsyncGenerator<T> {
   const queue = new AsyncQueue<true>(1);
   let timer: NodeJS.Timeout | undefined;
+  let lastSent = 0;
   const unsubscribe = subscribe(() => {
     if (timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      queue.push(true);
-    }, coalesceMs);
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        lastSent = Date.now();
+        queue.push(true);
+      },
+      Math.max(0, lastSent + coalesceMs - Date.now()),
+    );
   });
   const stop = () => queue.close();
   signal?.addEventListener('abort', stop, { once: true });

@@ -39,6 +39,8 @@ export interface InvocationRequest {
   /** The definition hash the caller reviewed: a tool the lock holds for review runs only in that definition. */
   reviewedHash?: string;
   runId?: string;
+  /** A load run sends the same call many times on purpose: the run's duplicate-call rule does not apply. */
+  allowRepeats?: boolean;
   replayOf?: string;
   /**
    * Values that must not be recorded (secrets a collection substituted into the arguments): they
@@ -165,7 +167,7 @@ export class InvocationPipeline {
     this.tracing.start('policy', { 'policy.verdict': verdict.verdict, 'policy.refused': refusal !== undefined }).end();
     if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, verdict);
 
-    if (request.runId !== undefined) {
+    if (request.runId !== undefined && request.allowRepeats !== true) {
       const first = this.ledger.claim(request.runId, entry.name, args);
       if (first) return this.finish(at, duplicateCallResult(entry.name, first), undefined, verdict, 0, true);
     }

@@ -12,7 +12,8 @@ export type SourceServices = Pick<Core, 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' 
 export async function prepareSource(core: SourceServices, source: ToolSource): Promise<void> {
   const { kind, name } = source;
   if (kind === 'mcp') {
-    if (core.mcp.get(name).state.status !== 'ready') await core.mcp.connect(name);
+    // A server shows ready as soon as its handshake is done; its tools are registry entries once the listing is over.
+    await core.mcp.whenConnected(name);
     return;
   }
   if (kind === 'grpc') return core.grpc.ensureListed(name);

@@ -265,14 +265,15 @@ export class LocalReconciler {
         return settle({ phase: 'Error', lastError: `Saving the server failed: ${(error as Error).message}` }, this.resyncMs);
       }
     }
-    if (mcp.connection(name)?.state.status === 'ready') {
+    const connected = mcp.connection(name)?.state;
+    if (connected?.status === 'ready' && !connected.listing) {
       state.failures = 0;
       this.captureTools(name);
       return settle({ phase: 'Ready', lastError: undefined, attempts: 0, nextAttemptAt: undefined });
     }
     this.setStatus(name, { phase: 'Connecting', nextAttemptAt: undefined });
     try {
-      await this.exclusively(name, () => mcp.connect(name));
+      await this.exclusively(name, () => mcp.whenConnected(name));
       state.failures = 0;
       this.captureTools(name);
       return settle({ phase: 'Ready', lastError: undefined, attempts: 0, nextAttemptAt: undefined });
@@ -432,6 +433,7 @@ export class LocalReconciler {
       return { phase: 'Error', lastError: `No McpServer resource or saved server named "${server}"`, observedGeneration: generation };
     }
     if (connection?.state.status !== 'ready') return { phase: 'Pending', message: `server ${server} is not connected`, observedGeneration: generation };
+    if (connection.state.listing) return { phase: 'Pending', message: `server ${server} is listing its tools`, observedGeneration: generation };
     if (!connection.tools.some((listed) => listed.name === spec.mcp_tool_name)) {
       return { phase: 'Error', lastError: `server ${server} lists no tool named "${spec.mcp_tool_name}"`, observedGeneration: generation };
     }

@@ -76,7 +76,7 @@ export class ServerInventory {
       throw new AppError('NotFound', `No server named "${name}"${known.length ? `; known servers: ${known.join(', ')}` : ' (add one with tooldeck mcp add, or an McpServer in the workspace)'}`);
     }
     if (server.origin.kind === 'saved') {
-      await this.mcp.connect(name);
+      await this.mcp.whenConnected(name);
       return;
     }
     const [status] = await this.reconciler.reconcileOnce([name]);

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { Collection, CollectionFormat, CollectionName, RunOptions, SavedRequest, type RunEvent } from '../../shared/collections';
 import { AppError } from '../../shared/errors';
 import { INPUT_LIMITS } from '../../shared/inputLimits';
+import { LoadOptions, type LoadEvent } from '../../shared/loadRuns';
 import { junitReport } from '../collections/junitReport';
+import { loadJsonReport, loadJunitReport } from '../collections/load/loadReport';
 import { requestFromCall, requestFromHistory } from '../collections/requestDrafts';
 import { procedure, router } from './trpc';
 
@@ -13,6 +15,8 @@ const MAX_TEXT = INPUT_LIMITS.collectionFile.maxBytes;
 const RunInput = RunOptions.extend({ name: CollectionName.optional(), collection: Collection.optional() }).refine((input) => (input.name === undefined) !== (input.collection === undefined), {
   message: 'Give either the name of a saved collection or a collection',
 });
+
+const LoadInput = z.intersection(LoadOptions, z.object({ name: CollectionName }));
 
 export const collectionsRouter = router({
   list: procedure.query(({ ctx }) => ctx.core.collections.store.list()),
@@ -60,9 +64,28 @@ export const collectionsRouter = router({
       run.cancel();
     }
   }),
-  /** A recent run's report, for download: JUnit XML or the summary as JSON (secrets masked in both). */
+  /**
+   * A load run of a saved collection: `load-started`, a `load-tick` every second, then
+   * `load-finished` with the summary (also kept in history). Unsubscribing stops it.
+   */
+  load: procedure.input(LoadInput).subscription(async function* ({ ctx, input, signal }): AsyncGenerator<LoadEvent> {
+    const collections = ctx.core.collections;
+    const { collection } = await collections.store.read(input.name);
+    const { name: _name, ...options } = input;
+    const run = collections.load(collection, { ...options, signal });
+    try {
+      yield* run;
+    } finally {
+      run.cancel();
+    }
+  }),
+  /** Stops a load run; its subscription still delivers `load-finished` with the summary so far. */
+  stopLoad: procedure.input(z.object({ runId: z.string() })).mutation(({ ctx, input }) => ({ stopped: ctx.core.collections.stopLoad(input.runId) })),
+  /** A run's report, for download: JUnit XML or JSON (secrets masked in both); load runs get the load report. */
   report: procedure.input(z.object({ runId: z.string(), format: z.enum(['junit', 'json']) })).query(({ ctx, input }) => {
-    const summary = ctx.core.collections.summary(input.runId);
+    const stored = ctx.core.history.getRun(input.runId);
+    if (stored?.kind === 'load') return input.format === 'junit' ? loadJunitReport(stored.summary) : `${JSON.stringify(loadJsonReport(stored.summary), null, 2)}\n`;
+    const summary = stored?.kind === 'collection' ? stored.summary : ctx.core.collections.summary(input.runId);
     return input.format === 'junit' ? junitReport([summary]) : `${JSON.stringify(summary, null, 2)}\n`;
   }),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { ExportFormat, InvocationFilter, InvocationListQuery } from '../../shared/history';
 import type { InvocationRecord } from '../../shared/invocation';
+import { RunListQuery } from '../../shared/runs';
 import { toolEntryName } from '../registry/ToolCatalog';
 import type { Core } from '../core';
 import { procedure, router } from './trpc';
@@ -44,4 +45,12 @@ export const historyRouter = router({
     yield* ctx.core.liveCalls.subscribe(signal);
   }),
   status: procedure.query(({ ctx }) => ({ open: ctx.core.historyReport, health: ctx.core.history.health() })),
+  /** Runs of collections (passes and load runs), newest first, each as one item. */
+  runs: procedure.input(RunListQuery).query(({ ctx, input }) => ctx.core.history.listRuns(input)),
+  /** One run with its whole summary. */
+  run: procedure.input(z.object({ runId: z.string() })).query(({ ctx, input }) => {
+    const run = ctx.core.history.getRun(input.runId);
+    if (!run) throw new AppError('NotFound', `No run ${input.runId} in history`);
+    return run;
+  }),
 });

@@ -301,3 +301,46 @@ describe('InvocationStore retention', () => {
     expect(reopened.get('new4')).toBeDefined();
   });
 });
+
+describe('InvocationStore runs', () => {
+  const collectionRun = (runId: string, startedAt: number) => ({
+    kind: 'collection' as const,
+    summary: {
+      runId,
+      collection: 'smoke',
+      startedAt,
+      durationMs: 12,
+      requests: { total: 3, passed: 1, failed: 1, errored: 0, skipped: 1 },
+      assertions: { total: 2, passed: 1, failed: 1 },
+      results: [],
+      connectFailures: [],
+      canceled: false,
+      ok: false,
+    },
+  });
+
+  it('keeps each run with its summary, lists them newest first and survives a reopen', async () => {
+    const path = join(tempDir(), 'tooldeck.db');
+    const store = new InvocationStore(path, { retention: false });
+    store.saveRun(collectionRun('older', now - 5_000));
+    store.saveRun(collectionRun('newer', now));
+    await store.close();
+    const again = new InvocationStore(path, { retention: false });
+    open.push(again);
+    expect(again.listRuns().map((r) => [r.runId, r.kind, r.requests, r.failures])).toEqual([
+      ['newer', 'collection', 2, 1],
+      ['older', 'collection', 2, 1],
+    ]);
+    expect(again.getRun('older')?.summary).toEqual(collectionRun('older', now - 5_000).summary);
+    expect(again.getRun('missing')).toBeUndefined();
+    expect(again.listRuns({ kind: 'load' })).toEqual([]);
+  });
+
+  it('lets runs go with the age limit', () => {
+    const store = memoryStore();
+    store.saveRun(collectionRun('ancient', now - 100 * DAY));
+    store.saveRun(collectionRun('recent', now - DAY));
+    store.applyRetention({ maxAgeDays: 90 }, now);
+    expect(store.listRuns().map((r) => r.runId)).toEqual(['recent']);
+  });
+});

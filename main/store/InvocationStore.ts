@@ -25,6 +25,7 @@ import { LatencyRollup, MINUTE_MS } from './LatencyRollup';
 import { loadSqlite } from './loadSqlite';
 import { MetricQueries, type MetricQueryOptions } from './MetricQueries';
 import { migrate } from './migrations';
+import { runListItem, type RunListItem, type RunListQuery, type StoredRun } from '../../shared/runs';
 import { describeSqliteError, isTransientWriteError, sqliteCode } from './sqliteErrors';
 
 export const DATABASE_FILE_NAME = 'tooldeck.db';
@@ -32,6 +33,8 @@ export const DATABASE_FILE_NAME = 'tooldeck.db';
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 const DELETE_CHUNK_ROWS = 10_000;
+/** Runs are few and small next to calls; past this many the oldest go. */
+const MAX_RUNS = 5_000;
 
 export interface RetentionPolicy {
   maxAgeDays: number;
@@ -205,7 +208,46 @@ export class InvocationStore {
       deleted += this.deleteInChunks('(started_at, seq) <= (?, ?)', [boundary.started_at, boundary.seq]);
     }
     if (deleted > 0) this.trimRollup();
+    this.prepare('DELETE FROM runs WHERE started_at < ?').run(now - maxAgeDays * DAY_MS);
+    this.prepare('DELETE FROM runs WHERE run_id IN (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT -1 OFFSET ?)').run(MAX_RUNS);
     return { deleted };
+  }
+
+  /** Keeps a finished run with its summary (one row; a run saved again replaces its row). */
+  saveRun(run: Pick<StoredRun, 'kind' | 'summary'>): void {
+    const item = runListItem(run as StoredRun);
+    this.prepare('INSERT OR REPLACE INTO runs (run_id, kind, collection, started_at, item_json, summary_json) VALUES (?, ?, ?, ?, ?, ?)').run(
+      item.runId,
+      item.kind,
+      item.collection,
+      Math.trunc(item.startedAt),
+      JSON.stringify(item),
+      JSON.stringify(run.summary),
+    );
+  }
+
+  /** Runs, newest first. */
+  listRuns(query: RunListQuery = {}): RunListItem[] {
+    const where: string[] = [];
+    const params: SQLInputValue[] = [];
+    if (query.kind) {
+      where.push('kind = ?');
+      params.push(query.kind);
+    }
+    if (query.collection) {
+      where.push('collection = ?');
+      params.push(query.collection);
+    }
+    const rows = this.prepare(`SELECT item_json FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY started_at DESC LIMIT ?`).all(
+      ...params,
+      clampLimit(query.limit, 100, 500),
+    ) as { item_json: string }[];
+    return rows.map((row) => JSON.parse(row.item_json) as RunListItem);
+  }
+
+  getRun(runId: string): StoredRun | undefined {
+    const row = this.prepare('SELECT item_json, summary_json FROM runs WHERE run_id = ?').get(runId) as { item_json: string; summary_json: string } | undefined;
+    return row ? ({ ...(JSON.parse(row.item_json) as RunListItem), summary: JSON.parse(row.summary_json) } as StoredRun) : undefined;
   }
 
   list(query: InvocationListQuery = {}): InvocationPage {

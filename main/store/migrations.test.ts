@@ -14,12 +14,21 @@ describe('migrate', () => {
   it('brings an empty database to the latest version and is a no-op the second time', () => {
     const db = memoryDb();
     expect(migrate(db)).toEqual({ from: 0, to: LATEST_SCHEMA_VERSION });
-    expect(tables(db)).toEqual(['invocations', 'latency_rollup']);
+    expect(tables(db)).toEqual(['invocations', 'latency_rollup', 'runs']);
     const indexes = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'invocations' AND sql IS NOT NULL").all() as { name: string }[]).map(
       (r) => r.name,
     );
     expect(indexes.sort()).toEqual(['invocations_id', 'invocations_run_id', 'invocations_source', 'invocations_started_at', 'invocations_status', 'invocations_task_id', 'invocations_tool', 'invocations_trace_id']);
     expect(migrate(db)).toEqual({ from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION });
+  });
+
+  it('adds the runs table to a version-1 database and keeps its calls', () => {
+    const db = memoryDb();
+    migrate(db, migrations.slice(0, 1));
+    db.exec("INSERT INTO invocations (id, started_at, source_kind, source_name, tool, arguments_json, status, latency_ms, request_bytes, response_bytes, result_preview, truncated) VALUES ('a', 1, 'mcp', 's', 't', '{}', 'ok', 1, 2, 3, '', 0)");
+    expect(migrate(db)).toEqual({ from: 1, to: LATEST_SCHEMA_VERSION });
+    expect(tables(db)).toContain('runs');
+    expect(db.prepare('SELECT count(*) AS n FROM invocations').get()).toEqual({ n: 1 });
   });
 
   it('rolls a failing migration back entirely and keeps the last good version', () => {

@@ -78,6 +78,23 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    description: 'runs of collections (passes and load runs) with their summaries',
+    up(db) {
+      db.exec(`
+        CREATE TABLE runs (
+          run_id TEXT PRIMARY KEY,
+          kind TEXT NOT NULL,
+          collection TEXT NOT NULL,
+          started_at INTEGER NOT NULL,
+          item_json TEXT NOT NULL,
+          summary_json TEXT NOT NULL
+        );
+        CREATE INDEX runs_started_at ON runs (started_at);
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = Math.max(...migrations.map((m) => m.version));

@@ -26,3 +26,5 @@ class ResizeObserverStub {
 globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
 // Mantine's autosizing Textarea listens for web fonts finishing loading.
 if (!document.fonts) Object.defineProperty(document, 'fonts', { value: new EventTarget() });
+// Mantine's Combobox scrolls the selected option into view from a timer (a Select opened in a test).
+Element.prototype.scrollIntoView ??= function scrollIntoView() {};

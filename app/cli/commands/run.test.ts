@@ -126,3 +126,67 @@ describe('tooldeck run', () => {
     expect(invalid).toMatchObject({ code: ExitCode.Usage, stderr: expect.stringContaining('line 4: requests[0].target: mcp:<saved server>, a2a:<saved agent> or grpc:<source>') });
   });
 });
+
+describe('tooldeck run --load', () => {
+  const echoes = writeYaml('echoes.yaml', {
+    name: 'echoes',
+    requests: [
+      { name: 'short', target: 'mcp:everything', tool: 'echo', arguments: { message: 'hi' } },
+      { name: 'long', target: 'mcp:everything', tool: 'echo', arguments: { message: 'x'.repeat(500) } },
+    ],
+  });
+
+  it('sends at the rate asked and prints the JSON report with the headline figures at its top level', async () => {
+    const result = await run([echoes, '--load', '--rps', '20', '--duration', '1s', '--concurrency', '8', '--threshold', 'p99<60s', '--threshold', 'error_rate<1%', '--reporter', 'json']);
+    expect(result.stderr).not.toMatch(/thresholds failed/);
+    expect(result.code).toBe(ExitCode.Ok);
+    const report = JSON.parse(result.stdout);
+    for (const key of ['achieved_rps', 'requests', 'errors', 'p50_ms', 'p95_ms', 'p99_ms', 'p999_ms', 'thresholds']) expect(report).toHaveProperty(key);
+    expect(report).toMatchObject({ collection: 'echoes', asked_rps: 20, scheduled: 20, errors: 0, errors_by_code: {}, settings: { concurrency: 8 }, ok: true });
+    expect(report.requests + report.dropped).toBe(20);
+    expect(report.thresholds).toEqual([
+      { threshold: 'p99<60s', passed: true, actual: expect.any(Number), message: expect.stringMatching(/^p99 .* meets < 60 s$/) },
+      { threshold: 'error_rate<1%', passed: true, actual: 0, message: 'error_rate 0% meets < 1%' },
+    ]);
+    expect(report.per_request.map((r: { name: string }) => r.name)).toEqual(['short', 'long']);
+    expect(result.stderr).toContain('/s achieved of 20/s asked');
+  });
+
+  it('exits 1 when a threshold fails, saying which, with a valid JUnit report', async () => {
+    const output = join(work, 'reports', 'load.xml');
+    const result = await run([echoes, '--load', '--rps', '10', '--duration', '1', '--threshold', 'p50<1us', '--threshold', 'rps>=1', '--reporter', 'junit', '--output', output]);
+    expect(result.code).toBe(ExitCode.Failed);
+    expect(result.stderr).toContain('1 of 2 thresholds failed: p50<1us');
+    expect(result.stdout).toMatch(/✗ p50<1us +p50 .* fails < 0\.001 ms/);
+    expect(result.stdout).toMatch(/Latency +p50 .* \(from the intended send time\)/);
+    const root = validateJunit(readFileSync(output, 'utf8'));
+    expect(root.attributes).toMatchObject({ tests: '3', failures: '1', errors: '0' });
+    expect(elements(root, 'failure').map((f) => f.attributes.type)).toEqual(['ThresholdFailed']);
+  });
+
+  it('exits 3 when a target cannot be connected, and sends nothing', async () => {
+    const path = writeYaml('dead-load.yaml', { name: 'dead-load', requests: [{ name: 'ping', target: 'mcp:dead', tool: 'echo' }] });
+    const result = await run([path, '--load', '--rps', '5', '--duration', '1s']);
+    expect(result.code).toBe(ExitCode.CannotConnect);
+    expect(result.stderr).toMatch(/Cannot connect: mcp:dead/);
+  });
+
+  it('exits 2 on load settings that cannot work, in the flags’ terms', async () => {
+    const usage = async (...argv: string[]) => {
+      const result = await run([echoes, ...argv]);
+      expect(result.code).toBe(ExitCode.Usage);
+      return result.stderr;
+    };
+    expect(await usage('--rps', '5')).toContain('--rps goes with --load');
+    expect(await usage('--concurrency', '100')).toContain('--concurrency: a whole number from 1 to 64');
+    expect(await usage('--load', '--rps', '5')).toContain('--load needs --rps and --duration');
+    expect(await usage('--load', '--rps', '5', '--duration', '2s', '--bail')).toContain('--bail does not go with --load');
+    expect(await usage('--load', '--rps', '5', '--duration', '2s', '--threshold', 'p95 < soon')).toContain('--threshold: "p95 < soon" is not a threshold');
+    expect(await usage('--load', '--rps', '5', '--duration', '2s', '--ramp-up', '2s')).toContain('--ramp-up: the ramp-up must be shorter than the duration');
+    expect(await usage('--load', '--rps', '50000', '--duration', '2s')).toContain('--rps: at most 10000');
+    expect(await usage('--load', '--rps', '5', '--duration', '2h')).toContain('--duration: from 1s to 1h');
+    await usage('--load', '--rps', '-1', '--duration', '2s');
+    await usage('--load', '--rps', '5', '--duration', 'soon');
+    expect(await usage('--load', '--rps', '5', '--duration', '2s', '--namespace', 'x')).toContain('go with --per-replica');
+  });
+});

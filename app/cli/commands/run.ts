@@ -1,22 +1,42 @@
 import { statSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Collection, RequestResult, RunSummary } from '../../../shared/collections';
 import { isAppError } from '../../../shared/errors';
 import type { Core } from '../../../main/core';
+import { writeFileAtomic } from '../../../main/platform/atomicWrite';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { integerIn } from '../options';
 import { jsonForTerminal, safeForTerminal } from '../terminalText';
+import { parseDurationOption, parseRps, runLoad, type LoadCommandOptions, type Reporter } from './runLoad';
 
-type Reporter = 'pretty' | 'json' | 'junit';
-
-interface RunCommandOptions {
+interface RunCommandOptions extends Partial<Omit<LoadCommandOptions, 'reporter'>> {
   env?: string;
   reporter: Reporter;
   bail?: boolean;
-  concurrency: number;
   output?: string;
+  load?: boolean;
+}
+
+/** Up to 64 for a pass through the collection, up to 1,000 for a load run: the mode's limit is checked in checkMode. */
+const parseConcurrency = integerIn(1, 1_000);
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const LOAD_ONLY = { rps: '--rps', duration: '--duration', rampUp: '--ramp-up', threshold: '--threshold', perReplica: '--per-replica', kubeconfig: '--kubeconfig', context: '--context', namespace: '--namespace' } as const;
+
+/** Flags of the other mode are usage errors rather than silently ignored. */
+function checkMode(options: RunCommandOptions) {
+  if (!options.load) {
+    const stray = Object.entries(LOAD_ONLY).find(([key]) => options[key as keyof RunCommandOptions] !== undefined);
+    if (stray) throw new CliExit(ExitCode.Usage, `${stray[1]} goes with --load`);
+    if (options.concurrency !== undefined && options.concurrency > 64) throw new CliExit(ExitCode.Usage, '--concurrency: a whole number from 1 to 64 (up to 1000 with --load)');
+    return;
+  }
+  if (options.bail) throw new CliExit(ExitCode.Usage, '--bail does not go with --load: a load run sends every request it scheduled');
+  if (options.rps === undefined || options.duration === undefined) throw new CliExit(ExitCode.Usage, '--load needs --rps and --duration, e.g. --load --rps 50 --duration 30s');
+  if (!options.perReplica && (options.kubeconfig || options.context || options.namespace)) throw new CliExit(ExitCode.Usage, '--kubeconfig, --context and --namespace go with --per-replica');
 }
 
 /** A path (has a separator or a collection file extension, or exists) is read as a file; anything else is a saved collection's name. */
@@ -90,12 +110,23 @@ export function registerRun(program: Command, ctx: CliContext) {
     .option('--env <file>', 'environment file (YAML or JSON key/values) overriding the collection variables')
     .addOption(new Option('--reporter <kind>', 'report format').choices(['pretty', 'json', 'junit']).default('pretty'))
     .option('--bail', 'stop at the first request that does not pass')
-    .option('--concurrency <n>', 'requests in flight at once (captures still wait for their source)', integerIn(1, 64), 1)
+    .option('--concurrency <n>', 'requests in flight at once (default 1; with --load, 100): captures still wait for their source', parseConcurrency)
     .option('--output <file>', 'write the report to this file; progress still prints')
+    .option('--load', 'a load run: send the requests (in turn) at a constant rate; latency from each intended send time')
+    .option('--rps <n>', 'with --load: arrivals per second', parseRps)
+    .option('--duration <time>', 'with --load: how long to send, e.g. 30s, 2m', parseDurationOption)
+    .option('--ramp-up <time>', 'with --load: climb linearly to --rps over this first part of the duration', parseDurationOption)
+    .option('--threshold <expr>', 'with --load: e.g. "p95<200ms", "p99.9<1s", "error_rate<1%", "rps>=45" (repeatable); exit 1 when one fails', collect)
+    .option('--per-replica', 'with --load: send the load to each ready pod of each LanguageTool the requests target (mcp:<tool>), through the API server')
+    .option('--kubeconfig <file>', 'with --per-replica: kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
+    .option('--context <name>', 'with --per-replica: kubeconfig context')
+    .option('-n, --namespace <name>', "with --per-replica: the LanguageTools' namespace (default: the context's)")
     .action(async (arg: string, options: RunCommandOptions) => {
+      checkMode(options);
       const { loadEnvironmentFile } = await collectionModules();
       const environment = options.env ? await loadEnvironmentFile(options.env).catch((error: Error) => Promise.reject(new CliExit(ExitCode.Usage, error.message))) : {};
       const { collection, core } = await loadCollection(ctx, arg);
+      if (options.load) return runLoad(ctx, collection, core, environment, options as LoadCommandOptions);
       // Progress goes to stdout unless stdout carries a machine-readable report.
       const showProgress = options.reporter === 'pretty' || options.output !== undefined;
       const pretty: string[] = [];
@@ -104,7 +135,7 @@ export function registerRun(program: Command, ctx: CliContext) {
         if (showProgress) ctx.io.stdout(`${line}\n`);
       };
 
-      const run = core.collections.run(collection, { environment, concurrency: options.concurrency, bail: options.bail ?? false });
+      const run = core.collections.run(collection, { environment, concurrency: options.concurrency ?? 1, bail: options.bail ?? false });
       ctx.interrupted.addEventListener('abort', () => run.cancel(), { once: true });
       say(`${safeForTerminal(collection.name, 200)} — ${collection.requests.length} request${collection.requests.length === 1 ? '' : 's'}`);
       for await (const event of run) {
@@ -117,7 +148,7 @@ export function registerRun(program: Command, ctx: CliContext) {
       const text = await report(summary, options.reporter, pretty);
       if (options.output) {
         await mkdir(dirname(resolve(options.output)), { recursive: true });
-        await writeFile(options.output, text);
+        await writeFileAtomic(options.output, text);
       } else if (options.reporter !== 'pretty') {
         ctx.io.stdout(text);
         ctx.io.stderr(`${prettySummary(summary)}\n`);

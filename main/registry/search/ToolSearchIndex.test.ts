@@ -81,6 +81,27 @@ describe('ToolSearchIndex ranking on a fixed corpus', () => {
   });
 });
 
+describe('ToolSearchIndex: what the palette shows', () => {
+  const doc = (name: string, description: string) => toolDocument(createToolEntry({ source: { kind: 'mcp', name: 'srv' }, tool: { name, description } }));
+
+  it('puts the tool whose whole name was typed first, even when others mention the word more', () => {
+    const index = new ToolSearchIndex();
+    index.upsert(doc('echo_all', 'Echo, echo, echo: repeats every echo it hears as an echo'));
+    index.upsert(doc('echo', 'Returns the message'));
+    index.upsert(doc('shout', 'Like echo but louder'));
+    expect(index.search('echo')[0]).toMatchObject({ id: 'mcp:srv.echo', score: 1 });
+    expect(index.search('mcp:srv.shout')[0]!.id).toBe('mcp:srv.shout');
+  });
+
+  it('does not pad real matches with typo matches, but still forgives a typo when nothing else matches', () => {
+    const index = new ToolSearchIndex();
+    index.upsert(doc('deploy_service', 'Deploys a service'));
+    index.upsert(doc('deplay_report', 'Reports the deplay of trains'));
+    expect(index.search('deploy').map((hit) => hit.id)).toEqual(['mcp:srv.deploy_service']);
+    expect(index.search('deploi')[0]?.id).toBe('mcp:srv.deploy_service');
+  });
+});
+
 describe('ToolSearchIndex scoring (RockBot: Okapi BM25, k1 = 1.5, b = 0.75, adjacent two-word bonus)', () => {
   it('scores term frequency and length with k1 = 1.5 and b = 0.75', () => {
     const index = new ToolSearchIndex();

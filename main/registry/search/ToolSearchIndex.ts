@@ -61,13 +61,16 @@ export class ToolSearchIndex {
       fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
     },
   });
-  private readonly docs = new Map<string, { length: number; phrases: Map<string, number> }>();
+  private readonly docs = new Map<string, { doc: SearchDocument; length: number; phrases: Map<string, number> }>();
   /** Phrase → how many documents contain it. */
   private readonly phraseDocs = new Map<string, number>();
   private totalLength = 0;
 
   upsert(doc: SearchDocument): void {
-    if (this.docs.has(doc.id)) this.remove(doc.id);
+    const indexed = this.docs.get(doc.id);
+    // A server's tools are re-registered whole on every resync; unchanged ones keep their place.
+    if (indexed && sameDocument(indexed.doc, doc)) return;
+    if (indexed) this.remove(doc.id);
     this.mini.add(doc);
     const phrases = new Map<string, number>();
     let length = 0;
@@ -83,7 +86,7 @@ export class ToolSearchIndex {
       }
     }
     for (const phrase of phrases.keys()) this.phraseDocs.set(phrase, (this.phraseDocs.get(phrase) ?? 0) + 1);
-    this.docs.set(doc.id, { length, phrases });
+    this.docs.set(doc.id, { doc, length, phrases });
     this.totalLength += length;
   }
 
@@ -121,10 +124,24 @@ export class ToolSearchIndex {
     const results = this.mini.search(query, kinds ? { filter: (result) => kinds.includes(result.kind as SearchDocumentKind) } : {});
     if (results.length === 0) return [];
     const phrases = adjacentPairs(tokenize(query));
-    const scored = results.map((result) => ({ result, score: result.score + this.phraseBonus(result.id as string, phrases) }));
-    scored.sort((a, b) => b.score - a.score || (a.result.id < b.result.id ? -1 : 1));
-    const best = scored[0]!.score;
-    return scored.slice(0, options.limit ?? 20).map(({ result, score }) => hit(result, best > 0 ? score / best : 0));
+    const wanted = query.trim().toLowerCase();
+    const scored = results.map((result) => ({
+      result,
+      score: result.score + this.phraseBonus(result.id as string, phrases),
+      // Typing a tool's whole name (or registry name) means that tool, however BM25 weighs it.
+      exact: String(result.name).toLowerCase() === wanted || String(result.id).toLowerCase() === wanted,
+    }));
+    scored.sort((a, b) => Number(b.exact) - Number(a.exact) || b.score - a.score || (a.result.id < b.result.id ? -1 : 1));
+    // Typo-tolerant (fuzzy) matches help when nothing else matches; beside real matches they are
+    // padding ("echo" must not bring "etch" and "each"), so then they go.
+    const tokens = tokenize(query);
+    const direct = (result: SearchResult) => result.terms.some((term) => tokens.some((token) => term.startsWith(token)));
+    const anyDirect = scored.some(({ result }) => direct(result));
+    const kept = scored.filter(({ exact, result }) => exact || !anyDirect || direct(result));
+    const best = Math.max(...kept.map((s) => s.score));
+    return kept
+      .slice(0, options.limit ?? 20)
+      .map(({ result, score, exact }) => hit(result, exact ? 1 : best > 0 ? score / best : 0));
   }
 
   private phraseBonus(id: string, phrases: readonly string[]): number {
@@ -161,4 +178,16 @@ function hit(result: SearchResult, score: number): SearchHit {
     ...(result.source ? { source: result.source as string } : {}),
     score,
   };
+}
+
+function sameDocument(a: SearchDocument, b: SearchDocument): boolean {
+  return (
+    a.kind === b.kind &&
+    a.name === b.name &&
+    a.title === b.title &&
+    a.description === b.description &&
+    a.source === b.source &&
+    (a.tags ?? []).length === (b.tags ?? []).length &&
+    (a.tags ?? []).every((tag, i) => tag === b.tags![i])
+  );
 }

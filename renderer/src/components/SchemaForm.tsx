@@ -1,5 +1,7 @@
 import Form from '@rjsf/mantine';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { useMemo } from 'react';
+import { formSchema } from './formSchema';
 import { formValidator } from './formValidator';
 import type { JsonSchema } from './jsonSchema';
 import { schemaFormTemplates } from './schemaFormTemplates';
@@ -18,9 +20,10 @@ const uiSchema: UiSchema = { 'ui:submitButtonOptions': { norender: true } };
 
 /** A form generated from a JSON Schema (Mantine theme), validated live on the 2020-12 dialect. */
 export function SchemaForm({ schema, value, onChange, idPrefix, disabled }: SchemaFormProps) {
+  const shown = useMemo(() => formSchema(schema), [schema]);
   return (
     <Form
-      schema={schema as RJSFSchema}
+      schema={shown as RJSFSchema}
       uiSchema={uiSchema}
       templates={schemaFormTemplates}
       validator={formValidator}

@@ -1,9 +1,16 @@
 import { loader } from '@monaco-editor/react';
-import * as monaco from 'monaco-editor';
+// The editor core and only the languages Tooldeck edits (YAML, JSON), not the ~80 languages and
+// the TypeScript/CSS/HTML services `monaco-editor`'s main entry brings.
+import * as editorCore from 'monaco-editor/esm/vs/editor/edcore.main.js';
+import 'monaco-editor/esm/vs/basic-languages/yaml/yaml.contribution.js';
+import 'monaco-editor/esm/vs/language/json/monaco.contribution.js';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker?worker';
 import { configureMonacoYaml, type SchemasSettings } from 'monaco-yaml';
 import YamlWorker from 'monaco-yaml/yaml.worker?worker';
+
+/** The same API object as `monaco-editor` (the JSON contribution adds `languages.json` to it). */
+const monaco = editorCore as unknown as typeof import('monaco-editor');
 
 // Monaco comes from the bundle, never a CDN (the CSP would refuse it and the app must work offline);
 // its language workers are bundled files too.
@@ -15,6 +22,25 @@ self.MonacoEnvironment = {
   },
 };
 loader.config({ monaco });
+
+/**
+ * monaco-yaml starts its worker the older way, by `label` and `createData`. `monaco-editor`'s full
+ * entry adapts that call onto the editor core's `createWebWorker({ worker })`; the editor core
+ * alone does not, and the worker would answer every request with "Missing requestHandler". This is
+ * the same adaptation: the worker comes from MonacoEnvironment.getWorker above, and its first two
+ * messages are the ones the worker's bootstrap expects (a message to ignore, then the create data).
+ */
+type LegacyWorkerOptions = { label?: string; moduleId?: string; createData?: unknown; host?: unknown; keepIdleModels?: boolean; worker?: unknown };
+const createWorkerClient = monaco.editor.createWebWorker as unknown as (options: LegacyWorkerOptions) => unknown;
+(monaco.editor as { createWebWorker: unknown }).createWebWorker = (options: LegacyWorkerOptions) => {
+  if (options.worker !== undefined) return createWorkerClient(options);
+  const worker = Promise.resolve(self.MonacoEnvironment!.getWorker!('workerMain.js', options.label ?? 'monaco-editor-worker')).then((started) => {
+    started.postMessage('ignore');
+    started.postMessage(options.createData);
+    return started;
+  });
+  return createWorkerClient({ worker, host: options.host, keepIdleModels: options.keepIdleModels });
+};
 
 const schemasByModel = new Map<string, unknown>();
 

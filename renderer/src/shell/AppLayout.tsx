@@ -1,4 +1,5 @@
-import { ActionIcon, AppShell, Badge, Box, Button, Divider, Group, Kbd, NavLink, ScrollArea, Text, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, AppShell, Badge, Box, Button, Center, Divider, Group, Kbd, Loader, NavLink, ScrollArea, Text, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { Suspense } from 'react';
 import { IconMoon, IconSearch, IconStack2, IconSun } from '@tabler/icons-react';
 import { openCommandPalette } from './CommandPalette';
 import { DesktopEvents } from './DesktopEvents';
@@ -71,7 +72,15 @@ export function AppLayout({ linkKind }: { linkKind: LinkKind }) {
       <AppShell.Main>
         <HistoryStoreNotice />
         <Box component="section" aria-label={current.label}>
-          <Current />
+          <Suspense
+            fallback={
+              <Center py="xl">
+                <Loader aria-label={`Loading ${current.label}`} />
+              </Center>
+            }
+          >
+            <Current />
+          </Suspense>
         </Box>
       </AppShell.Main>
     </AppShell>

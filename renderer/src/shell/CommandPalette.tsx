@@ -1,4 +1,4 @@
-import { Badge, Group, Text } from '@mantine/core';
+import { Badge, CloseButton, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Spotlight, spotlight } from '@mantine/spotlight';
 import { IconBolt, IconRobot, IconSearch, IconServer2, IconTool } from '@tabler/icons-react';
@@ -86,7 +86,13 @@ export function CommandPalette() {
 
   return (
     <Spotlight.Root query={query} onQueryChange={setQuery} shortcut={['mod + K', '/']} scrollable maxHeight={480} clearQueryOnClose>
-      <Spotlight.Search placeholder="Search tools, agents, servers, sections…" leftSection={<IconSearch size={18} />} aria-label="Command palette search" />
+      <Spotlight.Search
+        placeholder="Search tools, agents, servers, sections…"
+        leftSection={<IconSearch size={18} />}
+        aria-label="Command palette search"
+        rightSectionPointerEvents="all"
+        rightSection={query ? <CloseButton size="sm" aria-label="Clear search" onClick={() => setQuery('')} /> : undefined}
+      />
       <Spotlight.ActionsList aria-label="Command palette results">
         {toolActions.length > 0 && <Spotlight.ActionsGroup label="Tools and skills">{toolActions}</Spotlight.ActionsGroup>}
         {agentActions.length > 0 && <Spotlight.ActionsGroup label="Agents">{agentActions}</Spotlight.ActionsGroup>}

@@ -1,4 +1,4 @@
-import { createTheme, MantineProvider } from '@mantine/core';
+import { Badge, createTheme, MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
@@ -9,6 +9,11 @@ const theme = createTheme({
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   fontFamilyMonospace: '"JetBrains Mono", ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
   headings: { fontWeight: '600' },
+  components: {
+    // Badges carry identifiers (mcp:everything, LanguageTool) and states beside ordinary labels: in
+    // the labels' own case and font rather than Mantine's all-caps, so `mcp:github` stays readable.
+    Badge: Badge.extend({ defaultProps: { tt: 'none' }, styles: { label: { fontWeight: 600, letterSpacing: 0 } } }),
+  },
 });
 
 /** Light or dark follows the OS unless the user picks one. */

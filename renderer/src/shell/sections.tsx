@@ -1,15 +1,18 @@
 import { IconChartLine, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
-import type { ComponentType } from 'react';
-import { AboutView } from '../features/about/AboutView';
-import { AgentsView } from '../features/agents/AgentsView';
-import { ClusterView } from '../features/cluster/ClusterView';
-import { CollectionsView } from '../features/collections/CollectionsView';
-import { GrpcView } from '../features/grpc/GrpcView';
-import { HistoryView } from '../features/history/HistoryView';
-import { MetricsView } from '../features/metrics/MetricsView';
-import { ResourcesView } from '../features/resources/ResourcesView';
+import { lazy, type ComponentType } from 'react';
 import { ServersView } from '../features/servers/ServersView';
-import { ToolsView } from '../features/tools/ToolsView';
+
+// The first view (Servers) is in the entry chunk; every other section is fetched when first
+// opened, so the console is interactive before the code of charts, editors and forms arrives.
+const AgentsView = lazy(() => import('../features/agents/AgentsView').then((m) => ({ default: m.AgentsView })));
+const GrpcView = lazy(() => import('../features/grpc/GrpcView').then((m) => ({ default: m.GrpcView })));
+const ToolsView = lazy(() => import('../features/tools/ToolsView').then((m) => ({ default: m.ToolsView })));
+const ResourcesView = lazy(() => import('../features/resources/ResourcesView').then((m) => ({ default: m.ResourcesView })));
+const ClusterView = lazy(() => import('../features/cluster/ClusterView').then((m) => ({ default: m.ClusterView })));
+const CollectionsView = lazy(() => import('../features/collections/CollectionsView').then((m) => ({ default: m.CollectionsView })));
+const HistoryView = lazy(() => import('../features/history/HistoryView').then((m) => ({ default: m.HistoryView })));
+const MetricsView = lazy(() => import('../features/metrics/MetricsView').then((m) => ({ default: m.MetricsView })));
+const AboutView = lazy(() => import('../features/about/AboutView').then((m) => ({ default: m.AboutView })));
 
 export interface Section {
   id: string;

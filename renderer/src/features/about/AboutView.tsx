@@ -2,10 +2,18 @@ import { Alert, Badge, Card, Code, Group, Loader, SimpleGrid, Stack, Table, Text
 import { IconHeartbeat } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
+import { getBridge } from '../../rpc/bridge';
 import { useTRPC } from '../../rpc/client';
+
+const HOST_HINT: Record<string, string> = {
+  web: 'Browser mode: `tooldeck serve` on this machine serves this page and the API on 127.0.0.1.',
+  electron: 'The desktop app: the backend runs in its main process.',
+  cli: 'A command-line process.',
+};
 
 export function AboutView() {
   const trpc = useTRPC();
+  const linkName = getBridge() ? 'Electron IPC' : 'server-sent events';
   const info = useQuery(trpc.system.info.queryOptions());
   const heartbeat = useSubscription(trpc.system.heartbeat.subscriptionOptions({ intervalMs: 1000 }));
 
@@ -30,13 +38,13 @@ export function AboutView() {
           {info.data ? (
             <Table variant="vertical" layout="fixed" mt="sm" aria-label="Backend information">
               <Table.Tbody>
-                <Row label="Version" value={info.data.appVersion} />
-                <Row label="Host" value={info.data.host} />
-                <Row label="Node" value={info.data.versions.node} />
-                {info.data.versions.electron && <Row label="Electron" value={info.data.versions.electron} />}
-                {info.data.versions.sqlite && <Row label="SQLite" value={info.data.versions.sqlite} />}
-                <Row label="Platform" value={`${info.data.platform}/${info.data.arch}`} />
-                <Row label="Data dir" value={<Code>{info.data.dataDir}</Code>} />
+                <Row label="Version" value={info.data.appVersion} hint="Tooldeck's version (what `tooldeck --version` prints)." />
+                <Row label="Host" value={info.data.host} hint={HOST_HINT[info.data.host] ?? 'Where this backend runs.'} />
+                <Row label="Node" value={info.data.versions.node} hint="The Node.js runtime the backend runs on." />
+                {info.data.versions.electron && <Row label="Electron" value={info.data.versions.electron} hint="The desktop shell's version." />}
+                {info.data.versions.sqlite && <Row label="SQLite" value={info.data.versions.sqlite} hint="The engine of the call history database." />}
+                <Row label="Platform" value={`${info.data.platform}/${info.data.arch}`} hint="Operating system and processor of the backend's machine." />
+                <Row label="Data dir" value={<Code>{info.data.dataDir}</Code>} hint="Saved servers and agents, the workspace, call history and the sealed secrets live here." />
               </Table.Tbody>
             </Table>
           ) : (
@@ -59,10 +67,14 @@ export function AboutView() {
                 {heartbeat.data ? heartbeat.data.seq + 1 : '—'}
               </Text>
               <Text size="xs" c="dimmed">
-                {heartbeat.data ? `last tick ${new Date(heartbeat.data.at).toLocaleTimeString()}` : 'waiting for the first tick'}
+                {heartbeat.data ? `heartbeats received · last at ${new Date(heartbeat.data.at).toLocaleTimeString()}` : 'waiting for the first heartbeat'}
               </Text>
             </div>
           </Group>
+          <Text size="xs" c="dimmed" mt="sm">
+            The backend sends this page a heartbeat every second over the same live link that carries call progress, history and server status ({linkName}). The count goes up
+            while the link works; if it stops, live views are stale until the page reconnects.
+          </Text>
           {heartbeat.error && (
             <Text c="red" size="sm" mt="sm">
               {heartbeat.error.message}
@@ -74,11 +86,18 @@ export function AboutView() {
   );
 }
 
-function Row({ label, value }: { label: string; value: React.ReactNode }) {
+function Row({ label, value, hint }: { label: string; value: React.ReactNode; hint: string }) {
   return (
     <Table.Tr>
-      <Table.Th w={110}>{label}</Table.Th>
-      <Table.Td style={{ wordBreak: 'break-all' }}>{value}</Table.Td>
+      <Table.Th w={110} style={{ verticalAlign: 'top' }}>
+        {label}
+      </Table.Th>
+      <Table.Td style={{ wordBreak: 'break-word' }}>
+        {value}
+        <Text size="xs" c="dimmed" mt={2}>
+          {hint}
+        </Text>
+      </Table.Td>
     </Table.Tr>
   );
 }

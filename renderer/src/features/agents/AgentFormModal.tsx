@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { A2aAgentInput, type A2aAgentConfig, type A2aCardReport } from '../../../../shared/a2a';
 import { useTRPC } from '../../rpc/client';
 import { appErrorOf } from '../invoke/useInvocation';
-import { readableError } from '../servers/ServerFormModal';
+import { readableError } from '../servers/readableError';
 import { authKindFor, draftFrom, inputFrom, nameFromCard, withScheme, type AgentDraft, type AuthKind } from './agentDraft';
 import { CHECK_COLOR, summarizeChecks } from './checkRows';
 import { HeadersEditor } from './HeadersEditor';

@@ -1,12 +1,16 @@
-import { Alert, Box, Button, Center, Checkbox, Group, Loader, Menu, NumberInput, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Center, Checkbox, Group, Loader, Menu, NumberInput, Paper, SegmentedControl, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useLocalStorage } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { IconDownload, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconDownload, IconGauge, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Collection, SavedRequest } from '../../../../shared/collections';
 import { useTRPC } from '../../rpc/client';
 import { downloadText } from '../../shell/download';
 import { appErrorOf } from '../invoke/useInvocation';
+import { LoadPanel } from './load/LoadPanel';
+import { DEFAULT_LOAD_SETTINGS, LoadSettingsForm, loadSettingsProblem, toLoadOptions, type LoadSettings } from './load/LoadSettingsForm';
+import { useLoadRun } from './load/useLoadRun';
 import { RequestEditor } from './RequestEditor';
 import { RequestList } from './RequestList';
 import { RunPanel } from './RunPanel';
@@ -59,6 +63,12 @@ function LoadedCollection({ collection, text, unsetSecrets, onRenamed, onRemoved
   const [concurrency, setConcurrency] = useState(1);
   const [bail, setBail] = useState(false);
   const { progress, start, cancel } = useCollectionRun(name);
+  const [mode, setMode] = useState<'pass' | 'load'>('pass');
+  const [loadSettings, setLoadSettings] = useLocalStorage<LoadSettings>({ key: `tooldeck.load.${name}`, defaultValue: DEFAULT_LOAD_SETTINGS, getInitialValueInEffect: false });
+  const load = useLoadRun(name);
+  /** Which kind of run the Results tab shows: the one started last. */
+  const [shown, setShown] = useState<'pass' | 'load'>('pass');
+  const loadBusy = load.progress.phase === 'running' || load.progress.phase === 'preparing';
 
   const refresh = async (saved: { collection: Collection }) => {
     await queryClient.invalidateQueries({ queryKey: trpc.collections.list.queryKey() });
@@ -103,7 +113,13 @@ function LoadedCollection({ collection, text, unsetSecrets, onRenamed, onRemoved
     });
   const run = () => {
     setTab('results');
+    setShown('pass');
     start({ concurrency, bail });
+  };
+  const startLoad = () => {
+    setTab('results');
+    setShown('load');
+    load.start(toLoadOptions(loadSettings));
   };
 
   const current = typeof selected === 'number' ? requests[selected] : undefined;
@@ -138,16 +154,47 @@ function LoadedCollection({ collection, text, unsetSecrets, onRenamed, onRemoved
       </Group>
 
       <Paper withBorder p="sm" radius="md">
-        <Group gap="md" align="flex-end" wrap="wrap">
-          <Button leftSection={<IconPlayerPlay size={16} aria-hidden />} onClick={run} loading={progress.phase === 'running'} disabled={requests.length === 0}>
-            Run
-          </Button>
-          <NumberInput size="xs" w={110} label="Concurrency" min={1} max={64} value={concurrency} onChange={(v) => setConcurrency(typeof v === 'number' && v >= 1 ? Math.min(64, Math.floor(v)) : 1)} />
-          <Checkbox label="Stop at first failure" checked={bail} onChange={(e) => setBail(e.currentTarget.checked)} mb={6} />
-          <Text size="xs" c="dimmed" mb={6}>
-            {concurrency === 1 ? 'Requests run one after another, in order.' : `Up to ${concurrency} requests at a time.`}
-          </Text>
-        </Group>
+        <Stack gap="sm">
+          <SegmentedControl
+            size="xs"
+            w="fit-content"
+            value={mode}
+            onChange={(v) => setMode(v as 'pass' | 'load')}
+            aria-label="Kind of run"
+            data={[
+              { value: 'pass', label: 'Run once' },
+              { value: 'load', label: 'Load test' },
+            ]}
+          />
+          {mode === 'pass' ? (
+            <Group gap="md" align="flex-end" wrap="wrap">
+              <Button leftSection={<IconPlayerPlay size={16} aria-hidden />} onClick={run} loading={progress.phase === 'running'} disabled={requests.length === 0}>
+                Run
+              </Button>
+              <NumberInput size="xs" w={110} label="Concurrency" min={1} max={64} value={concurrency} onChange={(v) => setConcurrency(typeof v === 'number' && v >= 1 ? Math.min(64, Math.floor(v)) : 1)} />
+              <Checkbox label="Stop at first failure" checked={bail} onChange={(e) => setBail(e.currentTarget.checked)} mb={6} />
+              <Text size="xs" c="dimmed" mb={6}>
+                {concurrency === 1 ? 'Requests run one after another, in order.' : `Up to ${concurrency} requests at a time.`}
+              </Text>
+            </Group>
+          ) : (
+            <Stack gap="xs">
+              <Text size="xs" c="dimmed">
+                Sends the requests in turn at a constant rate (an open model: a slow answer does not hold back the next arrival) through the same pipeline, for history and metrics. Latency
+                runs from each call&apos;s intended send time.
+              </Text>
+              <LoadSettingsForm value={loadSettings} onChange={setLoadSettings} disabled={loadBusy} />
+              <Group gap="sm">
+                <Button leftSection={<IconGauge size={16} aria-hidden />} onClick={startLoad} loading={loadBusy} disabled={requests.length === 0 || loadSettingsProblem(loadSettings) !== undefined}>
+                  Start load test
+                </Button>
+                <Text size="xs" c="dimmed">
+                  {`About ${Math.round(loadSettings.rps * (loadSettings.durationS - loadSettings.rampUpS / 2)).toLocaleString('en-US')} calls.`}
+                </Text>
+              </Group>
+            </Stack>
+          )}
+        </Stack>
       </Paper>
 
       {unsetSecrets.length > 0 && (
@@ -207,7 +254,7 @@ function LoadedCollection({ collection, text, unsetSecrets, onRenamed, onRemoved
           <YamlEditor key={text} text={text} saving={saveText.isPending} error={saveText.error ? appErrorOf(saveText.error).message : undefined} onSave={(t) => saveText.mutate({ text: t, previousName: name })} />
         </Tabs.Panel>
         <Tabs.Panel value="results" pt="md">
-          <RunPanel progress={progress} onCancel={cancel} />
+          {shown === 'load' ? <LoadPanel progress={load.progress} onStop={load.stop} /> : <RunPanel progress={progress} onCancel={cancel} />}
         </Tabs.Panel>
       </Tabs>
     </Stack>

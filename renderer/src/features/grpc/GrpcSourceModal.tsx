@@ -6,7 +6,7 @@ import type { GrpcProtocol, GrpcSourceView, GrpcTlsMode } from '../../../../shar
 import { useTRPC } from '../../rpc/client';
 import { appErrorOf } from '../invoke/useInvocation';
 import { KeyValueEditor, type KeyValueRow } from '../servers/KeyValueEditor';
-import { readableError } from '../servers/ServerFormModal';
+import { readableError } from '../servers/readableError';
 import { INPUT_LIMITS } from '../../../../shared/inputLimits';
 import { readPickedFile } from '../../components/readPickedFile';
 

@@ -38,27 +38,45 @@ const COLUMNS: Column[] = [
       </Text>
     ),
   },
-  { label: 'Status', width: 132, cell: (r) => <CallStatusBadge record={r} size="xs" /> },
+  { label: 'Status', width: 112, cell: (r) => <CallStatusBadge record={r} size="xs" /> },
   {
     label: 'Source',
-    width: 100,
+    width: 150,
+    // The server or agent by name, its kind beside it in small capitals: readable at a glance,
+    // the whole `kind:name` on hover.
     cell: (r) => (
-      <Text span fz="xs" c="dimmed" truncate="end">
-        {r.sourceKind}:{r.sourceName}
-      </Text>
+      <Group gap={6} wrap="nowrap" title={`${r.sourceKind}:${r.sourceName}`} style={{ minWidth: 0 }}>
+        <Text span fz={10} fw={700} c="dimmed" tt="uppercase" style={{ flexShrink: 0 }}>
+          {r.sourceKind}
+        </Text>
+        <Text span fz="sm" truncate="end">
+          {r.sourceName}
+        </Text>
+      </Group>
     ),
   },
   {
     label: 'Tool',
     cell: (r) => (
-      <Text span fz="sm" ff="monospace" fw={500} truncate="end">
+      <Text span fz="sm" ff="monospace" fw={500} truncate="end" title={r.tool}>
         {r.tool}
       </Text>
     ),
   },
   { label: 'Latency', width: 76, align: 'right', cell: (r) => <Mono>{formatLatency(r.latencyMs)}</Mono> },
-  { label: 'Sent', width: 62, align: 'right', cell: (r) => <Mono dimmed>{formatBytes(r.requestBytes)}</Mono> },
-  { label: 'Received', width: 72, align: 'right', cell: (r) => <Mono dimmed>{formatBytes(r.responseBytes)}</Mono> },
+  // Sent and received share a column so that the tool's name keeps the width.
+  {
+    label: 'Size',
+    width: 104,
+    align: 'right',
+    cell: (r) => (
+      <span title={`${formatBytes(r.requestBytes)} sent, ${formatBytes(r.responseBytes)} received`}>
+        <Mono dimmed>
+          {formatBytes(r.requestBytes)} → {formatBytes(r.responseBytes)}
+        </Mono>
+      </span>
+    ),
+  },
   { label: 'Flags', width: 48, cell: (r) => <Flags record={r} /> },
 ];
 

@@ -1,5 +1,5 @@
-import { Button, CloseButton, Group, MultiSelect, Paper, Select, TextInput } from '@mantine/core';
-import { IconFilterOff, IconSearch } from '@tabler/icons-react';
+import { Badge, Button, CloseButton, Group, MultiSelect, Paper, Select, TextInput } from '@mantine/core';
+import { IconFilterOff, IconPlayerPlay, IconSearch } from '@tabler/icons-react';
 import { InvocationStatus } from '../../../../shared/invocation';
 import { TimeRangePicker } from '../metrics/TimeRangePicker';
 import { hasFilters, NO_FILTERS, traceIdOf, type HistoryFilters } from './historyFilter';
@@ -9,13 +9,15 @@ const KIND_GROUP: Record<string, string> = { mcp: 'MCP servers', a2a: 'A2A agent
 
 export interface HistoryFilterBarProps {
   value: HistoryFilters;
+  /** How to name the run filter (collection and time); its id otherwise. */
+  runLabel?: string;
   onChange: (next: HistoryFilters) => void;
   /** Known sources (`mcp:everything`) and tools to offer; the current choices are always offered. */
   sources: string[];
   tools: string[];
 }
 
-export function HistoryFilterBar({ value, onChange, sources, tools }: HistoryFilterBarProps) {
+export function HistoryFilterBar({ value, onChange, sources, tools, runLabel }: HistoryFilterBarProps) {
   const set = (patch: Partial<HistoryFilters>) => onChange({ ...value, ...patch });
   const sourceData = groupSources(value.source && !sources.includes(value.source) ? [...sources, value.source] : sources);
   const toolData = value.tool && !tools.includes(value.tool) ? [...tools, value.tool] : tools;
@@ -82,6 +84,18 @@ export function HistoryFilterBar({ value, onChange, sources, tools }: HistoryFil
           error={value.trace.trim() && !traceIdOf(value.trace) ? '32 hex digits' : undefined}
           rightSection={value.trace ? <CloseButton size="sm" aria-label="Clear trace id" onClick={() => set({ trace: '' })} /> : undefined}
         />
+        {value.run && (
+          <Badge
+            size="lg"
+            radius="sm"
+            variant="light"
+            tt="none"
+            leftSection={<IconPlayerPlay size={12} />}
+            rightSection={<CloseButton size="xs" variant="transparent" aria-label="Show calls of every run" onClick={() => set({ run: null })} />}
+          >
+            Run: {runLabel ?? value.run.slice(0, 8)}
+          </Badge>
+        )}
         {hasFilters(value) && (
           <Button size="sm" variant="subtle" color="gray" leftSection={<IconFilterOff size={14} />} onClick={() => onChange(NO_FILTERS)}>
             Clear

@@ -1,8 +1,8 @@
-import { ActionIcon, Alert, Box, Button, Center, Code, Group, Loader, Paper, ScrollArea, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Box, Button, Center, Code, Drawer, Group, Loader, Paper, ScrollArea, SegmentedControl, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFilterOff, IconHistory, IconPointer, IconRefresh, IconTool } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { InvocationOutcome } from '../../../../shared/registry';
 import { useTRPC } from '../../rpc/client';
 import { useLocation, useNavigate } from '../../shell/useSection';
@@ -14,6 +14,8 @@ import { CallsTable } from './CallsTable';
 import { ExportMenu } from './ExportMenu';
 import { HistoryFilterBar } from './HistoryFilterBar';
 import { filtersFromParams, hasFilters, NO_FILTERS, toInvocationFilter, type HistoryFilters } from './historyFilter';
+import { RunDetail } from './RunDetail';
+import { RunsTable } from './RunsTable';
 import { useCallHistory } from './useCallHistory';
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -34,7 +36,19 @@ export function HistoryView() {
   const [replayOutcome, setReplayOutcome] = useState<InvocationOutcome>();
   const selectedId = params.call;
 
-  const select = useCallback((id: string) => navigate(section, { call: id }), [navigate, section]);
+  const select = useCallback((id: string) => navigate(section, { call: id, ...(filters.run ? { run: filters.run } : {}) }), [navigate, section, filters.run]);
+  const view = params.view === 'runs' ? 'runs' : 'calls';
+  // A link to a run's calls (from a run's detail, here or elsewhere) replaces the filters.
+  useEffect(() => {
+    if (params.run) setFilters((current) => (current.run === params.run ? current : { ...NO_FILTERS, run: params.run! }));
+  }, [params.run]);
+  const runs = useQuery({ ...trpc.history.runs.queryOptions({ limit: 200 }), refetchInterval: view === 'runs' ? 5_000 : false });
+  const selectedRun = params.runDetail;
+  const filteredRun = runs.data?.find((r) => r.runId === filters.run);
+  const showCallsOf = (runId: string) => {
+    setFilters({ ...NO_FILTERS, run: runId });
+    navigate(section, { run: runId });
+  };
 
   const changeFilters = (next: HistoryFilters) => {
     setFilters(next);
@@ -72,10 +86,21 @@ export function HistoryView() {
         <div>
           <Title order={2}>History</Title>
           <Text c="dimmed" size="sm">
-            Every call from the UI, the CLI, replays and runs, newest first. Select one to inspect or replay it.
+            {view === 'runs'
+              ? 'Every run of a collection — once through, or a load test — with its summary, newest first.'
+              : 'Every call from the UI, the CLI, replays and runs, newest first. Select one to inspect or replay it.'}
           </Text>
         </div>
         <Group gap="xs" wrap="nowrap">
+          <SegmentedControl
+            value={view}
+            onChange={(v) => navigate(section, v === 'runs' ? { view: 'runs' } : filters.run ? { run: filters.run } : {})}
+            aria-label="Show"
+            data={[
+              { value: 'calls', label: 'Calls' },
+              { value: 'runs', label: `Runs${runs.data?.length ? ` (${runs.data.length})` : ''}` },
+            ]}
+          />
           <LiveBadge status={history.liveStatus} applies={includesNow(filters.range, Date.now())} />
           <Tooltip label="Refresh">
             <ActionIcon variant="default" size="lg" aria-label="Refresh" onClick={refresh}>
@@ -86,7 +111,22 @@ export function HistoryView() {
         </Group>
       </Group>
 
-      <HistoryFilterBar value={filters} onChange={changeFilters} sources={sources} tools={tools} />
+      {view === 'runs' ? (
+        <Paper withBorder radius="md" style={{ flex: 1, minHeight: 0, overflow: 'hidden', display: 'flex', flexDirection: 'column' }}>
+          <RunsTable runs={runs.data} selectedId={selectedRun} onSelect={(runId) => navigate(section, { view: 'runs', runDetail: runId })} />
+          <Drawer opened={!!selectedRun} onClose={() => navigate(section, { view: 'runs' })} position="right" size="min(1100px, 85vw)" title="Run" padding="lg">
+            {selectedRun && <RunDetail key={selectedRun} runId={selectedRun} onShowCalls={() => showCallsOf(selectedRun)} />}
+          </Drawer>
+        </Paper>
+      ) : (
+        <>
+      <HistoryFilterBar
+        value={filters}
+        onChange={changeFilters}
+        sources={sources}
+        tools={tools}
+        runLabel={filteredRun ? `${filteredRun.collection} · ${new Date(filteredRun.startedAt).toLocaleTimeString()}` : undefined}
+      />
 
       <Group gap="xs" px={4} justify="space-between">
         <Text size="xs" c="dimmed" aria-live="polite">
@@ -137,6 +177,8 @@ export function HistoryView() {
           </ScrollArea>
         </Paper>
       </Group>
+        </>
+      )}
     </Stack>
   );
 }

@@ -11,9 +11,11 @@ export interface HistoryFilters {
   text: string;
   /** A W3C trace id: the calls of one trace (used once it is 32 hex digits). */
   trace: string;
+  /** Only the calls of this collection run or load run. */
+  run: string | null;
 }
 
-export const NO_FILTERS: HistoryFilters = { source: null, tool: null, status: [], range: { key: 'all' }, text: '', trace: '' };
+export const NO_FILTERS: HistoryFilters = { source: null, tool: null, status: [], range: { key: 'all' }, text: '', trace: '', run: null };
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
 
@@ -45,6 +47,7 @@ export function toInvocationFilter(filters: HistoryFilters, now: number): Invoca
     ...(filters.range.key === 'custom' ? { until: window.until } : {}),
     ...(text ? { text } : {}),
     ...(traceIdOf(filters.trace) ? { traceId: traceIdOf(filters.trace) } : {}),
+    ...(filters.run ? { runId: filters.run } : {}),
   };
 }
 
@@ -68,13 +71,13 @@ export function matchesFilter(record: InvocationRecord, filter: InvocationFilter
 }
 
 export function hasFilters(filters: HistoryFilters): boolean {
-  return Boolean(filters.source || filters.tool || filters.status.length || filters.text.trim() || filters.trace.trim() || filters.range.key !== 'all');
+  return Boolean(filters.source || filters.tool || filters.status.length || filters.text.trim() || filters.trace.trim() || filters.range.key !== 'all' || filters.run);
 }
 
 const LINKABLE_RANGES: (RangePreset | 'all')[] = ['15m', '1h', '24h', '7d', 'all'];
 
 /**
- * Filters a link may carry (`?source=mcp:everything&tool=echo&status=error,timeout&range=1h`), so
+ * Filters a link may carry (`?source=mcp:everything&tool=echo&status=error,timeout&range=1h&run=<id>`), so
  * other views can open History already narrowed down.
  */
 export function filtersFromParams(params: Record<string, string>): HistoryFilters {
@@ -90,6 +93,7 @@ export function filtersFromParams(params: Record<string, string>): HistoryFilter
     range: range ? { key: range } : NO_FILTERS.range,
     text: params.q ?? '',
     trace: traceIdOf(params.trace ?? '') ?? '',
+    run: params.run || null,
   };
 }
 

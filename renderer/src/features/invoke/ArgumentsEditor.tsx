@@ -1,5 +1,6 @@
 import { ActionIcon, Alert, Box, Code, Group, List, Paper, Popover, ScrollArea, SegmentedControl, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconArrowBackUp, IconBinaryTree } from '@tabler/icons-react';
+import { useState } from 'react';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
 import { readablePath, type JsonSchema, type SchemaProblem } from '../../components/jsonSchema';
 import { SchemaForm } from '../../components/SchemaForm';
@@ -28,6 +29,10 @@ function takesNoArguments(schema: JsonSchema): boolean {
 /** The arguments card: a generated form or raw JSON (Monaco), with the problems that block a call. */
 export function ArgumentsEditor({ state, schema, documentName, disabled, onSubmit }: ArgumentsEditorProps) {
   const noArguments = takesNoArguments(state.formSchema);
+  // Problems are counted once the arguments were edited: an untouched form is not "1 problem"
+  // (what blocks the call is said beside the Invoke button).
+  const [initial] = useState(() => JSON.stringify(state.args));
+  const edited = JSON.stringify(state.args) !== initial;
   return (
     <Paper withBorder radius="md">
       <Group justify="space-between" px="md" py={8} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
@@ -35,7 +40,7 @@ export function ArgumentsEditor({ state, schema, documentName, disabled, onSubmi
           <Text fw={600} size="sm">
             Arguments
           </Text>
-          {(state.syntaxError || (state.problems.length > 0 && !noArguments)) && (
+          {(state.syntaxError || (edited && state.problems.length > 0 && !noArguments)) && (
             <Text size="xs" c={state.syntaxError ? 'red' : 'dimmed'}>
               {state.syntaxError ? 'syntax error' : state.problems.length === 1 ? '1 problem' : `${state.problems.length} problems`}
             </Text>
@@ -104,7 +109,7 @@ export function ArgumentsEditor({ state, schema, documentName, disabled, onSubmi
               onSubmit={onSubmit}
               invalid={!state.valid}
             />
-            <JsonProblems syntaxError={state.syntaxError} problems={state.problems} />
+            <JsonProblems syntaxError={state.syntaxError} problems={edited ? state.problems : []} />
           </>
         )}
       </Box>

@@ -2,14 +2,13 @@ import { Alert, Badge, Box, Button, Center, Group, Loader, Paper, ScrollArea, Se
 import { IconCheck, IconGitCompare, IconShieldCheck, IconShieldX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import type { RevisionRef, RevisionSummary, SourceReview, ToolReview } from '../../../../shared/lock';
+import type { RevisionRef, RevisionSummary, SourceReview } from '../../../../shared/lock';
 import { useTRPC } from '../../rpc/client';
 import { appErrorOf } from '../invoke/useInvocation';
 import { DefinitionDiffView } from './DefinitionDiffView';
 import { RevealedText } from './RevealedText';
+import { REVIEW_COLOR } from './reviewColors';
 import { useLockDecisions, useSourceReview } from './useLock';
-
-export const REVIEW_COLOR: Record<ToolReview['state'], string> = { approved: 'teal', new: 'blue', changed: 'orange', renamed: 'violet', rejected: 'red' };
 
 /**
  * A source's tool definitions over time: what the lockfile holds for review (approve or reject per

@@ -1,10 +1,11 @@
-import { ActionIcon, Alert, Badge, Box, Button, CloseButton, Code, Grid, Group, Paper, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Box, Button, CloseButton, Code, Grid, Group, Paper, Select, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
 import { IconChartLine, IconFilter, IconHistory, IconRefresh, IconTool } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { BreakdownRow, MetricFilter } from '../../../../shared/history';
 import { useTRPC } from '../../rpc/client';
-import { useNavigate } from '../../shell/useSection';
+import type { RunListItem } from '../../../../shared/runs';
+import { useLocation, useNavigate } from '../../shell/useSection';
 import { filterParams, splitSource } from '../history/historyFilter';
 import { BreakdownTable } from './BreakdownTable';
 import { ErrorRateChart } from './ErrorRateChart';
@@ -38,12 +39,34 @@ function tickFor(bucketMs: number): number {
   return Math.min(MINUTE_MS, Math.max(15_000, bucketMs));
 }
 
-/** Calls, errors and latency over a time range, by tool and by server, updated as calls happen. */
+const runTime = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+
+export function runLabel(run: RunListItem): string {
+  return `${run.collection} · ${run.kind === 'load' ? 'load test' : 'run once'} · ${runTime.format(run.startedAt)}`;
+}
+
+/** A run's own window, whole seconds around its first and last call. */
+export function runRange(run: Pick<RunListItem, 'startedAt' | 'durationMs'>): TimeRange {
+  return { key: 'custom', from: Math.floor((run.startedAt - 1_000) / 1_000) * 1_000, to: Math.ceil((run.startedAt + run.durationMs + 2_000) / 1_000) * 1_000 };
+}
+
+/** Calls, errors and latency over a time range, by tool and by server, updated as calls happen; or those of one run. */
 export function MetricsView() {
   const trpc = useTRPC();
   const navigate = useNavigate();
-  const [range, setRange] = useState<TimeRange>({ key: '1h' });
+  const { params } = useLocation();
+  const [pickedRange, setRange] = useState<TimeRange>({ key: '1h' });
   const [scope, setScope] = useState<Scope>();
+  const [runId, setRunId] = useState<string | null>(params.run ?? null);
+  const runs = useQuery(trpc.history.runs.queryOptions({ limit: 200 }));
+  const listed = runs.data?.find((r) => r.runId === runId);
+  const stored = useQuery({ ...trpc.history.run.queryOptions({ runId: runId ?? '' }), enabled: !!runId && runs.data !== undefined && !listed });
+  const run = listed ?? stored.data;
+  const range: TimeRange = run ? runRange(run) : pickedRange;
+  const pickRange = (next: TimeRange) => {
+    setRunId(null);
+    setRange(next);
+  };
   const live = includesNow(range, Date.now());
   const spanForTick = windowOf(range, Date.now());
   const { now, status, refresh } = useLiveNow({ live, tickMs: range.key === 'custom' ? undefined : tickFor(bucketFor(spanForTick.until - (spanForTick.since ?? 0))) });
@@ -53,14 +76,16 @@ export function MetricsView() {
   const until = window.until;
   const spanMs = until - since;
   const bucketMs = bucketFor(spanMs);
-  const filter = scope ? { filter: scope.filter } : {};
+  const runFilter = runId ? { runId } : {};
+  const filter = scope || runId ? { filter: { ...scope?.filter, ...runFilter } } : {};
+  const runOnly = runId ? { filter: runFilter } : {};
   const keep = { placeholderData: keepPreviousData };
 
   const summary = useQuery({ ...trpc.metrics.timeSeries.queryOptions({ since, until, bucketMs: wholeWindowBucketMs(until), ...filter }), ...keep });
   const series = useQuery({ ...trpc.metrics.timeSeries.queryOptions({ since, until, bucketMs, ...filter }), ...keep });
   // The breakdowns ignore the scope: they are where another tool or server is picked.
-  const byTool = useQuery({ ...trpc.metrics.breakdown.queryOptions({ since, until, by: 'tool' }), ...keep });
-  const bySource = useQuery({ ...trpc.metrics.breakdown.queryOptions({ since, until, by: 'source' }), ...keep });
+  const byTool = useQuery({ ...trpc.metrics.breakdown.queryOptions({ since, until, by: 'tool', ...runOnly }), ...keep });
+  const bySource = useQuery({ ...trpc.metrics.breakdown.queryOptions({ since, until, by: 'source', ...runOnly }), ...keep });
   const histogram = useQuery({ ...trpc.metrics.histogram.queryOptions({ since, until, ...filter }), ...keep });
 
   const kpi = summary.data?.series[0]?.points[0];
@@ -70,7 +95,7 @@ export function MetricsView() {
   const error = summary.error ?? series.error ?? byTool.error ?? bySource.error ?? histogram.error;
 
   const pick = (row: BreakdownRow) => setScope(scope?.key === row.group.key ? undefined : scopeOf(row));
-  const openHistory = () => navigate('history', filterParams({ source: scope?.source, tool: scope?.tool, range: range.key }));
+  const openHistory = () => navigate('history', { ...filterParams({ source: scope?.source, tool: scope?.tool, range: runId ? undefined : range.key }), ...(runId ? { run: runId } : {}) });
 
   return (
     <Stack gap="md">
@@ -83,7 +108,7 @@ export function MetricsView() {
         </div>
         <Group gap="xs" wrap="nowrap">
           <LiveBadge status={status} applies={live} />
-          <TimeRangePicker value={range} onChange={setRange} />
+          <TimeRangePicker value={range} onChange={pickRange} />
           <Tooltip label={`Refresh (updated ${new Date(now).toLocaleTimeString()})`}>
             <ActionIcon variant="default" size="lg" aria-label="Refresh" onClick={refresh}>
               <IconRefresh size={16} />
@@ -94,9 +119,26 @@ export function MetricsView() {
 
       <Group gap="xs" justify="space-between" mih={28}>
         <Group gap="xs">
+          <Select
+            size="xs"
+            w={300}
+            aria-label="Run"
+            placeholder="All calls — or pick a run"
+            data={(runs.data ?? []).map((r) => ({ value: r.runId, label: runLabel(r) }))}
+            value={runId}
+            onChange={setRunId}
+            searchable
+            clearable
+            nothingFoundMessage="No such run"
+          />
           <Text size="xs" c="dimmed">
             {rangeLabel(range)} · {formatBucketSize(bucketMs)} buckets
           </Text>
+          {run && (
+            <Badge variant="light" color="violet" size="lg" radius="sm" tt="none" leftSection={<IconFilter size={12} />} rightSection={<CloseButton size="xs" variant="transparent" aria-label="Clear run filter" onClick={() => setRunId(null)} />}>
+              {`Run: ${runLabel(run)}`}
+            </Badge>
+          )}
           {scope && (
             <Badge
               variant="light"
@@ -125,7 +167,7 @@ export function MetricsView() {
         <Stack gap="md">
           <KpiCards summary={kpi} spanMs={spanMs} />
           {noCalls ? (
-            <NoCalls rangeText={rangeLabel(range).toLowerCase()} never={everCount.data === 0} onOpenTools={() => navigate('tools')} onWiden={range.key === '7d' ? undefined : () => setRange({ key: '7d' })} />
+            <NoCalls rangeText={rangeLabel(range).toLowerCase()} never={everCount.data === 0} onOpenTools={() => navigate('tools')} onWiden={range.key === '7d' ? undefined : () => pickRange({ key: '7d' })} />
           ) : (
             <Grid gap="md">
               <Grid.Col span={{ base: 12, lg: 6 }}>

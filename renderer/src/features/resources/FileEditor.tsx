@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Center, Group, Kbd, Loader, Paper, ScrollArea, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
+import { Alert, Badge, Box, Button, Center, Group, Kbd, Loader, Paper, ScrollArea, Stack, Text, ThemeIcon, Title, Tooltip } from '@mantine/core';
 import { IconCloudComputing, IconDeviceFloppy, IconEye, IconGitCompare } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -20,7 +20,8 @@ import { schemaForFile } from './schemaForFile';
 
 /** How long typing pauses before the backend checks the draft. */
 const VALIDATE_DELAY_MS = 400;
-const EDITOR_HEIGHT = 'max(320px, calc(100vh - 430px))';
+// The Problems panel below takes about 130 px; the editor has the rest of the window.
+const EDITOR_HEIGHT = 'max(320px, calc(100dvh - 370px))';
 
 export interface EditorSchemas {
   document: unknown;
@@ -174,7 +175,7 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
   const errors = checked.diagnostics.filter((d) => d.severity === 'error').length;
 
   return (
-    <Group align="flex-start" gap="md" wrap="nowrap">
+    <Group align="flex-start" gap="md" wrap="nowrap" w="100%">
       <LaunchConfirmModal
         lines={launches?.lines}
         loading={save.isPending}
@@ -240,45 +241,50 @@ function DocumentEditor({ path, saved, drafts, statuses, schemas, onDraftChange 
             />
           )}
         </div>
-        <Paper withBorder radius="md" p={6}>
-          <Group gap="xs" px="xs" pb={4}>
-            <Text size="xs" fw={700} tt="uppercase" c="dimmed">
-              Problems
-            </Text>
-            {checked.diagnostics.length > 0 && (
-              <Badge size="xs" color={errors > 0 ? 'red' : 'yellow'} variant="light">
-                {checked.diagnostics.length}
-              </Badge>
+        {/* The editor takes the whole width; problems and the file's documents share the row below. */}
+        <Group align="flex-start" gap="md" wrap="wrap">
+          <Box style={{ flex: '1 1 420px', minWidth: 0 }}>
+            <Paper withBorder radius="md" p={6}>
+              <Group gap="xs" px="xs" pb={4}>
+                <Text size="xs" fw={700} tt="uppercase" c="dimmed">
+                  Problems
+                </Text>
+                {checked.diagnostics.length > 0 && (
+                  <Badge size="xs" color={errors > 0 ? 'red' : 'yellow'} variant="light">
+                    {checked.diagnostics.length}
+                  </Badge>
+                )}
+              </Group>
+              <ScrollArea.Autosize mah={150}>
+                <ProblemsList
+                  file={path}
+                  diagnostics={checked.diagnostics}
+                  onSelect={(d) => {
+                    setView('edit');
+                    setReveal((prev) => ({ line: d.line, column: d.column, seq: (prev?.seq ?? 0) + 1 }));
+                  }}
+                />
+              </ScrollArea.Autosize>
+            </Paper>
+          </Box>
+          <Stack gap="md" style={{ flex: '0 1 360px', minWidth: 260 }}>
+            {language === 'yaml' && schemas?.cluster && <ClusterSchemasNote {...schemas.cluster} />}
+            <Paper withBorder radius="md" p="sm">
+              <Text size="xs" fw={700} tt="uppercase" c="dimmed" mb={6}>
+                Documents
+              </Text>
+              <DocumentStatusStrip file={path} documents={checked.parsed} statuses={statuses} />
+            </Paper>
+            {servers.length > 0 && (
+              <div>
+                <Text size="xs" fw={700} tt="uppercase" c="dimmed" mb={6}>
+                  Reconcile status
+                </Text>
+                <ReconcileStatus servers={servers} />
+              </div>
             )}
-          </Group>
-          <ScrollArea.Autosize mah={150}>
-            <ProblemsList
-              file={path}
-              diagnostics={checked.diagnostics}
-              onSelect={(d) => {
-                setView('edit');
-                setReveal((prev) => ({ line: d.line, column: d.column, seq: (prev?.seq ?? 0) + 1 }));
-              }}
-            />
-          </ScrollArea.Autosize>
-        </Paper>
-      </Stack>
-      <Stack gap="md" w={300} style={{ flexShrink: 0 }}>
-        {language === 'yaml' && schemas?.cluster && <ClusterSchemasNote {...schemas.cluster} />}
-        <Paper withBorder radius="md" p="sm">
-          <Text size="xs" fw={700} tt="uppercase" c="dimmed" mb={6}>
-            Documents
-          </Text>
-          <DocumentStatusStrip file={path} documents={checked.parsed} statuses={statuses} />
-        </Paper>
-        {servers.length > 0 && (
-          <div>
-            <Text size="xs" fw={700} tt="uppercase" c="dimmed" mb={6}>
-              Reconcile status
-            </Text>
-            <ReconcileStatus servers={servers} />
-          </div>
-        )}
+          </Stack>
+        </Group>
       </Stack>
       {previewing && <PreviewDefaultsModal path={path} text={draft.text} onClose={() => setPreviewing(false)} />}
       {conflict && <ConflictDialog path={path} message={conflict} busy={save.isPending} onReload={() => void reloadFromDisk()} onOverwrite={() => doSave(true)} onClose={() => setConflict(undefined)} />}

@@ -10,6 +10,7 @@ export function ConnectionBadge({ state, size = 'sm' }: { state: ConnectionState
     <Badge color={COLORS[state.status]} variant="dot" size={size} aria-label={`Status: ${LABELS[state.status]}`}>
       {LABELS[state.status]}
       {state.step ? ` · ${state.step}` : ''}
+      {state.status === 'ready' && state.listing ? ' · listing tools' : ''}
     </Badge>
   );
   return state.message ? (

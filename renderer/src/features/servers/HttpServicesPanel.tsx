@@ -4,7 +4,7 @@ import { IconApi, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../../rpc/client';
-import { readableError } from './ServerFormModal';
+import { readableError } from './readableError';
 
 /** Imported claw.describe descriptors: each service's HTTP tools sit in the registry beside MCP tools. */
 export function HttpServicesPanel() {

@@ -3,23 +3,26 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconDots, IconPencil, IconPlugConnected, IconPlugConnectedX, IconRefresh, IconStethoscope, IconTrash } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import type { ServerSnapshot } from '../../../../shared/mcp';
 import { useTRPC } from '../../rpc/client';
 import { useNavigate } from '../../shell/useSection';
-import { AnnotationBadges } from '../tools/AnnotationBadges';
-import { AuthorizationPanel } from './AuthorizationPanel';
 import { ConnectionBadge } from './ConnectionBadge';
-import { ExcludedToolModal } from './ExcludedToolModal';
-import { PromptsPanel } from './PromptsPanel';
-import { ResourcesPanel } from './ResourcesPanel';
-import { ServerFormModal } from './ServerFormModal';
-import { TasksPanel } from './TasksPanel';
-import { TranscriptPanel } from './TranscriptPanel';
-import { HistoryPanel, REVIEW_COLOR } from '../lock/HistoryPanel';
+import { ServerToolsTab } from './ServerToolsTab';
 import { useSourceReview } from '../lock/useLock';
 import { McpIconImage } from '../../components/McpIconImage';
 import type { McpIcon } from '../../../../shared/icons';
+
+// Tabs other than Tools, and the edit form, load when first opened: the Servers view is the
+// console's first screen and should not wait for their code.
+const AuthorizationPanel = lazy(() => import('./AuthorizationPanel').then((m) => ({ default: m.AuthorizationPanel })));
+const ExcludedToolModal = lazy(() => import('./ExcludedToolModal').then((m) => ({ default: m.ExcludedToolModal })));
+const HistoryPanel = lazy(() => import('../lock/HistoryPanel').then((m) => ({ default: m.HistoryPanel })));
+const PromptsPanel = lazy(() => import('./PromptsPanel').then((m) => ({ default: m.PromptsPanel })));
+const ResourcesPanel = lazy(() => import('./ResourcesPanel').then((m) => ({ default: m.ResourcesPanel })));
+const ServerFormModal = lazy(() => import('./ServerFormModal').then((m) => ({ default: m.ServerFormModal })));
+const TasksPanel = lazy(() => import('./TasksPanel').then((m) => ({ default: m.TasksPanel })));
+const TranscriptPanel = lazy(() => import('./TranscriptPanel').then((m) => ({ default: m.TranscriptPanel })));
 
 const STEP_HELP: Record<string, string> = {
   spawn: 'The command could not be started. Check that it is installed and on the PATH, or give its full path.',
@@ -44,6 +47,7 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
   const refresh = useMutation(trpc.mcp.refresh.mutationOptions());
   const remove = useMutation(trpc.mcp.remove.mutationOptions());
   const { state } = server;
+  const openTool = useCallback((tool: string) => navigate('tools', { tool: `mcp:${name}.${tool}` }), [navigate, name]);
   const where = server.config.transport === 'stdio' ? [server.config.command, ...server.config.args].join(' ') : server.config.url;
 
   const confirmRemove = () =>
@@ -173,6 +177,7 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
         </Alert>
       )}
 
+      <Suspense fallback={null}>
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="tools">Tools ({server.tools.length})</Tabs.Tab>
@@ -185,46 +190,15 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
           <Tabs.Tab value="info">Info</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="tools" pt="md">
-          <Table highlightOnHover verticalSpacing={6} aria-label={`Tools of ${name}`}>
-            <Table.Tbody>
-              {server.tools.map((t) => (
-                <Table.Tr
-                  key={t.name}
-                  style={{ cursor: 'pointer' }}
-                  onClick={() => (server.excludedTools?.[t.name] ? setExcluded(t.name) : navigate('tools', { tool: `mcp:${name}.${t.name}` }))}
-                >
-                  <Table.Td w={280}>
-                    <Group gap={6} wrap="nowrap">
-                      <Text fw={600} ff="monospace" size="sm" c={server.excludedTools?.[t.name] ? 'dimmed' : undefined} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
-                        {t.name}
-                      </Text>
-                      {server.excludedTools?.[t.name] && (
-                        <Badge size="xs" variant="outline" color="gray" style={{ flexShrink: 0, overflow: 'visible' }}>
-                          excluded
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" c="dimmed" lineClamp={1}>
-                      {t.description}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td w={220}>
-                    <Group gap={4}>
-                      {heldTools.has(t.name) && (
-                        <Badge size="xs" color={REVIEW_COLOR[heldTools.get(t.name)!]} variant="filled">
-                          {heldTools.get(t.name)}
-                        </Badge>
-                      )}
-                      <AnnotationBadges annotations={t.annotations} />
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          {server.tools.length === 0 && <Text c="dimmed" size="sm">{state.status === 'ready' ? 'This server has no tools.' : 'Connect to see its tools.'}</Text>}
+          <ServerToolsTab
+            server={name}
+            tools={server.tools}
+            ready={state.status === 'ready'}
+            listing={state.listing}
+            excluded={server.excludedTools}
+            held={heldTools}
+            onOpen={(tool) => (server.excludedTools?.[tool] ? setExcluded(tool) : openTool(tool))}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="resources" pt="md">
           <ResourcesPanel server={server} />
@@ -250,8 +224,9 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
           <ServerInfo server={server} />
         </Tabs.Panel>
       </Tabs>
-      <ExcludedToolModal server={name} tool={server.tools.find((t) => t.name === excluded)} exclusion={excluded ? server.excludedTools?.[excluded] : undefined} onClose={() => setExcluded(undefined)} />
+      {excluded && <ExcludedToolModal server={name} tool={server.tools.find((t) => t.name === excluded)} exclusion={excluded ? server.excludedTools?.[excluded] : undefined} onClose={() => setExcluded(undefined)} />}
       {editing && <ServerFormModal opened onClose={() => setEditing(false)} existing={server} onSaved={(saved) => navigate('servers', { server: saved })} />}
+      </Suspense>
     </Stack>
   );
 }

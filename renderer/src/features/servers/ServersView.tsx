@@ -1,19 +1,20 @@
 import { Alert, Badge, Box, Button, Center, Group, Loader, Paper, ScrollArea, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconFileImport, IconPlus, IconServer2, IconTerminal2, IconWorld } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { ServerSnapshot } from '../../../../shared/mcp';
 import { useTRPC } from '../../rpc/client';
 import { downloadText } from '../../shell/download';
 import { useLocation, useNavigate } from '../../shell/useSection';
 import { ConnectionBadge } from './ConnectionBadge';
 import { HttpServicesPanel } from './HttpServicesPanel';
-import { ImportServersModal } from './ImportServersModal';
 import { ServerDetail } from './ServerDetail';
-import { ServerFormModal } from './ServerFormModal';
 import { useServers } from './useServers';
 import { McpIconImage } from '../../components/McpIconImage';
 import type { McpIcon } from '../../../../shared/icons';
+
+const ImportServersModal = lazy(() => import('./ImportServersModal').then((m) => ({ default: m.ImportServersModal })));
+const ServerFormModal = lazy(() => import('./ServerFormModal').then((m) => ({ default: m.ServerFormModal })));
 
 export function ServersView() {
   const { servers, error } = useServers();
@@ -81,8 +82,10 @@ export function ServersView() {
         </Group>
       )}
       <HttpServicesPanel />
-      {adding && <ServerFormModal opened onClose={() => setAdding(false)} onSaved={(name) => navigate('servers', { server: name })} />}
-      {importing && <ImportServersModal opened onClose={() => setImporting(false)} />}
+      <Suspense fallback={null}>
+        {adding && <ServerFormModal opened onClose={() => setAdding(false)} onSaved={(name) => navigate('servers', { server: name })} />}
+        {importing && <ImportServersModal opened onClose={() => setImporting(false)} />}
+      </Suspense>
     </Stack>
   );
 }
@@ -112,7 +115,7 @@ function ServerListItem({ server, active, onClick }: { server: ServerSnapshot; a
           </Text>
           <Group gap={6}>
             <ConnectionBadge state={server.state} size="xs" />
-            {server.state.status === 'ready' && (
+            {server.state.status === 'ready' && !server.state.listing && (
               <Text size="xs" c="dimmed">
                 {server.tools.length} tools
               </Text>

@@ -12,7 +12,7 @@ export function ToolList({ tools, selected, onSelect, findings }: { tools: ToolV
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: tools.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   return (
-    <div ref={parent} style={{ height: 'calc(100vh - 230px)', overflow: 'auto' }} role="listbox" aria-label="Tools">
+    <div ref={parent} style={{ flex: 1, minHeight: 0, overflow: 'auto' }} role="listbox" aria-label="Tools">
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((row) => {
           const tool = tools[row.index]!;

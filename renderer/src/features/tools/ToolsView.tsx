@@ -1,4 +1,4 @@
-import { Alert, Box, Center, Group, Loader, Paper, SegmentedControl, Select, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Box, Center, CloseButton, Group, Loader, Paper, SegmentedControl, Select, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { IconSearch, IconTool } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { sourceId } from '../../../../shared/invocation';
@@ -34,7 +34,8 @@ export function ToolsView() {
   const findings = useLintFindings(tools);
 
   return (
-    <Stack gap="md">
+    // The catalog fits the window: the list and the detail scroll on their own, the page does not.
+    <Stack gap="md" h={view === 'catalog' ? 'calc(100dvh - 52px - 2 * var(--mantine-spacing-lg))' : undefined}>
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={2}>Tools</Title>
@@ -67,10 +68,17 @@ export function ToolsView() {
           <Loader aria-label="Loading tools" />
         </Center>
       ) : (
-        <Group align="flex-start" gap="lg" wrap="nowrap">
-          <Paper withBorder w={340} p="xs" style={{ flexShrink: 0 }}>
-            <Stack gap={6}>
-              <TextInput leftSection={<IconSearch size={14} />} placeholder="Search name, title, description" value={query} onChange={(e) => setQuery(e.currentTarget.value)} aria-label="Search tools" />
+        <Group align="stretch" gap="lg" wrap="nowrap" style={{ flex: 1, minHeight: 0 }}>
+          <Paper withBorder w={340} p="xs" style={{ flexShrink: 0, display: 'flex', flexDirection: 'column' }}>
+            <Stack gap={6} style={{ flex: 1, minHeight: 0 }}>
+              <TextInput
+                leftSection={<IconSearch size={14} />}
+                placeholder="Search name, title, description"
+                value={query}
+                onChange={(e) => setQuery(e.currentTarget.value)}
+                aria-label="Search tools"
+                rightSection={query ? <CloseButton size="sm" aria-label="Clear search" onClick={() => setQuery('')} /> : undefined}
+              />
               <Select placeholder="All sources" data={sources} value={source} onChange={setSource} clearable aria-label="Filter by source" />
               <Text size="xs" c="dimmed" px={4}>
                 {visible.length} of {tools.length} tools
@@ -78,7 +86,7 @@ export function ToolsView() {
               <ToolList tools={visible} selected={selected?.name} onSelect={(name) => navigate('tools', { tool: name })} findings={findings} />
             </Stack>
           </Paper>
-          <Box style={{ flex: 1, minWidth: 0 }}>
+          <Box style={{ flex: 1, minWidth: 0, overflowY: 'auto' }}>
             {selected ? (
               <ToolDetail key={selected.name} tool={selected} findings={findings.get(selected.name) ?? []} />
             ) : (
