@@ -110,6 +110,9 @@ async function inspector(page: Page): Promise<number[]> {
   const child: ChildProcess = spawn(join(root, 'node_modules/.bin/mcp-inspector'), [], {
     env: { ...process.env, CLIENT_PORT: String(uiPort), SERVER_PORT: String(proxyPort), DANGEROUSLY_OMIT_AUTH: 'true', MCP_AUTO_OPEN_ENABLED: 'false' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: the Inspector starts a proxy and a web server of its own, and all of
+    // them must end with the bench (a survivor holding our pipes would keep this process alive).
+    detached: true,
   });
   try {
     await new Promise<void>((ready, fail) => {
@@ -136,7 +139,13 @@ async function inspector(page: Page): Promise<number[]> {
     }
     return connects;
   } finally {
-    child.kill('SIGTERM');
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+    child.stdout?.destroy();
+    child.stderr?.destroy();
   }
 }
 

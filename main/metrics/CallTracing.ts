@@ -1,11 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, SamplingDecision, TracerProvider, type ReadableSpan, type Sampler, type SamplingResult, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Context } from '@opentelemetry/api';
 
 export { SpanKind };
+
+/** What stage() and within() hand out while nothing records: every method is a no-op. */
+const UNRECORDED_STAGE: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 /** A W3C `traceparent`: version 00, trace id, parent (span) id, flags. */
 export const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -82,6 +85,15 @@ export class CallTracing {
     return this.tracer.startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT);
   }
 
+  /**
+   * A stage of a call under way (validate, policy): a span of its own while spans are exported;
+   * otherwise a shared no-op span, because unexported stages would cost each call a span (ids,
+   * attributes, a context) that nobody reads — the wire and history use only the call's own span.
+   */
+  stage(name: string, attributes: Attributes = {}): Span {
+    return this.sampler.exporting || !this.current.getStore() ? this.start(name, attributes) : UNRECORDED_STAGE;
+  }
+
   /** Runs `fn` with `span` as the current span (what outgoing requests carry). */
   run<T>(span: Span, fn: () => T): T {
     return this.current.run(span, fn);
@@ -89,6 +101,8 @@ export class CallTracing {
 
   /** Runs `fn` in a child span named `name`, which ends (with an error status if `fn` throws) when it settles. */
   async within<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+    // Inside a call while nothing exports: the call's span stays the current one (see stage()).
+    if (!this.sampler.exporting && this.current.getStore()) return fn(UNRECORDED_STAGE);
     const span = this.start(name, attributes, { kind });
     try {
       return await this.run(span, () => fn(span));

@@ -153,7 +153,7 @@ export class InvocationPipeline {
     const at = { ...base, sourceKind: entry.source.kind, sourceName: entry.source.name, tool: entry.toolName };
     const verdict = this.policy.verdict(entry);
 
-    const validating = this.tracing.start('validate');
+    const validating = this.tracing.stage('validate');
     try {
       this.validator.validate(entry.name, entry.inputSchema, args);
     } catch (error) {
@@ -164,7 +164,7 @@ export class InvocationPipeline {
     }
     // A held definition runs only when the caller confirmed that very hash; then the other rules decide.
     const refusal = reviewRefusal(entry, verdict, request.reviewedHash) ?? refusalFor(entry, withoutHold(verdict), request.confirmed === true);
-    this.tracing.start('policy', { 'policy.verdict': verdict.verdict, 'policy.refused': refusal !== undefined }).end();
+    this.tracing.stage('policy', { 'policy.verdict': verdict.verdict, 'policy.refused': refusal !== undefined }).end();
     if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, verdict);
 
     if (request.runId !== undefined && request.allowRepeats !== true) {
