@@ -21,7 +21,12 @@ const files = {
   missing: join(root, 'missing.yaml'),
 };
 
+// Generated lines may name a relative --data-dir or --output: run inside the test's own folder so
+// whatever they create lands there, never in the repository.
+const startDir = process.cwd();
+
 beforeAll(() => {
+  process.chdir(root);
   // An empty workspace: no example server to start, so every command stays fast.
   mkdirSync(join(dataDir, 'workspace'), { recursive: true });
   writeFileSync(files.tool, 'apiVersion: orloj.dev/v1\nkind: Tool\nmetadata:\n  name: small\nspec:\n  type: http\n  endpoint: http://127.0.0.1:1/x\n');
@@ -31,6 +36,7 @@ beforeAll(() => {
   writeFileSync(files.env, 'greeting: hi\n');
 });
 afterAll(() => {
+  process.chdir(startDir);
   console.log(`exit codes of 10,000 generated command lines: ${[...exitCodes].sort().map(([code, count]) => `${code}: ${count}`).join(', ')}`);
   // Each kind of ending is reached: success, failure, usage error, cannot connect.
   for (const code of [0, 1, 2, 3]) expect(exitCodes.get(code) ?? 0, `exit code ${code}`).toBeGreaterThan(50);
