@@ -18,7 +18,7 @@ const rendererPatterns = [
 ];
 
 /**
- * The layer rules of ARCHITECTURE.md:
+ * The layer rules (README "Layout"; e2e/architecture/layering.test.ts checks that lint enforces them):
  *   shared/   imports nothing of ours and no package but zod
  *   main/     imports shared/ only (plain Node, no electron)
  *   renderer/ imports shared/ and `import type` from main/rpc

@@ -156,7 +156,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   let permissions: LocalResources['permissions'] = () => [];
   // The lockfile's holds, known once the workspace (where tooldeck.lock lives) is open.
   let holds: (entry: ToolEntry) => ToolHold | undefined = () => undefined;
-  const pipeline = new InvocationPipeline({ catalog, recorder, logger, permissions: () => permissions(), holds: (entry) => holds(entry) });
+  const pipeline = new InvocationPipeline({ catalog, recorder, logger, redactor, permissions: () => permissions(), holds: (entry) => holds(entry) });
   const mcp = new McpService({
     dataDir: deps.dataDir,
     secretStore: secrets,
@@ -193,7 +193,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const mcpSync = new McpCatalogSync(mcp, catalog, logger, resources.toolConfig);
   const apps = new McpAppHost({ mcp, catalog, pipeline, logger });
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
-  const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger, recorder });
+  const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger, recorder, redactor });
   const a2aSkills = new A2aCatalogSync(a2a, catalog, logger);
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
   if (deps.autoConnect) void a2aSkills.syncAll();

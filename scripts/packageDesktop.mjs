@@ -4,7 +4,8 @@
 //
 // Environment (each optional; without it that step is skipped and the summary says so):
 //   TOOLDECK_UPDATE_URL        auto-update feed on your own server (electron-builder "generic")
-//   GITHUB_REPOSITORY          owner/repo: auto-update from that repository's GitHub releases
+//   GITHUB_REPOSITORY          owner/repo: auto-update from that repository's GitHub releases (on
+//                              GitHub Actions, where it is always set, only for a v* tag's build)
 //   CSC_LINK, CSC_KEY_PASSWORD signing certificate (macOS Developer ID .p12, or Windows .pfx)
 //   WIN_CSC_LINK, WIN_CSC_KEY_PASSWORD  a separate Windows certificate
 //   APPLE_API_KEY, APPLE_API_KEY_ID, APPLE_API_ISSUER      notarization (App Store Connect key), or
@@ -16,6 +17,16 @@ import { fileURLToPath } from 'node:url';
 import { projectRoot, stageDesktopResources } from './desktopResources.mjs';
 
 /**
+ * A GitHub Actions run sets GITHUB_REPOSITORY for every build, pull requests included; only the build
+ * of a v* tag (what the Desktop workflow releases) may name the releases as its update feed. A
+ * branch or pull-request build that did would embed app-update.yml and, once installed from its
+ * artifact, replace itself with the latest release.
+ */
+function isUntaggedActionsBuild(env) {
+  return env.GITHUB_ACTIONS === 'true' && !/^refs\/tags\/v/.test(env.GITHUB_REF ?? '');
+}
+
+/**
  * What the environment adds to electron-builder.yml (electron-builder merges it over the file):
  * the publish provider. Signing and notarization read their variables themselves.
  */
@@ -23,7 +34,7 @@ export function desktopBuildOverrides(env = process.env) {
   const config = {};
   if (env.TOOLDECK_UPDATE_URL) {
     config.publish = [{ provider: 'generic', url: env.TOOLDECK_UPDATE_URL }];
-  } else if (env.GITHUB_REPOSITORY && /^[\w.-]+\/[\w.-]+$/.test(env.GITHUB_REPOSITORY)) {
+  } else if (env.GITHUB_REPOSITORY && /^[\w.-]+\/[\w.-]+$/.test(env.GITHUB_REPOSITORY) && !isUntaggedActionsBuild(env)) {
     const [owner, repo] = env.GITHUB_REPOSITORY.split('/');
     config.publish = [{ provider: 'github', owner, repo, releaseType: 'release' }];
   } else {
@@ -38,8 +49,9 @@ export function releaseSummary(config, env = process.env) {
   const macSigning = has('CSC_LINK') || has('CSC_NAME');
   const notarize = has('APPLE_API_KEY', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER') || has('APPLE_ID', 'APPLE_APP_SPECIFIC_PASSWORD', 'APPLE_TEAM_ID') || has('APPLE_KEYCHAIN', 'APPLE_KEYCHAIN_PROFILE');
   const publish = config.publish?.[0];
+  const noFeed = env.GITHUB_REPOSITORY && isUntaggedActionsBuild(env) ? `none (${env.GITHUB_REF ?? 'this build'} is not a v* tag)` : 'none (set TOOLDECK_UPDATE_URL or GITHUB_REPOSITORY)';
   return [
-    `updates: ${publish ? (publish.provider === 'generic' ? `generic feed ${publish.url}` : `GitHub releases of ${publish.owner}/${publish.repo}`) : 'none (set TOOLDECK_UPDATE_URL or GITHUB_REPOSITORY)'}`,
+    `updates: ${publish ? (publish.provider === 'generic' ? `generic feed ${publish.url}` : `GitHub releases of ${publish.owner}/${publish.repo}`) : noFeed}`,
     `macOS signing: ${macSigning ? 'Developer ID from CSC_LINK/CSC_NAME' : 'none (ad-hoc signature reset after the fuses flip; set CSC_LINK)'}`,
     `macOS notarization: ${notarize && macSigning ? 'yes' : 'skipped (needs signing and APPLE_* credentials)'}`,
     `Windows signing: ${has('WIN_CSC_LINK') || has('CSC_LINK') ? 'certificate from WIN_CSC_LINK/CSC_LINK' : 'none (set WIN_CSC_LINK)'}`,

@@ -52,7 +52,8 @@ export const GrpcMetadataKey = z
   .refine((key) => !key.startsWith('grpc-') && !['te', 'content-type', 'user-agent', 'host'].includes(key), 'is reserved by gRPC');
 
 /**
- * What a source speaks: `tools.v1` — the tool-protocols chapter's ToolServer (ListTools/ExecuteTool);
+ * What a source speaks: `tools.v1` — the `tools.v1.ToolServer` contract (ListTools/ExecuteTool;
+ * main/grpc/proto/tools/v1/tool_server.proto);
  * `reflection` — any service, its unary and server-streaming methods found through server reflection.
  */
 export const GrpcProtocol = z.enum(['tools.v1', 'reflection']);

@@ -1,8 +1,8 @@
 /**
  * The Language Operator model as the cluster stores it: the `langop.io/v1alpha1` LanguageTool and
  * LanguageAgent resources, their status, and the names and keys the reconciler writes. What the
- * console's Cluster section sends and shows (contexts, inventory rows, apply results, the operator
- * panel) is in kubeApi.ts, built on these.
+ * console's Cluster section and `tooldeck kube inventory` send and show (contexts, inventory rows,
+ * apply results, the operator panel) is in kubeApi.ts, built on these.
  */
 import { z } from 'zod';
 import { ToolDefinition } from './lock';
@@ -135,24 +135,3 @@ export type LanguageAgentStatus = z.infer<typeof LanguageAgentStatus>;
 /** The `tools:` entry an agent gets for each tool it references (Language Operator's /etc/agent/config.yaml). */
 export const AgentToolEntry = z.object({ endpoint: z.string(), protocol: z.literal('mcp') });
 export type AgentToolEntry = z.infer<typeof AgentToolEntry>;
-
-export const ToolInventoryRow = z.object({
-  name: z.string(),
-  phase: ToolPhase,
-  deploymentMode: DeploymentMode,
-  endpoint: z.string().optional(),
-  toolCount: z.number().int(),
-  /** Agents in the same namespace whose spec.tools names this tool. */
-  agents: z.array(z.string()),
-  deleting: z.boolean(),
-  /** Its discovered definitions wait for approval (condition DefinitionsChanged). */
-  definitionsChanged: z.boolean().optional(),
-});
-export type ToolInventoryRow = z.infer<typeof ToolInventoryRow>;
-
-export const KubeInventory = z.object({
-  context: z.string(),
-  server: z.string(),
-  namespaces: z.array(z.object({ namespace: z.string(), tools: z.array(ToolInventoryRow), agents: z.array(z.string()) })),
-});
-export type KubeInventory = z.infer<typeof KubeInventory>;

@@ -1,7 +1,8 @@
 /**
- * The contract of the console's Cluster section (`kube.*` procedures): kubeconfig contexts, the
- * live tool inventory, dry-run diffs and apply results, cluster schemas, the operator's status. The
- * Language Operator resources these views are made of are in kube.ts.
+ * The contract of the console's Cluster section (`kube.*` procedures) and of `tooldeck kube
+ * inventory`: kubeconfig contexts, the tool inventory, dry-run diffs and apply results, cluster
+ * schemas, the operator's status. The Language Operator resources these views are made of are in
+ * kube.ts.
  */
 import { z } from 'zod';
 import { Condition, DeploymentMode, ToolDefinitionsStatus, ToolPhase, ToolSchema } from './kube';
@@ -65,6 +66,7 @@ export const ClusterToolRow = z.object({
   deploymentMode: DeploymentMode,
   endpoint: z.string().optional(),
   toolCount: z.number().int(),
+  /** Agents in the same namespace whose spec.tools names this tool. */
   agents: z.array(z.string()),
   deleting: z.boolean(),
   /** RFC 3339 creationTimestamp; the age is computed where it is shown. */
@@ -82,6 +84,21 @@ export const ClusterInventory = z.object({
   agents: z.number().int(),
 });
 export type ClusterInventory = z.infer<typeof ClusterInventory>;
+
+/**
+ * A row of `tooldeck kube inventory`: the Cluster section's row without the namespace (the CLI
+ * groups rows by namespace) and without the creation time (it shows no age).
+ */
+export const KubeInventoryToolRow = ClusterToolRow.omit({ namespace: true, createdAt: true });
+export type KubeInventoryToolRow = z.infer<typeof KubeInventoryToolRow>;
+
+/** `tooldeck kube inventory [--json]`: one read of the cluster, tools and agent names per namespace. */
+export const KubeInventory = z.object({
+  context: z.string(),
+  server: z.string(),
+  namespaces: z.array(z.object({ namespace: z.string(), tools: z.array(KubeInventoryToolRow), agents: z.array(z.string()) })),
+});
+export type KubeInventory = z.infer<typeof KubeInventory>;
 
 export const ToolRef = z.object({ namespace: z.string().min(1), name: z.string().min(1) });
 export type ToolRef = z.infer<typeof ToolRef>;

@@ -123,7 +123,11 @@ export const McpTool = z
     name: z.string(),
     title: z.string().optional(),
     description: z.string().optional(),
-    inputSchema: z.record(z.string(), z.unknown()),
+    // The spec requires an object schema (arguments are always a JSON object): a tool whose
+    // inputSchema is anything else cannot be called as described, so it is left out as unusable
+    // (see main/mcp/acceptToolList.ts) instead of being offered with a form that cannot fit.
+    // Only `type` is checked; the rest of the schema stays as loose as servers write it.
+    inputSchema: z.object({ type: z.literal('object') }).loose(),
     outputSchema: z.record(z.string(), z.unknown()).optional(),
     annotations: ToolAnnotations.optional(),
     execution: z.object({ taskSupport: z.string().optional() }).loose().optional(),

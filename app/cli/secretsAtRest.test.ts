@@ -18,12 +18,18 @@ const SECRETS = {
   authorizationHeader: 'authz-4c1f9e7d2b',
   apiKeyHeader: 'xapikey-93be01aa57',
   cookieHeader: 'cookie-77d2e0c415',
+  proxyAuthorizationHeader: 'proxyauth-1e7b90c24d',
+  sessionIdHeader: 'sessionid-8f03a6d5e2',
   urlPassword: 'urlpw-5e61b0c3d9',
+  basicUrlPassword: 'basicpw-47ad9e2c06',
   urlQueryKey: 'querykey-2a8f44e170',
   bearerToken: 'bearer-0d9c3e5b71',
   namedEnv: 'envtoken-6b1d08f3c2',
   credentialLookingEnv: 'dburlpw-c3f5a7e912',
 };
+/** A URL password travels as HTTP Basic: its encoded form is as much a secret as the password. */
+const BASIC_CREDENTIAL = Buffer.from(`ops:${SECRETS.basicUrlPassword}`).toString('base64');
+const DATABASE_URL = `postgres://app:${SECRETS.credentialLookingEnv}@db.internal/app`;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-secrets-'));
 let everything: RunningPeer;
@@ -57,6 +63,19 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+/** The folder itself and every folder below it. */
+function foldersUnder(dir: string): string[] {
+  return [dir, ...readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? foldersUnder(join(dir, entry.name)) : []))];
+}
+
+/** Anything that is neither a regular file nor a folder (a symlink, a socket): its mode would not be checked. */
+function othersUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? othersUnder(path) : entry.isFile() ? [] : [path];
+  });
+}
+
 beforeAll(async () => {
   everything = await startEverythingHttp();
   proxy = await recordingProxy(everything.url);
@@ -76,16 +95,22 @@ describe('secrets at rest', () => {
       '--header', `Authorization=Bearer ${SECRETS.authorizationHeader}`,
       '--header', `X-Api-Key=${SECRETS.apiKeyHeader}`,
       '--header', `Cookie=sid=${SECRETS.cookieHeader}`,
+      '--header', `Proxy-Authorization=Bearer ${SECRETS.proxyAuthorizationHeader}`,
+      '--header', `X-Session-Id=${SECRETS.sessionIdHeader}`,
       '--header', 'X-Team=blue',
     ]);
     expect(added).toMatchObject({ code: 0, stderr: '' });
     expect(added.stdout).toMatch(/connected, \d+ tools/);
     const bearer = await run(['mcp', 'add', 'remote-bearer', '--url', proxy.url, '--bearer-token-env', 'TOOLDECK_TEST_BEARER']);
     expect(bearer.stdout).toMatch(/connected/);
+    // A URL password with no Authorization header of its own: the only way it can reach the server is
+    // as HTTP Basic (fetch refuses URLs with credentials), so the server must see it there.
+    const basic = await run(['mcp', 'add', 'remote-basic', '--url', proxy.url.replace('http://', `http://ops:${SECRETS.basicUrlPassword}@`)]);
+    expect(basic.stdout).toMatch(/connected/);
     const local = await run([
       'mcp', 'add', 'local', '--stdio', `${process.execPath} ${everythingScript} stdio`,
       '--env', `MY_SERVICE_TOKEN=${SECRETS.namedEnv}`,
-      '--env', `DATABASE_URL=postgres://app:${SECRETS.credentialLookingEnv}@db.internal/app`,
+      '--env', `DATABASE_URL=${DATABASE_URL}`,
       '--env', 'LOG_LEVEL=debug',
     ]);
     expect(local.stdout).toMatch(/connected/);
@@ -95,8 +120,11 @@ describe('secrets at rest', () => {
     expect(sent?.headers['x-api-key']).toBe(SECRETS.apiKeyHeader);
     expect(sent?.headers.cookie).toBe(`sid=${SECRETS.cookieHeader}`);
     expect(sent?.headers.authorization).toBe(`Bearer ${SECRETS.authorizationHeader}`);
+    expect(sent?.headers['proxy-authorization']).toBe(`Bearer ${SECRETS.proxyAuthorizationHeader}`);
+    expect(sent?.headers['x-session-id']).toBe(SECRETS.sessionIdHeader);
     expect(sent?.url).toContain(`api_key=${SECRETS.urlQueryKey}`);
     expect(proxy.seen.some((request) => request.headers.authorization === `Bearer ${SECRETS.bearerToken}`)).toBe(true);
+    expect(proxy.seen.some((request) => request.headers.authorization === `Basic ${BASIC_CREDENTIAL}`)).toBe(true);
 
     // Calls that echo every secret back: history keeps the calls, not the secrets.
     const everySecret = Object.values(SECRETS).join(' ');
@@ -110,8 +138,18 @@ describe('secrets at rest', () => {
     try {
       await core.mcp.connect('local');
       const pid = core.mcp.get('local').pid!;
-      // The child got its environment unsealed (Linux: read it back from /proc).
-      if (process.platform === 'linux') expect(readFileSync(`/proc/${pid}/environ`, 'utf8')).toContain(`MY_SERVICE_TOKEN=${SECRETS.namedEnv}`);
+      // The child got its environment unsealed, the variable sealed for its name and the one sealed
+      // for its credential-looking value alike (Linux: read it back from /proc)...
+      if (process.platform === 'linux') {
+        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        expect(environ).toContain(`MY_SERVICE_TOKEN=${SECRETS.namedEnv}`);
+        expect(environ).toContain(`DATABASE_URL=${DATABASE_URL}`);
+      }
+      // ...and on every platform from the server itself: server-everything's get-env returns its
+      // process.env. Its result, secrets and all, also lands in history, which must mask them.
+      const printed = await core.pipeline.invoke({ name: 'mcp:local.get-env', arguments: {} });
+      const env = JSON.parse((printed.result?.content as Array<{ text: string }>)[0]!.text) as Record<string, string>;
+      expect(env).toMatchObject({ MY_SERVICE_TOKEN: SECRETS.namedEnv, DATABASE_URL, LOG_LEVEL: 'debug' });
       await core.pipeline.invoke({ name: 'mcp:local.echo', arguments: { message: everySecret } });
       const transcript = core.mcp.transcript('local')!.export();
       expect(transcript).toContain('echo');
@@ -138,12 +176,20 @@ describe('secrets at rest', () => {
     expect(files.some((file) => file.endsWith('tooldeck.db'))).toBe(true);
     for (const file of files) {
       const bytes = readFileSync(file);
-      for (const [kind, secret] of Object.entries(SECRETS)) {
+      for (const [kind, secret] of Object.entries({ ...SECRETS, basicCredential: BASIC_CREDENTIAL })) {
         expect(bytes.includes(secret), `${kind} found in ${file}`).toBe(false);
         expect(bytes.includes(Buffer.from(secret, 'utf16le')), `${kind} (UTF-16) found in ${file}`).toBe(false);
       }
     }
-    // And nothing under it is readable by anyone but its owner.
-    for (const file of files) expect((statSync(file).mode & 0o077).toString(8), file).toBe('0');
+    // And nothing under it is readable by anyone but its owner: exactly 0600 for every file and 0700
+    // for every folder (the data dir included), whatever the umask of the process that made them.
+    // (POSIX modes: Windows has none to check.)
+    if (process.platform !== 'win32') {
+      const folders = foldersUnder(dataDir);
+      expect(folders.length).toBeGreaterThan(1);
+      for (const folder of folders) expect((statSync(folder).mode & 0o777).toString(8), folder).toBe('700');
+      for (const file of files) expect((statSync(file).mode & 0o777).toString(8), file).toBe('600');
+      expect(othersUnder(dataDir)).toEqual([]);
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,8 @@ beforeAll(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-web-'));
   const staticDir = mkdtempSync(join(tmpdir(), 'tooldeck-static-'));
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Tooldeck</title>');
+  mkdirSync(join(staticDir, 'assets'));
+  writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log("tooldeck");');
   core = await createCore({ appVersion: '9.9.9', host: 'web', dataDir, secretStore: new MemorySecretStore(), logger: silentLogger });
   server = await startWebServer({ core, staticDir });
   base = `http://127.0.0.1:${server.port}`;
@@ -26,6 +29,18 @@ afterAll(async () => {
 });
 
 const auth = () => ({ Authorization: `Bearer ${server.token}` });
+
+/** A raw request (fetch may not set Host), answered with its status and headers; the body is drained. */
+function exchange(path: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders }>((resolve, reject) => {
+    request({ host: '127.0.0.1', port: server.port, path, method, headers }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode!, headers: res.headers });
+    })
+      .on('error', reject)
+      .end();
+  });
+}
 
 describe('browser-mode server', () => {
   it('binds 127.0.0.1 and prints a URL whose fragment carries a 256-bit token', () => {
@@ -44,6 +59,37 @@ describe('browser-mode server', () => {
     expect(await response.text()).toContain('<title>Tooldeck</title>');
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(response.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('sends the anti-framing and cross-origin-read headers on static answers and on every refusal', async () => {
+    // A refusal is a page too: one another site could frame (clickjacking), or load as a no-cors
+    // resource, is exactly what these headers stop, so 403s must carry them like the shell does.
+    const navigation = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' };
+    const cases: Array<[string, number, Promise<{ status: number; headers: IncomingHttpHeaders }>]> = [
+      ['the shell', 200, exchange('/')],
+      ['a client-side route (the shell)', 200, exchange('/servers/everything')],
+      ['the shell, opened by a link on another site', 200, exchange('/', navigation)],
+      ['an asset', 200, exchange('/assets/app.js')],
+      ['a missing asset', 404, exchange('/assets/missing.js')],
+      ['an API call', 200, exchange('/trpc/system.info', auth())],
+      ['a foreign Host, static', 403, exchange('/', { Host: `evil.example:${server.port}` })],
+      ['a foreign Host, API', 403, exchange('/trpc/system.info', { Host: `evil.example:${server.port}`, ...auth() })],
+      ['a foreign Origin, API', 403, exchange('/trpc/system.info', { Origin: 'http://127.0.0.1:1', ...auth() })],
+      ['a cross-site subresource, static', 403, exchange('/assets/app.js', { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'script' })],
+      ['a same-site frame of the shell', 403, exchange('/', { 'Sec-Fetch-Site': 'same-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'iframe' })],
+      ['a cross-site API call', 403, exchange('/trpc/system.info', { 'Sec-Fetch-Site': 'cross-site', ...auth() })],
+      ['a WebSocket upgrade', 403, exchange('/trpc/system.heartbeat', { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...auth() })],
+      ['an API call without a token', 401, exchange('/trpc/system.info')],
+      ['a POST to the shell', 405, exchange('/', {}, 'POST')],
+    ];
+    for (const [what, status, answer] of cases) {
+      const { status: got, headers } = await answer;
+      expect(got, what).toBe(status);
+      expect(headers['cross-origin-resource-policy'], what).toBe('same-origin');
+      expect(headers['x-frame-options'], what).toBe('DENY');
+      expect(headers['content-security-policy'], what).toMatch(/(^|;\s*)frame-ancestors 'none'(;|$)/);
+      expect(headers['x-content-type-options'], what).toBe('nosniff');
+    }
   });
 
   it('refuses API calls without a token (401) and with a wrong one', async () => {

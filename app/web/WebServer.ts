@@ -49,6 +49,14 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
+/** The raw answer to a WebSocket upgrade (written to the socket: Node's response object is not used there). */
+const UPGRADE_REFUSAL = [
+  'HTTP/1.1 403 Forbidden',
+  'Connection: close',
+  'Content-Length: 0',
+  ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
+].join('\r\n') + '\r\n\r\n';
+
 export class BindRefusedError extends Error {}
 
 export async function startWebServer(options: WebServerOptions): Promise<RunningWebServer> {
@@ -90,9 +98,10 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed');
     return void serveStatic(staticRoot, path, res);
   });
-  // The console speaks no WebSocket: an upgrade is answered and the socket closed, never kept.
+  // The console speaks no WebSocket: an upgrade is answered and the socket closed, never kept. The
+  // refusal carries the security headers every other answer carries.
   server.on('upgrade', (_req, socket) => {
-    socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    socket.end(UPGRADE_REFUSAL);
   });
   server.on('clientError', (_error, socket) => socket.destroy());
 

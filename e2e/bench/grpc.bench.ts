@@ -15,7 +15,7 @@ import { ToolServerClient } from '../../main/grpc/ToolServerClient';
 import { silentLogger } from '../../main/platform/Logger';
 import { MemorySecretStore } from '../../main/platform/SecretStore';
 import { InvocationPipeline } from '../../main/registry/InvocationPipeline';
-import { MemoryInvocationRecorder } from '../../main/registry/MemoryInvocationRecorder';
+import { MemoryInvocationRecorder } from '../../main/registry/testing/MemoryInvocationRecorder';
 import { ToolCatalog } from '../../main/registry/ToolCatalog';
 
 const ROUNDS = 25;

@@ -21,7 +21,7 @@ import { entryHashes } from '../../main/lock/definitionHash';
 import { silentLogger } from '../../main/platform/Logger';
 import { createToolEntry } from '../../main/registry/createToolEntry';
 import { InvocationPipeline } from '../../main/registry/InvocationPipeline';
-import { MemoryInvocationRecorder } from '../../main/registry/MemoryInvocationRecorder';
+import { MemoryInvocationRecorder } from '../../main/registry/testing/MemoryInvocationRecorder';
 import { ToolCatalog } from '../../main/registry/ToolCatalog';
 import type { ToolExecutor } from '../../main/registry/types';
 import { round, summarize } from './benchStats';

@@ -2,7 +2,8 @@
 // 2,000 echo calls over stdio and over Streamable HTTP, through Tooldeck's invocation pipeline
 // (validate → policy → timeout → cap → record) versus the bare MCP SDK client, interleaved in
 // rounds within this one process; then `tooldeck mcp call echo` as a whole process versus the
-// official inspector CLI (median of 5). Prints medians, p99 and ratios; the last line is JSON.
+// official inspector CLI (median of 5). Prints medians, p99 and ratios, the stdio ratio against its
+// target (≤ 1.10, issue #19); the last line is JSON.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,10 @@ async function bareClient(transport: StdioClientTransport | StreamableHTTPClient
   return client;
 }
 
-async function measure(label: string, viaPipeline: () => Promise<unknown>, viaSdk: () => Promise<unknown>) {
+/** Issue #19: the pipeline may cost at most 10% over the bare SDK client per stdio call. */
+const STDIO_TARGET = 1.1;
+
+async function measure(label: string, viaPipeline: () => Promise<unknown>, viaSdk: () => Promise<unknown>, target?: number) {
   const pipelineTimes: number[] = [];
   const sdkTimes: number[] = [];
   for (let i = 0; i < 50; i++) {
@@ -48,7 +52,7 @@ async function measure(label: string, viaPipeline: () => Promise<unknown>, viaSd
   const tooldeck = summarize(pipelineTimes);
   const sdk = summarize(sdkTimes);
   const ratio = tooldeck.median / sdk.median;
-  console.log(`${label.padEnd(6)} tooldeck median ${fmt(tooldeck.median)} p99 ${fmt(tooldeck.p99)} | bare SDK median ${fmt(sdk.median)} p99 ${fmt(sdk.p99)} | ratio ${ratio.toFixed(3)} (${CALLS} calls each)`);
+  console.log(`${label.padEnd(6)} tooldeck median ${fmt(tooldeck.median)} p99 ${fmt(tooldeck.p99)} | bare SDK median ${fmt(sdk.median)} p99 ${fmt(sdk.p99)} | ratio ${ratio.toFixed(3)} (${target !== undefined ? `target ≤ ${target.toFixed(2)}, ${ratio <= target ? 'met' : 'NOT met'}; ` : ''}${CALLS} calls each)`);
   return { tooldeck, sdk, ratio };
 }
 
@@ -73,6 +77,7 @@ try {
     'stdio',
     () => core.pipeline.invoke({ name: 'mcp:stdio.echo', arguments: args }),
     () => stdioBare.callTool({ name: 'echo', arguments: args }),
+    STDIO_TARGET,
   );
   const httpResult = await measure(
     'http',

@@ -14,7 +14,7 @@ import type { ToolSource } from '../../shared/invocation';
 import type { ToolResult } from '../../shared/registry';
 import { createToolEntry } from '../../main/registry/createToolEntry';
 import { InvocationPipeline } from '../../main/registry/InvocationPipeline';
-import { MemoryInvocationRecorder } from '../../main/registry/MemoryInvocationRecorder';
+import { MemoryInvocationRecorder } from '../../main/registry/testing/MemoryInvocationRecorder';
 import { toolDocument, ToolSearchIndex } from '../../main/registry/search/ToolSearchIndex';
 import { ToolCatalog } from '../../main/registry/ToolCatalog';
 import type { ExecutionContext, ToolExecutor } from '../../main/registry/types';
@@ -140,7 +140,9 @@ const ratio = tool.pipedUs / tool.directUs;
 console.log(
   `no-op MCP tool (in-process server, in-memory transport): direct ${tool.directUs.toFixed(1)} µs/call, pipeline ${tool.pipedUs.toFixed(1)} µs/call (median of ${ROUNDS} interleaved rounds × ${MCP_CALLS_PER_ROUND} calls)`,
 );
-console.log(`  ratio ${ratio.toFixed(3)} (target ≤ 1.05)`);
+// Issue #19's target for the registry overhead against a no-op MCP tool (it measured 1.107–1.11).
+const OVERHEAD_TARGET = 1.1;
+console.log(`  ratio ${ratio.toFixed(3)} (target ≤ ${OVERHEAD_TARGET.toFixed(2)}, ${ratio <= OVERHEAD_TARGET ? 'met' : 'NOT met'})`);
 const result: ToolResult = { content: [{ type: 'text', text: 'hello' }] };
 const empty = await overhead({ execute: async () => result }, CALLS_PER_ROUND);
 const perCallOverheadUs = empty.pipedUs - empty.directUs;

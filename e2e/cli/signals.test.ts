@@ -30,16 +30,39 @@ async function until(condition: () => boolean, what: string, timeoutMs = 15_000)
 async function callInFlight() {
   const dir = mkdtempSync(join(tmpdir(), 'tooldeck-signals-'));
   const pidFile = join(dir, 'server.pid');
+  const cancelFile = join(dir, 'cancellations.jsonl');
   const cli: ChildProcess = spawn(
     process.execPath,
-    [cliPath, '--data-dir', join(dir, 'data'), 'mcp', 'call', 'echo', '--args', '{"message":"hi"}', '--timeout', '600000', '--stdio', `${process.execPath} ${misbehaving} --ignore-eof --hang-call --pid-file ${pidFile}`],
+    [
+      cliPath,
+      '--data-dir',
+      join(dir, 'data'),
+      'mcp',
+      'call',
+      'echo',
+      '--args',
+      '{"message":"hi"}',
+      '--timeout',
+      '600000',
+      '--stdio',
+      `${process.execPath} ${misbehaving} --ignore-eof --hang-call --pid-file ${pidFile} --cancel-file ${cancelFile}`,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
   cli.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => cli.on('exit', (code, signal) => done({ code, signal })));
   await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the call to reach the server');
-  return { cli, server: Number(readFileSync(pidFile, 'utf8')), exited, stderr: () => stderr, dataDir: join(dir, 'data') };
+  return {
+    cli,
+    server: Number(readFileSync(pidFile, 'utf8')),
+    exited,
+    stderr: () => stderr,
+    dataDir: join(dir, 'data'),
+    /** The notifications/cancelled the server received, each with the method of the request it named. */
+    cancellations: (): Array<{ requestId: unknown; reason?: string; canceledMethod?: string }> =>
+      existsSync(cancelFile) ? readFileSync(cancelFile, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { requestId: unknown }) : [],
+  };
 }
 
 /** The invocation history of a data dir, as `tooldeck history --json` prints it. */
@@ -61,6 +84,9 @@ describe.runIf(process.platform === 'linux')('interrupting the CLI', { timeout: 
       expect(run.stderr()).toContain(`Interrupted by ${signal}: calls canceled, servers ended.`);
       // The canceled call was written before the process ended: history keeps what a signal interrupted.
       expect(historyOf(run.dataDir)).toEqual([expect.objectContaining({ tool: 'echo', status: 'canceled' })]);
+      // Canceled through the protocol before the server was ended: the server (which ignores EOF and
+      // SIGTERM, so it was still reading stdin until the KILL) got notifications/cancelled for the call.
+      expect(run.cancellations()).toEqual([expect.objectContaining({ canceledMethod: 'tools/call', requestId: expect.anything() })]);
     });
   }
 

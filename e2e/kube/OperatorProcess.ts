@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { cliPath } from '../support/tooldeckServer';
+import { eventually } from './clusterFixtures';
 
 export interface OperatorProcess {
   name: string;
@@ -63,4 +64,25 @@ export function total(samples: Map<string, number>, metric: string): number {
   let sum = 0;
   for (const [key, value] of samples) if (key === metric || key.startsWith(`${metric}{`)) sum += value;
   return sum;
+}
+
+/**
+ * Waits until an operator is steady: nothing queued or retrying, and its pass count stood still
+ * across two lease renewals. Its caches were listed before its first pass, so once it is steady an
+ * object it has not touched is one it does not see — no waiting for time to pass.
+ */
+export async function waitUntilSteady(op: OperatorProcess): Promise<void> {
+  let last = -1;
+  let since = -1;
+  await eventually(async () => {
+    const m = await op.metrics();
+    const runs = total(m, 'controller_runtime_reconcile_total');
+    const renewals = total(m, 'tooldeck_operator_lease_renewals');
+    if (total(m, 'workqueue_depth') !== 0 || total(m, 'tooldeck_operator_retrying_keys') !== 0 || runs !== last) {
+      last = runs;
+      since = renewals;
+      return false;
+    }
+    return renewals >= since + 2;
+  }, `${op.name} steady`, 120_000);
 }

@@ -16,7 +16,7 @@ import { ensureHelm, runHelm } from '../helm/helm.mjs';
 import { startTestbed, type Testbed } from '../kube-testbed/testbed.mjs';
 import { cliPath } from '../support/tooldeckServer';
 import { agentsPath, createNamespace, eventually, getOrUndefined, markDeploymentReady, toolsPath, type DeploymentView } from './clusterFixtures';
-import { startOperator, total, type OperatorProcess } from './OperatorProcess';
+import { startOperator, total, waitUntilSteady, type OperatorProcess } from './OperatorProcess';
 
 const SYSTEM = 'tooldeck-system';
 const NS = 'tools';
@@ -82,22 +82,6 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
       const svc = await getOrUndefined(admin.rest, `/api/v1/namespaces/${NS}/services/${name}`);
       return !!tool?.status?.endpoint && !!dep && !!svc;
     }, `LanguageTool ${name} reconciled`);
-  /** Steady: nothing queued or retrying, and the pass count stood still across two lease renewals. */
-  const steady = async (op: OperatorProcess) => {
-    let last = -1;
-    let since = -1;
-    await eventually(async () => {
-      const m = await op.metrics();
-      const runs = total(m, 'controller_runtime_reconcile_total');
-      const renewals = total(m, 'tooldeck_operator_lease_renewals');
-      if (total(m, 'workqueue_depth') !== 0 || total(m, 'tooldeck_operator_retrying_keys') !== 0 || runs !== last) {
-        last = runs;
-        since = renewals;
-        return false;
-      }
-      return renewals >= since + 2;
-    }, `${op.name} steady`, 120_000);
-  };
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'tooldeck-operator-e2e-'));
@@ -117,8 +101,19 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
   }, 120_000);
 
   it('kube install --dry-run prints what it would create and writes nothing; install applies; a second install changes nothing', async () => {
+    // Left at the default, the image is one no registry has: the plan still shows it, and a warning says how to build, push and pass one.
+    const unpublished = await cli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--dry-run']);
+    expect(unpublished.code, unpublished.stderr).toBe(0);
+    expect(unpublished.stdout).toMatch(/^\+ +image: tooldeck\/operator:0\.1\.0$/m);
+    expect(unpublished.stderr).toBe(
+      "Warning: the default operator image tooldeck/operator:0.1.0 is not published to any registry, so the operator's pods cannot pull it. Build it from the repository's Dockerfile and push it where the cluster pulls from, then pass it with --image:\n" +
+        '  docker build -t registry.example/tooldeck/operator:0.1.0 . && docker push registry.example/tooldeck/operator:0.1.0\n' +
+        '  tooldeck kube install --image registry.example/tooldeck/operator:0.1.0\n',
+    );
     const dry = await cli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--dry-run', '--image', 'tooldeck/operator:test']);
     expect(dry.code, dry.stderr).toBe(0);
+    // Named with --image, the image is one the user built and pushed: no warning.
+    expect(dry.stderr).toBe('');
     expect(dry.stdout).toContain('--- CustomResourceDefinition languagetools.langop.io: would be created');
     expect(dry.stdout).toContain('--- ClusterRole tooldeck-operator: would be created');
     expect(dry.stdout).toMatch(/--- Deployment tooldeck-system\/tooldeck-operator: would be created \(not validated by the server: namespace tooldeck-system does not exist yet\)/);
@@ -322,7 +317,7 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
         body: { status: { availableReplicas: null, readyReplicas: null, updatedReplicas: null, conditions: null } },
       });
     }
-    await steady(follow);
+    await waitUntilSteady(follow);
     const writes = (await follow.metrics()).get('tooldeck_operator_api_requests{type="writes"}')!;
     const renewals = total(await follow.metrics(), 'tooldeck_operator_lease_renewals');
     await eventually(async () => total(await follow.metrics(), 'tooldeck_operator_lease_renewals') >= renewals + 3, 'three more renewals', 60_000);

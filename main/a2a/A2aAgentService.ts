@@ -26,6 +26,7 @@ import { AppError, isAppError } from '../../shared/errors';
 import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
+import type { SecretRedactor } from '../platform/SecretRedactor';
 import { a2aSecretKey, createAuthFetch, resolveAuth, SECRET_NAMES, type AuthFetch } from './A2aAuth';
 import { A2aThreads } from './A2aThreads';
 import { A2aTranscript } from './A2aTranscript';
@@ -49,6 +50,8 @@ export interface A2aAgentServiceDeps {
    * whichever host sent it (the UI, the CLI, a collection).
    */
   recorder?: { record(record: InvocationRecord): void };
+  /** The console's redactor, so a recorded preview is never cut through a secret (see a2aTurnRecord). */
+  redactor?: Pick<SecretRedactor, 'safeEnd'>;
 }
 
 export interface A2aSendOptions {
@@ -220,10 +223,10 @@ export class A2aAgentService {
     let traceId: string | undefined;
     try {
       const result = await this.deliver(agent, message, opts, (id) => (traceId = id));
-      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { state: result.state, text: result.text, traceId }));
+      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { state: result.state, text: result.text, traceId }, this.deps.redactor));
       return result;
     } catch (error) {
-      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { error: classifyError(error).toShape(), canceled: opts.signal?.aborted, traceId }));
+      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { error: classifyError(error).toShape(), canceled: opts.signal?.aborted, traceId }, this.deps.redactor));
       throw error;
     }
   }
@@ -247,7 +250,7 @@ export class A2aAgentService {
     } finally {
       const aborted = (signal ?? opts.signal)?.aborted === true;
       const settled = state !== undefined && /COMPLETED|FAILED|CANCELED|REJECTED|INPUT_REQUIRED|AUTH_REQUIRED/.test(state);
-      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendStreamingMessage', message, startedAt, { state, text, error: failure?.toShape(), canceled: !failure && aborted && !settled, traceId }));
+      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendStreamingMessage', message, startedAt, { state, text, error: failure?.toShape(), canceled: !failure && aborted && !settled, traceId }, this.deps.redactor));
     }
   }
 

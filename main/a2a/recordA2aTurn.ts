@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { A2aOutgoingMessage } from '../../shared/a2a';
 import type { AppErrorShape } from '../../shared/errors';
 import type { InvocationRecord } from '../../shared/invocation';
+import type { SecretRedactor } from '../platform/SecretRedactor';
 import { recordedArguments } from '../registry/recordedArguments';
 
 const PREVIEW_CHARS = 200;
@@ -9,6 +10,8 @@ const PREVIEW_CHARS = 200;
 /**
  * An A2A conversation turn as an invocation record (`a2a:<agent>`, tool SendMessage or
  * SendStreamingMessage), so talking to an agent lands in history and metrics like a tool call.
+ * With the console's `redactor`, the preview is cut where it splits none of its secrets (the
+ * recorder masks whole values only).
  */
 export function a2aTurnRecord(
   agent: string,
@@ -16,6 +19,7 @@ export function a2aTurnRecord(
   message: A2aOutgoingMessage,
   startedAt: number,
   outcome: { state?: string; text?: string; error?: AppErrorShape; canceled?: boolean; traceId?: string },
+  redactor?: Pick<SecretRedactor, 'safeEnd'>,
 ): InvocationRecord {
   const args = recordedArguments(typeof message === 'string' ? { text: message } : (message as Record<string, unknown>));
   const failed = outcome.error || outcome.state === 'FAILED' || outcome.state === 'REJECTED';
@@ -34,7 +38,7 @@ export function a2aTurnRecord(
     latencyMs: Date.now() - startedAt,
     requestBytes: args.requestBytes,
     responseBytes: Buffer.byteLength(outcome.text ?? ''),
-    resultPreview: preview.slice(0, PREVIEW_CHARS),
+    resultPreview: preview.slice(0, redactor ? redactor.safeEnd(preview, PREVIEW_CHARS) : PREVIEW_CHARS),
     truncated: false,
     ...(outcome.traceId ? { traceId: outcome.traceId } : {}),
   };

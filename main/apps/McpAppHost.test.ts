@@ -9,7 +9,7 @@ import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { McpService } from '../mcp/McpService';
 import { McpCatalogSync } from '../mcp/McpToolSource';
-import { MemoryInvocationRecorder } from '../registry/MemoryInvocationRecorder';
+import { MemoryInvocationRecorder } from '../registry/testing/MemoryInvocationRecorder';
 import { InvocationPipeline } from '../registry/InvocationPipeline';
 import { ToolCatalog } from '../registry/ToolCatalog';
 import { McpAppHost } from './McpAppHost';

@@ -7,12 +7,13 @@ import { makeTestCertificates, startReflectionServer, startToolsV1Server, type G
 import { createStderrLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { InvocationPipeline } from '../registry/InvocationPipeline';
-import { MemoryInvocationRecorder } from '../registry/MemoryInvocationRecorder';
+import { MemoryInvocationRecorder } from '../registry/testing/MemoryInvocationRecorder';
 import { ToolCatalog } from '../registry/ToolCatalog';
 import { GrpcSources, grpcMetadataSecretKey } from './GrpcSources';
 
 /**
- * Real peers: the tools.v1 server written for the tests from the chapter's contract, and the Python
+ * Real peers: the tools.v1 server written for the tests from the contract in
+ * main/grpc/proto/tools/v1/tool_server.proto, and the Python
  * grpcio server with the health and reflection packages — over plaintext, TLS and mTLS with
  * certificates made for the run.
  */
@@ -197,6 +198,10 @@ describe('gRPC sources against real servers', () => {
     expect(health.result?.structuredContent).toMatchObject({ response: { status: 'SERVING' }, status: { code: 0, name: 'OK' } });
 
     const echo = view.services.find((service) => service.name === 'explorer.v1.Explorer')!.methods.find((method) => method.method === 'Echo')!;
+    // The renderer's form test (renderer/src/features/grpc/GrpcMethodPanel.form.test.tsx) fills in
+    // this method view from a file, since the renderer cannot reflect; the file must stay exactly what
+    // reflection of the real server yields, or that test would pass on a schema the app never shows.
+    expect(echo).toEqual(JSON.parse(readFileSync(new URL('../../renderer/src/features/grpc/testing/explorerEchoMethod.json', import.meta.url), 'utf8')));
     const schema = echo.requestSchema as { properties: Record<string, Record<string, unknown>>; oneOf: unknown[]; $defs: Record<string, unknown> };
     expect(schema.properties.priority).toMatchObject({ enum: ['PRIORITY_UNSPECIFIED', 'PRIORITY_LOW', 'PRIORITY_HIGH'] });
     expect(schema.properties.at).toMatchObject({ format: 'date-time' });

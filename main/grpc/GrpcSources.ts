@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError, isAppError } from '../../shared/errors';
@@ -14,7 +13,7 @@ import {
   type GrpcTlsInput,
   type GrpcToolView,
 } from '../../shared/grpc';
-import { writeFileAtomic } from '../platform/atomicWrite';
+import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import type { ToolConfig } from '../registry/createToolEntry';
@@ -106,7 +105,7 @@ export function grpcClientKeySecretKey(source: string): string {
  * grpc; both register their entries beside MCP tools, A2A skills and HTTP tools.
  */
 export class GrpcSources {
-  private readonly file: string;
+  private readonly file: JsonFile<typeof SavedFile>;
   private readonly sources = new Map<string, Source>();
   private pins: Record<string, Record<string, string>> = {};
   private readonly validator = new SchemaValidator();
@@ -114,16 +113,16 @@ export class GrpcSources {
   private readonly pinListeners = new Set<(source: string, tool: string, callVersion: string) => void>();
 
   constructor(private readonly options: GrpcSourcesOptions) {
-    this.file = join(options.dataDir, 'grpc-sources.json');
+    this.file = new JsonFile(join(options.dataDir, 'grpc-sources.json'), SavedFile, () => ({ sources: [], pins: {} }), { kind: 'gRPC sources file' });
   }
 
   async init(): Promise<void> {
     try {
-      const saved = SavedFile.parse(JSON.parse(await readFile(this.file, 'utf8')));
+      const saved = await this.file.read();
       this.pins = saved.pins;
       for (const source of saved.sources) this.sources.set(source.name, { saved: source, state: 'pending', tools: [], services: [] });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.options.logger.warn('grpc-sources.json unreadable', { error: (error as Error).message });
+      this.options.logger.warn('grpc-sources.json unreadable', { error: (error as Error).message });
     }
   }
 
@@ -457,7 +456,7 @@ export class GrpcSources {
 
   private async persist(): Promise<void> {
     const sources = [...this.sources.values()].filter((source) => !source.managedBy && !source.ephemeral).map((source) => source.saved);
-    await writeFileAtomic(this.file, `${JSON.stringify({ sources: sources.sort((a, b) => a.name.localeCompare(b.name)), pins: this.pins }, null, 2)}\n`);
+    await this.file.write({ sources: sources.sort((a, b) => a.name.localeCompare(b.name)), pins: this.pins });
   }
 
   private emit() {

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { HttpServiceInput, type HttpServiceView } from '../../shared/httpServices';
-import { writeFileAtomic } from '../platform/atomicWrite';
+import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import { HttpToolExecutor, httpTokenSecretKey } from '../registry/http/HttpToolExecutor';
@@ -13,13 +12,14 @@ import type { ToolCatalog } from '../registry/ToolCatalog';
 
 const SavedService = HttpServiceInput.omit({ token: true });
 type SavedService = z.infer<typeof SavedService>;
+const SavedServices = z.array(SavedService);
 
 /**
  * Imported `claw.describe` descriptors (Clawdapus): saved in `<dataDir>/http-services.json`, loaded
  * at start, their HTTP tools registered beside MCP tools and A2A skills.
  */
 export class HttpServices {
-  private readonly file: string;
+  private readonly file: JsonFile<typeof SavedServices>;
   private saved: SavedService[] = [];
   private readonly views = new Map<string, HttpServiceView>();
   private readonly executor: HttpToolExecutor;
@@ -27,15 +27,15 @@ export class HttpServices {
   constructor(
     private readonly options: { dataDir: string; catalog: ToolCatalog; secretStore: SecretStore; logger: Logger },
   ) {
-    this.file = join(options.dataDir, 'http-services.json');
+    this.file = new JsonFile(join(options.dataDir, 'http-services.json'), SavedServices, () => [], { kind: 'list of HTTP services' });
     this.executor = new HttpToolExecutor({ secretStore: options.secretStore });
   }
 
   async init(): Promise<void> {
     try {
-      this.saved = z.array(SavedService).parse(JSON.parse(await readFile(this.file, 'utf8')));
+      this.saved = await this.file.read();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.options.logger.warn('http-services.json unreadable', { error: (error as Error).message });
+      this.options.logger.warn('http-services.json unreadable', { error: (error as Error).message });
     }
     await Promise.all(this.saved.map((s) => this.load(s).catch(() => undefined)));
   }
@@ -52,7 +52,7 @@ export class HttpServices {
     if (view.error) throw new AppError('InvalidInput', view.error);
     if (token) await this.options.secretStore.set(httpTokenSecretKey(service.service), token);
     this.saved = [...this.saved.filter((s) => s.service !== service.service), service].sort((a, b) => a.service.localeCompare(b.service));
-    await writeFileAtomic(this.file, `${JSON.stringify(this.saved, null, 2)}\n`);
+    await this.file.write(this.saved);
     return view;
   }
 
@@ -62,7 +62,7 @@ export class HttpServices {
     this.views.delete(service);
     this.options.catalog.removeSource({ kind: 'http', name: service });
     await this.options.secretStore.delete(httpTokenSecretKey(service));
-    await writeFileAtomic(this.file, `${JSON.stringify(this.saved, null, 2)}\n`);
+    await this.file.write(this.saved);
   }
 
   private async load(service: SavedService): Promise<HttpServiceView> {

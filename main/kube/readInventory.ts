@@ -1,4 +1,5 @@
-import { DeploymentMode, LANGOP_API_VERSION, ToolPhase, type KubeInventory, type ToolInventoryRow } from '../../shared/kube';
+import { DeploymentMode, LANGOP_API_VERSION, ToolPhase } from '../../shared/kube';
+import type { KubeInventory, KubeInventoryToolRow } from '../../shared/kubeApi';
 import { isNotFound } from './KubeApiError';
 import type { KubeConnection } from './KubeConnection';
 import { definitionsHeld } from './toolDefinitions';
@@ -14,7 +15,7 @@ export async function readInventory(connection: KubeConnection): Promise<KubeInv
       throw error;
     });
   const [tools, agents] = await Promise.all([list<LanguageToolObject>('languagetools'), list<LanguageAgentObject>('languageagents')]);
-  const namespaces = new Map<string, { tools: ToolInventoryRow[]; agents: string[] }>();
+  const namespaces = new Map<string, { tools: KubeInventoryToolRow[]; agents: string[] }>();
   const entry = (ns: string) => {
     let e = namespaces.get(ns);
     if (!e) namespaces.set(ns, (e = { tools: [], agents: [] }));

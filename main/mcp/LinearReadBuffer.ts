@@ -81,17 +81,7 @@ export class LinearReadBuffer {
       const id = replyIdOf(this.skipping.head, this.skipping.tail.toString('utf8'));
       this.skipping = undefined;
       if (id !== undefined) {
-        this.ready.push({
-          message: {
-            jsonrpc: '2.0',
-            id,
-            error: {
-              code: RESULT_TOO_LARGE_CODE,
-              message: `The reply is ${formatBytes(bytes)}, over the ${formatBytes(this.options.maxMessageBytes)} a result may have; it was not read`,
-              data: { resultTooLarge: { bytes, limit: this.options.maxMessageBytes } },
-            },
-          } as JSONRPCMessage,
-        });
+        this.ready.push({ message: tooLargeReply(id, bytes, this.options.maxMessageBytes) as JSONRPCMessage });
       } else {
         this.ready.push({ error: new Error(`A message of ${formatBytes(bytes)}, over the ${formatBytes(this.options.maxMessageBytes)} limit, was skipped; the request it answers could not be told`) });
       }
@@ -116,8 +106,24 @@ export class LinearReadBuffer {
   }
 }
 
+/**
+ * What an oversized reply is replaced with: an error reply to its request naming the size and the
+ * limit (McpToolExecutor turns its code into ResultTooLarge). Used for stdio and HTTP alike.
+ */
+export function tooLargeReply(id: string | number, bytes: number, limit: number) {
+  return {
+    jsonrpc: '2.0' as const,
+    id,
+    error: {
+      code: RESULT_TOO_LARGE_CODE,
+      message: `The reply is ${formatBytes(bytes)}, over the ${formatBytes(limit)} a result may have; it was not read`,
+      data: { resultTooLarge: { bytes, limit } },
+    },
+  };
+}
+
 /** How much of each end of an oversized reply is kept, to find its request id. */
-const EDGE_BYTES = 4096;
+export const EDGE_BYTES = 4096;
 const ID = '("(?:[^"\\\\]|\\\\.){0,200}"|-?\\d{1,16})';
 /** `{"jsonrpc":"2.0","id":7,…` — the id written first. */
 const ID_FIRST = new RegExp(`^\\s*\\{\\s*(?:"jsonrpc"\\s*:\\s*"2\\.0"\\s*,\\s*)?"id"\\s*:\\s*${ID}`);
@@ -125,7 +131,7 @@ const ID_FIRST = new RegExp(`^\\s*\\{\\s*(?:"jsonrpc"\\s*:\\s*"2\\.0"\\s*,\\s*)?
 const ID_LAST = new RegExp(`"id"\\s*:\\s*${ID}\\s*(?:,\\s*"jsonrpc"\\s*:\\s*"2\\.0"\\s*)?\\}\\s*$`);
 
 /** The request a reply answers, read from its first or last bytes; undefined when neither shows it. */
-function replyIdOf(head: string, tail: string): string | number | undefined {
+export function replyIdOf(head: string, tail: string): string | number | undefined {
   const found = ID_FIRST.exec(head)?.[1] ?? ID_LAST.exec(tail.replace(/\r$/, ''))?.[1];
   return found === undefined ? undefined : (JSON.parse(found) as string | number);
 }

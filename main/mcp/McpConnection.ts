@@ -50,7 +50,7 @@ export interface McpConnectionOptions {
    * "a reasonable time"; the UI waits longer than a one-shot CLI call.
    */
   shutdownGraceMs?: number;
-  /** The hard limit on one message from a stdio server (default 64 MiB). */
+  /** The hard limit on one message from the server, over stdio or HTTP (default 64 MiB). */
   maxResultBytes?: number;
   /** Any change the UI should see: state, discovery, list changes. */
   onChange: () => void;

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingStdio, startEverythingHttp, type RunningPeer } from '../../e2e/peers/mcp/everything';
+import { everythingScript, everythingStdio, startEverythingHttp, type RunningPeer } from '../../e2e/peers/mcp/everything';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { McpService } from './McpService';
@@ -228,6 +228,58 @@ describe('saved server secrets', () => {
       expect(saved.state.status).toBe('ready');
       // An edit that leaves the launch as it was needs no new confirmation.
       await service.save({ config: { ...config, enabled: false, env: { API_TOKEN: '***' } } as never, previousName: 'confirmed' }, { requireLaunchConfirmation: true });
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('from the browser, imports a stdio server only with its exact launch line confirmed, and spawns nothing before', async () => {
+    const { service } = newService();
+    await service.init();
+    // The imported command's first act (a --require preload, before server-everything starts) is to
+    // append its pid to a marker file: "nothing was spawned" is then observed, not assumed.
+    const work = mkdtempSync(join(tmpdir(), 'tooldeck-import-'));
+    const marker = join(work, 'launched.txt');
+    const preload = join(work, 'mark-launch.cjs');
+    writeFileSync(preload, "require('node:fs').appendFileSync(process.env.LAUNCH_MARKER, process.pid + '\\n');\n");
+    const importText = (env: Record<string, string>) =>
+      JSON.stringify({ mcpServers: { imported: { command: process.execPath, args: ['--require', preload, everythingScript, 'stdio'], env: { LAUNCH_MARKER: marker, API_TOKEN: 'tok-import-1', ...env } } } });
+    const launched = () => (existsSync(marker) ? readFileSync(marker, 'utf8').trim().split('\n') : []);
+    const text = importText({});
+    const browser = { requireLaunchConfirmation: true };
+    try {
+      // The line the import dialog shows (secrets as ***) is the line the backend asks for.
+      const [preview] = service.previewImport(text).servers;
+      const line = preview!.launch;
+      expect(line).toContain('API_TOKEN=***');
+      expect(line).not.toContain('tok-import-1');
+      expect(line).toContain(everythingScript);
+
+      expect(await service.importServers(text, browser)).toMatchObject({ added: [], replaced: [], skipped: [{ name: 'imported', reason: `not confirmed: ${line}` }] });
+      // A confirmation covers only the line it names: a file changed after the preview (one more
+      // variable, so another launch line) is refused with the old line confirmed.
+      const changed = importText({ NODE_OPTIONS: '--inspect=0.0.0.0:9229' });
+      const changedLine = service.previewImport(changed).servers[0]!.launch;
+      expect(changedLine).not.toBe(line);
+      expect(await service.importServers(changed, { ...browser, confirmedLaunchLines: [line] })).toMatchObject({ added: [], skipped: [{ name: 'imported', reason: `not confirmed: ${changedLine}` }] });
+      expect(service.configs()).toEqual([]);
+      expect(launched()).toEqual([]);
+
+      const confirmed = await service.importServers(text, { ...browser, confirmedLaunchLines: [line] });
+      expect(confirmed).toMatchObject({ added: ['imported'], skipped: [] });
+      const snapshot = service.get('imported');
+      expect(snapshot.state.status).toBe('ready');
+      // The confirmed line ran, and serves the connection. (It may have run twice: the SDK's version
+      // negotiation probes the protocol era on a short-lived sibling started from the same line.)
+      const started = launched();
+      expect(started).toContain(String(snapshot.pid));
+
+      // Replacing the saved server with a different launch needs its own confirmation too.
+      expect(await service.importServers(changed, { ...browser, replace: true })).toMatchObject({ replaced: [], skipped: [{ name: 'imported', reason: `not confirmed: ${changedLine}` }] });
+      const [kept] = service.configs();
+      expect(kept).toMatchObject({ transport: 'stdio', env: { LAUNCH_MARKER: marker } });
+      expect(kept).not.toHaveProperty('env.NODE_OPTIONS');
+      expect(launched()).toEqual(started);
     } finally {
       await service.close();
     }

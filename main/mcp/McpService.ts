@@ -28,7 +28,7 @@ export interface McpServiceOptions {
   shutdownGraceMs?: number;
   /** Reconnect backoff: base and cap (ms). */
   reconnect?: { baseMs: number; maxMs: number };
-  /** The hard limit on one result from a stdio server (settings.json `limits.maxResultMiB`; default 64 MiB). */
+  /** The hard limit on one result from a server, stdio or HTTP (settings.json `limits.maxResultMiB`; default 64 MiB). */
   maxResultBytes?: number;
   /**
    * The console's redactor: every secret a connection uses is masked in transcripts, errors and

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { McpTool } from '../../shared/mcp';
 import { SecretRedactor } from '../platform/SecretRedactor';
 import { McpTranscript } from './McpTranscript';
 import { diffToolLists } from './toolListDiff';
@@ -36,11 +37,11 @@ describe('McpTranscript capacity', () => {
 
 describe('tool list diffs', () => {
   it('names added, removed and changed tools with the fields that changed, ignoring key order', () => {
-    const before = [
+    const before: McpTool[] = [
       { name: 'a', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } },
       { name: 'b', inputSchema: { type: 'object' } },
     ];
-    const after = [
+    const after: McpTool[] = [
       { name: 'a', inputSchema: { properties: { x: { type: 'string' } }, type: 'object' } },
       { name: 'b', description: 'now described', inputSchema: { type: 'object', required: ['y'] } },
       { name: 'c', inputSchema: { type: 'object' } },

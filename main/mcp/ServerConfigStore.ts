@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { McpServerConfig, Root } from '../../shared/mcp';
-import { writeFileAtomic } from '../platform/atomicWrite';
+import { JsonFile } from '../platform/JsonFile';
 import type { SecretStore } from '../platform/SecretStore';
 import { sealServerConfig, secretKey, secretSlots, type SecretSlot } from '../../shared/serverSecrets';
 
@@ -13,38 +12,26 @@ const ServersFile = z.object({
   roots: z.array(Root).default([]),
 });
 type ServersFile = z.infer<typeof ServersFile>;
+const emptyServersFile = (): ServersFile => ({ version: 1, servers: [], roots: [] });
 
 /**
  * Saved servers in `<dataDir>/servers.json`; their secrets in the SecretStore under
  * `mcp:<server>:<slot>` (see serverSecrets.ts), never in the file.
  */
 export class ServerConfigStore {
-  private readonly file: string;
-  private data: ServersFile = { version: 1, servers: [], roots: [] };
-  private writes: Promise<void> = Promise.resolve();
+  private readonly file: JsonFile<typeof ServersFile>;
+  private data: ServersFile = emptyServersFile();
 
   constructor(
     dataDir: string,
     private readonly secrets: SecretStore,
   ) {
-    this.file = join(dataDir, 'servers.json');
+    this.file = new JsonFile(join(dataDir, 'servers.json'), ServersFile, emptyServersFile, { kind: 'servers file' });
   }
 
   /** (Re)reads the file; a missing file is an empty list. */
   async load(): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        this.data = { version: 1, servers: [], roots: [] };
-        return;
-      }
-      throw error;
-    }
-    const parsed = ServersFile.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new AppError('InvalidInput', `${this.file} is not a valid servers file: ${parsed.error.issues[0]?.message}`);
-    this.data = parsed.data;
+    this.data = await this.file.read();
     await this.sealPlaintextSecrets();
   }
 
@@ -124,8 +111,6 @@ export class ServerConfigStore {
   }
 
   private persist(): Promise<void> {
-    const snapshot = JSON.stringify(this.data, null, 2);
-    this.writes = this.writes.then(() => writeFileAtomic(this.file, `${snapshot}\n`));
-    return this.writes;
+    return this.file.write(this.data);
   }
 }

@@ -18,8 +18,23 @@ describe('acceptToolList', () => {
     const { tools, problems } = acceptToolList([tool('echo'), { name: 'broken', inputSchema: 'not a schema' }, { description: 'no name' }]);
     expect(tools.map((t) => t.name)).toEqual(['echo']);
     expect(problems).toEqual([
-      'Tool "broken" is unusable (inputSchema: Invalid input: expected record, received string); the other tools work.',
+      'Tool "broken" is unusable (inputSchema: Invalid input: expected object, received string); the other tools work.',
       'Tool #3 is unusable (name: Invalid input: expected string, received undefined); the other tools work.',
+    ]);
+  });
+
+  it('leaves out a tool whose inputSchema is not an object schema (the spec requires type "object"), keeping the rest of a schema loose', () => {
+    // A schema for a bare string, or one that names no type, describes arguments that are not a JSON
+    // object: the tool could not be called as described, so it is unusable rather than offered.
+    const { tools, problems } = acceptToolList([
+      { name: 'scalar', inputSchema: { type: 'string' } },
+      { name: 'untyped', inputSchema: { properties: { x: { type: 'string' } } } },
+      tool('loose', { inputSchema: { type: 'object', properties: { x: { type: 'string', 'x-vendor': true } }, additionalProperties: false, $defs: {} } }),
+    ]);
+    expect(tools.map((t) => [t.name, t.inputSchema])).toEqual([['loose', { type: 'object', properties: { x: { type: 'string', 'x-vendor': true } }, additionalProperties: false, $defs: {} }]]);
+    expect(problems).toEqual([
+      'Tool "scalar" is unusable (inputSchema.type: Invalid input: expected "object"); the other tools work.',
+      'Tool "untyped" is unusable (inputSchema.type: Invalid input: expected "object"); the other tools work.',
     ]);
   });
 

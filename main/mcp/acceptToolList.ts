@@ -9,9 +9,10 @@ export interface AcceptedTools {
 
 /**
  * Reads a server's tools/list entries one by one, so one bad tool costs only itself: an entry that
- * is not a valid tool (an inputSchema that is not an object, a missing name) is left out with the
- * reason, and a name listed twice keeps its first definition — calls would otherwise be ambiguous,
- * and the registry refuses two entries of one name.
+ * is not a valid tool (an inputSchema that is not an object schema with `type: "object"`, as the
+ * spec requires; a missing name) is left out with the reason, and a name listed twice keeps its
+ * first definition — calls would otherwise be ambiguous, and the registry refuses two entries of
+ * one name.
  */
 export function acceptToolList(entries: readonly unknown[]): AcceptedTools {
   const tools: McpTool[] = [];

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,9 +26,28 @@ function newService(connectTimeoutMs = 15_000) {
   return service;
 }
 
+const peerProcesses: Array<ReturnType<typeof spawn>> = [];
+
 afterEach(async () => {
   await Promise.all(services.splice(0).map((s) => s.close()));
+  for (const child of peerProcesses.splice(0)) child.kill();
 });
+
+/** The large result server over HTTP on a free port (see largeResultServer.mjs for its paths); resolves with its origin. */
+async function startLargeResultHttp(): Promise<string> {
+  const child = spawn(process.execPath, [join(peers, 'largeResultServer.mjs')], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  peerProcesses.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const port = /listening on port (\d+)/.exec(output)?.[1];
+      if (port) resolve(`http://127.0.0.1:${port}`);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`the large result server exited (${code}): ${output}`)));
+  });
+}
 
 async function connectError(service: McpService, name: string): Promise<AppError> {
   try {
@@ -148,5 +168,94 @@ describe('large and slow results', () => {
     } finally {
       await service.close();
     }
+  });
+
+  it('the same limit holds over HTTP: Streamable HTTP (event-stream and JSON replies) and legacy HTTP+SSE', async () => {
+    const origin = await startLargeResultHttp();
+    const service = new McpService({
+      dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-mcp-')),
+      secretStore: new MemorySecretStore(),
+      logger: silentLogger,
+      clientInfo: { name: 'tooldeck-test', version: '0.0.0' },
+      maxResultBytes: 2 * 1024 * 1024,
+    });
+    services.push(service);
+    // The pipeline's own cap on what it keeps of a result is not the subject: lifted.
+    const tools = pipelineFor(service, { maxToolResultBytes: 64 * 1024 * 1024 });
+    const servers = [
+      { name: 'events', transport: 'http', url: `${origin}/mcp` },
+      { name: 'json', transport: 'http', url: `${origin}/mcp-json` },
+      { name: 'legacy', transport: 'sse', url: `${origin}/sse` },
+    ];
+    for (const config of servers) {
+      await service.save({ config: config as never });
+      expect(service.get(config.name).state.status).toBe('ready');
+      const outcome = await tools.pipeline.invoke({ name: `mcp:${config.name}.blob`, arguments: { megabytes: 3 } });
+      expect(outcome.error, config.name).toMatchObject({ code: 'ResultTooLarge', retryable: false });
+      expect(outcome.error!.message).toMatch(new RegExp(`^mcp:${config.name}\\.blob: The reply is 3\\.0 MiB, over the 2 MiB a result may have; it was not read$`));
+      // Refused, not broken: the connection stays up and a result within the limit arrives whole.
+      expect(service.get(config.name).state.status).toBe('ready');
+      const within = await tools.call(config.name, 'blob', { megabytes: 1.5 });
+      expect((within.content[0] as { text: string }).text.length, config.name).toBe(1.5 * 1024 * 1024);
+    }
+  });
+});
+
+describe('a server that breaks the rules stays usable', () => {
+  const misbehaving = join(peers, 'MisbehavingServerForTests.mjs');
+  const saveMisbehaving = (service: McpService, name: string, flag: string) =>
+    service.save({ config: { name, transport: 'stdio', command: process.execPath, args: [misbehaving, flag] } as never });
+
+  it('a tool name listed twice: the first definition is used, every tool stays callable, and the duplicate is a problem of the server', async () => {
+    const service = newService();
+    const tools = pipelineFor(service);
+    await saveMisbehaving(service, 'twice', '--duplicate-tools');
+    const snapshot = service.get('twice');
+    expect(snapshot.state.status).toBe('ready');
+    expect(snapshot.tools.map((tool) => [tool.name, tool.description])).toEqual([
+      ['echo', 'Echoes its message'],
+      ['add', 'Adds two numbers'],
+    ]);
+    // What the console shows on the server (ServerDetail) and the CLI prints as a warning.
+    expect(snapshot.problems).toEqual(['Tool "echo" is listed more than once; the first definition is used.']);
+    // Every tool stays callable, the unique ones too (the catalog refuses two entries of one name,
+    // which used to cost the server all its tools).
+    expect(await tools.call('twice', 'add', { a: 2, b: 3 })).toMatchObject({ content: [{ type: 'text', text: '5' }] });
+    expect(await tools.call('twice', 'echo', { message: 'hi' })).toMatchObject({ content: [{ type: 'text', text: 'Echo: hi' }] });
+  });
+
+  it('a tool whose schema is malformed is unusable, with the reason; the server is ready and its other tools work', async () => {
+    const service = newService();
+    const tools = pipelineFor(service);
+    await saveMisbehaving(service, 'malformed', '--bad-schema');
+    const snapshot = service.get('malformed');
+    expect(snapshot.state.status).toBe('ready');
+    expect(snapshot.tools.map((tool) => tool.name)).toEqual(['echo', 'add']);
+    expect(snapshot.problems).toEqual([
+      'Tool "broken" is unusable (inputSchema: Invalid input: expected object, received string); the other tools work.',
+      // A schema, but of a string: the spec requires an object schema for a tool's arguments.
+      'Tool "scalar" is unusable (inputSchema.type: Invalid input: expected "object"); the other tools work.',
+    ]);
+    expect(await tools.call('malformed', 'add', { a: 1, b: 1 })).toMatchObject({ content: [{ type: 'text', text: '2' }] });
+    const unusable = await tools.pipeline.invoke({ name: 'mcp:malformed.scalar', arguments: {}, confirmed: true });
+    expect(unusable.error).toMatchObject({ code: 'ToolNotFound' });
+  });
+
+  it('garbage instead of a reply: the failed call quotes a short excerpt of it, its control characters escaped', async () => {
+    const service = newService();
+    const tools = pipelineFor(service);
+    await saveMisbehaving(service, 'garbage', '--garbage-reply');
+    // No reply ever comes, so the call can only end by its timeout or by being canceled: it is
+    // canceled once the garbage has been read (what a timeout would report too, without a race
+    // against the clock; the CLI test in e2e/cli/misbehaving.test.ts runs into the timeout).
+    const cancel = new AbortController();
+    const call = tools.pipeline.invoke({ name: 'mcp:garbage.echo', arguments: { message: 'hi' }, timeoutMs: 600_000, signal: cancel.signal, confirmed: true });
+    await waitFor(() => (service.transcript('garbage')!.list().some((entry) => entry.text.startsWith('Not JSON-RPC on stdout')) ? true : undefined));
+    cancel.abort();
+    const outcome = await call;
+    expect(outcome.error).toMatchObject({ code: 'Canceled' });
+    expect(outcome.error!.message).toContain('the server wrote output that is not JSON-RPC meanwhile: «"Traceback (most recent call last): \\u001b[31mKeyError\\u001b[0m: something broke"»');
+    expect(outcome.error!.message).not.toContain('\u001b');
+    expect(service.get('garbage').state.status).toBe('ready');
   });
 });

@@ -4,6 +4,7 @@ import type { McpServerConfig } from '../../shared/mcp';
 import { callTracing, TRACEPARENT } from '../metrics/CallTracing';
 import { withParentDeathSignal } from '../platform/parentDeathSignal';
 import { fetchReleasingSignal } from '../platform/fetchReleasingSignal';
+import { fetchWithinMessageLimit } from './boundedResponses';
 import { LinearReadBuffer } from './LinearReadBuffer';
 
 /** The hard limit on one result (settings.json `limits.maxResultMiB`): 64 MiB. */
@@ -16,9 +17,12 @@ export interface BuiltTransport {
 }
 
 export interface TransportLimits {
-  /** Largest message accepted from a stdio server; a larger reply becomes an error for its call. */
+  /**
+   * Largest message accepted from a server (a stdio line, an HTTP JSON body, one event of an event
+   * stream); a larger reply becomes an error for its call.
+   */
   maxMessageBytes: number;
-  /** Bytes of a stdio message are arriving (a large result is being received). */
+  /** Bytes of a message are arriving (a large result is being received). */
   onReceiving?: () => void;
 }
 
@@ -54,7 +58,8 @@ export function createTransport(config: McpServerConfig, bearerToken?: string, a
     url.password = '';
   }
   // The transports hand their connection-lifetime signal to every request: see fetchReleasingSignal.
-  const send: FetchLike = fetchReleasingSignal(withTraceparentHeader(authFetch ?? fetch));
+  // Every body is counted as it arrives, so the result limit holds over HTTP as over stdio.
+  const send: FetchLike = fetchReleasingSignal(fetchWithinMessageLimit(withTraceparentHeader(authFetch ?? fetch), limits));
   const transport =
     config.transport === 'http'
       ? new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: send })

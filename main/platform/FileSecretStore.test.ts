@@ -23,6 +23,18 @@ describe('FileSecretStore', () => {
     }
   });
 
+  it('two stores that make the key at the same moment (the CLI beside a console) end up with one key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tooldeck-secrets-'));
+    const stores = Array.from({ length: 5 }, () => new FileSecretStore(dir));
+    // Each store serializes only its own writes, so the last sealed file wins; what matters is that
+    // whichever wins was sealed with the key that is on disk.
+    await Promise.all(stores.map((store, n) => store.set(`k${n}`, `v${n}`)));
+    const survivor = await new FileSecretStore(dir).keys();
+    expect(survivor).toHaveLength(1);
+    expect(await new FileSecretStore(dir).get(survivor[0]!)).toBe(`v${survivor[0]!.slice(1)}`);
+    expect(readdirSync(dir).sort()).toEqual(['secrets.key', 'secrets.sealed']);
+  });
+
   it('refuses to open a sealed file with a different key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tooldeck-secrets-'));
     await new FileSecretStore(dir).set('k', 'v');

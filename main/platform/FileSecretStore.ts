@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { writeFileAtomic } from './atomicWrite';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic, writeFileAtomicIfAbsent } from './atomicWrite';
 import type { SecretStore } from './SecretStore';
 
 interface SealedFile {
@@ -55,15 +55,28 @@ export class FileSecretStore implements SecretStore {
     return next;
   }
 
+  /**
+   * The key, made on first use. It is flushed to disk before any sealed file can depend on it (a
+   * crash must not keep the sealed file and lose its key), and never replaced: when another
+   * process (the CLI beside a running console) makes one at the same moment, the first one written
+   * is the key both use.
+   */
   private async key(): Promise<Buffer> {
+    const existing = await this.readKey();
+    if (existing) return existing;
+    const fresh = randomBytes(32);
+    if (await writeFileAtomicIfAbsent(this.keyFile, fresh.toString('base64'), 0o600)) return fresh;
+    const winner = await this.readKey();
+    if (!winner) throw new Error(`${this.keyFile} disappeared while it was being created`);
+    return winner;
+  }
+
+  private async readKey(): Promise<Buffer | undefined> {
     try {
       return Buffer.from(await readFile(this.keyFile, 'utf8'), 'base64');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      const fresh = randomBytes(32);
-      await mkdir(dirname(this.keyFile), { recursive: true, mode: 0o700 });
-      await writeFile(this.keyFile, fresh.toString('base64'), { mode: 0o600, flag: 'wx' });
-      return fresh;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
     }
   }
 

@@ -56,6 +56,15 @@ export class SecretRedactor {
     return text.replace(this.pattern, REDACTED);
   }
 
+  /**
+   * Where to cut `text` at or before `end` so that the cut splits no known secret: a cut through an
+   * occurrence moves to its start. Records keep a cut preview that is masked afterwards, and masking
+   * finds whole values only: a secret split by the cut would keep its first characters.
+   */
+  safeEnd(text: string, end: number): number {
+    return safeCutEnd(text, end, this.values);
+  }
+
   /** A deep copy with secrets masked in strings and object keys. */
   value<T>(value: T): T {
     if (this.values.size === 0) return value;
@@ -68,6 +77,29 @@ export class SecretRedactor {
     if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.text(k), this.visit(v)]));
     return value;
   }
+}
+
+/**
+ * The largest cut position at or before `end` that splits no occurrence of `values` in `text`.
+ * Only the text around the cut is searched (a result may be megabytes long); moving the cut back
+ * may land it inside another occurrence, so it is checked again until it holds.
+ */
+export function safeCutEnd(text: string, end: number, values: Iterable<string>): number {
+  const candidates = [...values].filter((value) => value.length > 1);
+  let cut = Math.min(end, text.length);
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const value of candidates) {
+      // An occurrence the cut splits starts within value.length - 1 characters before it.
+      const from = Math.max(0, cut - value.length + 1);
+      const at = text.slice(from, cut + value.length - 1).indexOf(value);
+      if (at !== -1 && from + at < cut) {
+        cut = from + at;
+        moved = true;
+      }
+    }
+  }
+  return cut;
 }
 
 /**

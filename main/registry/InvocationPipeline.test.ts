@@ -6,7 +6,8 @@ import { createToolEntry, type ToolConfig } from './createToolEntry';
 import { FakeClock } from './testing/FakeClock';
 import { FakeExecutor, type FakeCall } from './testing/FakeExecutor';
 import { InvocationPipeline, type InvocationPipelineOptions } from './InvocationPipeline';
-import { MemoryInvocationRecorder } from './MemoryInvocationRecorder';
+import { MemoryInvocationRecorder } from './testing/MemoryInvocationRecorder';
+import { SecretRedactor } from '../platform/SecretRedactor';
 import type { ToolPermission } from './policy/ToolPermission';
 import { ToolCatalog } from './ToolCatalog';
 
@@ -292,6 +293,19 @@ describe('InvocationPipeline', () => {
     expect(Buffer.byteLength(JSON.stringify(outcome.result))).toBeLessThanOrEqual(4096);
     expect(outcome.record).toMatchObject({ truncated: true, responseBytes: Buffer.byteLength(JSON.stringify(big)) });
     expect(outcome.record.resultPreview).toBe('x'.repeat(200));
+  });
+
+  it('cuts the 200-character preview where it splits no secret, stored or substituted by a collection', async () => {
+    // The recorder masks whole values only: a secret cut in two by the preview would keep its head.
+    const stored = 'stored-secret-5d0e7b';
+    const substituted = 'run-secret-a41c9f';
+    const results = [ok(`${'x'.repeat(190)}${stored} tail`), ok(`${'y'.repeat(195)}${substituted} tail`), ok(`${'z'.repeat(180)}${stored} tail`)];
+    const { pipeline } = setup(() => results.shift()!, undefined, { redactor: new SecretRedactor([stored], { minLength: 4 }) });
+    const call = (maskValues?: string[]) => pipeline.invoke({ name: 'mcp:github.search_code', arguments: {}, maskValues });
+    expect((await call()).record.resultPreview).toBe('x'.repeat(190));
+    expect((await call([substituted])).record.resultPreview).toBe('y'.repeat(195));
+    // A secret wholly inside the preview stays for the recorder to mask; the cut stays at 200.
+    expect((await call()).record.resultPreview).toBe(`${'z'.repeat(180)}${stored}`);
   });
 
   describe('duplicate calls within a run (Clawdapus)', () => {

@@ -3,6 +3,7 @@ import { AppError } from '../../shared/errors';
 import { SourceKind, type InvocationRecord, type InvocationStatus } from '../../shared/invocation';
 import type { InvocationOutcome, InvocationProgress, PolicyVerdict, ToolEntry, ToolResult } from '../../shared/registry';
 import type { Logger } from '../platform/Logger';
+import { safeCutEnd, type SecretRedactor } from '../platform/SecretRedactor';
 import { classifyError } from './classifyError';
 import { duplicateCallResult } from './duplicateCallResult';
 import { backoffDelay, shouldRetry } from './policy/backoff';
@@ -73,6 +74,11 @@ export interface InvocationPipelineOptions {
   maxRecordedArgumentsBytes?: number;
   /** Spans per call and stage; the process's tracing by default. */
   tracing?: CallTracing;
+  /**
+   * The console's secret redactor (the recorder masks records with it): the result preview is cut
+   * where it splits none of its secrets, since a split one would escape the masking.
+   */
+  redactor?: Pick<SecretRedactor, 'safeEnd'>;
 }
 
 interface Failure {
@@ -263,7 +269,7 @@ export class InvocationPipeline {
       latencyMs: this.clock.now() - at.startedAt,
       requestBytes: at.requestBytes,
       responseBytes: capped?.originalBytes ?? 0,
-      resultPreview: capped ? preview(capped.result) : '',
+      resultPreview: capped ? preview(capped.result, (text, end) => this.previewEnd(text, end, at.request.maskValues)) : '',
       truncated: capped?.truncated ?? false,
       attempts,
       traceId: at.traceId,
@@ -289,6 +295,16 @@ export class InvocationPipeline {
     if (duplicate) outcome.duplicate = true;
     if (task) outcome.task = task;
     return outcome;
+  }
+
+  /** A preview cut that splits neither a stored secret nor a value this call must not record. */
+  private previewEnd(text: string, end: number, maskValues: readonly string[] = []): number {
+    let cut = end;
+    for (let previous = -1; cut !== previous; ) {
+      previous = cut;
+      cut = safeCutEnd(text, this.options.redactor?.safeEnd(text, cut) ?? cut, maskValues);
+    }
+    return cut;
   }
 
   private publish(record: InvocationRecord) {
@@ -384,7 +400,7 @@ function statusOf(error: AppError): InvocationStatus {
   return 'error';
 }
 
-function preview(result: ToolResult): string {
+function preview(result: ToolResult, safeEnd: (text: string, end: number) => number): string {
   let text = '';
   for (const part of result.content) {
     if (part.type === 'text') text += (text ? '\n' : '') + part.text;
@@ -394,5 +410,5 @@ function preview(result: ToolResult): string {
   if (!text) text = result.content.map((part) => `[${part.type}]`).join(' ');
   if (text.length <= PREVIEW_CHARS) return text;
   const end = /[\uD800-\uDBFF]/.test(text[PREVIEW_CHARS - 1]!) ? PREVIEW_CHARS - 1 : PREVIEW_CHARS;
-  return text.slice(0, end);
+  return text.slice(0, safeEnd(text, end));
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { launchConfirmationRequired } from '../../shared/errors';
@@ -7,7 +7,7 @@ import type { EditFileInput, SaveFileInput, WorkspaceFileView } from '../../shar
 import type { GrpcSources } from '../grpc/GrpcSources';
 import type { McpService } from '../mcp/McpService';
 import type { Logger } from '../platform/Logger';
-import { writeFileAtomic } from '../platform/atomicWrite';
+import { JsonFile } from '../platform/JsonFile';
 import type { ToolPermission } from '../registry/policy/ToolPermission';
 import type { PlaceholderContext } from './commandPlaceholders';
 import { LocalReconciler } from './LocalReconciler';
@@ -64,17 +64,19 @@ export interface LocalResources {
   close(): Promise<void>;
 }
 
-const SETTINGS_FILE = 'resources.json';
 const Settings = z.object({ workspaceDir: z.string().optional() });
+
+/** `<dataDir>/resources.json`: the workspace folder last opened. */
+const settingsFile = (dataDir: string) => new JsonFile(join(dataDir, 'resources.json'), Settings, () => ({}));
 
 /**
  * The YAML workspace and its embedded (local) reconciler. Call after `mcp.init()`; connections
  * are made in the background, so start-up does not wait for any server.
  */
 export async function createLocalResources(options: LocalResourcesOptions): Promise<LocalResources> {
-  const settingsPath = join(options.dataDir, SETTINGS_FILE);
+  const settings = settingsFile(options.dataDir);
   const defaultDir = defaultWorkspaceDir(options.dataDir);
-  let dir = resolve(options.workspaceDir ?? (await readSettings(settingsPath)).workspaceDir ?? defaultDir);
+  let dir = resolve(options.workspaceDir ?? (await readSettings(settings)).workspaceDir ?? defaultDir);
   if (dir !== defaultDir && !existsSync(dir) && !options.workspaceDir) {
     options.logger.warn('the workspace folder last opened is gone; opening the default one', { dir });
     dir = defaultDir;
@@ -125,7 +127,7 @@ export async function createLocalResources(options: LocalResourcesOptions): Prom
         preview.close();
       }
       await workspace.open(next);
-      await writeFileAtomic(settingsPath, `${JSON.stringify({ workspaceDir: workspace.dir }, null, 2)}\n`);
+      await settings.write({ workspaceDir: workspace.dir });
     },
     async close() {
       workspace.close();
@@ -140,17 +142,13 @@ export function defaultWorkspaceDir(dataDir: string): string {
 
 /** The folder the app opens: the one last opened if it still exists, else the default (seeded on first use). */
 export async function currentWorkspaceDir(dataDir: string, examplesDir?: string): Promise<string> {
-  const stored = (await readSettings(join(dataDir, SETTINGS_FILE))).workspaceDir;
+  const stored = (await readSettings(settingsFile(dataDir))).workspaceDir;
   if (stored && existsSync(stored)) return stored;
   await seedWorkspace(defaultWorkspaceDir(dataDir), examplesDir);
   return defaultWorkspaceDir(dataDir);
 }
 
-async function readSettings(path: string): Promise<z.infer<typeof Settings>> {
-  try {
-    const parsed = Settings.safeParse(JSON.parse(await readFile(path, 'utf8')));
-    return parsed.success ? parsed.data : {};
-  } catch {
-    return {};
-  }
+/** A settings file that cannot be read or is damaged only forgets the folder: the default one opens. */
+function readSettings(file: JsonFile<typeof Settings>): Promise<z.infer<typeof Settings>> {
+  return file.read().catch(() => ({}));
 }

@@ -6,7 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from '../../../e2e/kube-testbed/testbed.mjs';
 import { connectKube, type KubeConnection } from '../../../main/kube/KubeConnection';
-import { KubeInventory } from '../../../shared/kube';
+import { KubeInventory } from '../../../shared/kubeApi';
 import { CliContext, CliExit } from '../CliContext';
 import { registerKube } from './kube';
 

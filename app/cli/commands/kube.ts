@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createStderrLogger } from '../../../main/platform/Logger';
-import type { KubeInventory } from '../../../shared/kube';
+import type { KubeInventory } from '../../../shared/kubeApi';
 import { APP_VERSION } from '../../common/appVersion';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { connectKubeTarget } from '../connectKubeTarget';
@@ -47,17 +47,22 @@ export function registerKube(program: Command, ctx: CliContext) {
         logger: createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
         clientInfo: { name: 'tooldeck', version: APP_VERSION },
       });
+      const stopWatching = new AbortController();
       try {
-        await refuseWhenOperatorReconciles(connection.rest, flags.namespace, scope, ctx);
+        const canCheck = await refuseWhenOperatorReconciles(connection.rest, flags.namespace, scope, ctx);
+        // Were it checked only at start, an operator deployed (or scaled up) later would reconcile the
+        // same objects as this process for as long as it runs: keep re-reading the Leases and leave.
+        const takenOver = canCheck ? untilOperatorTakesOver(connection.rest, flags.namespace, scope, ctx, stopWatching.signal) : new Promise<never>(() => {});
+        // Handled where it is raced below; this keeps a takeover during the CRD install from counting as unhandled.
+        takenOver.catch(() => {});
         const applied = await installCrds(connection.rest);
         ctx.io.stdout(applied.length ? `Applied CRDs: ${applied.join(', ')}\n` : 'CRDs up to date\n');
-        await reconciler.start();
+        await Promise.race([reconciler.start(), takenOver]);
         ctx.io.stdout(`Reconciling ${scope} on ${connection.server} (context ${connection.context})\n`);
         if (flags.once) {
           let timer: NodeJS.Timeout | undefined;
           const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutSeconds * 1_000)));
-          const outcome = await Promise.race([reconciler.whenSteady().then(() => 'steady' as const), timedOut]);
-          clearTimeout(timer);
+          const outcome = await Promise.race([reconciler.whenSteady().then(() => 'steady' as const), timedOut, takenOver]).finally(() => clearTimeout(timer));
           if (outcome === 'timeout') {
             const failures = [...reconciler.failures()].map(([key, f]) => `  ${key}: ${f.message} (attempt ${f.attempts})`);
             throw new CliExit(ExitCode.Failed, `No steady state after ${timeoutSeconds} s${failures.length ? `; still failing:\n${failures.join('\n')}` : ''}`);
@@ -66,9 +71,10 @@ export function registerKube(program: Command, ctx: CliContext) {
           ctx.io.stdout(`Steady state: ${counts.total} requests, ${counts.writes} writes\n`);
           ctx.io.stdout(formatInventory(await readInventory(connection)));
         } else {
-          await new Promise<void>((resolve) => ctx.interrupted.addEventListener('abort', () => resolve(), { once: true }));
+          await Promise.race([new Promise<void>((resolve) => ctx.interrupted.addEventListener('abort', () => resolve(), { once: true })), takenOver]);
         }
       } finally {
+        stopWatching.abort();
         await reconciler.stop();
         connection.close();
       }
@@ -84,8 +90,11 @@ export function registerKube(program: Command, ctx: CliContext) {
     .option('--replicas <n>', 'operator replicas (one leads, the others stand by)', integerIn(1, 10), 2)
     .option('--dry-run', 'send everything with dryRun=All and print the diff against the cluster; write nothing')
     .option('--force', 'take over fields another field manager owns')
-    .action(async (flags: { kubeconfig?: string; context?: string; namespace: string; image: string; replicas: number; dryRun?: boolean; force?: boolean }) => {
+    .action(async (flags: { kubeconfig?: string; context?: string; namespace: string; image: string; replicas: number; dryRun?: boolean; force?: boolean }, command: Command) => {
       if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(flags.namespace)) throw new CliExit(ExitCode.Usage, `--namespace ${flags.namespace} is not a valid namespace name`);
+      // No registry publishes the default image: installed as is, the pods would sit in
+      // ImagePullBackOff with nothing here to say why. Someone who names it with --image built it.
+      if (command.getOptionValueSource('image') === 'default') ctx.io.stderr(defaultImageWarning(flags.image));
       const connection = await connectKubeTarget(flags);
       const { installOperator, InstallConflict } = await import('../../../main/kube/operator/installOperator');
       try {
@@ -127,18 +136,83 @@ export function registerKube(program: Command, ctx: CliContext) {
     });
 }
 
-/** Two controllers must never fight over the same objects: an in-cluster operator holding its lease wins. */
-async function refuseWhenOperatorReconciles(rest: import('../../../main/kube/KubeRest').KubeRest, namespace: string | undefined, scope: string, ctx: CliContext) {
+type KubeRest = import('../../../main/kube/KubeRest').KubeRest;
+type OperatorLeaseState = import('../../../main/kube/operator/operatorLease').OperatorLeaseState;
+
+/**
+ * How often a running `kube reconcile` re-reads the operator Leases: client-go's default retry
+ * period, the interval at which a new holder writes its Lease, so a takeover shows within about one
+ * period of the operator acquiring it. One list of a few Leases per period costs the cluster little.
+ */
+const OPERATOR_RECHECK_MS = 2_000;
+
+const covering = (holder: OperatorLeaseState) => (holder.scope ? `namespaces ${holder.scope.join(', ')}` : 'all namespaces');
+const howToStop = (holder: OperatorLeaseState) =>
+  `Two controllers would fight over the same objects; stop the operator (kubectl -n ${holder.namespace} scale deployment/tooldeck-operator --replicas=0) to reconcile from this machine.`;
+
+/**
+ * Two controllers must never fight over the same objects: an in-cluster operator holding its lease
+ * wins. Returns false when the Leases cannot be read (forbidden), so there is nothing to keep checking.
+ */
+async function refuseWhenOperatorReconciles(rest: KubeRest, namespace: string | undefined, scope: string, ctx: CliContext): Promise<boolean> {
   const { listOperatorLeases, operatorCovering } = await import('../../../main/kube/operator/operatorLease');
   const { leases, forbidden } = await listOperatorLeases(rest);
   if (forbidden) ctx.io.stderr(`Warning: cannot check for an in-cluster operator (listing Leases is forbidden: ${forbidden}); make sure none reconciles ${scope}\n`);
   const holder = operatorCovering(leases, namespace);
-  if (!holder) return;
+  if (!holder) return !forbidden;
   const renewed = holder.renewTime ? ` (renewed ${Math.max(0, Math.round((Date.now() - Date.parse(holder.renewTime)) / 1_000))} s ago)` : '';
-  const covers = holder.scope ? `namespaces ${holder.scope.join(', ')}` : 'all namespaces';
-  throw new CliExit(
-    ExitCode.Failed,
-    `Not reconciling ${scope}: the in-cluster operator ${holder.holder} holds the Lease ${holder.namespace}/${holder.name}${renewed} and reconciles ${covers}. Two controllers would fight over the same objects; stop the operator (kubectl -n ${holder.namespace} scale deployment/tooldeck-operator --replicas=0) to reconcile from this machine.`,
+  throw new CliExit(ExitCode.Failed, `Not reconciling ${scope}: the in-cluster operator ${holder.holder} holds the Lease ${holder.namespace}/${holder.name}${renewed} and reconciles ${covering(holder)}. ${howToStop(holder)}`);
+}
+
+/**
+ * Re-reads the operator Leases every OPERATOR_RECHECK_MS until `signal` aborts, and rejects with the
+ * exit (1, naming the holder) once an operator holds a Lease whose scope covers this reconcile's.
+ * Never resolves: it is raced against the command's own end. A failed read is retried at the next
+ * period (said once per streak on stderr), since a blip of the API server is no takeover.
+ */
+function untilOperatorTakesOver(rest: KubeRest, namespace: string | undefined, scope: string, ctx: CliContext, signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_resolve, reject) => {
+    let failing = false;
+    let timer: NodeJS.Timeout | undefined;
+    const check = async () => {
+      const { listOperatorLeases, operatorCovering } = await import('../../../main/kube/operator/operatorLease');
+      try {
+        const { leases, forbidden } = await listOperatorLeases(rest);
+        if (forbidden) throw new Error(`listing Leases is forbidden: ${forbidden}`);
+        failing = false;
+        const holder = operatorCovering(leases, namespace);
+        if (holder && !signal.aborted) {
+          const acquired = holder.acquireTime ? ` (acquired ${Math.max(0, Math.round((Date.now() - Date.parse(holder.acquireTime)) / 1_000))} s ago)` : '';
+          reject(
+            new CliExit(
+              ExitCode.Failed,
+              `Stopped reconciling ${scope}: the in-cluster operator ${holder.holder} took the Lease ${holder.namespace}/${holder.name}${acquired} and reconciles ${covering(holder)}. ${howToStop(holder)}`,
+            ),
+          );
+          return;
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        if (!failing) ctx.io.stderr(`Warning: cannot re-check for an in-cluster operator (${(error as Error).message}); trying again every ${OPERATOR_RECHECK_MS / 1_000} s\n`);
+        failing = true;
+      }
+      schedule();
+    };
+    const schedule = () => {
+      if (!signal.aborted) timer = setTimeout(() => void check(), OPERATOR_RECHECK_MS);
+    };
+    signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    schedule();
+  });
+}
+
+function defaultImageWarning(image: string): string {
+  const example = `registry.example/tooldeck/operator:${APP_VERSION}`;
+  return (
+    `Warning: the default operator image ${image} is not published to any registry, so the operator's pods cannot pull it. ` +
+    `Build it from the repository's Dockerfile and push it where the cluster pulls from, then pass it with --image:\n` +
+    `  docker build -t ${example} . && docker push ${example}\n` +
+    `  tooldeck kube install --image ${example}\n`
   );
 }
 

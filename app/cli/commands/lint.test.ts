@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPeers, type PeerSet } from '../../../e2e/peers/a2a/startPeers';
 import { startReflectionServer, startToolsV1Server, type GrpcPeer } from '../../../e2e/peers/grpc/grpcPeers';
 import { startWeatherService } from '../../../e2e/peers/http/weatherService';
-import { everythingScript } from '../../../e2e/peers/mcp/everything';
+import { APP_SERVERS, startAppServer } from '../../../e2e/peers/mcp/appServers';
+import { everythingScript, startEverythingHttp, type RunningPeer } from '../../../e2e/peers/mcp/everything';
 import { ensurePythonPeers } from '../../../e2e/peers/python/pythonPeers';
 import { createCore } from '../../../main/core';
 import { LINT_RULES } from '../../../main/lock/lint/lintRules';
@@ -35,9 +36,21 @@ describe('tooldeck lint', () => {
   let grpcReflection: GrpcPeer;
   let agents: PeerSet;
   let weather: Awaited<ReturnType<typeof startWeatherService>>;
+  /** Servers over Streamable HTTP, linted by URL: the MCP App examples the apps tests run, and server-everything. */
+  let basicReact: RunningPeer;
+  let budgetAllocator: RunningPeer;
+  let everythingHttp: RunningPeer;
 
   beforeAll(async () => {
-    [grpcTools, grpcReflection, agents, weather] = await Promise.all([startToolsV1Server(), startReflectionServer(), startPeers({ sample: { kind: 'sample' } }), startWeatherService()]);
+    [grpcTools, grpcReflection, agents, weather, basicReact, budgetAllocator, everythingHttp] = await Promise.all([
+      startToolsV1Server(),
+      startReflectionServer(),
+      startPeers({ sample: { kind: 'sample' } }),
+      startWeatherService(),
+      startAppServer(APP_SERVERS.basicReact),
+      startAppServer(APP_SERVERS.budgetAllocator),
+      startEverythingHttp('streamableHttp'),
+    ]);
     const core = await createCore({ exampleWorkspace: false, appVersion: '0.0.0-test', host: 'cli', dataDir, secretStore: new FileSecretStore(join(dataDir, 'secrets')), logger: silentLogger, shutdownGraceMs: 200 });
     try {
       await core.mcp.save({ config: { name: 'everything', transport: 'stdio', command: node, args: [everythingScript, 'stdio'], enabled: false } as never });
@@ -51,7 +64,7 @@ describe('tooldeck lint', () => {
   }, 600_000);
 
   afterAll(async () => {
-    await Promise.all([grpcTools?.stop(), grpcReflection?.stop(), agents?.stop(), weather?.close()]);
+    await Promise.all([grpcTools?.stop(), grpcReflection?.stop(), agents?.stop(), weather?.close(), basicReact?.close(), budgetAllocator?.close(), everythingHttp?.close()]);
   });
 
   it('catches every rule of the crafted poisoned corpus from a real MCP server, and exits 1', async () => {
@@ -73,10 +86,20 @@ describe('tooldeck lint', () => {
 
   it('finds no high finding on server-everything (a saved server), mcp-server-time, or the servers the tests start', async () => {
     const bin = ensurePythonPeers();
+    // The drifting server as first published (its later variants are meant to be caught).
+    const driftState = join(mkdtempSync(join(tmpdir(), 'tooldeck-lint-drift-')), 'state.json');
+    writeFileSync(driftState, JSON.stringify({ variant: 'baseline' }));
     const targets: string[][] = [
       ['everything'],
       ['--stdio', join(bin, 'mcp-server-time')],
       ['--stdio', `${node} ${join(peersDir, 'largeResultServer.mjs')}`],
+      ['--stdio', `${node} ${join(peersDir, 'FakeTasksExtensionServer.mjs')}`],
+      ['--stdio', `${node} ${join(peersDir, 'toolSamplingServer.mjs')}`],
+      ['--stdio', `${node} ${join(peersDir, 'driftingServerForTests.mjs')}`, '--env', `DRIFT_STATE=${driftState}`],
+      ['--stdio', `${node} ${join(peersDir, 'thousandToolServerForTests.mjs')}`],
+      ['--url', basicReact.url],
+      ['--url', budgetAllocator.url],
+      ['--url', everythingHttp.url],
       ['grpc:weather'],
       ['explorer'],
       ['a2a:sample'],
@@ -90,6 +113,15 @@ describe('tooldeck lint', () => {
       expect(high(result.findings), target.join(' ')).toEqual([]);
     }
   }, 120_000);
+
+  it('lints a one-off Streamable HTTP server by --url, prints the summary and exits 0 with no high finding', async () => {
+    const result = await run('lint', '--url', basicReact.url);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const summary = /^mcp:adhoc: (\d+) tool\(s\), (no findings|0 high, \d+ medium, \d+ low)$/m.exec(result.stdout);
+    expect(summary, result.stdout).not.toBeNull();
+    expect(Number(summary![1])).toBeGreaterThan(0);
+  });
 
   it('says what is wrong with its arguments, and exits 3 when it cannot connect', async () => {
     expect((await run('lint')).code).toBe(2);

@@ -1,6 +1,6 @@
-"""A tools.v1 ToolServer written for Tooldeck's tests from the contract in the tool-protocols chapter
-of the agent-tools book (ListTools / ExecuteTool, JSON arguments and results, `error` on failure,
-versions with compatible_versions). It serves the .proto Tooldeck ships, so both sides share one
+"""A tools.v1 ToolServer written for Tooldeck's tests from the contract in
+main/grpc/proto/tools/v1/tool_server.proto (ListTools / ExecuteTool, JSON arguments and results,
+`error` on failure, versions with compatible_versions). It serves the .proto Tooldeck ships, so both sides share one
 contract. Tools:
 
   forecast       version 2.1.0, also accepts 2.0.0    {city, days?} -> {city, days, forecast[]}
@@ -103,7 +103,7 @@ def main():
             definition = by_name.get(request.tool_name)
             if definition is None:
                 context.abort(grpc.StatusCode.NOT_FOUND, f"no tool named {request.tool_name}")
-            # The chapter's schema versioning: the tool's version, or one it lists as compatible.
+            # The contract's version negotiation: the tool's version, or one it lists as compatible.
             if request.version and request.version != definition["version"] and request.version not in definition["compatible_versions"]:
                 return pb.ExecuteToolResponse(error="incompatible version")
             try:

@@ -1,10 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { AppError } from '../../../shared/errors';
 import { OAuthSettings } from '../../../shared/oauth';
-import { writeFileAtomic } from '../../platform/atomicWrite';
+import { JsonFile } from '../../platform/JsonFile';
 import type { SecretStore } from '../../platform/SecretStore';
 
 const ServerRecord = z.object({
@@ -20,6 +18,7 @@ export type ServerOAuthRecord = z.infer<typeof ServerRecord>;
 
 const OAuthFile = z.object({ version: z.literal(1), servers: z.record(z.string(), ServerRecord) });
 type OAuthFile = z.infer<typeof OAuthFile>;
+const emptyOAuthFile = (): OAuthFile => ({ version: 1, servers: {} });
 
 /** Tokens as stored: the SDK's shape plus when they were obtained, so expiry is known without asking. */
 export type StoredTokens = StoredOAuthTokens & { obtained_at: number };
@@ -45,29 +44,19 @@ const defaultRecord = (): ServerOAuthRecord => ({ settings: { grant: 'authorizat
  * memory (ephemeral connections, the conformance client).
  */
 export class OAuthStore {
-  private data: OAuthFile = { version: 1, servers: {} };
-  private writes: Promise<void> = Promise.resolve();
-  private readonly file?: string;
+  private data: OAuthFile = emptyOAuthFile();
+  private readonly file?: JsonFile<typeof OAuthFile>;
 
   constructor(
     private readonly secrets: SecretStore,
     dataDir?: string,
   ) {
-    this.file = dataDir ? join(dataDir, 'oauth.json') : undefined;
+    this.file = dataDir ? new JsonFile(join(dataDir, 'oauth.json'), OAuthFile, emptyOAuthFile, { kind: 'authorization file' }) : undefined;
   }
 
+  /** Reads the file (at start); a missing file is no settings yet. Without a data dir there is nothing to read. */
   async load(): Promise<void> {
-    if (!this.file) return;
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
-    const parsed = OAuthFile.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new AppError('InvalidInput', `${this.file} is not a valid authorization file: ${parsed.error.issues[0]?.message}`);
-    this.data = parsed.data;
+    if (this.file) this.data = await this.file.read();
   }
 
   record(server: string): ServerOAuthRecord {
@@ -161,11 +150,7 @@ export class OAuthStore {
   }
 
   private persist(): Promise<void> {
-    if (!this.file) return Promise.resolve();
-    const file = this.file;
-    const snapshot = JSON.stringify(this.data, null, 2);
-    this.writes = this.writes.then(() => writeFileAtomic(file, `${snapshot}\n`));
-    return this.writes;
+    return this.file ? this.file.write(this.data) : Promise.resolve();
   }
 }
 

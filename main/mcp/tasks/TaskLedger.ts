@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isTerminalTaskStatus, KnownTask } from '../../../shared/tasks';
-import { writeFileAtomic } from '../../platform/atomicWrite';
+import { JsonFile } from '../../platform/JsonFile';
 
 /** A finished task is remembered this long (its result may still be fetched while the server keeps it). */
 const KEEP_FINISHED_MS = 7 * 24 * 3_600_000;
@@ -10,6 +9,8 @@ const KEEP_FINISHED_MS = 7 * 24 * 3_600_000;
 const MAX_PER_SERVER = 200;
 
 const LedgerFile = z.object({ version: z.literal(1), tasks: z.array(KnownTask) });
+type LedgerFile = z.infer<typeof LedgerFile>;
+const emptyLedger = (): LedgerFile => ({ version: 1, tasks: [] });
 
 /**
  * The tasks Tooldeck started, per server, in `<dataDir>/tasks.json` (ids and statuses, never
@@ -18,21 +19,26 @@ const LedgerFile = z.object({ version: z.literal(1), tasks: z.array(KnownTask) }
  * first, so one process does not drop what the other wrote.
  */
 export class TaskLedger {
-  private readonly file?: string;
-  private tasks: KnownTask[] = [];
-  private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * A damaged file loses only the memory of started tasks, so it reads as empty and the next change
+   * rewrites it. One space of indent keeps a file of up to 200 tasks per server small yet readable.
+   */
+  private readonly file?: JsonFile<typeof LedgerFile>;
+  /** The ledger itself when there is no file (changes to it are synchronous, so need no queue). */
+  private inMemory: KnownTask[] = [];
   private readonly listeners = new Set<(server: string) => void>();
   private readonly settledListeners = new Set<(task: KnownTask) => void>();
 
   /** Without a data dir the ledger lives in memory (one-off connections). */
   constructor(dataDir?: string, private readonly now: () => number = Date.now) {
-    this.file = dataDir ? join(dataDir, 'tasks.json') : undefined;
+    this.file = dataDir ? new JsonFile(join(dataDir, 'tasks.json'), LedgerFile, emptyLedger, { indent: 1, whenInvalid: 'empty' }) : undefined;
   }
 
-  /** The server's remembered tasks, newest first. */
+  /** The server's remembered tasks, newest first, with every change asked for so far written. */
   async list(server: string): Promise<KnownTask[]> {
-    await this.serialized(() => this.load());
-    return this.tasks.filter((t) => t.server === server).sort((a, b) => b.createdAt - a.createdAt);
+    await this.settled();
+    const tasks = this.file ? (await this.file.read()).tasks : this.inMemory;
+    return tasks.filter((t) => t.server === server).sort((a, b) => b.createdAt - a.createdAt);
   }
 
   async get(server: string, taskId: string): Promise<KnownTask | undefined> {
@@ -80,7 +86,7 @@ export class TaskLedger {
 
   /** Resolves once every change asked for so far is written. */
   settled(): Promise<void> {
-    return this.serialized(() => Promise.resolve());
+    return this.file ? this.file.settled() : Promise.resolve();
   }
 
   /** A remembered task reached completed, failed or cancelled. */
@@ -89,15 +95,16 @@ export class TaskLedger {
     return () => this.settledListeners.delete(listener);
   }
 
-  private change(server: string, edit: (tasks: KnownTask[]) => KnownTask[], settled?: () => KnownTask | undefined): Promise<void> {
-    return this.serialized(async () => {
-      await this.load();
-      this.tasks = this.prune(edit(this.tasks));
-      if (this.file) await writeFileAtomic(this.file, `${JSON.stringify({ version: 1, tasks: this.tasks }, null, 1)}\n`);
-      for (const listener of this.listeners) listener(server);
-      const ended = settled?.();
-      if (ended) for (const listener of this.settledListeners) listener(ended);
-    });
+  /** Re-reads, edits and writes the ledger, one change at a time; listeners hear of it once it is written. */
+  private async change(server: string, edit: (tasks: KnownTask[]) => KnownTask[], settled?: () => KnownTask | undefined): Promise<void> {
+    if (this.file) {
+      await this.file.update((current) => ({ next: { version: 1, tasks: this.prune(edit(current.tasks)) }, result: undefined }));
+    } else {
+      this.inMemory = this.prune(edit(this.inMemory));
+    }
+    for (const listener of this.listeners) listener(server);
+    const ended = settled?.();
+    if (ended) for (const listener of this.settledListeners) listener(ended);
   }
 
   /** Past their time-to-live, finished long ago, or beyond the per-server cap (oldest finished first). */
@@ -114,28 +121,6 @@ export class TaskLedger {
       const ranked = [...list].sort((a, b) => Number(isTerminalTaskStatus(a.status)) - Number(isTerminalTaskStatus(b.status)) || b.createdAt - a.createdAt);
       return ranked.slice(0, MAX_PER_SERVER);
     });
-  }
-
-  private async load(): Promise<void> {
-    if (!this.file) return;
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch {
-      return;
-    }
-    try {
-      this.tasks = LedgerFile.parse(JSON.parse(text)).tasks;
-    } catch {
-      // A damaged file loses only the memory of started tasks; the next change rewrites it.
-      this.tasks = [];
-    }
-  }
-
-  private serialized<T>(run: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
   }
 }
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../platform/SecretStore';
 import { InvocationPipeline } from '../InvocationPipeline';
-import { MemoryInvocationRecorder } from '../MemoryInvocationRecorder';
+import { MemoryInvocationRecorder } from '../testing/MemoryInvocationRecorder';
 import { ToolCatalog } from '../ToolCatalog';
 import { httpToolEntries } from './httpToolEntries';
 import { HttpToolExecutor } from './HttpToolExecutor';

@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { Spotlight, spotlight } from '@mantine/spotlight';
 import { IconBolt, IconRobot, IconSearch, IconServer2, IconTool } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactElement } from 'react';
 import type { SearchHit } from '../../../shared/registry';
 import { useTRPC } from '../rpc/client';
 import { sections } from './sections';
@@ -22,9 +22,45 @@ function hitLocation(hit: SearchHit): [string, Record<string, string>] {
   return ['agents', { agent: hit.name }];
 }
 
+/** How a name answers what was typed (`needle`, trimmed and lowercased); undefined: not at all, or too weakly to list. */
+export type NameMatch = 'exact' | 'prefix' | 'word';
+
+/**
+ * Exact beats a prefix beats the start of a word inside the name ("prod" in "eu-prod-db", "Issue"
+ * in "createIssue"). Letters in the middle of a word ("rod", "thing" in "everything") are not a
+ * match: listed, they would only pad the palette.
+ */
+export function nameMatch(name: string, needle: string): NameMatch | undefined {
+  if (!needle) return undefined;
+  const lower = name.toLowerCase();
+  if (lower === needle) return 'exact';
+  if (lower.startsWith(needle)) return 'prefix';
+  for (let at = lower.indexOf(needle, 1); at > 0; at = lower.indexOf(needle, at + 1)) {
+    const before = name[at - 1]!;
+    const wordStart = !/[a-z0-9]/i.test(before) || (/[a-z0-9]/.test(before) && /[A-Z]/.test(name[at]!));
+    if (wordStart) return 'word';
+  }
+  return undefined;
+}
+
+const MATCH_RANK: Record<NameMatch, number> = { exact: 0, prefix: 1, word: 2 };
+
+/**
+ * Search hits scoring under this share of the best hit are weak (a word once in a long
+ * description): the palette leaves them out rather than fill its list with them.
+ */
+export const MIN_HIT_SCORE = 0.3;
+
+interface Ranked {
+  element: ReactElement;
+  exact: boolean;
+}
+
 /**
  * Ctrl/Cmd-K: jump to any tool, skill or agent (ranked by the registry's BM25 search over names,
- * titles, descriptions, sources and tags), any saved server, or any section.
+ * titles, descriptions, sources and tags), any saved server, or any section. What is named exactly
+ * as typed (a server, an agent, a section, a tool) comes first, under "Best match"; weak matches
+ * are left out (see nameMatch and MIN_HIT_SCORE).
  */
 export function CommandPalette() {
   const trpc = useTRPC();
@@ -65,13 +101,30 @@ export function CommandPalette() {
       </Spotlight.Action>
     );
   };
+
+  const serverMatches = (servers.data ?? [])
+    .map((s) => ({ server: s, match: needle ? nameMatch(s.config.name, needle) : undefined }))
+    .filter(({ match }) => !needle || match)
+    .sort((a, b) => (a.match && b.match ? MATCH_RANK[a.match] - MATCH_RANK[b.match] : 0))
+    .slice(0, 6);
+  const sectionMatches = sections
+    .map((s) => ({ section: s, match: needle ? nameMatch(s.label, needle) : undefined }))
+    .filter(({ match }) => !needle || match)
+    .sort((a, b) => (a.match && b.match ? MATCH_RANK[a.match] - MATCH_RANK[b.match] : 0));
   const ranked = needle ? (hits.data ?? []) : [];
-  const toolActions = ranked.filter((hit) => hit.kind !== 'agent').map(hitAction);
-  const agentActions = ranked.filter((hit) => hit.kind === 'agent').map(hitAction);
-  const serverActions = (servers.data ?? [])
-    .filter((s) => !needle || s.config.name.toLowerCase().includes(needle))
-    .slice(0, 6)
-    .map((s) => (
+  const hitIsExact = (hit: SearchHit) => nameMatch(hit.name, needle) === 'exact' || hit.id.toLowerCase() === needle;
+  const anyExact = serverMatches.some(({ match }) => match === 'exact') || sectionMatches.some(({ match }) => match === 'exact') || ranked.some(hitIsExact);
+  // Once something is named exactly as typed, a hit that matched only in its description or
+  // source is padding below it: hits stay only when their own name or title matches too.
+  const strong = (hit: SearchHit) =>
+    hitIsExact(hit) || (hit.score >= MIN_HIT_SCORE && (!anyExact || !!nameMatch(hit.name, needle) || !!(hit.title && nameMatch(hit.title, needle))));
+  const hitItems = (kind: 'tools' | 'agents'): Ranked[] =>
+    ranked
+      .filter((hit) => (kind === 'agents') === (hit.kind === 'agent') && strong(hit))
+      .map((hit) => ({ element: hitAction(hit), exact: hitIsExact(hit) }));
+  const serverItems: Ranked[] = serverMatches.map(({ server: s, match }) => ({
+    exact: match === 'exact',
+    element: (
       <Spotlight.Action
         key={`server:${s.config.name}`}
         onClick={() => navigate('servers', { server: s.config.name })}
@@ -79,10 +132,22 @@ export function CommandPalette() {
         label={s.config.name}
         description={`${s.config.transport} server · ${s.state.status}`}
       />
-    ));
-  const sectionActions = sections
-    .filter((s) => !needle || s.label.toLowerCase().includes(needle))
-    .map((s) => <Spotlight.Action key={`section:${s.id}`} onClick={() => navigate(s.id)} leftSection={<s.icon size={16} />} label={`Go to ${s.label}`} />);
+    ),
+  }));
+  const sectionItems: Ranked[] = sectionMatches.map(({ section: s, match }) => ({
+    exact: match === 'exact',
+    element: <Spotlight.Action key={`section:${s.id}`} onClick={() => navigate(s.id)} leftSection={<s.icon size={16} />} label={`Go to ${s.label}`} />,
+  }));
+  const toolItems = hitItems('tools');
+  const agentItems = hitItems('agents');
+  // The exact matches, servers, agents and sections before tools: typing "github" means the
+  // server github, even when a hundred of its tools carry the word too.
+  const best = [...serverItems, ...agentItems, ...sectionItems, ...toolItems].filter((item) => item.exact);
+  const rest = (items: Ranked[]) => items.filter((item) => !item.exact).map((item) => item.element);
+  const toolActions = rest(toolItems);
+  const agentActions = rest(agentItems);
+  const serverActions = rest(serverItems);
+  const sectionActions = rest(sectionItems);
 
   return (
     <Spotlight.Root query={query} onQueryChange={setQuery} shortcut={['mod + K', '/']} scrollable maxHeight={480} clearQueryOnClose>
@@ -94,11 +159,12 @@ export function CommandPalette() {
         rightSection={query ? <CloseButton size="sm" aria-label="Clear search" onClick={() => setQuery('')} /> : undefined}
       />
       <Spotlight.ActionsList aria-label="Command palette results">
+        {best.length > 0 && <Spotlight.ActionsGroup label="Best match">{best.map((item) => item.element)}</Spotlight.ActionsGroup>}
         {toolActions.length > 0 && <Spotlight.ActionsGroup label="Tools and skills">{toolActions}</Spotlight.ActionsGroup>}
         {agentActions.length > 0 && <Spotlight.ActionsGroup label="Agents">{agentActions}</Spotlight.ActionsGroup>}
         {serverActions.length > 0 && <Spotlight.ActionsGroup label="Servers">{serverActions}</Spotlight.ActionsGroup>}
         {sectionActions.length > 0 && <Spotlight.ActionsGroup label="Sections">{sectionActions}</Spotlight.ActionsGroup>}
-        {toolActions.length + agentActions.length + serverActions.length + sectionActions.length === 0 && <Spotlight.Empty>Nothing matches “{query}”.</Spotlight.Empty>}
+        {best.length + toolActions.length + agentActions.length + serverActions.length + sectionActions.length === 0 && <Spotlight.Empty>Nothing matches “{query}”.</Spotlight.Empty>}
       </Spotlight.ActionsList>
     </Spotlight.Root>
   );

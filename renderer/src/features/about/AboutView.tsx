@@ -22,7 +22,7 @@ export function AboutView() {
       <div>
         <Title order={2}>About Tooldeck</Title>
         <Text c="dimmed" size="sm">
-          Operations console for agent tools — MCP servers, A2A agents and the resources that declare them.
+          Operations console for agent tools — MCP servers, A2A agents, gRPC tool servers and the resources that declare them.
         </Text>
       </div>
       {info.error && (

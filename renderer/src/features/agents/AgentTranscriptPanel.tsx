@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Box, Button, Code, Group, ScrollArea, SegmentedControl, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Code, Group, ScrollArea, SegmentedControl, Table, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconArrowDownLeft, IconArrowUpRight, IconBolt, IconDownload, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useMemo, useState } from 'react';
@@ -8,6 +8,7 @@ import { prettyJson } from '../../components/prettyJson';
 import { useTRPC } from '../../rpc/client';
 import { downloadText } from '../../shell/download';
 import { formatClock } from './display';
+import { ClearableTextInput } from '../../components/ClearableTextInput';
 
 type Direction = A2aTranscriptEntry['direction'];
 
@@ -50,13 +51,14 @@ export function AgentTranscriptPanel({ agent }: { agent: string }) {
   return (
     <Box>
       <Group mb="sm" gap="sm">
-        <TextInput
+        <ClearableTextInput
           size="xs"
           placeholder="Filter by method, URL or body"
           value={filter}
-          onChange={(e) => setFilter(e.currentTarget.value)}
+          onValueChange={setFilter}
           aria-label="Filter transcript"
           style={{ flex: 1 }}
+          clearLabel="Clear filter"
         />
         <SegmentedControl
           size="xs"

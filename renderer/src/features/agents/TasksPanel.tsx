@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Group, Loader, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconInfoCircle, IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { appErrorOf } from '../invoke/useInvocation';
 import { formatStamp, MONO_INPUT, shortId } from './display';
 import { TaskDetails } from './TaskDetails';
 import { TaskStateBadge } from './TaskStateBadge';
+import { ClearableTextInput } from '../../components/ClearableTextInput';
 
 const PAGE_SIZE = 20;
 
@@ -24,13 +25,15 @@ export function TasksPanel({ agent, protocolVersion }: { agent: string; protocol
         }}
       >
         <Group align="flex-end" gap="xs">
-          <TextInput
+          <ClearableTextInput
             label="Task ID"
             placeholder="Paste a task id"
             value={taskIdInput}
-            onChange={(e) => setTaskIdInput(e.currentTarget.value)}
+            // Clearing empties the box only: the task already opened stays open until another is.
+            onValueChange={setTaskIdInput}
             styles={MONO_INPUT}
             style={{ flex: 1 }}
+            clearLabel="Clear task id"
           />
           <Button type="submit" leftSection={<IconSearch size={14} />} disabled={!taskIdInput.trim()}>
             Open task
@@ -151,17 +154,19 @@ function TaskList({
           Tasks at the agent{list.data?.totalSize !== undefined ? ` (${list.data.totalSize})` : ''}
         </Text>
         <Group gap="xs">
-          <TextInput
+          <ClearableTextInput
             size="xs"
             w={300}
             placeholder="Filter by context id"
             aria-label="Filter by context id"
             value={contextId}
-            onChange={(e) => {
-              setContextId(e.currentTarget.value);
+            // Clearing is a filter change like typing: back to the first page of every task.
+            onValueChange={(value) => {
+              setContextId(value);
               setPageTokens(['']);
             }}
             styles={MONO_INPUT}
+            clearLabel="Clear filter"
           />
           <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} onClick={() => void list.refetch()} loading={list.isFetching}>
             Refresh

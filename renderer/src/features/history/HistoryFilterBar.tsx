@@ -1,8 +1,9 @@
-import { Badge, Button, CloseButton, Group, MultiSelect, Paper, Select, TextInput } from '@mantine/core';
+import { Badge, Button, CloseButton, Group, MultiSelect, Paper, Select } from '@mantine/core';
 import { IconFilterOff, IconPlayerPlay, IconSearch } from '@tabler/icons-react';
 import { InvocationStatus } from '../../../../shared/invocation';
 import { TimeRangePicker } from '../metrics/TimeRangePicker';
 import { hasFilters, NO_FILTERS, traceIdOf, type HistoryFilters } from './historyFilter';
+import { ClearableTextInput } from '../../components/ClearableTextInput';
 
 const STATUS_LABEL: Record<InvocationStatus, string> = { ok: 'OK', error: 'Error', timeout: 'Timeout', canceled: 'Canceled', denied: 'Denied' };
 const KIND_GROUP: Record<string, string> = { mcp: 'MCP servers', a2a: 'A2A agents', http: 'HTTP services' };
@@ -63,26 +64,26 @@ export function HistoryFilterBar({ value, onChange, sources, tools, runLabel }: 
           clearable
         />
         <TimeRangePicker value={value.range} onChange={(range) => set({ range })} keys={['15m', '1h', '24h', '7d', 'all', 'custom']} />
-        <TextInput
+        <ClearableTextInput
           size="sm"
           style={{ flex: 1, minWidth: 180 }}
           aria-label="Search"
           placeholder="Search tool, arguments, result, error"
           leftSection={<IconSearch size={14} />}
           value={value.text}
-          onChange={(e) => set({ text: e.currentTarget.value })}
-          rightSection={value.text ? <CloseButton size="sm" aria-label="Clear search" onClick={() => set({ text: '' })} /> : undefined}
+          onValueChange={(text) => set({ text })}
+          clearLabel="Clear search"
         />
-        <TextInput
+        <ClearableTextInput
           size="sm"
           w={200}
           aria-label="Trace id"
           placeholder="Trace id"
           ff="monospace"
           value={value.trace}
-          onChange={(e) => set({ trace: e.currentTarget.value })}
+          onValueChange={(trace) => set({ trace })}
           error={value.trace.trim() && !traceIdOf(value.trace) ? '32 hex digits' : undefined}
-          rightSection={value.trace ? <CloseButton size="sm" aria-label="Clear trace id" onClick={() => set({ trace: '' })} /> : undefined}
+          clearLabel="Clear trace id"
         />
         {value.run && (
           <Badge

@@ -4,9 +4,12 @@ import type { McpTool } from '../../../../shared/mcp';
 import { useNavigate } from '../../shell/useSection';
 
 /**
- * A tool its server lists but the registry leaves out: says why, and where to change it. It is not
- * callable from here — every call goes through the registry's pipeline, which only knows the tools
- * the workspace lets in.
+ * A tool its server lists but the registry leaves out: says why, where to change it, and what to
+ * add. It offers no way to call the tool. Every call goes through the registry's pipeline
+ * (validation, policy, recording), and the pipeline only knows registry entries; the workspace's
+ * `tool_filter.include` decides which of a server's tools become entries (and Orloj Tool resources
+ * that policy can name). Calling an excluded tool would mean going around that decision, so the
+ * way to call it is to admit it.
  */
 export function ExcludedToolModal({ server, tool, exclusion, onClose }: { server: string; tool?: McpTool; exclusion?: { reason: string; file?: string }; onClose: () => void }) {
   const navigate = useNavigate();
@@ -15,11 +18,26 @@ export function ExcludedToolModal({ server, tool, exclusion, onClose }: { server
       {tool && exclusion && (
         <Stack>
           <Alert color="gray" variant="light" icon={<IconFilterOff size={18} />}>
-            <Text size="sm">
-              {server} lists <Code>{tool.name}</Code>, but it is {exclusion.reason}. Tools outside the registry cannot be invoked, granted to agents or found
-              in search; to use it, add it to <Code>tool_filter.include</Code>.
-            </Text>
+            <Stack gap="xs">
+              <Text size="sm">
+                {server} lists <Code>{tool.name}</Code>, but it is {exclusion.reason}.
+              </Text>
+              <Text size="sm">
+                It cannot be called until the filter admits it: every call goes through the registry (argument validation, policy, history), and a tool the
+                filter leaves out has no registry entry, so it cannot be invoked, granted to agents or found in search. Add it to{' '}
+                <Code>tool_filter.include</Code>
+                {exclusion.file ? (
+                  <>
+                    {' '}
+                    in <Code>{exclusion.file}</Code>
+                  </>
+                ) : null}
+                ; when the file is saved, the workspace is reconciled and the tool becomes <Code>{`mcp:${server}.${tool.name}`}</Code>, under the
+                workspace&apos;s policy like every other tool.
+              </Text>
+            </Stack>
           </Alert>
+          <Code block aria-label="What to add">{`tool_filter:\n  include:\n    - ${tool.name}`}</Code>
           {tool.description && (
             <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
               {tool.description}

@@ -1,4 +1,4 @@
-import { Badge, Box, CloseButton, Group, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Badge, Box, Group, Text, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -8,6 +8,7 @@ import type { McpTool, ServerSnapshot } from '../../../../shared/mcp';
 import { REVIEW_COLOR } from '../lock/reviewColors';
 import { AnnotationBadges } from '../tools/AnnotationBadges';
 import classes from './ServerToolsTab.module.css';
+import { ClearableTextInput } from '../../components/ClearableTextInput';
 
 const ROW_HEIGHT = 44;
 
@@ -91,15 +92,15 @@ export function ServerToolsTab({
   return (
     <Box>
       <Group gap="sm" mb="xs" wrap="nowrap">
-        <TextInput
+        <ClearableTextInput
           style={{ flex: 1, maxWidth: 420 }}
           size="sm"
           aria-label={`Search tools of ${server}`}
           placeholder="Search name, title, description"
           leftSection={<IconSearch size={14} />}
           value={query}
-          onChange={(e) => setQuery(e.currentTarget.value)}
-          rightSection={query ? <CloseButton size="sm" aria-label="Clear search" onClick={() => setQuery('')} /> : undefined}
+          onValueChange={setQuery}
+          clearLabel="Clear search"
         />
         <Text size="xs" c="dimmed" role="status">
           {shown.length === tools.length ? `${tools.length} tools` : `${shown.length} of ${tools.length} tools`}

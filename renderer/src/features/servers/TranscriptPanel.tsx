@@ -1,4 +1,4 @@
-import { ActionIcon, Box, Button, Group, ScrollArea, SegmentedControl, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Button, Group, ScrollArea, SegmentedControl, Text, Tooltip } from '@mantine/core';
 import { IconDownload, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -6,6 +6,7 @@ import type { TranscriptEntry } from '../../../../shared/mcp';
 import { McpTranscriptTable } from '../../components/McpTranscriptTable';
 import { useTRPC } from '../../rpc/client';
 import { downloadText } from '../../shell/download';
+import { ClearableTextInput } from '../../components/ClearableTextInput';
 
 /** Every JSON-RPC message with time, direction, method and latency; stderr interleaved. */
 export function TranscriptPanel({ server }: { server: string }) {
@@ -32,7 +33,15 @@ export function TranscriptPanel({ server }: { server: string }) {
   return (
     <Box>
       <Group mb="sm" gap="sm">
-        <TextInput size="xs" placeholder="Filter messages" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} aria-label="Filter transcript" style={{ flex: 1 }} />
+        <ClearableTextInput
+          size="xs"
+          placeholder="Filter messages"
+          value={filter}
+          onValueChange={setFilter}
+          aria-label="Filter transcript"
+          style={{ flex: 1 }}
+          clearLabel="Clear filter"
+        />
         <SegmentedControl size="xs" value={kind} onChange={(v) => setKind(v as typeof kind)} data={[{ value: 'all', label: 'All' }, { value: 'rpc', label: 'JSON-RPC' }, { value: 'stderr', label: 'stderr' }]} aria-label="Message kinds" />
         <Button size="xs" variant="default" leftSection={<IconDownload size={14} />} onClick={() => void exportFile()}>
           Export

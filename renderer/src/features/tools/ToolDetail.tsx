@@ -4,9 +4,10 @@ import { SchemaTree } from '../../components/SchemaTree';
 import { InvokePanel } from '../invoke/InvokePanel';
 import { ToolMetricsChart } from '../metrics/ToolMetricsChart';
 import type { ToolView } from '../invoke/types';
-import { VerdictBadge } from '../invoke/VerdictBadge';
+import { decidingRules, VerdictBadge } from '../invoke/VerdictBadge';
 import { AnnotationBadges } from './AnnotationBadges';
 import type { LintFinding } from '../../../../shared/lock';
+import type { OperationClass, RiskLevel, ToolAnnotations } from '../../../../shared/registry';
 import { HeldBadge, LintFindingBadges, LintFindingList } from '../lock/LintBadges';
 import { RevealedText } from '../lock/RevealedText';
 import { McpIconImage } from '../../components/McpIconImage';
@@ -31,9 +32,7 @@ export function ToolDetail({ tool, findings = [] }: { tool: ToolView; findings?:
         )}
         <Group gap={6} mt={6}>
           <AnnotationBadges annotations={tool.annotations} size="sm" />
-          <Badge size="sm" variant="default">
-            risk: {tool.policy.riskLevel}
-          </Badge>
+          <RiskBadge tool={tool} />
           {tool.grpc?.version && (
             <Tooltip label={tool.grpc.compatibleVersions?.length ? `Also accepts ${tool.grpc.compatibleVersions.join(', ')}` : 'Accepts no other version'}>
               <Badge size="sm" variant="light" color="grape" aria-label={`Version ${tool.grpc.version}`}>
@@ -48,6 +47,7 @@ export function ToolDetail({ tool, findings = [] }: { tool: ToolView; findings?:
               {c}
             </Badge>
           ))}
+          <AllowedRiskyClassBadge tool={tool} />
         </Group>
         <LintFindingBadges findings={findings} />
         {tool.description && (
@@ -117,5 +117,118 @@ function SchemaViews({ schema, label }: { schema: Record<string, unknown>; label
         </ScrollArea.Autosize>
       </Tabs.Panel>
     </Tabs>
+  );
+}
+
+/** Where a tool's operation classes came from, read back from the rules that made them (main/registry/policy/operationClasses.ts). */
+export type ClassOrigin = 'tool-resource' | 'annotations' | 'default';
+
+/** The class MCP's hints imply, with MCP's own defaults (readOnlyHint false; destructiveHint true once not read-only). */
+function hintedClass(annotations: ToolAnnotations | undefined): OperationClass | undefined {
+  if (annotations?.readOnlyHint === undefined && annotations?.destructiveHint === undefined) return undefined;
+  if (annotations.readOnlyHint === true) return 'read';
+  return (annotations.destructiveHint ?? true) ? 'delete' : 'write';
+}
+
+const elevated = (level: RiskLevel) => level === 'high' || level === 'critical';
+
+/**
+ * The registry fills in what nobody configured: classes from the server's hints, else Orloj's
+ * default for the risk level (read; write for high and critical). Classes that are neither were
+ * written in a Tool resource's operation_classes.
+ */
+export function classOrigin(tool: Pick<ToolView, 'annotations' | 'policy'>): ClassOrigin {
+  const classes = tool.policy.operationClasses;
+  const only = (c: OperationClass) => classes.length === 1 && classes[0] === c;
+  const hinted = hintedClass(tool.annotations);
+  if (hinted) return only(hinted) ? 'annotations' : 'tool-resource';
+  return only(elevated(tool.policy.riskLevel) ? 'write' : 'read') ? 'default' : 'tool-resource';
+}
+
+export interface RiskExplanation {
+  label: string;
+  /** Sentences for the tooltip: where the level came from, where the classes came from, what risk does. */
+  why: string[];
+  /** The level says nothing of a class that deletes or administers: it deserves a look. */
+  mismatch: boolean;
+}
+
+const RISKY_CLASSES: readonly OperationClass[] = ['delete', 'admin'];
+
+/**
+ * What the risk badge says and why. risk_level comes only from a Tool resource and defaults to low
+ * (Orloj), so a low the operator never chose must not read as an assessment. The view has no flag
+ * for "risk_level was written": a level other than low was; low with classes the registry filled
+ * in itself means nobody configured the tool; low beside classes a Tool resource wrote may be
+ * either, and the label says so.
+ */
+export function explainRisk(tool: Pick<ToolView, 'annotations' | 'policy'>): RiskExplanation {
+  const level = tool.policy.riskLevel;
+  const origin = classOrigin(tool);
+  const classes = tool.policy.operationClasses.join(', ');
+  const levelWhy =
+    level !== 'low'
+      ? `risk_level ${level} is set by a Tool resource (the default is low).`
+      : origin === 'tool-resource'
+        ? 'A Tool resource configures this tool; its risk_level is low or not set (low is the default).'
+        : 'No Tool resource sets a risk_level for this tool, so Orloj’s default, low, applies. It is not an assessment of what the tool does.';
+  const classWhy =
+    origin === 'annotations'
+      ? `Operation class ${classes}: from the server’s annotations${tool.policy.operationClasses[0] === 'delete' && tool.annotations?.destructiveHint === undefined ? ' (not read-only and no destructiveHint, which MCP reads as destructive)' : ''}.`
+      : origin === 'default'
+        ? `Operation class ${classes}: Orloj’s default for ${level} risk (the server gives no read-only or destructive hint).`
+        : `Operation classes ${classes}: set by a Tool resource (operation_classes).`;
+  const label = level !== 'low' ? `risk: ${level}` : origin === 'tool-resource' ? 'risk: low (Tool resource or default)' : 'risk: low (default — no risk_level set)';
+  return {
+    label,
+    why: [levelWhy, classWhy, 'The risk level sets runtime defaults (high and critical run sandboxed); it does not decide the verdict. ToolPermission rules on operation classes and the server’s destructiveHint do.'],
+    mismatch: level === 'low' && tool.policy.operationClasses.some((c) => RISKY_CLASSES.includes(c)),
+  };
+}
+
+function RiskBadge({ tool }: { tool: ToolView }) {
+  const risk = explainRisk(tool);
+  return (
+    <Tooltip
+      multiline
+      w={360}
+      withArrow
+      label={
+        <Stack gap={4}>
+          {risk.why.map((line) => (
+            <Text key={line} size="xs">
+              {line}
+            </Text>
+          ))}
+        </Stack>
+      }
+    >
+      <Badge size="sm" variant={risk.mismatch ? 'light' : 'default'} color={risk.mismatch ? 'orange' : undefined} tt="none" aria-label={`${risk.label}: ${risk.why.join(' ')}`}>
+        {risk.label}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+/**
+ * A delete or admin tool the policy allows, next to its green "Allowed": why it is allowed. Left
+ * unsaid, "Allowed" beside "risk: low" reads as a verdict that the tool is harmless.
+ */
+function AllowedRiskyClassBadge({ tool }: { tool: ToolView }) {
+  if (tool.verdict.verdict !== 'allow') return null;
+  const risky = tool.policy.operationClasses.filter((c) => RISKY_CLASSES.includes(c));
+  if (risky.length === 0) return null;
+  const allowing = decidingRules(tool.verdict).filter((rule) => rule.operationClass && risky.includes(rule.operationClass as OperationClass));
+  const byDefault = allowing.length === 0;
+  const label = byDefault ? `${risky.join(', ')} allowed: no rule covers it` : `${risky.join(', ')} allowed by ${[...new Set(allowing.map((rule) => rule.name))].join(', ')}`;
+  const tip = byDefault
+    ? `No ToolPermission rule covers ${risky.join(' or ')}, so calls are allowed by default. To hold them back, write a ToolPermission with a rule for ${risky[0]} → confirm or deny.`
+    : `A ToolPermission allows ${risky.join(' and ')} explicitly: ${tool.verdict.reasons.join('; ')}.`;
+  return (
+    <Tooltip multiline w={360} withArrow label={tip}>
+      <Badge size="sm" variant="light" color={byDefault ? 'orange' : 'gray'} tt="none" aria-label={`${label}: ${tip}`}>
+        {label}
+      </Badge>
+    </Tooltip>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Box, Center, CloseButton, Group, Loader, Paper, SegmentedControl, Select, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Box, Center, Group, Loader, Paper, SegmentedControl, Select, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconSearch, IconTool } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { sourceId } from '../../../../shared/invocation';
@@ -9,6 +9,7 @@ import { useLintFindings } from '../lock/useLintFindings';
 import { ToolDetail } from './ToolDetail';
 import { ToolList } from './ToolList';
 import { useTools } from './useTools';
+import { ClearableTextInput } from '../../components/ClearableTextInput';
 
 export function ToolsView() {
   const { tools, error } = useTools();
@@ -71,13 +72,13 @@ export function ToolsView() {
         <Group align="stretch" gap="lg" wrap="nowrap" style={{ flex: 1, minHeight: 0 }}>
           <Paper withBorder w={340} p="xs" style={{ flexShrink: 0, display: 'flex', flexDirection: 'column' }}>
             <Stack gap={6} style={{ flex: 1, minHeight: 0 }}>
-              <TextInput
+              <ClearableTextInput
                 leftSection={<IconSearch size={14} />}
                 placeholder="Search name, title, description"
                 value={query}
-                onChange={(e) => setQuery(e.currentTarget.value)}
+                onValueChange={setQuery}
                 aria-label="Search tools"
-                rightSection={query ? <CloseButton size="sm" aria-label="Clear search" onClick={() => setQuery('')} /> : undefined}
+                clearLabel="Clear search"
               />
               <Select placeholder="All sources" data={sources} value={source} onChange={setSource} clearable aria-label="Filter by source" />
               <Text size="xs" c="dimmed" px={4}>

@@ -1,5 +1,6 @@
-// The tool server contract of the tool-protocols chapter of the agent-tools book: a tool server
-// lists its tools with their JSON Schemas and versions, and executes one tool per call.
+// tools.v1.ToolServer, the gRPC contract for tool servers (docs/glossary.md says where it comes
+// from): a tool server lists its tools with their JSON Schemas and versions, and executes one tool
+// per call.
 //
 // Tooldeck speaks this as a client (`tooldeck grpc add`). Version negotiation: ExecuteTool carries
 // the version the caller pinned; the server accepts it when it equals the tool's `version` or is

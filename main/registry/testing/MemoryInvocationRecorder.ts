@@ -1,7 +1,11 @@
-import type { InvocationRecord } from '../../shared/invocation';
-import type { InvocationRecorder } from './types';
+import type { InvocationRecord } from '../../../shared/invocation';
+import type { InvocationRecorder } from '../types';
 
-/** Keeps the last `capacity` records in memory, for tests and until the SQLite store is wired. */
+/**
+ * A recorder for tests and benches that keeps the last `capacity` records in memory, so a test can
+ * read back what the pipeline recorded without a database. The product records through the
+ * SQLite InvocationStore (createCore in main/core.ts).
+ */
 export class MemoryInvocationRecorder implements InvocationRecorder {
   private readonly ring: InvocationRecord[] = [];
   private next = 0;

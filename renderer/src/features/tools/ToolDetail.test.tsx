@@ -1,0 +1,52 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { FakeBackend, renderWithBackend } from '../invoke/testing/FakeBackend';
+import { toolView } from '../invoke/testing/fixtures';
+import { explainRisk, ToolDetail } from './ToolDetail';
+
+describe('ToolDetail risk', () => {
+  it('says why a delete-class tool is allowed and that its low risk is only the default', async () => {
+    const user = userEvent.setup();
+    // As the registry builds it from a server that says only "not read-only": MCP reads a missing
+    // destructiveHint as destructive, so the class is delete; no Tool resource, so risk_level is
+    // Orloj's default; no ToolPermission, so the verdict is allow (isDestructive wants an explicit hint).
+    const tool = toolView({ name: 'mcp:demo.drop_table', toolName: 'drop_table', annotations: { readOnlyHint: false }, policy: { riskLevel: 'low', operationClasses: ['delete'] } });
+    expect(tool.verdict.verdict).toBe('allow');
+    renderWithBackend(<ToolDetail tool={tool} />, new FakeBackend());
+
+    // The header's green badge (the Invoke panel repeats it).
+    expect(screen.getAllByRole('button', { name: 'Policy: Allowed' }).length).toBeGreaterThan(0);
+    // Never a bare "risk: low" beside the green badge.
+    expect(screen.queryByText('risk: low')).not.toBeInTheDocument();
+    const risk = screen.getByText('risk: low (default — no risk_level set)');
+    expect(screen.getByText('delete allowed: no rule covers it')).toBeInTheDocument();
+
+    await user.hover(risk);
+    const tooltip = await screen.findByRole('tooltip');
+    expect(tooltip).toHaveTextContent('No Tool resource sets a risk_level for this tool, so Orloj’s default, low, applies');
+    expect(tooltip).toHaveTextContent('Operation class delete: from the server’s annotations (not read-only and no destructiveHint, which MCP reads as destructive)');
+    expect(tooltip).toHaveTextContent('it does not decide the verdict');
+  });
+
+  it('names the permission that allows a delete class a Tool resource set, and does not call its low risk a default', () => {
+    const tool = toolView(
+      { name: 'mcp:demo.purge', toolName: 'purge', policy: { riskLevel: 'low', operationClasses: ['delete'] } },
+      [{ name: 'ops-may-delete', toolRef: 'mcp:demo.*', operationRules: [{ operationClass: 'delete', verdict: 'allow' }] }],
+    );
+    renderWithBackend(<ToolDetail tool={tool} />, new FakeBackend());
+    expect(screen.getByText('risk: low (Tool resource or default)')).toBeInTheDocument();
+    expect(screen.getByText('delete allowed by ops-may-delete')).toBeInTheDocument();
+  });
+
+  it('adds nothing beside a read tool, and shows a configured level as set', () => {
+    renderWithBackend(<ToolDetail tool={toolView()} />, new FakeBackend());
+    expect(screen.getByText('risk: low (default — no risk_level set)')).toBeInTheDocument();
+    expect(screen.queryByText(/allowed: no rule covers it/)).not.toBeInTheDocument();
+
+    const high = explainRisk({ policy: { riskLevel: 'high', operationClasses: ['write'] } });
+    expect(high.label).toBe('risk: high');
+    expect(high.why[0]).toBe('risk_level high is set by a Tool resource (the default is low).');
+    expect(high.mismatch).toBe(false);
+  });
+});
