@@ -147,7 +147,7 @@ export class InvocationPipeline {
   private async invokeTraced(request: InvocationRequest, traceId: string): Promise<InvocationOutcome> {
     const startedAt = this.clock.now();
     const args = request.arguments ?? {};
-    const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes);
+    const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes, (text, end) => this.previewEnd(text, end, request.maskValues));
     const base: RecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId };
 
     const registered = this.catalog.resolve(request.name);

@@ -44,6 +44,22 @@ describe('recordedArguments: what history keeps of a call', () => {
     expect(JSON.stringify(args).startsWith(parsed.preview)).toBe(true);
     expect(parsed.preview.length).toBeGreaterThan(20_000);
   });
+
+  it('cuts a capped preview before a secret the cap would split, so masking later finds it whole or not at all', () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const text = 'x'.repeat(1_000) + secret + 'y'.repeat(100);
+    // A cap that falls in the middle of the secret: without a safe end, its first characters stay.
+    const cap = JSON.stringify({ _truncated: true, originalBytes: 0, preview: '' }).length + JSON.stringify({ text }).indexOf(secret) + 8 + 4;
+    const safeEnd = (json: string, end: number) => {
+      const at = json.indexOf(secret);
+      return at !== -1 && at < end && end < at + secret.length ? at : end;
+    };
+    const unsafe = JSON.parse(recordedArguments({ text }, cap).json) as { preview: string };
+    expect(unsafe.preview).toContain(secret.slice(0, 4));
+    const safe = JSON.parse(recordedArguments({ text }, cap, safeEnd).json) as { preview: string };
+    expect(safe.preview.endsWith('x')).toBe(true);
+    expect(safe.preview).not.toContain(secret.slice(0, 2));
+  });
 });
 
 describe('canonicalJson', () => {

@@ -34,13 +34,19 @@ export interface RecordedArguments {
  * JSON capped at `maxBytes`. A capped record is still valid JSON — an object saying so, with the
  * original size and a prefix — so readers never have to handle a cut-off document.
  */
-export function recordedArguments(args: Record<string, unknown>, maxBytes: number = MAX_RECORDED_ARGUMENTS_BYTES): RecordedArguments {
+export function recordedArguments(
+  args: Record<string, unknown>,
+  maxBytes: number = MAX_RECORDED_ARGUMENTS_BYTES,
+  /** Where a cut at `end` may fall without splitting a secret (masking afterwards finds whole values only). */
+  safeEnd?: (text: string, end: number) => number,
+): RecordedArguments {
   const raw = JSON.stringify(args);
   const requestBytes = Buffer.byteLength(raw, 'utf8');
   const json = MAYBE_SECRET.test(raw) ? maskSecretFields(args) : raw;
   if (json.length <= maxBytes / 3 || Buffer.byteLength(json, 'utf8') <= maxBytes) return { json, requestBytes };
   const envelope = { _truncated: true, originalBytes: requestBytes, preview: '' };
-  const preview = jsonStringPrefix(json, maxBytes - Buffer.byteLength(JSON.stringify(envelope), 'utf8'));
+  const prefix = jsonStringPrefix(json, maxBytes - Buffer.byteLength(JSON.stringify(envelope), 'utf8'));
+  const preview = safeEnd ? prefix.slice(0, safeEnd(json, prefix.length)) : prefix;
   return { json: JSON.stringify({ ...envelope, preview }), requestBytes };
 }
 
