@@ -215,7 +215,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   holds = (entry) => lock.hold(entry);
   const stopLockWorkspace = resources.workspace.onChange(() => void lock.workspaceChanged());
   const stopPins = grpc.onPinned((source, tool, version) => lock.acceptPin({ kind: 'grpc', name: source }, tool, version));
-  const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger });
+  const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger, definitions });
   const search = new ToolSearchIndex();
   const detachSearch = search.attach(catalog);
   const workspacePods = () =>

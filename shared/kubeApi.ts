@@ -115,6 +115,8 @@ export const ClusterToolDetail = ClusterToolRow.extend({
   definitions: ToolDefinitionsStatus.optional(),
   /** The approved definitions against the discovered ones, when they differ. */
   definitionsDiff: DefinitionDiff.optional(),
+  /** Where this console keeps the revisions of its discovered definitions (`kube:<context>/<namespace>/<name>`), for `lock.history` and `lock.compare`. */
+  definitionsSource: z.string().optional(),
   /** The live object as YAML, managedFields left out. */
   yaml: z.string(),
 });

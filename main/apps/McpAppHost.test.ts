@@ -92,3 +92,75 @@ describe('McpAppHost with @modelcontextprotocol/server-basic-react', () => {
     await expect(host.open({ server: 'clock', tool: 'nope', hostOrigin: 'http://127.0.0.1:5173' })).rejects.toMatchObject({ code: 'NotFound' });
   });
 });
+
+/** A real MCP App server (SDK + ext-apps helpers) with one app that names `_meta.ui.domain` and one that does not. */
+const appDomainServer = join(import.meta.dirname, '../../e2e/peers/mcp/appDomainServerForTests.mjs');
+const CONSOLE_ORIGIN = 'http://127.0.0.1:5173';
+
+describe('McpAppHost and _meta.ui.domain', () => {
+  let mcp: McpService;
+  let host: McpAppHost;
+  let sync: McpCatalogSync;
+
+  beforeAll(async () => {
+    mcp = new McpService({ dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-apps-')), secretStore: new MemorySecretStore(), logger: silentLogger, clientInfo: { name: 'tooldeck-test', version: '0' } });
+    const catalog = new ToolCatalog();
+    sync = new McpCatalogSync(mcp, catalog, silentLogger);
+    host = new McpAppHost({ mcp, catalog, pipeline: new InvocationPipeline({ catalog, recorder: new MemoryInvocationRecorder() }), logger: silentLogger });
+    await mcp.init();
+    for (const [name, domain] of [
+      ['apps', 'a904794854a047f6.apps.example.com'],
+      // Another server naming the very same domain.
+      ['squatter', 'a904794854a047f6.apps.example.com'],
+    ]) {
+      await mcp.save({ config: { name, transport: 'stdio', command: process.execPath, args: [appDomainServer], env: { APP_DOMAIN: domain } } as never });
+    }
+  }, 30_000);
+  afterAll(async () => {
+    await host.closeAll();
+    sync.close();
+    await mcp.close();
+  });
+
+  it("gets a dedicated origin, distinct from the console's and from an app without it, still sandboxed and under its CSP", async () => {
+    const own = await host.open({ server: 'apps', tool: 'show-domain', hostOrigin: CONSOLE_ORIGIN });
+    const plain = await host.open({ server: 'apps', tool: 'show-plain', hostOrigin: CONSOLE_ORIGIN });
+    expect(own.meta.domain).toBe('a904794854a047f6.apps.example.com');
+    expect(plain.meta.domain).toBeUndefined();
+
+    // Its own loopback origin: not the console's, not the shared one of apps without a domain.
+    expect(own.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(own.origin).not.toBe(CONSOLE_ORIGIN);
+    expect(own.origin).not.toBe(plain.origin);
+    expect(own.src).toBe(`${own.origin}/app/${own.appId}`);
+    // Stable for the server's apps with that domain.
+    expect((await host.open({ server: 'apps', tool: 'show-domain', hostOrigin: CONSOLE_ORIGIN })).origin).toBe(own.origin);
+    // Each origin serves only its own apps.
+    expect((await fetch(`${plain.origin}/app/${own.appId}`, { headers: asIframe })).status).toBe(404);
+    expect((await fetch(`${own.origin}/app/${plain.appId}`, { headers: asIframe })).status).toBe(404);
+
+    // Still a sandbox without allow-same-origin (an opaque origin), like any app.
+    for (const app of [own, plain]) {
+      expect(app.sandbox.split(' ')).toEqual(expect.arrayContaining(['allow-scripts']));
+      expect(app.sandbox).not.toContain('allow-same-origin');
+      expect(app.warnings).toEqual([]);
+    }
+    // Still served under the CSP it declares, to iframes only.
+    expect(own.csp).toContain('connect-src https://api.example.com');
+    expect(own.csp).toContain("default-src 'none'");
+    expect(own.csp).toContain(`frame-ancestors ${CONSOLE_ORIGIN}`);
+    const page = await fetch(own.src, { headers: asIframe });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(own.csp);
+    expect(await page.text()).toContain('domain app');
+    expect((await fetch(own.src, { headers: { 'sec-fetch-dest': 'document' } })).status).toBe(403);
+  });
+
+  it("does not let another server join an app's origin by naming the same domain", async () => {
+    const own = await host.open({ server: 'apps', tool: 'show-domain', hostOrigin: CONSOLE_ORIGIN });
+    const squatter = await host.open({ server: 'squatter', tool: 'show-domain', hostOrigin: CONSOLE_ORIGIN });
+    expect(squatter.meta.domain).toBe(own.meta.domain);
+    expect(squatter.origin).not.toBe(own.origin);
+    expect((await fetch(`${squatter.origin}/app/${own.appId}`, { headers: asIframe })).status).toBe(404);
+  });
+});

@@ -21,10 +21,14 @@ export interface McpAppHostOptions {
 const MAX_HTML_BYTES = 5 * 1024 * 1024;
 const MAX_OPEN_APPS = 50;
 const MAX_VIOLATIONS = 100;
-/** Sandbox of an app without a domain of its own: an opaque origin, isolated from every other app. */
-const SANDBOX_OPAQUE = 'allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox';
-/** An app with `_meta.ui.domain` gets a stable loopback origin of its own (storage, a fixed origin for its APIs). */
-const SANDBOX_OWN_ORIGIN = `${SANDBOX_OPAQUE} allow-same-origin`;
+/**
+ * Every app's iframe sandbox: scripts, forms and popups, never `allow-same-origin`, so the document
+ * runs in an opaque origin isolated from the console and from every other app. This holds for an
+ * app with `_meta.ui.domain` too: its serving origin is a port of 127.0.0.1, and cookies are shared
+ * by every port of a host, so a same-origin app could read and set cookies that every other app and
+ * page on 127.0.0.1 (the console's included) would see.
+ */
+const SANDBOX = 'allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox';
 
 interface AppSession {
   appId: string;
@@ -76,7 +80,10 @@ export class McpAppHost {
     if (!parsed.success) warnings.push(`The resource's _meta.ui is malformed and was ignored: ${parsed.error.issues[0]?.message}`);
     const meta = parsed.success ? parsed.data : {};
 
-    const originKey = meta.domain ? `domain:${meta.domain}` : 'default';
+    // `_meta.ui.domain` asks for a dedicated origin: a loopback origin of its own per server and
+    // domain (a server cannot join another server's apps by naming their domain), distinct from the
+    // console's and from the shared origin of apps without one.
+    const originKey = meta.domain ? `domain:${JSON.stringify([input.server, meta.domain])}` : 'default';
     const origin = await this.origin(originKey);
     const appId = randomBytes(18).toString('base64url');
     const src = `${origin.origin}/app/${appId}`;
@@ -99,7 +106,7 @@ export class McpAppHost {
       appId,
       src,
       origin: origin.origin,
-      sandbox: meta.domain ? SANDBOX_OWN_ORIGIN : SANDBOX_OPAQUE,
+      sandbox: SANDBOX,
       allow: allowAttribute(meta),
       csp: csp.policy,
       meta,

@@ -22,6 +22,7 @@ import type {
   OperatorStatus,
   SelectContextInput,
 } from '../../shared/kubeApi';
+import type { DefinitionStore } from '../lock/DefinitionStore';
 import type { Logger } from '../platform/Logger';
 import { parseResourceText } from '../resources/parseResourceText';
 import { isKubeApiError, isNotFound } from './KubeApiError';
@@ -30,15 +31,17 @@ import { checkReachable, connectKube, type KubeConnection } from './KubeConnecti
 import { CONTENT_TYPE } from './KubeRest';
 import { lineDiff } from './lineDiff';
 import { readOperatorStatus } from './operator/readOperatorStatus';
-import { ResilientInformer } from './ResilientInformer';
+import { ResilientInformer, type InformerEvent } from './ResilientInformer';
 import type { LanguageAgentObject, LanguageToolObject } from './toolResources';
-import { approveClusterDefinitions, clusterDefinitionsDiff, definitionsHeld } from './toolDefinitions';
+import { approveClusterDefinitions, clusterDefinitionsDiff, clusterDefinitionsSource, definitionsHeld, recordClusterDefinitions } from './toolDefinitions';
 
 export interface KubeSessionOptions {
   logger: Logger;
   /** Where $KUBECONFIG and the home folder come from; the process's by default. */
   env?: NodeJS.ProcessEnv;
   home?: string;
+  /** The console's revision store: every LanguageTool's discovered definitions the session sees are recorded there, under kube:<context>/<namespace>/<name>. */
+  definitions?: DefinitionStore;
 }
 
 const PLURALS: Record<string, string> = { LanguageTool: 'languagetools', LanguageAgent: 'languageagents' };
@@ -177,6 +180,7 @@ export class KubeSession {
     });
     const { managedFields: _m, ...metadata } = tool.metadata;
     const definitionsDiff = clusterDefinitionsDiff(`${namespace}/${name}`, status);
+    this.record(live.connection, tool);
     return {
       ...toRow(tool, live.agents.list(namespace)),
       ...(tool.metadata.generation !== undefined ? { generation: tool.metadata.generation } : {}),
@@ -185,6 +189,7 @@ export class KubeSession {
       toolSchemas: (status.toolSchemas ?? []) as ToolSchema[],
       ...(status.definitions ? { definitions: status.definitions } : {}),
       ...(definitionsDiff ? { definitionsDiff } : {}),
+      ...(this.options.definitions ? { definitionsSource: clusterDefinitionsSource(live.connection.context, namespace, name) } : {}),
       yaml: stringify({ ...tool, metadata }),
     };
   }
@@ -270,11 +275,24 @@ export class KubeSession {
     this.selection = selection;
     const connection = connectKube({ kubeconfig: selection.kubeconfig, context: selection.context, namespace: selection.namespace });
     const scoped = (plural: string) => `/apis/${LANGOP_API_VERSION}${selection.namespace ? `/namespaces/${selection.namespace}` : ''}/${plural}`;
-    const informer = <T>(plural: string) =>
-      new ResilientInformer<T>({ kc: connection.kc, rest: connection.rest, path: scoped(plural), logger: this.options.logger, backoff: { baseMs: 1_000, maxMs: 30_000 }, onEvent: () => this.emit() });
+    const informer = <T>(plural: string, onEvent?: (event: InformerEvent, obj: T) => void) =>
+      new ResilientInformer<T>({
+        kc: connection.kc,
+        rest: connection.rest,
+        path: scoped(plural),
+        logger: this.options.logger,
+        backoff: { baseMs: 1_000, maxMs: 30_000 },
+        onEvent: (event, obj) => {
+          onEvent?.(event, obj);
+          this.emit();
+        },
+      });
     const live: Live = {
       connection,
-      tools: informer<LanguageToolObject>('languagetools'),
+      // The inventory's reading of each tool is where the console sees its definitions: recorded as it sees them.
+      tools: informer<LanguageToolObject>('languagetools', (event, tool) => {
+        if (event !== 'delete') this.record(connection, tool);
+      }),
       agents: informer<LanguageAgentObject>('languageagents'),
       synced: false,
       // Per connection: a context switch starts with an empty cache.
@@ -305,6 +323,10 @@ export class KubeSession {
 
   private emit() {
     for (const listener of this.listeners) listener();
+  }
+
+  private record(connection: KubeConnection, tool: LanguageToolObject) {
+    if (this.options.definitions) recordClusterDefinitions(this.options.definitions, connection.context, tool, { logger: this.options.logger });
   }
 
   private parse(yaml: string, connection: KubeConnection): Array<{ ref: ObjectRef; body: Record<string, unknown> }> {

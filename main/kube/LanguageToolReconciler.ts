@@ -9,6 +9,7 @@ import {
   type AgentToolEntry,
   type LanguageToolStatus,
 } from '../../shared/kube';
+import type { DefinitionStore } from '../lock/DefinitionStore';
 import type { Logger } from '../platform/Logger';
 import { injectToolEndpoints } from '../reconcile/agentConfig';
 import type { BackoffOptions } from '../reconcile/ExponentialBackoff';
@@ -22,7 +23,7 @@ import { extractOwned } from './managedFields';
 import { observeDeployment } from './observeDeployment';
 import { ResilientInformer, type InformerEvent } from './ResilientInformer';
 import { semanticEqual } from './semanticEqual';
-import { APPROVALS_FIELD_MANAGER, approvalApplyConfiguration, approvedHashOf, definitionHashes, definitionsHeld, withDefinitionStatus } from './toolDefinitions';
+import { APPROVALS_FIELD_MANAGER, approvalApplyConfiguration, approvedHashOf, definitionHashes, definitionsHeld, recordClusterDefinitions, withDefinitionStatus } from './toolDefinitions';
 import {
   desiredAgentSidecars,
   desiredDeployment,
@@ -62,6 +63,8 @@ export interface LanguageToolReconcilerOptions {
   onOutcome?: (outcome: ReconcileOutcome) => void;
   /** A tool's first discovered definitions are approved (annotation written); false holds them for approval too. Default true. */
   trustFirstDiscovery?: boolean;
+  /** The local revision store (`kube reconcile`): every tool's discovered definitions, as its informer sees them, are recorded there. */
+  definitions?: DefinitionStore;
 }
 
 export interface ReconcileOutcome {
@@ -114,7 +117,10 @@ export class LanguageToolReconciler {
         backoff: options.informerBackoff,
         onEvent,
       });
-    this.tools = informer(scoped(`/apis/${LANGOP_API_VERSION}`, 'languagetools'), (_e, tool: LanguageToolObject) => this.onTool(tool));
+    this.tools = informer(scoped(`/apis/${LANGOP_API_VERSION}`, 'languagetools'), (event, tool: LanguageToolObject) => {
+      if (options.definitions && event !== 'delete') recordClusterDefinitions(options.definitions, options.connection.context, tool, { logger: options.logger });
+      this.onTool(tool);
+    });
     this.agents = informer(scoped(`/apis/${LANGOP_API_VERSION}`, 'languageagents'), (_e, agent: LanguageAgentObject) => this.onAgent(agent));
     this.deployments = informer(scoped('/apis/apps/v1', 'deployments'), (_e, dep: DeploymentObject) => this.onWorkload(dep));
     this.services = informer(scoped('/api/v1', 'services'), (_e, svc: ServiceObject) => this.onWorkload(svc), `app.kubernetes.io/managed-by=${TOOLDECK_FIELD_MANAGER}`);

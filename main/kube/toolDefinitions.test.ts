@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { LanguageToolStatus, ToolSchema } from '../../shared/kube';
-import { clusterDefinitionsDiff, definitionHashes, definitionsHeld, withDefinitionStatus } from './toolDefinitions';
+import { DefinitionLock } from '../lock/DefinitionLock';
+import { DefinitionStore } from '../lock/DefinitionStore';
+import { silentLogger } from '../platform/Logger';
+import { ToolCatalog } from '../registry/ToolCatalog';
+import { clusterDefinitionsDiff, clusterDefinitionsSource, definitionHashes, definitionsHeld, recordClusterDefinitions, withDefinitionStatus } from './toolDefinitions';
 
 const now = () => new Date('2026-11-25T10:00:00Z');
 const weather: ToolSchema = { name: 'get_weather', description: 'Current weather.', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } };
@@ -43,5 +50,68 @@ describe('withDefinitionStatus', () => {
     expect(withDefinitionStatus(discovered(v1), undefined, undefined, 1, now).conditions![0]).toMatchObject({ status: 'True', reason: 'NotApproved' });
     const pending: LanguageToolStatus = { phase: 'Pending', conditions: [] };
     expect(withDefinitionStatus(pending, undefined, approvedHash, 1, now)).toBe(pending);
+  });
+});
+
+describe('recordClusterDefinitions', () => {
+  const closers: Array<() => void> = [];
+  afterEach(() => closers.splice(0).forEach((close) => close()));
+  const open = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cluster-definitions-'));
+    const store = DefinitionStore.open(join(dir, 'definitions.db'));
+    // The lock whose history and compare the lock router serves, with nothing local connected.
+    const lock = new DefinitionLock({ catalog: new ToolCatalog(), store, workspaceDir: () => dir, tracked: () => true, logger: silentLogger });
+    closers.push(() => {
+      lock.close();
+      store.close();
+    });
+    return { store, lock };
+  };
+  const forecast = (toolSchemas?: ToolSchema[]) => ({ metadata: { name: 'forecast', namespace: 'tools' }, status: toolSchemas ? discovered(toolSchemas) : { phase: 'Pending' as const } });
+  const source = clusterDefinitionsSource('arn:aws:eks:eu-west-1:1:cluster/prod', 'tools', 'forecast');
+
+  it('stores a revision per distinct discovered set, and none for a set seen again', () => {
+    const { store } = open();
+    expect(source).toBe('kube:arn:aws:eks:eu-west-1:1:cluster/prod/tools/forecast');
+    const context = 'arn:aws:eks:eu-west-1:1:cluster/prod';
+    expect(recordClusterDefinitions(store, context, forecast(), { at: 500 })).toBeUndefined();
+    expect(recordClusterDefinitions(store, context, forecast(v1), { at: 1_000 })).toEqual({ revision: 1, created: true });
+    // The informer sees the tool again (a condition moved, another reconcile): the same set, no revision.
+    expect(recordClusterDefinitions(store, context, forecast([...v1].reverse()), { at: 2_000 })).toEqual({ revision: 1, created: false });
+    expect(recordClusterDefinitions(store, context, forecast(v2), { at: 3_000 })).toEqual({ revision: 2, created: true });
+    expect(recordClusterDefinitions(store, context, forecast(v2), { at: 4_000 })).toEqual({ revision: 2, created: false });
+    expect(store.revisions(source).map((row) => [row.id, row.seenAt, row.lastSeenAt, row.toolCount])).toEqual([
+      [2, 3_000, 4_000, 2],
+      [1, 1_000, 2_000, 2],
+    ]);
+    // The same set hash the reconciler writes into the status and the approval annotation.
+    expect(store.revision(1)!.setHash).toBe(definitionHashes(v1).hash);
+    expect(store.revision(2)!.setHash).toBe(definitionHashes(v2).hash);
+    // Another context's tool of the same name is another source.
+    recordClusterDefinitions(store, 'staging', forecast(v1));
+    expect(store.sources()).toEqual([source, clusterDefinitionsSource('staging', 'tools', 'forecast')]);
+  });
+
+  it('is served by the lock’s history and compare like any local source, and stays out of tooldeck.lock', () => {
+    const { store, lock } = open();
+    recordClusterDefinitions(store, 'arn:aws:eks:eu-west-1:1:cluster/prod', forecast(v1), { at: 1_000 });
+    recordClusterDefinitions(store, 'arn:aws:eks:eu-west-1:1:cluster/prod', forecast(v2), { at: 2_000 });
+    expect(lock.history(source).map((revision) => [revision.id, revision.toolCount, revision.changed])).toEqual([
+      [2, 2, 1],
+      [1, 2, 0],
+    ]);
+    const diff = lock.compare({ source, from: 1, to: 'current' });
+    expect(diff.counts).toMatchObject({ changed: 1, unchanged: 1 });
+    expect(diff.tools.find((tool) => tool.change === 'changed')).toMatchObject({ name: 'get_weather', fields: ['description'] });
+    expect(lock.status().sources).toEqual([]);
+  });
+
+  it('logs a store that fails instead of throwing into the informer', () => {
+    const { store } = open();
+    store.close();
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    expect(recordClusterDefinitions(store, 'prod', forecast(v1), { logger })).toBeUndefined();
+    expect(warnings).toEqual(['tool definitions not recorded']);
   });
 });

@@ -3,6 +3,8 @@ import type { DefinitionDiff } from '../../shared/lock';
 import { LANGOP_API_VERSION, TOOLDECK_FIELD_MANAGER, type LanguageToolStatus, type ToolDefinitionsStatus, type ToolSchema } from '../../shared/kube';
 import { definitionDiff, type DiffTool } from '../lock/definitionDiff';
 import { hashDefinition, setHash } from '../lock/definitionHash';
+import type { DefinitionStore } from '../lock/DefinitionStore';
+import type { Logger } from '../platform/Logger';
 import { findCondition, setCondition } from '../reconcile/conditions';
 import { CONTENT_TYPE, type KubeRest } from './KubeRest';
 import type { LanguageToolObject, ObjectMeta } from './toolResources';
@@ -85,6 +87,43 @@ export function clusterDefinitionsDiff(source: string, status: LanguageToolStatu
   // Without the approved copy (approved on another cluster, or by hand) only the set hash is known: no diff to show.
   if (!status.approvedToolSchemas) return undefined;
   return definitionDiff(source, 'approved', 'current', side(status.approvedToolSchemas), side(status.toolSchemas));
+}
+
+/**
+ * The DefinitionStore source of a LanguageTool's revisions: `kube:<context>/<namespace>/<name>`.
+ * Namespace and name never hold a `/`, so a context name that does (EKS ARNs) stays unambiguous.
+ */
+export function clusterDefinitionsSource(context: string, namespace: string, name: string): string {
+  return `kube:${context}/${namespace}/${name}`;
+}
+
+/**
+ * Records the definitions a LanguageTool's status says were discovered as a revision of its
+ * source, in the same store as every local source's: a new revision only when the set differs
+ * from the tool's latest one. A tool that has not discovered anything yet records nothing; a
+ * store that fails is logged, never thrown into the informer that saw the tool.
+ */
+export function recordClusterDefinitions(
+  store: DefinitionStore,
+  context: string,
+  tool: Pick<LanguageToolObject, 'metadata' | 'status'>,
+  options: { logger?: Logger; at?: number } = {},
+): { revision: number; created: boolean } | undefined {
+  const schemas = tool.status?.toolSchemas;
+  if (!schemas) return undefined;
+  const source = clusterDefinitionsSource(context, tool.metadata.namespace ?? '', tool.metadata.name);
+  try {
+    // One definition per name, the last one listed, as definitionHashes counts them: the revision's set hash is then the status's.
+    const byName = new Map(schemas.map((schema) => [schema.name, hashDefinition(schema)] as const));
+    return store.record(
+      source,
+      [...byName].map(([name, hashes]) => ({ name, hash: hashes.hash, body: hashes.body, json: hashes.json })),
+      options.at,
+    );
+  } catch (error) {
+    options.logger?.warn('tool definitions not recorded', { source, error: (error as Error).message });
+    return undefined;
+  }
 }
 
 function changeSummary(schemas: readonly ToolSchema[], approved: readonly ToolSchema[] | undefined, approvedHash: string | undefined): string {

@@ -125,13 +125,16 @@ export class DefinitionStore {
   record(source: string, tools: readonly StoredTool[], at = Date.now()): { revision: number; created: boolean } {
     // A tools.v1 tool whose version moved is a different set even when its definition is not.
     const set = setHash(tools.map((tool) => ({ name: tool.name, hash: tool.version === undefined ? tool.hash : `${tool.hash}@${tool.version}` })));
-    const latest = this.latest(source);
-    if (latest && latest.setHash === set) {
-      this.db.prepare('UPDATE revisions SET last_seen_at = ? WHERE id = ?').run(at, latest.id);
-      return { revision: latest.id, created: false };
-    }
+    // The latest revision is read inside the write transaction: two processes seeing the same new
+    // set at once (the console's and `kube reconcile`'s informers) then store it once, not twice.
     this.db.exec('BEGIN IMMEDIATE');
     try {
+      const latest = this.latest(source);
+      if (latest && latest.setHash === set) {
+        this.db.prepare('UPDATE revisions SET last_seen_at = ? WHERE id = ?').run(at, latest.id);
+        this.db.exec('COMMIT');
+        return { revision: latest.id, created: false };
+      }
       const insertDefinition = this.db.prepare('INSERT OR IGNORE INTO definitions (hash, body, json) VALUES (?, ?, ?)');
       for (const tool of tools) insertDefinition.run(tool.hash, tool.body, tool.json);
       const { lastInsertRowid } = this.db.prepare('INSERT INTO revisions (source, set_hash, seen_at, last_seen_at, tool_count) VALUES (?, ?, ?, ?, ?)').run(source, set, at, at, tools.length);

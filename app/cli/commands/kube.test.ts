@@ -10,12 +10,15 @@ import { KubeInventory } from '../../../shared/kubeApi';
 import { CliContext, CliExit } from '../CliContext';
 import { registerKube } from './kube';
 
+// `kube reconcile` records discovered definitions in the data dir's definitions.db: a folder of the test's own.
+const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-kube-cli-data-'));
+
 async function run(argv: string[]) {
   let stdout = '';
   let stderr = '';
   const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
   const program = new Command('tooldeck').exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  registerKube(program, new CliContext(io, () => tmpdir()));
+  registerKube(program, new CliContext(io, () => dataDir));
   let code = 0;
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -54,6 +57,7 @@ describe('tooldeck kube', { timeout: 120_000 }, () => {
     direct?.close();
     await testbed?.stop();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   }, 120_000);
 
   it('exits 3 when the cluster cannot be reached', async () => {

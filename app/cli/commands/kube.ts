@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { createStderrLogger } from '../../../main/platform/Logger';
 import type { KubeInventory } from '../../../shared/kubeApi';
@@ -30,6 +32,23 @@ const loadKubeModules = async () => {
   return { installCrds, LanguageToolReconciler, readInventory };
 };
 
+/**
+ * The revision store of the data dir, the one the console's History views read: what a local
+ * reconcile sees of each LanguageTool's discovered definitions is recorded there. A store that
+ * cannot be opened keeps this run's revisions in memory (said on stderr); it never stops a reconcile.
+ */
+async function openDefinitionStore(ctx: CliContext) {
+  const { DEFINITIONS_FILE_NAME, DefinitionStore } = await import('../../../main/lock/DefinitionStore');
+  try {
+    mkdirSync(ctx.dataDir, { recursive: true, mode: 0o700 });
+  } catch {
+    // DefinitionStore.open reports it and falls back to memory.
+  }
+  const store = DefinitionStore.open(join(ctx.dataDir, DEFINITIONS_FILE_NAME));
+  if (store.report) ctx.io.stderr(`Warning: ${store.report}\n`);
+  return store;
+}
+
 export function registerKube(program: Command, ctx: CliContext) {
   const kube = program.command('kube').description('Reconcile LanguageTools and LanguageAgents in a Kubernetes cluster');
 
@@ -42,10 +61,12 @@ export function registerKube(program: Command, ctx: CliContext) {
       const connection = await connectKubeTarget(flags);
       const scope = flags.namespace ? `namespace ${flags.namespace}` : 'all namespaces';
       const { LanguageToolReconciler, installCrds, readInventory } = await loadKubeModules();
+      const definitions = await openDefinitionStore(ctx);
       const reconciler = new LanguageToolReconciler({
         connection,
         logger: createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
         clientInfo: { name: 'tooldeck', version: APP_VERSION },
+        definitions,
       });
       const stopWatching = new AbortController();
       try {
@@ -77,6 +98,7 @@ export function registerKube(program: Command, ctx: CliContext) {
         stopWatching.abort();
         await reconciler.stop();
         connection.close();
+        definitions.close();
       }
     });
 

@@ -157,7 +157,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
 
   mcp
     .command('export [names...]')
-    .description('Print saved servers as an mcpServers file for other clients (secrets as placeholders)')
+    .description("Print servers (saved and the workspace's, as they run) as an mcpServers file for other clients (secrets as placeholders)")
     .option('--include-secrets', 'write the stored secrets into the output instead of placeholders')
     .action(async (names: string[], options: { includeSecrets?: boolean }) => {
       const core = await ctx.getCore();
@@ -194,11 +194,16 @@ export function registerMcp(program: Command, ctx: CliContext) {
           const entry = core.catalog.get(`mcp:${target.server}.${tool.name}`);
           return entry ? core.pipeline.policy.verdict(entry) : undefined;
         };
-        if (options.json) return ctx.io.stdout(`${jsonForTerminal(tools.map((tool) => ({ ...toolJson(tool), verdict: verdictOf(tool) })))}\n`);
+        // Tools a workspace McpServer's tool_filter.include keeps out of the registry cannot be called
+        // at all; they are marked as such rather than shown as if allowed.
+        const excluded = core.servers.snapshots().find((snapshot) => snapshot.config.name === target.server)?.excludedTools ?? {};
+        if (options.json) {
+          return ctx.io.stdout(`${jsonForTerminal(tools.map((tool) => ({ ...toolJson(tool), verdict: verdictOf(tool), ...(excluded[tool.name] ? { excluded: excluded[tool.name]!.reason } : {}) })))}\n`);
+        }
         const width = Math.min(40, Math.max(...tools.map((t) => t.name.length), 4));
         for (const tool of tools) {
           const verdict = verdictOf(tool)?.verdict;
-          const mark = verdict === 'deny' ? '[denied] ' : verdict === 'confirm' ? '[needs approval] ' : '';
+          const mark = excluded[tool.name] ? `[${excluded[tool.name]!.reason}] ` : verdict === 'deny' ? '[denied] ' : verdict === 'confirm' ? '[needs approval] ' : '';
           ctx.io.stdout(`${safeForTerminal(tool.name, 200).padEnd(width)}  ${mark}${safeForTerminal((tool.description ?? '').split('\n')[0]!, 200)}\n`);
         }
       } finally {

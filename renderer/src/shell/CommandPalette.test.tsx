@@ -1,14 +1,26 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { ServerSnapshot } from '../../../shared/mcp';
+import type { ServerOrigin, ServerSnapshot } from '../../../shared/mcp';
 import type { SearchHit } from '../../../shared/registry';
+import type { McpServerResourceView, ResourceStatuses } from '../../../shared/resources/statuses';
 import { FakeBackend, renderWithBackend } from '../features/invoke/testing/FakeBackend';
 import { CommandPalette, nameMatch, openCommandPalette } from './CommandPalette';
 
-/** A saved server as mcp.list returns it; the palette reads only its name, transport and status. */
-function server(name: string): ServerSnapshot {
-  return { config: { name, transport: 'stdio' }, state: { status: 'connected' } } as unknown as ServerSnapshot;
+/** A server as mcp.list returns it; the palette reads only its name, transport, status and origin. */
+function server(name: string, origin: ServerOrigin = { kind: 'saved' }): ServerSnapshot {
+  return { config: { name, transport: 'stdio' }, state: { status: 'ready' }, origin } as unknown as ServerSnapshot;
+}
+
+/** An McpServer resource of the workspace as resources.statuses reports it. */
+function resource(name: string, file: string, status: Partial<McpServerResourceView['status']> = {}): McpServerResourceView {
+  return {
+    name,
+    namespace: 'default',
+    generation: 1,
+    source: { file, document: 0 },
+    status: { phase: 'Ready', discoveredTools: [], generatedTools: [], observedGeneration: 1, attempts: 0, ...status },
+  };
 }
 
 const tool = (source: string, name: string, score: number, description?: string): SearchHit => ({
@@ -21,13 +33,25 @@ const tool = (source: string, name: string, score: number, description?: string)
 });
 
 /** The palette on a backend whose registry search answers `hits[query]` (nothing for the partial queries typed on the way). */
-async function search(query: string, { servers = [], hits = [] }: { servers?: ServerSnapshot[]; hits?: SearchHit[] }) {
+async function search(query: string, { servers = [], hits = [], workspace = [] }: { servers?: ServerSnapshot[]; hits?: SearchHit[]; workspace?: McpServerResourceView[] }) {
   const user = userEvent.setup();
-  const fake = new FakeBackend().answer('mcp.list', () => servers).answer('tools.search', (input) => ((input as { query: string }).query === query ? hits : []));
+  const fake = new FakeBackend()
+    .answer('mcp.list', () => servers)
+    .answer('resources.statuses', (): ResourceStatuses => ({ mcpServers: workspace, tools: [], toolPermissions: [] }))
+    .answer('tools.search', (input) => ((input as { query: string }).query === query ? hits : []));
   renderWithBackend(<CommandPalette />, fake);
   act(() => openCommandPalette());
   await user.type(screen.getByRole('textbox', { name: 'Command palette search' }), query);
-  return fake;
+  return { fake, user };
+}
+
+/** What a server action says under its name. */
+function descriptionOf(name: string): string | null | undefined {
+  const list = screen.getByLabelText('Command palette results');
+  const button = within(list)
+    .getAllByRole('button')
+    .find((b) => b.querySelector('.mantine-Spotlight-actionLabel')?.textContent === name);
+  return button?.querySelector('.mantine-Spotlight-actionDescription')?.textContent;
 }
 
 /** Every action in the order shown, with the group it is under (Spotlight draws group labels from a CSS variable). */
@@ -90,6 +114,63 @@ describe('CommandPalette ranking', () => {
       { name: 'Tool mcp:everything.echo', group: 'Tools and skills' },
       { name: 'Tool mcp:everything.echo_many', group: 'Tools and skills' },
       { name: 'echo-server', group: 'Servers' },
+    ]);
+  });
+});
+
+describe('CommandPalette servers', () => {
+  it("shows each server's origin, saved or the workspace file, as the Servers list does", async () => {
+    await search('every', {
+      servers: [server('everything', { kind: 'workspace', file: 'everything.yaml' }), server('everyday')],
+      workspace: [resource('everything', 'everything.yaml')],
+    });
+    await screen.findByText('everyday');
+    expect(shown()).toEqual([
+      { name: 'everything', group: 'Servers' },
+      { name: 'everyday', group: 'Servers' },
+    ]);
+    expect(descriptionOf('everything')).toBe('stdio server · ready · workspace · everything.yaml');
+    expect(descriptionOf('everyday')).toBe('stdio server · ready · saved');
+  });
+
+  it('lists a workspace server the MCP service does not hold, with its error, and leads to its file', async () => {
+    const { user } = await search('broken', {
+      servers: [server('everything', { kind: 'workspace', file: 'everything.yaml' })],
+      workspace: [
+        resource('everything', 'everything.yaml'),
+        resource('broken', 'broken.yaml', { phase: 'Error', lastError: 'spec.url: Invalid URL' }),
+        resource('broken-twin', 'twin.yaml', { phase: 'Pending' }),
+      ],
+    });
+    await screen.findByText('broken-twin');
+    expect(shown()).toEqual([
+      { name: 'broken', group: 'Best match' },
+      { name: 'broken-twin', group: 'Servers' },
+    ]);
+    expect(descriptionOf('broken')).toBe('not connected · Error: spec.url: Invalid URL · workspace · broken.yaml');
+    expect(descriptionOf('broken-twin')).toBe('not connected · Pending · workspace · twin.yaml');
+    await user.click(screen.getByText('broken'));
+    expect(`${window.location.pathname}${window.location.search}`).toBe('/resources?file=broken.yaml');
+  });
+
+  it('lists a second McpServer claiming a held name from another file, but not the one it holds or one a saved server shadows', async () => {
+    await search('everything', {
+      servers: [server('everything', { kind: 'workspace', file: 'everything.yaml' }), server('everything-saved')],
+      workspace: [
+        resource('everything', 'everything.yaml'),
+        resource('everything', 'copy.yaml', { phase: 'Error', lastError: 'Another McpServer named "everything" (everything.yaml) owns that server name' }),
+        resource('everything-saved', 'shadowed.yaml'),
+      ],
+    });
+    await screen.findByText(/copy\.yaml/);
+    expect(shown().map((item) => item.name)).toEqual(['everything', 'everything', 'everything-saved']);
+    const descriptions = within(screen.getByLabelText('Command palette results'))
+      .getAllByRole('button')
+      .map((b) => b.querySelector('.mantine-Spotlight-actionDescription')?.textContent);
+    expect(descriptions).toEqual([
+      'stdio server · ready · workspace · everything.yaml',
+      'not connected · Error: Another McpServer named "everything" (everything.yaml) owns that server name · workspace · copy.yaml',
+      'stdio server · ready · saved',
     ]);
   });
 });

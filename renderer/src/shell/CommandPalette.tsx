@@ -4,7 +4,9 @@ import { Spotlight, spotlight } from '@mantine/spotlight';
 import { IconBolt, IconRobot, IconSearch, IconServer2, IconTool } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type ReactElement } from 'react';
+import type { ServerSnapshot } from '../../../shared/mcp';
 import type { SearchHit } from '../../../shared/registry';
+import type { McpServerResourceView } from '../../../shared/resources/statuses';
 import { useTRPC } from '../rpc/client';
 import { sections } from './sections';
 import { useNavigate } from './useSection';
@@ -45,6 +47,28 @@ export function nameMatch(name: string, needle: string): NameMatch | undefined {
 
 const MATCH_RANK: Record<NameMatch, number> = { exact: 0, prefix: 1, word: 2 };
 
+/** Where a server is declared, as the Servers list says it: `saved`, or `workspace · <file>`. */
+export function serverOrigin(server: ServerSnapshot): string {
+  return server.origin?.kind === 'workspace' ? `workspace · ${server.origin.file}` : 'saved';
+}
+
+/** A server of the palette: one the MCP service holds, or a workspace McpServer it does not (its spec or config has a problem). */
+type PaletteServer = { name: string; held: ServerSnapshot } | { name: string; unheld: McpServerResourceView };
+
+/**
+ * The workspace's McpServer resources the MCP service does not hold: an invalid spec, a value that
+ * cannot be resolved, a name another file owns. Listed with their phase and error so the palette
+ * shows every server the console knows, as `tooldeck mcp list` does. A saved server shadows a
+ * workspace one of the same name (it is the one that runs).
+ */
+export function unheldWorkspaceServers(held: readonly ServerSnapshot[], resources: readonly McpServerResourceView[]): McpServerResourceView[] {
+  return resources.filter(
+    (resource) => !held.some((server) => server.config.name === resource.name && (server.origin?.kind !== 'workspace' || server.origin.file === resource.source.file)),
+  );
+}
+
+const MAX_ERROR_CHARS = 160;
+
 /**
  * Search hits scoring under this share of the best hit are weak (a word once in a long
  * description): the palette leaves them out rather than fill its list with them.
@@ -58,9 +82,9 @@ interface Ranked {
 
 /**
  * Ctrl/Cmd-K: jump to any tool, skill or agent (ranked by the registry's BM25 search over names,
- * titles, descriptions, sources and tags), any saved server, or any section. What is named exactly
- * as typed (a server, an agent, a section, a tool) comes first, under "Best match"; weak matches
- * are left out (see nameMatch and MIN_HIT_SCORE).
+ * titles, descriptions, sources and tags), any server (saved or in the workspace, each with its
+ * origin), or any section. What is named exactly as typed (a server, an agent, a section, a tool)
+ * comes first, under "Best match"; weak matches are left out (see nameMatch and MIN_HIT_SCORE).
  */
 export function CommandPalette() {
   const trpc = useTRPC();
@@ -73,6 +97,7 @@ export function CommandPalette() {
     placeholderData: keepPreviousData,
   });
   const servers = useQuery(trpc.mcp.list.queryOptions());
+  const statuses = useQuery(trpc.resources.statuses.queryOptions());
   const needle = query.trim().toLowerCase();
 
   const hitAction = (hit: SearchHit) => {
@@ -102,8 +127,12 @@ export function CommandPalette() {
     );
   };
 
-  const serverMatches = (servers.data ?? [])
-    .map((s) => ({ server: s, match: needle ? nameMatch(s.config.name, needle) : undefined }))
+  const paletteServers: PaletteServer[] = [
+    ...(servers.data ?? []).map((held) => ({ name: held.config.name, held })),
+    ...unheldWorkspaceServers(servers.data ?? [], statuses.data?.mcpServers ?? []).map((unheld) => ({ name: unheld.name, unheld })),
+  ];
+  const serverMatches = paletteServers
+    .map((s) => ({ server: s, match: needle ? nameMatch(s.name, needle) : undefined }))
     .filter(({ match }) => !needle || match)
     .sort((a, b) => (a.match && b.match ? MATCH_RANK[a.match] - MATCH_RANK[b.match] : 0))
     .slice(0, 6);
@@ -124,15 +153,25 @@ export function CommandPalette() {
       .map((hit) => ({ element: hitAction(hit), exact: hitIsExact(hit) }));
   const serverItems: Ranked[] = serverMatches.map(({ server: s, match }) => ({
     exact: match === 'exact',
-    element: (
-      <Spotlight.Action
-        key={`server:${s.config.name}`}
-        onClick={() => navigate('servers', { server: s.config.name })}
-        leftSection={<IconServer2 size={16} />}
-        label={s.config.name}
-        description={`${s.config.transport} server · ${s.state.status}`}
-      />
-    ),
+    element:
+      'held' in s ? (
+        <Spotlight.Action
+          key={`server:${s.name}`}
+          onClick={() => navigate('servers', { server: s.name })}
+          leftSection={<IconServer2 size={16} />}
+          label={s.name}
+          description={`${s.held.config.transport} server · ${s.held.state.status} · ${serverOrigin(s.held)}`}
+        />
+      ) : (
+        // Not in Servers (the MCP service does not hold it): its file is where it gets fixed.
+        <Spotlight.Action
+          key={`workspace-server:${s.unheld.source.file}:${s.name}`}
+          onClick={() => navigate('resources', { file: s.unheld.source.file })}
+          leftSection={<IconServer2 size={16} />}
+          label={s.name}
+          description={`not connected · ${s.unheld.status.phase}${s.unheld.status.lastError ? `: ${s.unheld.status.lastError.slice(0, MAX_ERROR_CHARS)}` : ''} · workspace · ${s.unheld.source.file}`}
+        />
+      ),
   }));
   const sectionItems: Ranked[] = sectionMatches.map(({ section: s, match }) => ({
     exact: match === 'exact',

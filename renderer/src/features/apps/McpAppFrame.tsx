@@ -222,7 +222,7 @@ export function McpAppFrame({ server, tool, args, result }: McpAppFrameProps) {
         </Group>
         <Tooltip multiline w={420} label={<Text size="xs" ff="monospace" style={{ wordBreak: 'break-word' }}>{opened.csp}</Text>}>
           <Badge variant="light" color="gray" leftSection={<IconShieldLock size={12} />} style={{ textTransform: 'none' }}>
-            {opened.origin} · {opened.meta.domain ? 'own origin' : 'sandboxed'}
+            {opened.origin} · {opened.meta.domain ? 'own origin, sandboxed' : 'sandboxed'}
           </Badge>
         </Tooltip>
       </Group>

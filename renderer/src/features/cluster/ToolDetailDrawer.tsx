@@ -1,8 +1,10 @@
 import { Accordion, Alert, Badge, Button, Center, Code, Drawer, Group, Loader, ScrollArea, Stack, Table, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { ClusterToolDetail } from '../../../../shared/kubeApi';
 import { DefinitionDiffView } from '../lock/DefinitionDiffView';
+import { RevisionHistory } from '../lock/HistoryPanel';
 import { RevealedText } from '../lock/RevealedText';
 import type { Condition } from '../../../../shared/kube';
 import type { ToolRef } from '../../../../shared/kubeApi';
@@ -24,6 +26,7 @@ export function ToolDetailDrawer({ tool, onClose }: { tool: ToolRef | undefined;
 function ToolDetail({ tool }: { tool: ToolRef }) {
   const kube = useKubeTRPC();
   const detail = useQuery(kube.tool.queryOptions(tool));
+  const [tab, setTab] = useState<string | null>(null);
   if (detail.error) return <Alert color="red">{detail.error.message}</Alert>;
   if (!detail.data) {
     return (
@@ -47,10 +50,11 @@ function ToolDetail({ tool }: { tool: ToolRef }) {
         </Text>
       )}
       {d.definitionsChanged && <DefinitionsChanged tool={tool} detail={d} />}
-      <Tabs defaultValue={d.definitionsChanged ? 'tools' : 'conditions'}>
+      <Tabs value={tab ?? (d.definitionsChanged ? 'tools' : 'conditions')} onChange={setTab}>
         <Tabs.List>
           <Tabs.Tab value="conditions">Conditions ({d.conditions.length})</Tabs.Tab>
           <Tabs.Tab value="tools">Discovered tools ({d.toolSchemas.length})</Tabs.Tab>
+          {d.definitionsSource && <Tabs.Tab value="history">History</Tabs.Tab>}
           <Tabs.Tab value="yaml">YAML</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="conditions" pt="sm">
@@ -83,6 +87,19 @@ function ToolDetail({ tool }: { tool: ToolRef }) {
             </Accordion>
           )}
         </Tabs.Panel>
+        {d.definitionsSource && (
+          <Tabs.Panel value="history" pt="sm">
+            {/* Read only when opened: the revisions this console recorded of the tool's discovered definitions, the approved set marked. */}
+            {tab === 'history' && (
+              <RevisionHistory
+                source={d.definitionsSource}
+                version={`${d.definitions?.hash ?? ''}:${d.definitions?.approvedHash ?? ''}`}
+                approval={{ setHash: d.definitions?.approvedHash }}
+                emptyText="No revisions yet: they are recorded once the tool has discovered its definitions."
+              />
+            )}
+          </Tabs.Panel>
+        )}
         <Tabs.Panel value="yaml" pt="sm">
           <Group justify="flex-end" mb={4}>
             <CopyButton value={d.yaml} label="Copy YAML" />

@@ -16,76 +16,120 @@ import { useLockDecisions, useSourceReview } from './useLock';
  * approved set, or the current one.
  */
 export function HistoryPanel({ source }: { source: string }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const review = useSourceReview(source);
-  const history = useQuery(trpc.lock.history.queryOptions({ source }));
-  const [from, setFrom] = useState<RevisionRef>('approved');
-  const [to, setTo] = useState<RevisionRef>('current');
-  const revisions = useMemo(() => history.data ?? [], [history.data]);
   // A new set listed, or a decision written: the timeline and the diff are read again.
   const version = review ? `${review.revision}:${review.locked}:${review.tools.map((tool) => `${tool.tool}=${tool.hash}:${tool.state}`).join(',')}` : '';
+  return (
+    <Stack gap="md">
+      {review && <ReviewCard review={review} />}
+      <RevisionHistory source={source} version={version} />
+    </Stack>
+  );
+}
+
+/**
+ * Where a source's approved definitions are kept: tooldeck.lock (then "approved" is a side to
+ * compare), or — a cluster LanguageTool — the set hash of its approval annotation, which marks the
+ * revisions that are that set.
+ */
+export type RevisionApproval = 'lock' | { setHash: string | undefined };
+
+/**
+ * The revision timeline of any source in the definition store (a local source, or a cluster
+ * LanguageTool) and a diff between any two of its revisions.
+ */
+export function RevisionHistory({
+  source,
+  version,
+  approval = 'lock',
+  emptyText = 'No revisions yet: connect the source once.',
+}: {
+  source: string;
+  /** Changes whenever the source's definitions or their approval may have: the timeline and the diff are read again. */
+  version: string;
+  approval?: RevisionApproval;
+  emptyText?: string;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const history = useQuery(trpc.lock.history.queryOptions({ source }));
+  const locked = approval === 'lock';
+  const approvedSetHash = locked ? undefined : approval.setHash;
+  // Without a lockfile side, the diff starts at the change into the newest revision.
+  const [chosenFrom, setFrom] = useState<RevisionRef | undefined>(locked ? 'approved' : undefined);
+  const [chosenTo, setTo] = useState<RevisionRef | undefined>(locked ? 'current' : undefined);
+  const revisions = useMemo(
+    () => (history.data ?? []).map((revision) => (locked ? revision : { ...revision, approved: approvedSetHash !== undefined && revision.setHash === approvedSetHash })),
+    [history.data, locked, approvedSetHash],
+  );
+  const to = chosenTo ?? revisions[0]?.id;
+  const from = chosenFrom ?? revisions[1]?.id ?? to;
   useEffect(() => {
     void queryClient.invalidateQueries({ queryKey: trpc.lock.history.queryKey({ source }) });
     void queryClient.invalidateQueries({ queryKey: trpc.lock.compare.pathKey() });
   }, [version, source, queryClient, trpc]);
 
   const options = [
-    { value: 'approved', label: 'Approved in tooldeck.lock' },
-    { value: 'current', label: 'Current definitions' },
+    ...(locked
+      ? [
+          { value: 'approved', label: 'Approved in tooldeck.lock' },
+          { value: 'current', label: 'Current definitions' },
+        ]
+      : []),
     ...revisions.map((revision) => ({ value: String(revision.id), label: `Revision #${revision.id} · ${new Date(revision.seenAt).toLocaleString()}` })),
   ];
   const parse = (value: string | null): RevisionRef => (value === 'approved' || value === 'current' ? value : Number(value));
 
   return (
-    <Stack gap="md">
-      {review && <ReviewCard review={review} />}
-      <Group align="flex-start" gap="lg" wrap="nowrap">
-        <Paper withBorder p="sm" w={320} style={{ flexShrink: 0 }}>
-          <Text fw={600} size="sm" mb="xs">
-            Revisions
+    <Group align="flex-start" gap="lg" wrap="nowrap">
+      <Paper withBorder p="sm" w={320} style={{ flexShrink: 0 }}>
+        <Text fw={600} size="sm" mb="xs">
+          Revisions
+        </Text>
+        {history.isPending ? (
+          <Center py="md">
+            <Loader size="sm" aria-label="Loading revisions" />
+          </Center>
+        ) : revisions.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {emptyText}
           </Text>
-          {history.isPending ? (
-            <Center py="md">
-              <Loader size="sm" aria-label="Loading revisions" />
-            </Center>
-          ) : revisions.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              No revisions yet: connect the source once.
-            </Text>
-          ) : (
-            <ScrollArea.Autosize mah={520}>
-              <Timeline bulletSize={18} lineWidth={2} active={revisions.length} aria-label="Revision timeline">
-                {revisions.map((revision) => (
-                  <Timeline.Item key={revision.id} bullet={revision.approved ? <IconCheck size={11} /> : undefined} title={<RevisionTitle revision={revision} />}>
-                    <Text size="xs" c="dimmed">
-                      {new Date(revision.seenAt).toLocaleString()}
-                      {revision.lastSeenAt !== revision.seenAt ? ` · last seen ${new Date(revision.lastSeenAt).toLocaleString()}` : ''}
-                    </Text>
-                    <Group gap={4} mt={2}>
-                      <Button size="compact-xs" variant={to === revision.id ? 'filled' : 'subtle'} onClick={() => setTo(revision.id)} aria-label={`Compare to revision ${revision.id}`}>
-                        to
-                      </Button>
-                      <Button size="compact-xs" variant={from === revision.id ? 'filled' : 'subtle'} onClick={() => setFrom(revision.id)} aria-label={`Compare from revision ${revision.id}`}>
-                        from
-                      </Button>
-                    </Group>
-                  </Timeline.Item>
-                ))}
-              </Timeline>
-            </ScrollArea.Autosize>
-          )}
-        </Paper>
-        <Box style={{ flex: 1, minWidth: 0 }}>
-          <Group gap="xs" mb="sm" align="flex-end">
-            <Select label="From" size="xs" w={260} data={options} value={String(from)} onChange={(value) => value && setFrom(parse(value))} allowDeselect={false} aria-label="Compare from" />
-            <IconGitCompare size={18} style={{ marginBottom: 6 }} />
-            <Select label="To" size="xs" w={260} data={options} value={String(to)} onChange={(value) => value && setTo(parse(value))} allowDeselect={false} aria-label="Compare to" />
-          </Group>
-          <Comparison source={source} from={from} to={to} />
-        </Box>
-      </Group>
-    </Stack>
+        ) : (
+          <ScrollArea.Autosize mah={520}>
+            <Timeline bulletSize={18} lineWidth={2} active={revisions.length} aria-label="Revision timeline">
+              {revisions.map((revision) => (
+                <Timeline.Item key={revision.id} bullet={revision.approved ? <IconCheck size={11} /> : undefined} title={<RevisionTitle revision={revision} />}>
+                  <Text size="xs" c="dimmed">
+                    {new Date(revision.seenAt).toLocaleString()}
+                    {revision.lastSeenAt !== revision.seenAt ? ` · last seen ${new Date(revision.lastSeenAt).toLocaleString()}` : ''}
+                  </Text>
+                  <Group gap={4} mt={2}>
+                    <Button size="compact-xs" variant={to === revision.id ? 'filled' : 'subtle'} onClick={() => setTo(revision.id)} aria-label={`Compare to revision ${revision.id}`}>
+                      to
+                    </Button>
+                    <Button size="compact-xs" variant={from === revision.id ? 'filled' : 'subtle'} onClick={() => setFrom(revision.id)} aria-label={`Compare from revision ${revision.id}`}>
+                      from
+                    </Button>
+                  </Group>
+                </Timeline.Item>
+              ))}
+            </Timeline>
+          </ScrollArea.Autosize>
+        )}
+      </Paper>
+      <Box style={{ flex: 1, minWidth: 0 }}>
+        {from !== undefined && to !== undefined && (
+          <>
+            <Group gap="xs" mb="sm" align="flex-end">
+              <Select label="From" size="xs" w={260} data={options} value={String(from)} onChange={(value) => value && setFrom(parse(value))} allowDeselect={false} aria-label="Compare from" />
+              <IconGitCompare size={18} style={{ marginBottom: 6 }} />
+              <Select label="To" size="xs" w={260} data={options} value={String(to)} onChange={(value) => value && setTo(parse(value))} allowDeselect={false} aria-label="Compare to" />
+            </Group>
+            <Comparison source={source} from={from} to={to} />
+          </>
+        )}
+      </Box>
+    </Group>
   );
 }
 
