@@ -100,7 +100,10 @@ describe('the connection doctor names the step that failed', () => {
     await service.save({ config: everythingStdio('dies') as never });
     const firstPid = service.get('dies').pid!;
     const call = tools.call('dies', 'trigger-long-running-operation', { duration: 10, steps: 10 });
-    setTimeout(() => process.kill(firstPid, 'SIGKILL'), 300);
+    // Killed once the call is on its way (its tools/call request is in the transcript), never after
+    // a fixed delay: on a loaded machine a delay can fire before the call was sent.
+    await waitFor(() => service.transcript('dies')!.list().find((entry) => entry.direction === 'out' && entry.method === 'tools/call'));
+    process.kill(firstPid, 'SIGKILL');
     await expect(call).rejects.toThrow(/closed/i);
     const recovered = await waitFor(() => {
       const snapshot = service.get('dies');

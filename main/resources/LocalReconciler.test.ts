@@ -2,13 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { McpCatalogSync } from '../mcp/McpToolSource';
 import { McpService } from '../mcp/McpService';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { InvocationPipeline } from '../registry/InvocationPipeline';
 import { ToolCatalog } from '../registry/ToolCatalog';
+import { admitTool } from './admitTool';
 import { createLocalResources, type LocalResources } from './createLocalResources';
 import { WORKSPACE_MANAGED } from './mcpServerConfig';
 
@@ -182,6 +183,18 @@ describe('LocalReconciler against server-everything over stdio', { timeout: 60_0
     expect(policyChanges).toBeGreaterThan(before.policyChanges);
     expect(resources.toolConfig('everything', { name: 'get-sum' })).toMatchObject({ excluded: true });
     expect(pid()).toBe(before.pid);
+  });
+
+  it('admits an excluded tool through resources.admitTool: the file gains it, the tool enters the registry, and calls go through the pipeline', async () => {
+    expect(catalog.get('mcp:everything.get-sum')).toBeUndefined();
+    expect(await admitTool(resources, { server: 'everything', tool: 'get-sum' })).toMatchObject({ file: 'everything.yaml', registryName: 'mcp:everything.get-sum' });
+    expect(resources.workspace.read('everything.yaml').text).toMatch(/^# the reference server\n/);
+    await until(() => server('everything')?.status.generatedTools.includes('everything--get-sum'));
+    await vi.waitFor(() => expect(catalog.get('mcp:everything.get-sum')).toBeDefined(), { timeout: 10_000 });
+    const summed = await pipeline.invoke({ name: 'mcp:everything.get-sum', arguments: { a: 2, b: 3 } });
+    expect(summed.verdict?.verdict).toBe('allow');
+    expect(summed.record.status).toBe('ok');
+    expect(JSON.stringify(summed.result?.content)).toContain('5');
   });
 
   it('keeps the last valid version applied while the file holds an invalid one, and says why', async () => {

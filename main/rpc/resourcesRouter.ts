@@ -1,7 +1,8 @@
 import { RESOURCE_KINDS, workspaceDocumentSchema } from '../../shared/resources/kinds';
-import { DeleteFileInput, EditFileInput, OpenFolderInput, ReadFileInput, SaveFileInput, ValidateTextInput, type WorkspaceEvent } from '../../shared/resources/workspace';
+import { AdmitToolInput, DeleteFileInput, EditFileInput, OpenFolderInput, ReadFileInput, SaveFileInput, ValidateTextInput, type WorkspaceEvent } from '../../shared/resources/workspace';
 import { watch } from '../platform/AsyncQueue';
 import { z } from 'zod';
+import { admitTool } from '../resources/admitTool';
 import type { LaunchGuard, LocalResources } from '../resources/createLocalResources';
 import { procedure, router, type RpcContext } from './trpc';
 
@@ -28,6 +29,14 @@ export function createResourcesRouter(resourcesOf: (ctx: RpcContext) => LocalRes
     save: procedure.input(SaveFileInput.extend(confirmations)).mutation(({ ctx, input }) => resourcesOf(ctx).save(input, launchGuard(ctx, input))),
     /** Field edits that keep comments and key order. */
     edit: procedure.input(EditFileInput.extend(confirmations)).mutation(({ ctx, input }) => resourcesOf(ctx).edit(input, launchGuard(ctx, input))),
+    /**
+     * Adds a tool a workspace McpServer's tool_filter.include keeps out of the registry to that list,
+     * in its file (comments kept, conflict-checked). The reconciler applies it; the tool then enters
+     * the registry under the workspace's policy. Refused with a sentence when the server is not a
+     * workspace McpServer, has no include list, or already includes the tool. The launch guard still
+     * applies (from the browser nothing new may start), though a longer include list changes no command.
+     */
+    admitTool: procedure.input(AdmitToolInput).mutation(({ ctx, input }) => admitTool(resourcesOf(ctx), input, launchGuard(ctx, { confirmedLaunchLines: [] }))),
     delete: procedure.input(DeleteFileInput).mutation(({ ctx, input }) => resourcesOf(ctx).workspace.delete(input)),
     openFolder: procedure.input(OpenFolderInput.extend(confirmations)).mutation(async ({ ctx, input }) => {
       await resourcesOf(ctx).openFolder(input.dir, launchGuard(ctx, input));

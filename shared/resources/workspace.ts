@@ -104,6 +104,20 @@ export type FieldEdit = z.infer<typeof FieldEdit>;
 export const EditFileInput = z.object({ path: WorkspacePath, expectedVersion: z.string(), edits: z.array(FieldEdit).min(1) });
 export type EditFileInput = z.infer<typeof EditFileInput>;
 
+/**
+ * Adds a tool to `spec.tool_filter.include` of the workspace McpServer named `server` (see
+ * main/resources/admitTool.ts): the one way the console lets an excluded tool into the registry.
+ */
+export const AdmitToolInput = z.object({ server: z.string().min(1).max(64), tool: z.string().min(1).max(256) });
+export type AdmitToolInput = z.infer<typeof AdmitToolInput>;
+
+/** The file written, its new version, and the registry name the tool gets once the file is reconciled. */
+export interface AdmitToolResult {
+  file: string;
+  version: string | null;
+  registryName: string;
+}
+
 export const DeleteFileInput = z.object({ path: WorkspacePath, expectedVersion: z.string().optional() });
 export type DeleteFileInput = z.infer<typeof DeleteFileInput>;
 

@@ -1,18 +1,36 @@
 import { Alert, Anchor, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { IconFilterOff } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
 import type { McpTool } from '../../../../shared/mcp';
+import { useTRPC } from '../../rpc/client';
 import { useNavigate } from '../../shell/useSection';
+import { readableError } from './readableError';
 
 /**
  * A tool its server lists but the registry leaves out: says why, where to change it, and what to
- * add. It offers no way to call the tool. Every call goes through the registry's pipeline
+ * add. It offers no way to call the tool directly. Every call goes through the registry's pipeline
  * (validation, policy, recording), and the pipeline only knows registry entries; the workspace's
  * `tool_filter.include` decides which of a server's tools become entries (and Orloj Tool resources
  * that policy can name). Calling an excluded tool would mean going around that decision, so the
- * way to call it is to admit it.
+ * way to call it is to admit it: "Admit to the registry" adds it to that list in the server's file
+ * (resources.admitTool, comments kept), the workspace is reconciled, and the tool is then invoked
+ * from Tools like any other, under the workspace's ToolPermissions.
  */
 export function ExcludedToolModal({ server, tool, exclusion, onClose }: { server: string; tool?: McpTool; exclusion?: { reason: string; file?: string }; onClose: () => void }) {
   const navigate = useNavigate();
+  const trpc = useTRPC();
+  const admit = useMutation(
+    trpc.resources.admitTool.mutationOptions({
+      onSuccess: (result) => {
+        notifications.show({
+          title: `${tool?.name ?? 'The tool'} admitted`,
+          message: `Added to tool_filter.include in ${result.file}. Once the workspace is reconciled it is ${result.registryName} in Tools, under the workspace's policy.`,
+        });
+        onClose();
+      },
+    }),
+  );
   return (
     <Modal opened={tool !== undefined} onClose={onClose} title={`${tool?.name ?? ''} is not in the registry`} size="lg" centered>
       {tool && exclusion && (
@@ -34,10 +52,16 @@ export function ExcludedToolModal({ server, tool, exclusion, onClose }: { server
                 ) : null}
                 ; when the file is saved, the workspace is reconciled and the tool becomes <Code>{`mcp:${server}.${tool.name}`}</Code>, under the
                 workspace&apos;s policy like every other tool.
+                {exclusion.file ? ' Admit to the registry makes that edit for you, keeping the file’s comments.' : null}
               </Text>
             </Stack>
           </Alert>
           <Code block aria-label="What to add">{`tool_filter:\n  include:\n    - ${tool.name}`}</Code>
+          {admit.error && (
+            <Alert color="red" variant="light" title="Not admitted">
+              {readableError(admit.error)}
+            </Alert>
+          )}
           {tool.description && (
             <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
               {tool.description}
@@ -59,6 +83,11 @@ export function ExcludedToolModal({ server, tool, exclusion, onClose }: { server
             <Button variant="default" onClick={onClose}>
               Close
             </Button>
+            {exclusion.file && (
+              <Button loading={admit.isPending} onClick={() => admit.mutate({ server, tool: tool.name })}>
+                Admit to the registry
+              </Button>
+            )}
           </Group>
         </Stack>
       )}
