@@ -107,7 +107,8 @@ describe('the connection doctor names the step that failed', () => {
     await expect(call).rejects.toThrow(/closed/i);
     const recovered = await waitFor(() => {
       const snapshot = service.get('dies');
-      return snapshot.state.status === 'ready' && snapshot.pid !== firstPid ? snapshot : undefined;
+      // Ready is shown from the handshake on, while the tools are still being listed: wait for the list too.
+      return snapshot.state.status === 'ready' && !snapshot.state.listing && snapshot.pid !== firstPid ? snapshot : undefined;
     });
     expect(recovered.tools.length).toBeGreaterThan(5);
   });
@@ -124,6 +125,17 @@ describe('the connection doctor names the step that failed', () => {
     expect(biggest).toBeLessThan(64 * 1024);
   });
 });
+
+/** A service whose connections refuse results over `maxResultBytes` (settings limits.maxResultMiB). */
+function serviceWithResultLimit(maxResultBytes: number): McpService {
+  return new McpService({
+    dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-mcp-')),
+    secretStore: new MemorySecretStore(),
+    logger: silentLogger,
+    clientInfo: { name: 'tooldeck-test', version: '0.0.0' },
+    maxResultBytes,
+  });
+}
 
 async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -153,13 +165,7 @@ describe('large and slow results', () => {
   });
 
   it('a result over the hard limit fails with ResultTooLarge naming both sizes, and the connection stays up', async () => {
-    const service = new McpService({
-      dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-mcp-')),
-      secretStore: new MemorySecretStore(),
-      logger: silentLogger,
-      clientInfo: { name: 'tooldeck-test', version: '0.0.0' },
-      maxResultBytes: 2 * 1024 * 1024,
-    });
+    const service = serviceWithResultLimit(2 * 1024 * 1024);
     const tools = pipelineFor(service);
     try {
       await service.save({ config: { name: 'large', transport: 'stdio', command: process.execPath, args: [join(peers, 'largeResultServer.mjs')] } as never });
@@ -175,13 +181,7 @@ describe('large and slow results', () => {
 
   it('the same limit holds over HTTP: Streamable HTTP (event-stream and JSON replies) and legacy HTTP+SSE', async () => {
     const origin = await startLargeResultHttp();
-    const service = new McpService({
-      dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-mcp-')),
-      secretStore: new MemorySecretStore(),
-      logger: silentLogger,
-      clientInfo: { name: 'tooldeck-test', version: '0.0.0' },
-      maxResultBytes: 2 * 1024 * 1024,
-    });
+    const service = serviceWithResultLimit(2 * 1024 * 1024);
     services.push(service);
     // The pipeline's own cap on what it keeps of a result is not the subject: lifted.
     const tools = pipelineFor(service, { maxToolResultBytes: 64 * 1024 * 1024 });
