@@ -97,9 +97,11 @@ describe('Load test in the Collections section', () => {
 
     await user.click(within(panel).getByRole('button', { name: 'Stop' }));
     await waitFor(() => expect(fake.callsTo('collections.stopLoad')).toEqual([{ runId: 'load-1' }]));
-    load!.emit({ type: 'load-finished', runId: 'load-1', summary, at: 0 });
+    // Two calls were in flight when Stop was pressed: sent, canceled, and not measured.
+    load!.emit({ type: 'load-finished', runId: 'load-1', summary: { ...summary, sent: summary.requests + 2 }, at: 0 });
 
     expect(await within(panel).findByText('1 threshold failed')).toBeInTheDocument();
+    expect(within(screen.getByRole('group', { name: 'Calls' })).getByText('2 canceled by Stop')).toBeInTheDocument();
     expect(within(screen.getByRole('group', { name: 'Throughput' })).getByText('19.5/s')).toBeInTheDocument();
     expect(within(screen.getByRole('group', { name: 'p99.9' })).getByText('13 ms')).toBeInTheDocument();
     expect(within(screen.getByRole('figure', { name: 'Thresholds' })).getByText('error_rate 2.5% fails < 1%')).toBeInTheDocument();

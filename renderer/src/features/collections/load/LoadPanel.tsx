@@ -17,6 +17,13 @@ interface Kpi {
   hint: string;
 }
 
+/** What became of the calls beyond those measured: canceled by Stop (recorded in History, not measured), never sent. */
+function callsCaption(s: LoadSummary): string {
+  const canceled = s.sent - s.requests;
+  const parts = [canceled > 0 ? `${formatCount(canceled)} canceled by Stop` : '', s.dropped ? `${formatCount(s.dropped)} not sent` : ''].filter(Boolean);
+  return parts.length ? parts.join(' · ') : 'all sent';
+}
+
 function kpis(progress: LoadProgress): Kpi[] {
   const s = progress.summary;
   const live = liveTotals(progress.ticks);
@@ -37,9 +44,9 @@ function kpis(progress: LoadProgress): Kpi[] {
     {
       label: 'Calls',
       value: formatCount(requests),
-      caption: s ? (s.dropped ? `${formatCount(s.dropped)} not sent` : 'all sent') : `${live.last?.inFlight ?? 0} in flight`,
+      caption: s ? callsCaption(s) : `${live.last?.inFlight ?? 0} in flight`,
       color: s?.dropped ? 'orange' : undefined,
-      hint: 'Calls that finished. "Not sent": arrivals still waiting for a free slot when the time ran out.',
+      hint: 'Calls that finished. "Canceled by Stop": calls in flight when the run was stopped — History lists them as Canceled, the figures leave them out. "Not sent": arrivals still waiting for a free slot when the time ran out.',
     },
     { label: 'p50', value: formatLatency(figure('p50', 'p50')), caption: scope, hint: 'Median latency, measured from each call’s intended send time.' },
     { label: 'p95', value: formatLatency(figure('p95', 'p95')), caption: scope, hint: '95th percentile latency, from the intended send time.' },
