@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
 import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -73,6 +74,7 @@ export class CallTracing {
   private readonly provider: TracerProvider;
   private readonly tracer;
   private otlp?: { url: string; exporter: OTLPTraceExporter };
+  private readonly ids = new RandomTraceIds();
 
   constructor() {
     this.provider = new TracerProvider({ resource: resourceFromAttributes({ 'service.name': 'tooldeck' }), sampler: this.sampler, spanProcessors: [this.processor] });
@@ -82,6 +84,9 @@ export class CallTracing {
   /** A span under the current one, or the root of a new trace. */
   start(name: string, attributes: Attributes = {}, options: { kind?: SpanKind; parent?: Span } = {}): Span {
     const parent = options.parent ?? this.current.getStore();
+    // While nothing exports, a span is only its ids: made here directly, what the SDK would hand
+    // back (a non-recording span with fresh ids) without its sampler, attribute copy and context.
+    if (!this.sampler.exporting) return trace.wrapSpanContext({ traceId: parent?.spanContext().traceId ?? this.ids.traceId(), spanId: this.ids.spanId(), traceFlags: 0 });
     return this.tracer.startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT);
   }
 
@@ -155,6 +160,36 @@ export class CallTracing {
 
   async shutdown(): Promise<void> {
     await this.provider.shutdown().catch(() => undefined);
+  }
+}
+
+/**
+ * W3C trace and span ids (random, never all zero) drawn from a pool of random bytes, so a call
+ * costs a slice of a buffer rather than a call into the system's random source per id.
+ */
+class RandomTraceIds {
+  private pool = Buffer.alloc(0);
+  private offset = 0;
+
+  traceId(): string {
+    return this.hex(16);
+  }
+
+  spanId(): string {
+    return this.hex(8);
+  }
+
+  private hex(bytes: number): string {
+    for (;;) {
+      if (this.offset + bytes > this.pool.length) {
+        this.pool = randomBytes(4096);
+        this.offset = 0;
+      }
+      const id = this.pool.toString('hex', this.offset, this.offset + bytes);
+      this.offset += bytes;
+      // An all-zero id is invalid in W3C Trace Context; draw again (odds 2^-64 or less).
+      if (!/^0+$/.test(id)) return id;
+    }
   }
 }
 
