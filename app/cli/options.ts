@@ -103,12 +103,15 @@ export function parseDuration(value: string): number {
   return ms;
 }
 
-/** `HOST:PORT` (`[::1]:PORT` for IPv6; an empty host is 0.0.0.0). */
+/**
+ * `HOST:PORT` (`[::1]:PORT` for IPv6). An empty host (`:8080`) is loopback, never every interface:
+ * binding all of them must be written out (`0.0.0.0:8080`, as the operator's pod manifests do).
+ */
 export function parseListen(value: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(value.trim());
   const port = Number(match?.[3]);
   if (!match || port > 65535) throw new InvalidArgumentError('Use HOST:PORT, e.g. 127.0.0.1:8080 or 0.0.0.0:8080.');
-  return { host: match[1] ?? (match[2] || '0.0.0.0'), port };
+  return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
 }
 
 /** A repeatable option of enumerated values (`--status ok --status error`), each checked as it is given. */

@@ -35,6 +35,8 @@ describe('tooldeck operator flags', () => {
     expect(parseListen('127.0.0.1:8080')).toEqual({ host: '127.0.0.1', port: 8080 });
     expect(parseListen('0.0.0.0:0')).toEqual({ host: '0.0.0.0', port: 0 });
     expect(parseListen('[::1]:9090')).toEqual({ host: '::1', port: 9090 });
+    // An empty host is loopback: every interface only when written out.
+    expect(parseListen(':8080')).toEqual({ host: '127.0.0.1', port: 8080 });
     for (const bad of ['8080', 'localhost', ':99999', 'a:b']) expect(() => parseListen(bad), bad).toThrow(InvalidArgumentError);
   });
 
