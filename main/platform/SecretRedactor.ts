@@ -59,10 +59,11 @@ export class SecretRedactor {
   /**
    * Where to cut `text` at or before `end` so that the cut splits no known secret: a cut through an
    * occurrence moves to its start. Records keep a cut preview that is masked afterwards, and masking
-   * finds whole values only: a secret split by the cut would keep its first characters.
+   * finds whole values only: a secret split by the cut would keep its first characters. `alsoKeep`
+   * adds values that must not be split either (a collection run's values not to be recorded).
    */
-  safeEnd(text: string, end: number): number {
-    return safeCutEnd(text, end, this.values);
+  safeEnd(text: string, end: number, alsoKeep: readonly string[] = []): number {
+    return safeCutEnd(text, end, alsoKeep.length ? [...this.values, ...alsoKeep] : this.values);
   }
 
   /** A deep copy with secrets masked in strings and object keys. */

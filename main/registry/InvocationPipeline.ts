@@ -299,12 +299,7 @@ export class InvocationPipeline {
 
   /** A preview cut that splits neither a stored secret nor a value this call must not record. */
   private previewEnd(text: string, end: number, maskValues: readonly string[] = []): number {
-    let cut = end;
-    for (let previous = -1; cut !== previous; ) {
-      previous = cut;
-      cut = safeCutEnd(text, this.options.redactor?.safeEnd(text, cut) ?? cut, maskValues);
-    }
-    return cut;
+    return this.options.redactor ? this.options.redactor.safeEnd(text, end, maskValues) : safeCutEnd(text, end, maskValues);
   }
 
   private publish(record: InvocationRecord) {
