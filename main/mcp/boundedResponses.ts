@@ -32,10 +32,20 @@ export function fetchWithinMessageLimit(inner: FetchLike, limits: ResponseLimits
     const response = await inner(url, init);
     if (!response.body || NULL_BODY_STATUSES.has(response.status)) return response;
     const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    const posted = postedRequestIds(init?.body);
-    if (mediaType === 'text/event-stream') return withBody(response, limitEvents(response.body, limits, posted.ids.length === 1 ? posted.ids[0] : undefined));
+    // The request ids are read from the posted body only when a reply is over the limit: parsing
+    // what was just sent on every call would cost each call for a case that almost never happens.
+    const posted = () => postedRequestIds(init?.body);
+    if (mediaType === 'text/event-stream') {
+      return withBody(response, limitEvents(response.body, limits, () => {
+        const { ids } = posted();
+        return ids.length === 1 ? ids[0] : undefined;
+      }));
+    }
     const declared = Number(response.headers.get('content-length') ?? NaN);
-    const answer = response.ok && mediaType === 'application/json' && posted.ids.length > 0 ? posted : undefined;
+    const answer = () => {
+      const ids = posted();
+      return response.ok && mediaType === 'application/json' && ids.ids.length > 0 ? ids : undefined;
+    };
     return withBody(response, limitWholeBody(response.body, limits, Number.isFinite(declared) ? declared : undefined, answer));
   };
 }
@@ -83,9 +93,15 @@ function asBuffer(chunk: Uint8Array): Buffer {
  * answered instead: it is read to its end without being kept, to name its size, unless its
  * Content-Length already says it.
  */
-function limitWholeBody(source: ReadableStream<Uint8Array>, limits: ResponseLimits, declared: number | undefined, answer: { ids: RequestId[]; batch: boolean } | undefined): ReadableStream<Uint8Array> {
+function limitWholeBody(
+  source: ReadableStream<Uint8Array>,
+  limits: ResponseLimits,
+  declared: number | undefined,
+  answerFor: () => { ids: RequestId[]; batch: boolean } | undefined,
+): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   const tooLarge = (bytes: number, controller: ReadableStreamDefaultController<Uint8Array>) => {
+    const answer = answerFor();
     if (!answer) return controller.error(new Error(`A response of ${formatBytes(bytes)}, over the ${formatBytes(limits.maxMessageBytes)} a message may have, was not read`));
     const replies = answer.ids.map((id) => tooLargeReply(id, bytes, limits.maxMessageBytes));
     controller.enqueue(encoder.encode(JSON.stringify(answer.batch ? replies : replies[0])));
@@ -126,7 +142,7 @@ function limitWholeBody(source: ReadableStream<Uint8Array>, limits: ResponseLimi
  * on unchanged, unless they exceed the limit; then the rest of that event is only counted, and at its
  * end an error reply for its request takes its place.
  */
-function limitEvents(source: ReadableStream<Uint8Array>, limits: ResponseLimits, postedId: RequestId | undefined): ReadableStream<Uint8Array> {
+function limitEvents(source: ReadableStream<Uint8Array>, limits: ResponseLimits, postedId: () => RequestId | undefined): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   let held: Buffer[] = [];
   let heldBytes = 0;
@@ -157,7 +173,7 @@ function limitEvents(source: ReadableStream<Uint8Array>, limits: ResponseLimits,
     if (skipping) {
       const { bytes, head, tail } = skipping;
       skipping = undefined;
-      const id = replyIdOf(dataOf(head), lastDataOf(tail.toString('utf8'))) ?? postedId;
+      const id = replyIdOf(dataOf(head), lastDataOf(tail.toString('utf8'))) ?? postedId();
       // An oversized event that answers nothing Tooldeck can tell is dropped: nothing waits for it.
       if (id === undefined) return false;
       controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(tooLargeReply(id, bytes, limits.maxMessageBytes))}\n\n`));
