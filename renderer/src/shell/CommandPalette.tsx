@@ -47,6 +47,15 @@ export function nameMatch(name: string, needle: string): NameMatch | undefined {
 
 const MATCH_RANK: Record<NameMatch, number> = { exact: 0, prefix: 1, word: 2 };
 
+/** The items whose name matches what was typed, best match first (all of them, unranked, when nothing is typed). */
+function matchingByName<T>(items: readonly T[], nameOf: (item: T) => string, needle: string): Array<{ item: T; match: NameMatch | undefined }> {
+  if (!needle) return items.map((item) => ({ item, match: undefined }));
+  return items
+    .map((item) => ({ item, match: nameMatch(nameOf(item), needle) }))
+    .filter(({ match }) => match !== undefined)
+    .sort((a, b) => MATCH_RANK[a.match!] - MATCH_RANK[b.match!]);
+}
+
 /** Where a server is declared, as the Servers list says it: `saved`, or `workspace · <file>`. */
 export function serverOrigin(server: ServerSnapshot): string {
   return server.origin?.kind === 'workspace' ? `workspace · ${server.origin.file}` : 'saved';
@@ -131,15 +140,8 @@ export function CommandPalette() {
     ...(servers.data ?? []).map((held) => ({ name: held.config.name, held })),
     ...unheldWorkspaceServers(servers.data ?? [], statuses.data?.mcpServers ?? []).map((unheld) => ({ name: unheld.name, unheld })),
   ];
-  const serverMatches = paletteServers
-    .map((s) => ({ server: s, match: needle ? nameMatch(s.name, needle) : undefined }))
-    .filter(({ match }) => !needle || match)
-    .sort((a, b) => (a.match && b.match ? MATCH_RANK[a.match] - MATCH_RANK[b.match] : 0))
-    .slice(0, 6);
-  const sectionMatches = sections
-    .map((s) => ({ section: s, match: needle ? nameMatch(s.label, needle) : undefined }))
-    .filter(({ match }) => !needle || match)
-    .sort((a, b) => (a.match && b.match ? MATCH_RANK[a.match] - MATCH_RANK[b.match] : 0));
+  const serverMatches = matchingByName(paletteServers, (s) => s.name, needle).slice(0, 6);
+  const sectionMatches = matchingByName(sections, (s) => s.label, needle);
   const ranked = needle ? (hits.data ?? []) : [];
   const hitIsExact = (hit: SearchHit) => nameMatch(hit.name, needle) === 'exact' || hit.id.toLowerCase() === needle;
   const anyExact = serverMatches.some(({ match }) => match === 'exact') || sectionMatches.some(({ match }) => match === 'exact') || ranked.some(hitIsExact);
@@ -151,7 +153,7 @@ export function CommandPalette() {
     ranked
       .filter((hit) => (kind === 'agents') === (hit.kind === 'agent') && strong(hit))
       .map((hit) => ({ element: hitAction(hit), exact: hitIsExact(hit) }));
-  const serverItems: Ranked[] = serverMatches.map(({ server: s, match }) => ({
+  const serverItems: Ranked[] = serverMatches.map(({ item: s, match }) => ({
     exact: match === 'exact',
     element:
       'held' in s ? (
@@ -173,7 +175,7 @@ export function CommandPalette() {
         />
       ),
   }));
-  const sectionItems: Ranked[] = sectionMatches.map(({ section: s, match }) => ({
+  const sectionItems: Ranked[] = sectionMatches.map(({ item: s, match }) => ({
     exact: match === 'exact',
     element: <Spotlight.Action key={`section:${s.id}`} onClick={() => navigate(s.id)} leftSection={<s.icon size={16} />} label={`Go to ${s.label}`} />,
   }));
