@@ -1,5 +1,5 @@
 import { LOCK_FILE_NAME, LOCK_RULE_NAME, type ToolHold } from './lock';
-import type { OperationClass, PolicyVerdict, ToolEntry, Verdict, VerdictRule } from './registry';
+import type { OperationClass, PolicyVerdict, RiskLevel, ToolAnnotations, ToolEntry, Verdict, VerdictRule } from './registry';
 
 export interface OperationRule {
   operationClass: OperationClass | '*';
@@ -97,4 +97,25 @@ export function withoutHold(verdict: PolicyVerdict): PolicyVerdict {
   const kept = verdict.rules.map((rule, index) => ({ rule, reason: verdict.reasons[index] })).filter((item) => item.rule.name !== LOCK_RULE_NAME);
   const strictest = kept.reduce<Verdict>((worst, item) => (STRICTNESS[item.rule.verdict] > STRICTNESS[worst] ? item.rule.verdict : worst), 'allow');
   return { verdict: strictest, reasons: kept.map((item) => item.reason ?? ''), rules: kept.map((item) => item.rule) };
+}
+
+/** Orloj: high and critical are the elevated risk levels (sandboxed by default, write by default). */
+export function isElevatedRisk(level: RiskLevel): boolean {
+  return level === 'high' || level === 'critical';
+}
+
+/** Orloj's operation class for a tool that configures none: read, or write at an elevated risk level. */
+export function defaultOperationClass(level: RiskLevel): OperationClass {
+  return isElevatedRisk(level) ? 'write' : 'read';
+}
+
+/**
+ * The class an MCP server's hints describe, read with MCP's own defaults (readOnlyHint false,
+ * destructiveHint true once the tool is not read-only): readOnlyHint → read, destructive → delete,
+ * otherwise write. Undefined when neither hint is present, so the Orloj risk default applies.
+ */
+export function operationClassFromAnnotations(annotations: ToolAnnotations | undefined): OperationClass | undefined {
+  if (annotations?.readOnlyHint === undefined && annotations?.destructiveHint === undefined) return undefined;
+  if (annotations.readOnlyHint === true) return 'read';
+  return (annotations.destructiveHint ?? true) ? 'delete' : 'write';
 }

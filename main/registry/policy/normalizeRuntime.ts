@@ -1,7 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import { IsolationMode, Jitter, type RiskLevel, type RuntimePolicy } from '../../../shared/registry';
 import { durationMs } from './duration';
-import { isElevatedRisk } from './riskLevel';
+import { isElevatedRisk } from '../../../shared/policy';
 
 /** `spec.runtime` of an Orloj Tool, as written in YAML. */
 export interface RawRuntime {

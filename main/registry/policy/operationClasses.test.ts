@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeOperationClasses, operationClassFromAnnotations, resolveOperationClasses } from './operationClasses';
+import { operationClassFromAnnotations } from '../../../shared/policy';
+import { normalizeOperationClasses, resolveOperationClasses } from './operationClasses';
 
 describe('normalizeOperationClasses (Orloj: trimmed, lowercased, deduplicated, invalid rejected)', () => {
   it('normalizes', () => {

@@ -1,6 +1,6 @@
 import { AppError } from '../../../shared/errors';
 import { OperationClass, type RiskLevel, type ToolAnnotations } from '../../../shared/registry';
-import { isElevatedRisk } from './riskLevel';
+import { defaultOperationClass, operationClassFromAnnotations } from '../../../shared/policy';
 
 /**
  * Orloj: operation_classes are trimmed, lowercased and deduplicated; invalid values are
@@ -16,19 +16,9 @@ export function normalizeOperationClasses(raw: readonly string[] | undefined, ri
     if (!classes.includes(parsed.data)) classes.push(parsed.data);
   }
   if (classes.length > 0) return classes;
-  return [isElevatedRisk(riskLevel) ? 'write' : 'read'];
+  return [defaultOperationClass(riskLevel)];
 }
 
-/**
- * The class an MCP server's hints describe, read with MCP's own defaults (readOnlyHint false,
- * destructiveHint true once the tool is not read-only): readOnlyHint → read, destructive → delete,
- * otherwise write. Undefined when neither hint is present, so the Orloj risk default applies.
- */
-export function operationClassFromAnnotations(annotations: ToolAnnotations | undefined): OperationClass | undefined {
-  if (annotations?.readOnlyHint === undefined && annotations?.destructiveHint === undefined) return undefined;
-  if (annotations.readOnlyHint === true) return 'read';
-  return (annotations.destructiveHint ?? true) ? 'delete' : 'write';
-}
 
 /**
  * Explicit classes (the operator's word) replace the server's hints entirely; hints only fill in

@@ -9,7 +9,3 @@ export function normalizeRiskLevel(raw: string | undefined): RiskLevel {
   if (!parsed.success) throw new AppError('InvalidInput', `risk_level must be one of ${RiskLevel.options.join(', ')}; got "${raw}".`);
   return parsed.data;
 }
-
-export function isElevatedRisk(level: RiskLevel): boolean {
-  return level === 'high' || level === 'critical';
-}

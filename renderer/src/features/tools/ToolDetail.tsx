@@ -7,7 +7,8 @@ import type { ToolView } from '../invoke/types';
 import { decidingRules, VerdictBadge } from '../invoke/VerdictBadge';
 import { AnnotationBadges } from './AnnotationBadges';
 import type { LintFinding } from '../../../../shared/lock';
-import type { OperationClass, RiskLevel, ToolAnnotations } from '../../../../shared/registry';
+import { defaultOperationClass, operationClassFromAnnotations } from '../../../../shared/policy';
+import type { OperationClass } from '../../../../shared/registry';
 import { HeldBadge, LintFindingBadges, LintFindingList } from '../lock/LintBadges';
 import { RevealedText } from '../lock/RevealedText';
 import { McpIconImage } from '../../components/McpIconImage';
@@ -123,15 +124,6 @@ function SchemaViews({ schema, label }: { schema: Record<string, unknown>; label
 /** Where a tool's operation classes came from, read back from the rules that made them (main/registry/policy/operationClasses.ts). */
 export type ClassOrigin = 'tool-resource' | 'annotations' | 'default';
 
-/** The class MCP's hints imply, with MCP's own defaults (readOnlyHint false; destructiveHint true once not read-only). */
-function hintedClass(annotations: ToolAnnotations | undefined): OperationClass | undefined {
-  if (annotations?.readOnlyHint === undefined && annotations?.destructiveHint === undefined) return undefined;
-  if (annotations.readOnlyHint === true) return 'read';
-  return (annotations.destructiveHint ?? true) ? 'delete' : 'write';
-}
-
-const elevated = (level: RiskLevel) => level === 'high' || level === 'critical';
-
 /**
  * The registry fills in what nobody configured: classes from the server's hints, else Orloj's
  * default for the risk level (read; write for high and critical). Classes that are neither were
@@ -140,9 +132,9 @@ const elevated = (level: RiskLevel) => level === 'high' || level === 'critical';
 export function classOrigin(tool: Pick<ToolView, 'annotations' | 'policy'>): ClassOrigin {
   const classes = tool.policy.operationClasses;
   const only = (c: OperationClass) => classes.length === 1 && classes[0] === c;
-  const hinted = hintedClass(tool.annotations);
+  const hinted = operationClassFromAnnotations(tool.annotations);
   if (hinted) return only(hinted) ? 'annotations' : 'tool-resource';
-  return only(elevated(tool.policy.riskLevel) ? 'write' : 'read') ? 'default' : 'tool-resource';
+  return only(defaultOperationClass(tool.policy.riskLevel)) ? 'default' : 'tool-resource';
 }
 
 export interface RiskExplanation {
