@@ -153,7 +153,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
   };
   // Workspace ToolPermissions decide verdicts; they are read on every call, so edits apply at once.
-  let permissions: LocalResources['permissions'] = () => [];
+  const noPermissions: ReturnType<LocalResources['permissions']> = [];
+  let permissions: LocalResources['permissions'] = () => noPermissions;
   // The lockfile's holds, known once the workspace (where tooldeck.lock lives) is open.
   let holds: (entry: ToolEntry) => ToolHold | undefined = () => undefined;
   const pipeline = new InvocationPipeline({ catalog, recorder, logger, redactor, permissions: () => permissions(), holds: (entry) => holds(entry) });

@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -63,6 +64,8 @@ export interface A2aSendOptions {
   /** Give up after this long, cancel the task, and fail with Timeout. */
   timeoutMs?: number;
   metadata?: Record<string, unknown>;
+  /** The span this message belongs to (a registry call's): its transport span is a child of it, in its trace. */
+  trace?: Span;
 }
 
 export interface A2aStreamOptions extends A2aSendOptions {
@@ -264,6 +267,7 @@ export class A2aAgentService {
         return this.sendNow(agent, message, opts, traceparentOf(span));
       },
       SpanKind.CLIENT,
+      opts.trace,
     );
   }
 
@@ -288,7 +292,7 @@ export class A2aAgentService {
 
   /** One SendStreamingMessage in a transport span whose trace context travels with the message. */
   private async *deliverStream(agent: string, message: A2aOutgoingMessage, opts: A2aStreamOptions, signal: AbortSignal | undefined, onTrace: (traceId: string) => void): AsyncGenerator<A2aEvent> {
-    const span = callTracing.start('transport', { 'rpc.system': 'a2a', 'rpc.method': 'SendStreamingMessage', 'a2a.agent': agent }, { kind: SpanKind.CLIENT });
+    const span = callTracing.start('transport', { 'rpc.system': 'a2a', 'rpc.method': 'SendStreamingMessage', 'a2a.agent': agent }, { kind: SpanKind.CLIENT, parent: opts.trace });
     onTrace(span.spanContext().traceId);
     try {
       yield* this.streamNow(agent, message, opts, signal, traceparentOf(span));

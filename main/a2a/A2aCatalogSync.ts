@@ -15,7 +15,7 @@ class A2aSkillToolExecutor implements ToolExecutor {
   ) {}
 
   async execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
-    return (await this.skills.invokeSkill(this.agent, entry.toolName, args, { signal: ctx.signal })) as ToolResult;
+    return (await this.skills.invokeSkill(this.agent, entry.toolName, args, { signal: ctx.signal, trace: ctx.span })) as ToolResult;
   }
 }
 

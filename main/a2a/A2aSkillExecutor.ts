@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import { isFinalA2aState, type A2aArtifact, type A2aCardView, type A2aEvent, type A2aTaskState } from '../../shared/a2a';
 import { AppError } from '../../shared/errors';
 import type { A2aAgentService } from './A2aAgentService';
@@ -38,7 +39,7 @@ export function skillEntries(agentName: string, card: Pick<A2aCardView, 'skills'
 export class A2aSkillExecutor {
   constructor(private readonly agents: A2aAgentService) {}
 
-  async invokeSkill(agentName: string, skillId: string, args: unknown, options: { signal?: AbortSignal } = {}): Promise<A2aSkillResult> {
+  async invokeSkill(agentName: string, skillId: string, args: unknown, options: { signal?: AbortSignal; trace?: Span } = {}): Promise<A2aSkillResult> {
     const input = (args ?? {}) as { text?: unknown; taskId?: unknown; contextId?: unknown };
     const text = input.text;
     if (typeof text !== 'string') throw new AppError('InvalidArguments', `Skill ${skillId} takes {"text": string}.`);
@@ -71,9 +72,9 @@ export class A2aSkillExecutor {
     };
 
     if (card.capabilities.streaming) {
-      for await (const event of this.agents.stream(agentName, message, { ...continuation, cancelOnAbort: true }, options.signal)) apply(event);
+      for await (const event of this.agents.stream(agentName, message, { ...continuation, cancelOnAbort: true, trace: options.trace }, options.signal)) apply(event);
     } else {
-      const result = await this.agents.send(agentName, message, { ...continuation, signal: options.signal });
+      const result = await this.agents.send(agentName, message, { ...continuation, signal: options.signal, trace: options.trace });
       taskId = result.taskId;
       contextId = result.contextId;
       state = result.state;

@@ -71,6 +71,8 @@ export interface CallOptions {
    * decides): wait for it (the default) or return at once naming it; its status changes go to `onUpdate`.
    */
   task?: { options?: InvokeTaskOptions; onUpdate?: (update: TaskUpdate) => void };
+  /** The call's W3C traceparent, sent in the request's `_meta` (SEP-414); without it the request gets one of its own. */
+  traceparent?: string;
 }
 
 const STDERR_TAIL = 20;
@@ -373,7 +375,7 @@ export class McpConnection {
     const client = this.requireClient();
     const definition = this.definitionOf(name);
     const result = (await client.callTool(
-      { name, arguments: args },
+      options.traceparent ? { name, arguments: args, _meta: { traceparent: options.traceparent } } : { name, arguments: args },
       {
         signal: options.signal,
         timeout: options.backstopMs,

@@ -7,7 +7,7 @@ import { createToolEntry, type DescribedTool, type ToolConfig } from '../registr
 import type { ToolCatalog } from '../registry/ToolCatalog';
 import type { ExecutionContext, ToolExecutor } from '../registry/types';
 import { RESULT_TOO_LARGE_CODE } from './LinearReadBuffer';
-import { callTracing, SpanKind } from '../metrics/CallTracing';
+import { callTracing, SpanKind, traceparentOf } from '../metrics/CallTracing';
 import type { McpConnection } from './McpConnection';
 import type { McpService } from './McpService';
 
@@ -53,11 +53,18 @@ export class McpToolExecutor implements ToolExecutor {
   constructor(private readonly connection: () => McpConnection) {}
 
   execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
-    // The transport stage of the call's trace: the requests below carry this span's traceparent.
-    return callTracing.within('transport', { 'rpc.system': 'mcp', 'rpc.method': 'tools/call', 'mcp.server': entry.source.name, 'mcp.tool': entry.toolName }, () => this.executeNow(entry, args, ctx), SpanKind.CLIENT);
+    // The transport stage of the call's trace: the tools/call request carries this span's traceparent.
+    if (!callTracing.exporting && ctx.span) return this.executeNow(entry, args, ctx, traceparentOf(ctx.span));
+    return callTracing.within(
+      'transport',
+      { 'rpc.system': 'mcp', 'rpc.method': 'tools/call', 'mcp.server': entry.source.name, 'mcp.tool': entry.toolName },
+      (span) => this.executeNow(entry, args, ctx, traceparentOf(span)),
+      SpanKind.CLIENT,
+      ctx.span,
+    );
   }
 
-  private async executeNow(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
+  private async executeNow(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext, traceparent: string): Promise<ToolResult> {
     // A tool that supports tasks runs as one when asked (optional) or always (required); the
     // task's status changes count as progress for the pipeline's timeouts. With the 2026 tasks
     // extension the server decides instead, and any plain call may come back as a task (below).
@@ -68,6 +75,7 @@ export class McpToolExecutor implements ToolExecutor {
         signal: ctx.signal,
         backstopMs: ctx.totalLeftMs + BACKSTOP_MARGIN_MS,
         onUpdate: (update) => ctx.onTask?.(update),
+        traceparent,
       });
     }
     if (ctx.task && !tasks.serverDecides) throw new AppError('InvalidInput', `${entry.name} cannot run as a task: the server does not declare task support for it (execution.taskSupport).`, { step: 'validate' });
@@ -83,6 +91,7 @@ export class McpToolExecutor implements ToolExecutor {
         onProgress: (p) => ctx.onProgress(p),
         backstopMs: ctx.totalLeftMs + BACKSTOP_MARGIN_MS,
         task: { ...(ctx.task ? { options: ctx.task } : {}), onUpdate: (update) => ctx.onTask?.(update) },
+        traceparent,
       });
       return result as ToolResult;
     } catch (error) {

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -62,13 +61,16 @@ class ExportingSampler implements Sampler {
 /**
  * Trace context for every call (W3C Trace Context, MCP SEP-414): the invocation pipeline opens a
  * span per call with a child per stage (validate, policy, attempt n, transport); the MCP and A2A
- * clients put the current span's `traceparent` into each request's `_meta` (and the HTTP header),
- * and the call's record keeps the trace id. Spans are exported over OTLP/HTTP when configured,
- * else only their ids are used. The current span is carried in an AsyncLocalStorage of its own
- * (no global OpenTelemetry context manager is installed).
+ * clients put their span's `traceparent` into each request's `_meta` (and the HTTP header), and
+ * the call's record keeps the trace id. Spans are exported over OTLP/HTTP when configured, else
+ * only their ids are used.
+ *
+ * The parent of a span is always passed explicitly (the pipeline hands its span to the executor in
+ * the ExecutionContext). There is no "current span" carried by AsyncLocalStorage: that would turn
+ * on Node's promise hooks for the whole process, which measured a quarter of the MCP SDK's own cost
+ * per call (every promise anywhere pays for them), to save passing one argument.
  */
 export class CallTracing {
-  private readonly current = new AsyncLocalStorage<Span>();
   private readonly processor = new SwitchableProcessor();
   private readonly sampler = new ExportingSampler();
   private readonly provider: TracerProvider;
@@ -81,9 +83,14 @@ export class CallTracing {
     this.tracer = this.provider.getTracer('tooldeck');
   }
 
-  /** A span under the current one, or the root of a new trace. */
+  /** Whether spans are being exported (else stages share the call's span: see stage()). */
+  get exporting(): boolean {
+    return this.sampler.exporting;
+  }
+
+  /** A span under `parent`, or the root of a new trace. */
   start(name: string, attributes: Attributes = {}, options: { kind?: SpanKind; parent?: Span } = {}): Span {
-    const parent = options.parent ?? this.current.getStore();
+    const parent = options.parent;
     // While nothing exports, a span is only its ids: made here directly, what the SDK would hand
     // back (a non-recording span with fresh ids) without its sampler, attribute copy and context.
     if (!this.sampler.exporting) return trace.wrapSpanContext({ traceId: parent?.spanContext().traceId ?? this.ids.traceId(), spanId: this.ids.spanId(), traceFlags: 0 });
@@ -93,24 +100,22 @@ export class CallTracing {
   /**
    * A stage of a call under way (validate, policy): a span of its own while spans are exported;
    * otherwise a shared no-op span, because unexported stages would cost each call a span (ids,
-   * attributes, a context) that nobody reads — the wire and history use only the call's own span.
+   * attributes) that nobody reads — the wire and history use only the call's own span.
    */
-  stage(name: string, attributes: Attributes = {}): Span {
-    return this.sampler.exporting || !this.current.getStore() ? this.start(name, attributes) : UNRECORDED_STAGE;
+  stage(name: string, parent: Span, attributes: Attributes = {}): Span {
+    return this.sampler.exporting ? this.start(name, attributes, { parent }) : UNRECORDED_STAGE;
   }
 
-  /** Runs `fn` with `span` as the current span (what outgoing requests carry). */
-  run<T>(span: Span, fn: () => T): T {
-    return this.current.run(span, fn);
-  }
-
-  /** Runs `fn` in a child span named `name`, which ends (with an error status if `fn` throws) when it settles. */
-  async within<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
-    // Inside a call while nothing exports: the call's span stays the current one (see stage()).
-    if (!this.sampler.exporting && this.current.getStore()) return fn(UNRECORDED_STAGE);
-    const span = this.start(name, attributes, { kind });
+  /**
+   * Runs `fn` in a child span of `parent` named `name`, which ends (with an error status if `fn`
+   * throws) when it settles. While nothing exports, `fn` gets `parent` itself (see stage()), so
+   * what it sends carries the call's own trace context.
+   */
+  async within<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL, parent?: Span): Promise<T> {
+    if (!this.sampler.exporting && parent) return fn(parent);
+    const span = this.start(name, attributes, { kind, parent });
     try {
-      return await this.run(span, () => fn(span));
+      return await fn(span);
     } catch (error) {
       span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message ?? String(error) });
       throw error;
@@ -119,17 +124,11 @@ export class CallTracing {
     }
   }
 
-  active(): Span | undefined {
-    return this.current.getStore();
-  }
-
   /**
-   * The `traceparent` an outgoing message carries: the current span's; outside any span (a list
-   * refresh, a ping) a span of its own, so every request can still be found by trace.
+   * The `traceparent` of a request sent outside any call (a list refresh, a ping): a span of its
+   * own, so every request can still be found by trace.
    */
   outgoing(name: string): string {
-    const span = this.active();
-    if (span) return traceparentOf(span);
     const own = this.start(name, {}, { kind: SpanKind.CLIENT });
     own.end();
     return traceparentOf(own);
@@ -164,34 +163,36 @@ export class CallTracing {
 }
 
 /**
- * W3C trace and span ids (random, never all zero) drawn from a pool of random bytes, so a call
- * costs a slice of a buffer rather than a call into the system's random source per id.
+ * W3C trace and span ids (random, never all zero) cut from a pool of random hex, so a call costs a
+ * substring rather than a call into the system's random source and a hex encoding per id.
  */
 class RandomTraceIds {
-  private pool = Buffer.alloc(0);
+  private pool = '';
   private offset = 0;
 
   traceId(): string {
-    return this.hex(16);
+    return this.hex(32);
   }
 
   spanId(): string {
-    return this.hex(8);
+    return this.hex(16);
   }
 
-  private hex(bytes: number): string {
+  private hex(digits: number): string {
     for (;;) {
-      if (this.offset + bytes > this.pool.length) {
-        this.pool = randomBytes(4096);
+      if (this.offset + digits > this.pool.length) {
+        this.pool = randomBytes(4096).toString('hex');
         this.offset = 0;
       }
-      const id = this.pool.toString('hex', this.offset, this.offset + bytes);
-      this.offset += bytes;
+      const id = this.pool.slice(this.offset, this.offset + digits);
+      this.offset += digits;
       // An all-zero id is invalid in W3C Trace Context; draw again (odds 2^-64 or less).
-      if (!/^0+$/.test(id)) return id;
+      if (id !== ALL_ZERO[digits]) return id;
     }
   }
 }
+
+const ALL_ZERO: Record<number, string> = { 16: '0'.repeat(16), 32: '0'.repeat(32) };
 
 export function traceparentOf(span: Span): string {
   const context = span.spanContext();

@@ -12,14 +12,15 @@ import { EffectivePolicy, type EffectivePolicyOptions } from './policy/Effective
 import { reviewRefusal } from '../lock/reviewRefusal';
 import type { ToolPermission } from './policy/ToolPermission';
 import { recordedArguments, MAX_RECORDED_ARGUMENTS_BYTES } from './recordedArguments';
-import { runAttempt } from './runAttempt';
+import { runAttempt, type AttemptOptions } from './runAttempt';
+import { DeadlineWatch } from './DeadlineWatch';
 import { capToolResult } from './resultCap';
 import { RunCallLedger } from './RunCallLedger';
 import { SchemaValidator } from './SchemaValidator';
 import type { ToolCatalog } from './ToolCatalog';
 import { systemClock, type Clock, type InvocationRecorder, type TaskUpdate, type ToolExecutor } from './types';
 import type { InvocationTask, InvokeTaskOptions } from '../../shared/tasks';
-import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { callTracing, type CallTracing } from '../metrics/CallTracing';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './policy/EffectivePolicy';
@@ -103,6 +104,9 @@ export class InvocationPipeline {
   private readonly tracing: CallTracing;
   private readonly validator = new SchemaValidator();
   private readonly ledger = new RunCallLedger();
+  private readonly deadlines: DeadlineWatch;
+  /** previewEnd, bound once (it is handed to every call's recording). */
+  private readonly safeEnd = (text: string, end: number, maskValues?: readonly string[]) => this.previewEnd(text, end, maskValues);
   private readonly listeners = new Set<(record: InvocationRecord) => void>();
 
   constructor(private readonly options: InvocationPipelineOptions) {
@@ -113,6 +117,7 @@ export class InvocationPipeline {
     this.newId = options.newId ?? sequentialIds();
     this.maxRecordedArgumentsBytes = options.maxRecordedArgumentsBytes ?? MAX_RECORDED_ARGUMENTS_BYTES;
     this.tracing = options.tracing ?? callTracing;
+    this.deadlines = new DeadlineWatch(this.clock);
   }
 
   /** Every record also goes to these listeners (metrics, live history); returns the unsubscribe. */
@@ -132,34 +137,45 @@ export class InvocationPipeline {
    */
   async invoke(request: InvocationRequest): Promise<InvocationOutcome> {
     // One trace per call (W3C Trace Context): a span for the call, one per stage under it; the
-    // transport's requests carry it and the record keeps its trace id.
-    const span = this.tracing.start('tool.invoke', { 'tool.name': request.name });
+    // executor's requests carry it (ExecutionContext.span) and the record keeps its trace id.
+    const tracing = this.tracing;
+    const span = tracing.start('tool.invoke', tracing.exporting ? { 'tool.name': request.name } : undefined);
     try {
-      const outcome = await this.tracing.run(span, () => this.invokeTraced(request, span.spanContext().traceId));
-      span.setAttributes({ 'tool.status': outcome.record.status, 'tool.attempts': outcome.record.attempts ?? 0 });
-      if (outcome.error) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
+      const outcome = await this.invokeTraced(request, span);
+      if (tracing.exporting) {
+        span.setAttributes({ 'tool.status': outcome.record.status, 'tool.attempts': outcome.record.attempts ?? 0 });
+        if (outcome.error) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
+      }
       return outcome;
     } finally {
       span.end();
     }
   }
 
-  private async invokeTraced(request: InvocationRequest, traceId: string): Promise<InvocationOutcome> {
+  private async invokeTraced(request: InvocationRequest, span: Span): Promise<InvocationOutcome> {
     const startedAt = this.clock.now();
     const args = request.arguments ?? {};
-    const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes, (text, end) => this.previewEnd(text, end, request.maskValues));
-    const base: RecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId };
-
+    const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes, this.safeEnd, request.maskValues);
     const registered = this.catalog.resolve(request.name);
     if (!registered) {
       const error = new AppError('ToolNotFound', `No tool named ${request.name} is registered.`);
-      return this.finish({ ...base, ...parseToolName(request.name) }, undefined, { error, status: 'error', attempts: 0 });
+      const { sourceKind, sourceName, tool } = parseToolName(request.name);
+      return this.finish({ startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId: span.spanContext().traceId, sourceKind, sourceName, tool }, undefined, { error, status: 'error', attempts: 0 });
     }
     const { entry, executor } = registered;
-    const at = { ...base, sourceKind: entry.source.kind, sourceName: entry.source.name, tool: entry.toolName };
+    const at: CallRecordBase = {
+      startedAt,
+      argumentsJson: recorded.json,
+      requestBytes: recorded.requestBytes,
+      request,
+      traceId: span.spanContext().traceId,
+      sourceKind: entry.source.kind,
+      sourceName: entry.source.name,
+      tool: entry.toolName,
+    };
     const verdict = this.policy.verdict(entry);
 
-    const validating = this.tracing.stage('validate');
+    const validating = this.tracing.stage('validate', span);
     try {
       this.validator.validate(entry.name, entry.inputSchema, args);
     } catch (error) {
@@ -170,7 +186,7 @@ export class InvocationPipeline {
     }
     // A held definition runs only when the caller confirmed that very hash; then the other rules decide.
     const refusal = reviewRefusal(entry, verdict, request.reviewedHash) ?? refusalFor(entry, withoutHold(verdict), request.confirmed === true);
-    this.tracing.stage('policy', { 'policy.verdict': verdict.verdict, 'policy.refused': refusal !== undefined }).end();
+    if (this.tracing.exporting) this.tracing.stage('policy', span, { 'policy.verdict': verdict.verdict, 'policy.refused': refusal !== undefined }).end();
     if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, verdict);
 
     if (request.runId !== undefined && request.allowRepeats !== true) {
@@ -179,7 +195,7 @@ export class InvocationPipeline {
     }
 
     const task = new TaskTrail(request);
-    const outcome = await this.execute(entry, executor, args, { ...request, onTask: task.note }, startedAt, task);
+    const outcome = await this.execute(entry, executor, args, request, startedAt, span, task);
     return this.finish(at, outcome.result, outcome.failure, verdict, outcome.attempts, false, task.value);
   }
 
@@ -189,7 +205,8 @@ export class InvocationPipeline {
     args: Record<string, unknown>,
     request: InvocationRequest,
     startedAt: number,
-    task?: TaskTrail,
+    span: Span,
+    task: TaskTrail,
   ): Promise<{ result?: ToolResult; failure?: Failure; attempts: number }> {
     const runtime = this.policy.runtime(entry);
     const totalMs = request.maxTotalTimeoutMs ?? runtime.maxTotalTimeoutMs;
@@ -197,30 +214,35 @@ export class InvocationPipeline {
     const retry = runtime.retry;
     for (let attempt = 1; ; attempt++) {
       const attemptStarted = Date.now();
+      const options: AttemptOptions = {
+        entry,
+        executor,
+        args,
+        attempt,
+        clock: this.clock,
+        timeoutMs: request.timeoutMs ?? runtime.timeoutMs,
+        resetTimeoutOnProgress: request.resetTimeoutOnProgress ?? runtime.resetTimeoutOnProgress,
+        deadline,
+        totalMs,
+        signal: request.signal,
+        onProgress: request.onProgress,
+        task: request.task,
+        tasks: task,
+        deadlines: this.deadlines,
+        span,
+      };
       try {
-        const result = await this.tracing.within(`attempt ${attempt}`, { 'tool.attempt': attempt }, () =>
-          runAttempt({
-          entry,
-          executor,
-          args,
-          attempt,
-          clock: this.clock,
-          timeoutMs: request.timeoutMs ?? runtime.timeoutMs,
-          resetTimeoutOnProgress: request.resetTimeoutOnProgress ?? runtime.resetTimeoutOnProgress,
-          deadline,
-          totalMs,
-          signal: request.signal,
-          onProgress: request.onProgress,
-          task: request.task,
-          onTask: request.onTask,
-          }),
-        );
+        // While spans are exported each attempt is a span of its own; otherwise the call's span is
+        // the attempt's too (see CallTracing.stage), and no closure is made for it.
+        const result = await (this.tracing.exporting
+          ? this.tracing.within(`attempt ${attempt}`, { 'tool.attempt': attempt }, (attemptSpan) => runAttempt({ ...options, span: attemptSpan }), undefined, span)
+          : runAttempt(options));
         return { result, attempts: attempt };
       } catch (thrown) {
         const error = explained(thrown as AppError, executor, entry, attemptStarted);
         const failure = { error, status: statusOf(error), attempts: attempt };
         // A retry after the server created a task would start a second one.
-        if (error.code === 'Canceled' || task?.value || !shouldRetry(error, attempt, retry)) return { failure, attempts: attempt };
+        if (error.code === 'Canceled' || task.value || !shouldRetry(error, attempt, retry)) return { failure, attempts: attempt };
         const delay = backoffDelay(attempt, retry, this.random);
         if (this.clock.now() + delay >= deadline) return { failure, attempts: attempt };
         try {
@@ -249,7 +271,7 @@ export class InvocationPipeline {
   }
 
   private finish(
-    at: RecordBase & Pick<InvocationRecord, 'sourceKind' | 'sourceName' | 'tool'>,
+    at: CallRecordBase,
     result: ToolResult | undefined,
     failure: Failure | undefined,
     verdict?: PolicyVerdict,
@@ -269,7 +291,7 @@ export class InvocationPipeline {
       latencyMs: this.clock.now() - at.startedAt,
       requestBytes: at.requestBytes,
       responseBytes: capped?.originalBytes ?? 0,
-      resultPreview: capped ? preview(capped.result, (text, end) => this.previewEnd(text, end, at.request.maskValues)) : '',
+      resultPreview: capped ? preview(capped.result, this.safeEnd, at.request.maskValues) : '',
       truncated: capped?.truncated ?? false,
       attempts,
       traceId: at.traceId,
@@ -331,17 +353,18 @@ class TaskTrail {
 
   constructor(private readonly request: InvocationRequest) {}
 
-  readonly note = (update: TaskUpdate): void => {
+  note(update: TaskUpdate): void {
     const { taskId, ...event } = update;
     if (!this.value || this.value.taskId !== taskId) this.value = { taskId, status: event.status, awaited: this.request.task?.mode !== 'detach', events: [] };
     this.value.status = event.status;
     this.value.statusMessage = event.statusMessage;
     this.value.events.push(event);
     this.request.onTask?.(update);
-  };
+  }
 }
 
-interface RecordBase {
+/** What the record of a call knows before the call runs. */
+interface CallRecordBase extends Pick<InvocationRecord, 'sourceKind' | 'sourceName' | 'tool'> {
   startedAt: number;
   /** The W3C trace id of the call's span. */
   traceId: string;
@@ -395,7 +418,7 @@ function statusOf(error: AppError): InvocationStatus {
   return 'error';
 }
 
-function preview(result: ToolResult, safeEnd: (text: string, end: number) => number): string {
+function preview(result: ToolResult, safeEnd: (text: string, end: number, maskValues?: readonly string[]) => number, maskValues: readonly string[] | undefined): string {
   let text = '';
   for (const part of result.content) {
     if (part.type === 'text') text += (text ? '\n' : '') + part.text;
@@ -405,5 +428,5 @@ function preview(result: ToolResult, safeEnd: (text: string, end: number) => num
   if (!text) text = result.content.map((part) => `[${part.type}]`).join(' ');
   if (text.length <= PREVIEW_CHARS) return text;
   const end = /[\uD800-\uDBFF]/.test(text[PREVIEW_CHARS - 1]!) ? PREVIEW_CHARS - 1 : PREVIEW_CHARS;
-  return text.slice(0, safeEnd(text, end));
+  return text.slice(0, safeEnd(text, end, maskValues));
 }

@@ -39,6 +39,11 @@ export function jsonStringByteLength(text: string): number {
 export function hasLargeString(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.length >= MEASURE_FROM;
   if (!value || typeof value !== 'object' || depth > 4) return false;
-  for (const inner of Array.isArray(value) ? value : Object.values(value)) if (hasLargeString(inner, depth + 1)) return true;
+  // Index and key loops rather than Object.values: this runs on every result, and most are small.
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (hasLargeString(value[i], depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) if (hasLargeString((value as Record<string, unknown>)[key], depth + 1)) return true;
   return false;
 }

@@ -38,7 +38,9 @@ export function recordedArguments(
   args: Record<string, unknown>,
   maxBytes: number = MAX_RECORDED_ARGUMENTS_BYTES,
   /** Where a cut at `end` may fall without splitting a secret (masking afterwards finds whole values only). */
-  safeEnd?: (text: string, end: number) => number,
+  safeEnd?: (text: string, end: number, maskValues?: readonly string[]) => number,
+  /** Values of this call that must not be split either (passed on to `safeEnd`). */
+  maskValues?: readonly string[],
 ): RecordedArguments {
   const raw = JSON.stringify(args);
   const requestBytes = Buffer.byteLength(raw, 'utf8');
@@ -46,7 +48,7 @@ export function recordedArguments(
   if (json.length <= maxBytes / 3 || Buffer.byteLength(json, 'utf8') <= maxBytes) return { json, requestBytes };
   const envelope = { _truncated: true, originalBytes: requestBytes, preview: '' };
   const prefix = jsonStringPrefix(json, maxBytes - Buffer.byteLength(JSON.stringify(envelope), 'utf8'));
-  const preview = safeEnd ? prefix.slice(0, safeEnd(json, prefix.length)) : prefix;
+  const preview = safeEnd ? prefix.slice(0, safeEnd(json, prefix.length, maskValues)) : prefix;
   return { json: JSON.stringify({ ...envelope, preview }), requestBytes };
 }
 

@@ -1,7 +1,9 @@
 import { AppError } from '../../shared/errors';
 import type { InvocationProgress, ToolEntry, ToolResult } from '../../shared/registry';
 import type { InvokeTaskOptions } from '../../shared/tasks';
+import type { Span } from '@opentelemetry/api';
 import { classifyError } from './classifyError';
+import type { DeadlineWatch, Deadline } from './DeadlineWatch';
 import type { Clock, ExecutionContext, TaskUpdate, ToolExecutor } from './types';
 
 export interface AttemptOptions {
@@ -18,7 +20,12 @@ export interface AttemptOptions {
   signal?: AbortSignal;
   onProgress?: (progress: InvocationProgress) => void;
   task?: InvokeTaskOptions;
-  onTask?: (update: TaskUpdate) => void;
+  /** Told of every task update (an object with a method, not a closure per call). */
+  tasks?: { note(update: TaskUpdate): void };
+  /** Where the attempt's per-request deadline is watched (one timer for all calls). */
+  deadlines: DeadlineWatch;
+  /** The span the executor's requests belong to (their traceparent). */
+  span?: Span;
 }
 
 /**
@@ -31,15 +38,19 @@ export function runAttempt(options: AttemptOptions): Promise<ToolResult> {
 }
 
 /** Methods rather than per-call closures: this runs on every call, and closures cost allocations. */
-class Attempt implements ExecutionContext {
+class Attempt implements ExecutionContext, Deadline {
   readonly attempt: number;
   readonly timeoutMs: number;
   readonly totalLeftMs: number;
   readonly resetsOnProgress: boolean;
   readonly task?: InvokeTaskOptions;
+  readonly span?: Span;
   private readonly controller = new AbortController();
   private settled = false;
-  private cancelTimer?: () => void;
+  /** When the per-request timeout (or the total limit, when nearer) runs out; see arm(). */
+  dueAt = Infinity;
+  /** Whether dueAt is the total limit rather than the per-request timeout. */
+  private dueIsTotal = false;
 
   constructor(
     private readonly options: AttemptOptions,
@@ -51,6 +62,7 @@ class Attempt implements ExecutionContext {
     this.timeoutMs = Math.min(options.timeoutMs, this.totalLeftMs);
     this.resetsOnProgress = options.resetTimeoutOnProgress;
     this.task = options.task;
+    this.span = options.span;
   }
 
   get signal(): AbortSignal {
@@ -87,7 +99,7 @@ class Attempt implements ExecutionContext {
   onTask(update: TaskUpdate): void {
     if (this.settled) return;
     if (this.options.resetTimeoutOnProgress) this.arm();
-    this.options.onTask?.(update);
+    this.options.tasks?.note(update);
   }
 
   /** The caller's signal fired (EventListener object form, so no closure is made per call). */
@@ -95,17 +107,20 @@ class Attempt implements ExecutionContext {
     this.fail(new AppError('Canceled', `The call to ${this.options.entry.name} was canceled.`));
   }
 
+  /** (Re)starts the per-request timeout, never past the total limit. */
   private arm(): void {
-    this.cancelTimer?.();
     const { clock, deadline, timeoutMs } = this.options;
-    const left = deadline - clock.now();
-    const total = left < timeoutMs;
-    this.cancelTimer = clock.setTimeout(() => this.timeOut(total), Math.max(0, Math.min(timeoutMs, left)));
+    const now = clock.now();
+    const left = deadline - now;
+    this.dueIsTotal = left < timeoutMs;
+    this.dueAt = now + Math.max(0, Math.min(timeoutMs, left));
+    this.options.deadlines.watch(this);
   }
 
-  private timeOut(total: boolean): void {
+  /** The deadline passed (called by the DeadlineWatch). */
+  expire(): void {
     const { entry, timeoutMs, totalMs } = this.options;
-    const message = total ? `${entry.name} exceeded the total time limit of ${formatMs(totalMs)}.` : `${entry.name} did not answer within ${formatMs(timeoutMs)}.`;
+    const message = this.dueIsTotal ? `${entry.name} exceeded the total time limit of ${formatMs(totalMs)}.` : `${entry.name} did not answer within ${formatMs(timeoutMs)}.`;
     this.fail(new AppError('Timeout', message));
   }
 
@@ -123,7 +138,7 @@ class Attempt implements ExecutionContext {
   private settle(): boolean {
     if (this.settled) return false;
     this.settled = true;
-    this.cancelTimer?.();
+    this.options.deadlines.unwatch(this);
     this.options.signal?.removeEventListener('abort', this);
     return true;
   }

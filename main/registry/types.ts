@@ -1,3 +1,4 @@
+import type { Span } from '@opentelemetry/api';
 import type { AppError } from '../../shared/errors';
 import type { InvocationRecord } from '../../shared/invocation';
 import type { InvocationProgress, ToolEntry, ToolResult } from '../../shared/registry';
@@ -47,6 +48,11 @@ export interface ExecutionContext {
   readonly task?: InvokeTaskOptions;
   /** A task was created or changed status; counts as progress for the timeout. */
   onTask?(update: TaskUpdate): void;
+  /**
+   * The call's trace span (W3C Trace Context): what the executor sends carries its traceparent,
+   * under a transport span of its own while spans are exported. Absent outside the pipeline.
+   */
+  readonly span?: Span;
 }
 
 /**
@@ -72,10 +78,22 @@ export interface Clock {
   now(): number;
   /** Calls `callback` after `ms`; the returned function cancels it. */
   setTimeout(callback: () => void, ms: number): () => void;
+  /**
+   * Optional: a timer that can be told whether it keeps the process alive (Node's ref/unref), so
+   * one timer may stay armed while nothing waits on it without holding the process open. `ms` is
+   * at most LONGEST_TIMER_MS. Clocks without it (test clocks) have their timers cancelled instead.
+   */
+  holdableTimeout?(callback: () => void, ms: number): HoldableTimer;
+}
+
+export interface HoldableTimer {
+  cancel(): void;
+  /** Whether the timer keeps the process alive; it does when made. */
+  hold(held: boolean): void;
 }
 
 /** Node fires a timer of more than 2^31−1 ms at once (with a warning); longer delays are chained. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
+export const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 export const systemClock: Clock = {
   now: () => Date.now(),
@@ -86,5 +104,12 @@ export const systemClock: Clock = {
     };
     arm(ms);
     return () => clearTimeout(handle);
+  },
+  holdableTimeout(callback, ms) {
+    const handle = setTimeout(callback, Math.min(ms, LONGEST_TIMER_MS));
+    return {
+      cancel: () => clearTimeout(handle),
+      hold: (held) => void (held ? handle.ref() : handle.unref()),
+    };
   },
 };

@@ -23,6 +23,8 @@ export interface TaskCallOptions {
   /** The SDK's own limit on each request, a backstop only (the pipeline decides timeouts). */
   backstopMs: number;
   onUpdate?: (update: TaskUpdate) => void;
+  /** The call's W3C traceparent, sent in the tools/call request's `_meta` (SEP-414). */
+  traceparent?: string;
 }
 
 /**
@@ -97,7 +99,7 @@ export class ConnectionTasks implements TaskChannel {
    */
   async callTool(tool: string, args: Record<string, unknown>, call: TaskCallOptions): Promise<ToolResult> {
     const { signal, backstopMs, options } = call;
-    const params = { name: tool, arguments: args, task: options.ttlMs ? { ttl: options.ttlMs } : {} };
+    const params = { name: tool, arguments: args, task: options.ttlMs ? { ttl: options.ttlMs } : {}, ...(call.traceparent ? { _meta: { traceparent: call.traceparent } } : {}) };
     const created = (await this.client.request({ method: 'tools/call', params }, CreateTaskResultWire, { signal, timeout: backstopMs })).task;
     return this.follow(tool, created, call);
   }

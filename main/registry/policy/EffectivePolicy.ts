@@ -7,6 +7,9 @@ import { verdictFor, type ToolPermission } from './ToolPermission';
 /** The hard cap on one call, retries and backoff included, however much progress arrives. */
 export const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 10 * 60_000;
 
+/** One empty list, so the verdict cache (keyed by the list) holds when no permissions are configured. */
+const NO_PERMISSIONS: readonly ToolPermission[] = [];
+
 export interface EffectivePolicyOptions {
   /** Read on every question, so permission edits apply at once. */
   permissions?: () => readonly ToolPermission[];
@@ -27,16 +30,28 @@ export class EffectivePolicy {
   private readonly holds: (entry: ToolEntry) => ToolHold | undefined;
   readonly maxToolResultBytes: number;
   readonly maxTotalTimeoutMs: number;
+  /**
+   * The last verdict of each entry, kept while the permission list (replaced, never edited in
+   * place, when resources change) and the entry's hold are the same objects: a verdict is asked on
+   * every call and every view, and rebuilding its reasons each time was a good part of a call's cost.
+   */
+  private readonly verdicts = new WeakMap<ToolEntry, { permissions: readonly ToolPermission[]; hold: ToolHold | undefined; verdict: PolicyVerdict }>();
 
   constructor(options: EffectivePolicyOptions = {}) {
-    this.permissions = options.permissions ?? (() => []);
+    this.permissions = options.permissions ?? (() => NO_PERMISSIONS);
     this.holds = options.holds ?? (() => undefined);
     this.maxToolResultBytes = options.maxToolResultBytes ?? DEFAULT_MAX_TOOL_RESULT_BYTES;
     this.maxTotalTimeoutMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
   }
 
   verdict(entry: ToolEntry): PolicyVerdict {
-    return withHold(verdictFor(entry, this.permissions()), this.holds(entry));
+    const permissions = this.permissions();
+    const hold = this.holds(entry);
+    const known = this.verdicts.get(entry);
+    if (known && known.permissions === permissions && known.hold === hold) return known.verdict;
+    const verdict = withHold(verdictFor(entry, permissions), hold);
+    this.verdicts.set(entry, { permissions, hold, verdict });
+    return verdict;
   }
 
   /** The entry's runtime (a Tool resource's, else Orloj's defaults for its risk) with the console's caps. */
