@@ -135,24 +135,43 @@ export class InvocationPipeline {
    * Resolves with an outcome for every call that names a tool, failed or not; rejects (InvalidInput)
    * only when `name` is not a registry name at all, since then there is nothing to record it under.
    */
-  async invoke(request: InvocationRequest): Promise<InvocationOutcome> {
+  invoke(request: InvocationRequest): Promise<InvocationOutcome> {
     // One trace per call (W3C Trace Context): a span for the call, one per stage under it; the
     // executor's requests carry it (ExecutionContext.span) and the record keeps its trace id.
     const tracing = this.tracing;
     const span = tracing.start('tool.invoke', tracing.exporting ? { 'tool.name': request.name } : undefined);
-    try {
-      const outcome = await this.invokeTraced(request, span);
-      if (tracing.exporting) {
+    if (!tracing.exporting) return this.invokeTraced(request, span);
+    return this.invokeTraced(request, span).then(
+      (outcome) => {
         span.setAttributes({ 'tool.status': outcome.record.status, 'tool.attempts': outcome.record.attempts ?? 0 });
         if (outcome.error) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
-      }
-      return outcome;
-    } finally {
-      span.end();
-    }
+        span.end();
+        return outcome;
+      },
+      (error: unknown) => {
+        span.end();
+        throw error;
+      },
+    );
   }
 
-  private async invokeTraced(request: InvocationRequest, span: Span): Promise<InvocationOutcome> {
+  /**
+   * Everything before the tool runs is synchronous (lookup, validation, policy, the run's ledger),
+   * so a call is one async step, not a chain of them: each async layer costs every call its
+   * promises and turns.
+   */
+  private invokeTraced(request: InvocationRequest, span: Span): Promise<InvocationOutcome> {
+    let call: PreparedCall | InvocationOutcome;
+    try {
+      call = this.prepare(request, span);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return 'record' in call ? Promise.resolve(call) : this.run(call);
+  }
+
+  /** The call ready to run, or its outcome when it ends before running (unknown tool, invalid, refused, repeated). */
+  private prepare(request: InvocationRequest, span: Span): PreparedCall | InvocationOutcome {
     const startedAt = this.clock.now();
     const args = request.arguments ?? {};
     const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes, this.safeEnd, request.maskValues);
@@ -193,24 +212,16 @@ export class InvocationPipeline {
       const first = this.ledger.claim(request.runId, entry.name, args);
       if (first) return this.finish(at, duplicateCallResult(entry.name, first), undefined, verdict, 0, true);
     }
-
-    const task = new TaskTrail(request);
-    const outcome = await this.execute(entry, executor, args, request, startedAt, span, task);
-    return this.finish(at, outcome.result, outcome.failure, verdict, outcome.attempts, false, task.value);
+    return { at, entry, executor, args, request, verdict, span };
   }
 
-  private async execute(
-    entry: ToolEntry,
-    executor: ToolExecutor,
-    args: Record<string, unknown>,
-    request: InvocationRequest,
-    startedAt: number,
-    span: Span,
-    task: TaskTrail,
-  ): Promise<{ result?: ToolResult; failure?: Failure; attempts: number }> {
+  /** The attempts (timeout, cancel, retry with backoff), then the record. */
+  private async run(call: PreparedCall): Promise<InvocationOutcome> {
+    const { at, entry, executor, args, request, span } = call;
+    const task = new TaskTrail(request);
     const runtime = this.policy.runtime(entry);
     const totalMs = request.maxTotalTimeoutMs ?? runtime.maxTotalTimeoutMs;
-    const deadline = startedAt + totalMs;
+    const deadline = at.startedAt + totalMs;
     const retry = runtime.retry;
     for (let attempt = 1; ; attempt++) {
       const attemptStarted = Date.now();
@@ -231,25 +242,26 @@ export class InvocationPipeline {
         deadlines: this.deadlines,
         span,
       };
+      let failure: Failure;
       try {
         // While spans are exported each attempt is a span of its own; otherwise the call's span is
         // the attempt's too (see CallTracing.stage), and no closure is made for it.
         const result = await (this.tracing.exporting
           ? this.tracing.within(`attempt ${attempt}`, { 'tool.attempt': attempt }, (attemptSpan) => runAttempt({ ...options, span: attemptSpan }), undefined, span)
           : runAttempt(options));
-        return { result, attempts: attempt };
+        return this.finish(at, result, undefined, call.verdict, attempt, false, task.value);
       } catch (thrown) {
         const error = explained(thrown as AppError, executor, entry, attemptStarted);
-        const failure = { error, status: statusOf(error), attempts: attempt };
+        failure = { error, status: statusOf(error), attempts: attempt };
         // A retry after the server created a task would start a second one.
-        if (error.code === 'Canceled' || task.value || !shouldRetry(error, attempt, retry)) return { failure, attempts: attempt };
-        const delay = backoffDelay(attempt, retry, this.random);
-        if (this.clock.now() + delay >= deadline) return { failure, attempts: attempt };
-        try {
-          await this.sleep(delay, request.signal);
-        } catch (canceled) {
-          return { failure: { error: canceled as AppError, status: 'canceled', attempts: attempt }, attempts: attempt };
-        }
+        if (error.code === 'Canceled' || task.value || !shouldRetry(error, attempt, retry)) return this.finish(at, undefined, failure, call.verdict, attempt, false, task.value);
+      }
+      const delay = backoffDelay(attempt, retry, this.random);
+      if (this.clock.now() + delay >= deadline) return this.finish(at, undefined, failure, call.verdict, attempt, false, task.value);
+      try {
+        await this.sleep(delay, request.signal);
+      } catch (canceled) {
+        return this.finish(at, undefined, { error: canceled as AppError, status: 'canceled', attempts: attempt }, call.verdict, attempt, false, task.value);
       }
     }
   }
@@ -361,6 +373,17 @@ class TaskTrail {
     this.value.events.push(event);
     this.request.onTask?.(update);
   }
+}
+
+/** A call that passed lookup, validation and policy, about to run. */
+interface PreparedCall {
+  at: CallRecordBase;
+  entry: ToolEntry;
+  executor: ToolExecutor;
+  args: Record<string, unknown>;
+  request: InvocationRequest;
+  verdict: PolicyVerdict;
+  span: Span;
 }
 
 /** What the record of a call knows before the call runs. */
