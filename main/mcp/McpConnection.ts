@@ -58,9 +58,19 @@ export interface McpConnectionOptions {
   onUnexpectedClose: (reason: string) => void;
 }
 
+/** What a call in flight tells its caller (the pipeline's attempt: an ExecutionContext is one). */
+export interface CallListener {
+  onProgress(progress: { progress: number; total?: number; message?: string }): void;
+  /** The call became a task, or its task changed status. */
+  onTask?(update: TaskUpdate): void;
+  /** Bytes of a reply are arriving (a large result): the answer has started. */
+  keepAlive(): void;
+}
+
 export interface CallOptions {
   signal?: AbortSignal;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Told of progress, task updates and arriving bytes; an object, so a call makes no closures for them. */
+  listener?: CallListener;
   /**
    * The SDK's own limit on the request, a backstop only: the invocation pipeline decides timeouts
    * and aborts through `signal` well before this.
@@ -68,9 +78,9 @@ export interface CallOptions {
   backstopMs: number;
   /**
    * How to treat a task the server makes of the call (the SEP-2663 extension, where the server
-   * decides): wait for it (the default) or return at once naming it; its status changes go to `onUpdate`.
+   * decides): wait for it (the default) or return at once naming it.
    */
-  task?: { options?: InvokeTaskOptions; onUpdate?: (update: TaskUpdate) => void };
+  task?: InvokeTaskOptions;
   /** The call's W3C traceparent, sent in the request's `_meta` (SEP-414); without it the request gets one of its own. */
   traceparent?: string;
 }
@@ -125,7 +135,8 @@ export class McpConnection {
   /** Recent output that was not JSON-RPC, with when it came: what a call that went unanswered may have got instead. */
   private readonly noise: Array<{ at: number; text: string }> = [];
   private disposing: Promise<void> = Promise.resolve();
-  private readonly receiving = new Set<() => void>();
+  /** Calls in flight, told when bytes of a reply arrive. */
+  private readonly receiving = new Set<CallListener>();
   private discovery: Pick<ServerSnapshot, 'tools' | 'resources' | 'resourceTemplates' | 'prompts' | 'problems'> & { lastDiff?: ToolListDiff } = {
     tools: [],
     resources: [],
@@ -179,7 +190,7 @@ export class McpConnection {
     const { transport, stdio } = createTransport(this.options.launch, this.options.bearerToken, this.options.oauth?.fetch, {
       maxMessageBytes: this.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
       onReceiving: () => {
-        for (const listener of this.receiving) listener();
+        for (const listener of this.receiving) listener.keepAlive();
       },
     });
     this.stdio = stdio;
@@ -346,14 +357,14 @@ export class McpConnection {
     return `the server wrote output that is not JSON-RPC meanwhile: «${excerpt.length > 240 ? `${excerpt.slice(0, 240)}…` : excerpt}»`;
   }
 
-  /** Bytes of a reply are arriving (a large result): calls in flight keep their answer timeout from firing meanwhile. */
-  onReceiving(listener: () => void): () => void {
-    this.receiving.add(listener);
-    return () => this.receiving.delete(listener);
-  }
-
-  /** Only the pipeline's MCP executor calls this: every call runs through the pipeline. */
+  /**
+   * Only the pipeline's MCP executor calls this: every call runs through the pipeline. While a
+   * reply streams in, every call in flight hears of it (`keepAlive`): reading a large answer does
+   * not count against the time the server had to answer.
+   */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    const { listener } = options;
+    if (listener) this.receiving.add(listener);
     try {
       return await this.callToolNow(name, args, options);
     } catch (error) {
@@ -368,6 +379,8 @@ export class McpConnection {
         });
       }
       throw error;
+    } finally {
+      if (listener) this.receiving.delete(listener);
     }
   }
 
@@ -381,17 +394,18 @@ export class McpConnection {
         timeout: options.backstopMs,
         resetTimeoutOnProgress: false,
         maxTotalTimeout: options.backstopMs,
-        onprogress: options.onProgress ? (p) => options.onProgress!({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+        onprogress: options.listener && options.listener.onProgress.bind(options.listener),
         ...(definition ? { toolDefinition: definition } : {}),
       },
     )) as CallToolResult;
     const created = createdTaskIn(result);
     if (!created) return result;
+    const listener = options.listener;
     return (await this.taskOps!.adopt(name, created, {
-      options: options.task?.options ?? { mode: 'wait' },
+      options: options.task ?? { mode: 'wait' },
       signal: options.signal ?? new AbortController().signal,
       backstopMs: options.backstopMs,
-      ...(options.task?.onUpdate ? { onUpdate: options.task.onUpdate } : {}),
+      ...(listener?.onTask ? { onUpdate: listener.onTask.bind(listener) } : {}),
     })) as CallToolResult;
   }
 

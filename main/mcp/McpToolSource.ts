@@ -82,23 +82,19 @@ export class McpToolExecutor implements ToolExecutor {
     // The pipeline is the one timeout authority (per request, reset on progress, total): it aborts
     // through the signal, which the SDK turns into notifications/cancelled. The SDK's own timer
     // only backstops the call's whole remaining budget, so it never fires first.
-    const connection = this.connection();
-    // While a reply streams in, the answer has started: reading it does not count against the timeout.
-    const stopWatching = connection.onReceiving(() => ctx.keepAlive());
     try {
-      const result = await connection.callTool(entry.toolName, args, {
+      // The attempt itself hears of progress, task updates and arriving bytes (no closures per call).
+      const result = await this.connection().callTool(entry.toolName, args, {
         signal: ctx.signal,
-        onProgress: (p) => ctx.onProgress(p),
+        listener: ctx,
         backstopMs: ctx.totalLeftMs + BACKSTOP_MARGIN_MS,
-        task: { ...(ctx.task ? { options: ctx.task } : {}), onUpdate: (update) => ctx.onTask?.(update) },
+        ...(ctx.task ? { task: ctx.task } : {}),
         traceparent,
       });
       return result as ToolResult;
     } catch (error) {
       if ((error as { code?: unknown }).code === RESULT_TOO_LARGE_CODE) throw new AppError('ResultTooLarge', `${entry.name}: ${(error as Error).message.replace(/^MCP error -?\d+: /, '')}`, { cause: error });
       throw error;
-    } finally {
-      stopWatching();
     }
   }
 

@@ -89,7 +89,8 @@ class Attempt implements ExecutionContext, Deadline {
   onProgress(progress: InvocationProgress): void {
     if (this.settled) return;
     if (this.options.resetTimeoutOnProgress) this.arm();
-    this.options.onProgress?.(progress);
+    // Only the fields of InvocationProgress: an MCP notification's params carry more (_meta).
+    this.options.onProgress?.({ progress: progress.progress, total: progress.total, message: progress.message });
   }
 
   keepAlive(): void {

@@ -43,7 +43,10 @@ export const CREATED_TASK_META = 'tooldeck/created-task';
 
 /** The task a tools/call result stands for, when `adaptCreatedTasks` found one in its place. */
 export function createdTaskIn(result: { _meta?: Record<string, unknown> } | undefined): CreatedTask2026 | undefined {
-  const parsed = CreatedTask2026.safeParse(result?._meta?.[CREATED_TASK_META]);
+  const created = result?._meta?.[CREATED_TASK_META];
+  // Nearly every result has none; a failed parse (an error with its issues) per call is not free.
+  if (created === undefined) return undefined;
+  const parsed = CreatedTask2026.safeParse(created);
   return parsed.success ? parsed.data : undefined;
 }
 
