@@ -33,16 +33,18 @@ const STDIO_TARGET = 1.1;
 async function measure(label: string, viaPipeline: () => Promise<unknown>, viaSdk: () => Promise<unknown>, target?: number) {
   const pipelineTimes: number[] = [];
   const sdkTimes: number[] = [];
-  for (let i = 0; i < 50; i++) {
+  // Warm both sides up (JIT, the servers' own caches) before anything counts.
+  for (let i = 0; i < 500; i++) {
     await viaPipeline();
     await viaSdk();
   }
+  // Call by call in turns, the first of each pair alternating by round: drift (GC, JIT, the other
+  // processes on the machine) hits both sides alike, which blocks of calls per side did not ensure.
   const perRound = CALLS / ROUNDS;
   for (let round = 0; round < ROUNDS; round++) {
-    // Alternate which side goes first so drift (GC, JIT, the other core) hits both equally.
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
-    for (const side of order) {
-      for (let i = 0; i < perRound; i++) {
+    for (let i = 0; i < perRound; i++) {
+      for (const side of order) {
         const start = performance.now();
         await (side === 0 ? viaPipeline() : viaSdk());
         (side === 0 ? pipelineTimes : sdkTimes).push(performance.now() - start);
