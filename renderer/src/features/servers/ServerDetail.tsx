@@ -3,7 +3,7 @@ import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconDots, IconPencil, IconPlugConnected, IconPlugConnectedX, IconRefresh, IconStethoscope, IconTrash } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import type { ServerSnapshot } from '../../../../shared/mcp';
 import { useTRPC } from '../../rpc/client';
 import { useNavigate } from '../../shell/useSection';
@@ -41,13 +41,17 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
   const [tab, setTab] = useState<string | null>('tools');
   const name = server.config.name;
   const review = useSourceReview(`mcp:${name}`);
-  const heldTools = new Map((review?.tools ?? []).filter((tool) => tool.state !== 'approved').map((tool) => [tool.tool, tool.state]));
+  // Stable between renders (a click's pending state, a status push), so the tools tab and its rows
+  // are not rendered again for them: with a 1,000-tool server that was the click's main cost.
+  const heldTools = useMemo(() => new Map((review?.tools ?? []).filter((tool) => tool.state !== 'approved').map((tool) => [tool.tool, tool.state])), [review]);
   const connect = useMutation(trpc.mcp.connect.mutationOptions());
   const disconnect = useMutation(trpc.mcp.disconnect.mutationOptions());
   const refresh = useMutation(trpc.mcp.refresh.mutationOptions());
   const remove = useMutation(trpc.mcp.remove.mutationOptions());
   const { state } = server;
   const openTool = useCallback((tool: string) => navigate('tools', { tool: `mcp:${name}.${tool}` }), [navigate, name]);
+  const excludedTools = server.excludedTools;
+  const openListedTool = useCallback((tool: string) => (excludedTools?.[tool] ? setExcluded(tool) : openTool(tool)), [excludedTools, openTool]);
   const where = server.config.transport === 'stdio' ? [server.config.command, ...server.config.args].join(' ') : server.config.url;
 
   const confirmRemove = () =>
@@ -197,7 +201,7 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
             listing={state.listing}
             excluded={server.excludedTools}
             held={heldTools}
-            onOpen={(tool) => (server.excludedTools?.[tool] ? setExcluded(tool) : openTool(tool))}
+            onOpen={openListedTool}
           />
         </Tabs.Panel>
         <Tabs.Panel value="resources" pt="md">

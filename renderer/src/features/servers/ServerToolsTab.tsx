@@ -56,9 +56,10 @@ const ToolRow = memo(function ToolRow({ tool, excluded, held, onOpen, top }: { t
 
 /**
  * A server's tools: searchable by name, title and description, and virtualized so that a
- * 1,000-tool server keeps a few dozen rows in the page, not a thousand.
+ * 1,000-tool server keeps a few dozen rows in the page, not a thousand. Memoized: the server view
+ * renders again on every click and status push, and the tools rarely change with them.
  */
-export function ServerToolsTab({
+export const ServerToolsTab = memo(function ServerToolsTab({
   server,
   tools,
   ready,
@@ -121,4 +122,4 @@ export function ServerToolsTab({
       </div>
     </Box>
   );
-}
+});
