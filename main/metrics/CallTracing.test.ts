@@ -12,6 +12,9 @@ import { MemorySecretStore } from '../platform/SecretStore';
 import { McpService } from '../mcp/McpService';
 import { pipelineFor } from '../mcp/testing/pipelineFor';
 import { withTraceparentHeader } from '../mcp/transportFactory';
+import { A2aCatalogSync } from '../a2a/A2aCatalogSync';
+import { InvocationPipeline } from '../registry/InvocationPipeline';
+import { ToolCatalog } from '../registry/ToolCatalog';
 import { callTracing, TRACEPARENT } from './CallTracing';
 
 interface OtlpSpan {
@@ -154,5 +157,40 @@ describe('trace context on A2A messages', () => {
     expect(header).toMatch(TRACEPARENT);
     expect(request.body).toContain(`"traceparent":"${header}"`);
     await service.close();
+  });
+
+  it('carries the registry call’s own trace on an A2A skill call through the pipeline, exported or not', async () => {
+    const service = new A2aAgentService({ dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-a2a-trace-')), secretStore: new MemorySecretStore(), logger: silentLogger });
+    const catalog = new ToolCatalog();
+    const sync = new A2aCatalogSync(service, catalog, silentLogger);
+    const pipeline = new InvocationPipeline({ catalog });
+    const collector = await startCollector();
+    try {
+      await service.save({ name: 'sample', url: peers.urls.sample! });
+      await sync.sync('sample');
+      const sent = () => {
+        const request = service.transcriptOf('sample').filter((e) => e.direction === 'request' && /Send(Streaming)?Message|message\/(send|stream)/.test(e.method)).at(-1)!;
+        return request.headers!.traceparent!;
+      };
+
+      const quiet = await pipeline.invoke({ name: 'a2a:sample.echo', arguments: { text: 'untraced' } });
+      expect(quiet.record.status).toBe('ok');
+      expect(sent()).toMatch(TRACEPARENT);
+      expect(sent().split('-')[1]).toBe(quiet.record.traceId);
+
+      await callTracing.configureOtlp({ url: collector.url });
+      const traced = await pipeline.invoke({ name: 'a2a:sample.echo', arguments: { text: 'traced' } });
+      expect(sent().split('-')[1]).toBe(traced.record.traceId);
+      await callTracing.flush();
+      const spans = collector.spans.filter((span) => span.traceId === traced.record.traceId);
+      const byName = new Map(spans.map((span) => [span.name, span]));
+      // The transport span is the attempt's child, and the wire names it as the parent.
+      expect(byName.get('transport')!.parentSpanId).toBe(byName.get('attempt 1')!.spanId);
+      expect(sent().split('-')[2]).toBe(byName.get('transport')!.spanId);
+    } finally {
+      await callTracing.configureOtlp(undefined);
+      await collector.close();
+      await service.close();
+    }
   });
 });
