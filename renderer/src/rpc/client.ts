@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchStreamLink, httpSubscriptionLink, splitLink, type TRPCLink } from '@trpc/client';
+import { createTRPCClient, httpBatchStreamLink, httpLink, httpSubscriptionLink, splitLink, type TRPCLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { EventSource } from 'eventsource';
 import type { AppRouter } from '../../../main/rpc/router';
@@ -32,8 +32,14 @@ export function createLinks(token?: string): { kind: LinkKind; links: TRPCLink<A
             fetch: (input, init) => fetch(input, { ...init, credentials: 'omit', headers: { ...init?.headers, ...headers } }),
           },
         }),
-        // Streamed batches: one slow query (an agent card probe) does not hold back the others.
-        false: httpBatchStreamLink({ url: '/trpc', headers, fetch: (input, init) => fetch(input, { ...init, credentials: 'omit' }) }),
+        false: splitLink({
+          condition: (op) => op.type === 'mutation',
+          // A mutation is a click: its request leaves at once, not after the batch's timer (which
+          // waits for the render the click caused), and it is never held back by queries.
+          true: httpLink({ url: '/trpc', headers, fetch: (input, init) => fetch(input, { ...init, credentials: 'omit' }) }),
+          // Streamed batches: one slow query (an agent card probe) does not hold back the others.
+          false: httpBatchStreamLink({ url: '/trpc', headers, fetch: (input, init) => fetch(input, { ...init, credentials: 'omit' }) }),
+        }),
       }),
     ],
   };
