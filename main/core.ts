@@ -208,7 +208,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     store: definitions,
     workspaceDir: () => resources.workspace.dir,
     // A2A and HTTP entries exist only for saved agents and services; MCP and gRPC also register one-off targets.
-    tracked: (source) => (source.kind === 'mcp' ? mcp.configs().some((config) => config.name === source.name) : source.kind === 'grpc' ? grpc.isLasting(source.name) : true),
+    tracked: (source) => (source.kind === 'mcp' ? mcp.isSaved(source.name) : source.kind === 'grpc' ? grpc.isLasting(source.name) : true),
     logger,
     watch: deps.autoConnect === true,
   });

@@ -158,6 +158,11 @@ export class McpService {
     return this.store.list();
   }
 
+  /** Whether a server of this name is saved (asked on every call by the definition lock: no list copy). */
+  isSaved(name: string): boolean {
+    return this.store.get(name) !== undefined;
+  }
+
   /**
    * Adds or edits a server. Credentials in its env, headers and URL are sealed into the secret
    * store (serverSecrets.ts); a value sent as `***` keeps the stored one. An enabled server
