@@ -88,8 +88,10 @@ export class LinearReadBuffer {
       return;
     }
     if (this.length === 0) return;
-    const line = (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length)).toString('utf8').replace(/\r$/, '');
-    this.chunks = [];
+    const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length);
+    // A CRLF line loses its CR; the byte is checked first, so most lines are not scanned again.
+    const line = bytes.toString('utf8', 0, bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length);
+    this.chunks.length = 0;
     this.length = 0;
     let json: unknown;
     try {
