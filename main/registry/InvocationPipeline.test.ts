@@ -164,6 +164,13 @@ describe('InvocationPipeline', () => {
       expect(clock.pendingTimers).toBe(0);
     });
 
+    it('treats a timeout that is not a number as due at once rather than never', async () => {
+      const { pipeline, clock } = setup(never);
+      const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, timeoutMs: Number.NaN });
+      await clock.advance(0);
+      expect((await pending).record).toMatchObject({ status: 'timeout', latencyMs: 0 });
+    });
+
     it('uses the request timeout when given', async () => {
       const { pipeline, clock } = setup(never);
       const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, timeoutMs: 500 });

@@ -114,7 +114,9 @@ class Attempt implements ExecutionContext, Deadline {
     const now = clock.now();
     const left = deadline - now;
     this.dueIsTotal = left < timeoutMs;
-    this.dueAt = now + Math.max(0, Math.min(timeoutMs, left));
+    const wait = Math.min(timeoutMs, left);
+    // A wait that is not a number (NaN) is due at once, as Node's own timers treat it.
+    this.dueAt = now + (wait > 0 ? wait : 0);
     this.options.deadlines.watch(this);
   }
 
