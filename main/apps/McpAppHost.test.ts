@@ -101,10 +101,11 @@ describe('McpAppHost and _meta.ui.domain', () => {
   let mcp: McpService;
   let host: McpAppHost;
   let sync: McpCatalogSync;
+  let catalog: ToolCatalog;
 
   beforeAll(async () => {
     mcp = new McpService({ dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-apps-')), secretStore: new MemorySecretStore(), logger: silentLogger, clientInfo: { name: 'tooldeck-test', version: '0' } });
-    const catalog = new ToolCatalog();
+    catalog = new ToolCatalog();
     sync = new McpCatalogSync(mcp, catalog, silentLogger);
     host = new McpAppHost({ mcp, catalog, pipeline: new InvocationPipeline({ catalog, recorder: new MemoryInvocationRecorder() }), logger: silentLogger });
     await mcp.init();
@@ -162,5 +163,30 @@ describe('McpAppHost and _meta.ui.domain', () => {
     expect(squatter.meta.domain).toBe(own.meta.domain);
     expect(squatter.origin).not.toBe(own.origin);
     expect((await fetch(`${squatter.origin}/app/${own.appId}`, { headers: asIframe })).status).toBe(404);
+  });
+
+  it('closes a dedicated origin once its last app closes, and opens a new one when needed; the shared origin stays', async () => {
+    const apps = new McpAppHost({ mcp, catalog, pipeline: new InvocationPipeline({ catalog, recorder: new MemoryInvocationRecorder() }), logger: silentLogger });
+    try {
+      const first = await apps.open({ server: 'apps', tool: 'show-domain', hostOrigin: CONSOLE_ORIGIN });
+      const second = await apps.open({ server: 'apps', tool: 'show-domain', hostOrigin: CONSOLE_ORIGIN });
+      const plain = await apps.open({ server: 'apps', tool: 'show-plain', hostOrigin: CONSOLE_ORIGIN });
+      expect(second.origin).toBe(first.origin);
+
+      apps.close(first.appId);
+      // Another app still uses the origin: it keeps serving.
+      expect((await fetch(second.src, { headers: asIframe })).status).toBe(200);
+
+      apps.close(second.appId);
+      await expect.poll(() => fetch(`${first.origin}/`).then(() => 'listening', () => 'closed')).toBe('closed');
+      expect((await fetch(plain.src, { headers: asIframe })).status).toBe(200);
+
+      const again = await apps.open({ server: 'apps', tool: 'show-domain', hostOrigin: CONSOLE_ORIGIN });
+      const page = await fetch(again.src, { headers: asIframe });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('domain app');
+    } finally {
+      await apps.closeAll();
+    }
   });
 });

@@ -20,6 +20,8 @@ export interface McpAppHostOptions {
 /** An app's HTML is at most this big (bundled single-file apps run to a few hundred KB). */
 const MAX_HTML_BYTES = 5 * 1024 * 1024;
 const MAX_OPEN_APPS = 50;
+/** The origin key of apps that name no `_meta.ui.domain`: one shared loopback origin. */
+const DEFAULT_ORIGIN = 'default';
 const MAX_VIOLATIONS = 100;
 /**
  * Every app's iframe sandbox: scripts, forms and popups, never `allow-same-origin`, so the document
@@ -54,6 +56,8 @@ interface AppSession {
 export class McpAppHost {
   private readonly sessions = new Map<string, AppSession>();
   private readonly origins = new Map<string, Promise<AppOriginServer>>();
+  /** Opens under way per origin key: an origin they are about to use is not released under them. */
+  private readonly opening = new Map<string, number>();
   private readonly listeners = new Set<(appId: string) => void>();
 
   constructor(private readonly options: McpAppHostOptions) {}
@@ -83,8 +87,14 @@ export class McpAppHost {
     // `_meta.ui.domain` asks for a dedicated origin: a loopback origin of its own per server and
     // domain (a server cannot join another server's apps by naming their domain), distinct from the
     // console's and from the shared origin of apps without one.
-    const originKey = meta.domain ? `domain:${JSON.stringify([input.server, meta.domain])}` : 'default';
-    const origin = await this.origin(originKey);
+    const originKey = meta.domain ? `domain:${JSON.stringify([input.server, meta.domain])}` : DEFAULT_ORIGIN;
+    this.opening.set(originKey, (this.opening.get(originKey) ?? 0) + 1);
+    let origin: AppOriginServer;
+    try {
+      origin = await this.origin(originKey);
+    } finally {
+      this.opening.set(originKey, this.opening.get(originKey)! - 1);
+    }
     const appId = randomBytes(18).toString('base64url');
     const src = `${origin.origin}/app/${appId}`;
     const csp = buildAppCsp(meta, { hostOrigin: input.hostOrigin, reportUri: `/app/${appId}/csp` });
@@ -136,7 +146,9 @@ export class McpAppHost {
   }
 
   close(appId: string) {
+    const session = this.sessions.get(appId);
     this.sessions.delete(appId);
+    if (session) this.releaseOrigin(session.originKey);
   }
 
   onChange(listener: (appId: string) => void): () => void {
@@ -193,7 +205,22 @@ export class McpAppHost {
   }
 
   private evictOldest() {
-    while (this.sessions.size > MAX_OPEN_APPS) this.sessions.delete(this.sessions.keys().next().value!);
+    while (this.sessions.size > MAX_OPEN_APPS) this.close(this.sessions.keys().next().value!);
+  }
+
+  /**
+   * A dedicated origin (an app's `_meta.ui.domain`) is a listening port of its own: it is closed
+   * once no open app (nor an open under way) uses it, so a long session does not collect them. The
+   * shared origin of apps without a domain stays until shutdown.
+   */
+  private releaseOrigin(key: string) {
+    if (key === DEFAULT_ORIGIN || (this.opening.get(key) ?? 0) > 0) return;
+    for (const session of this.sessions.values()) if (session.originKey === key) return;
+    const origin = this.origins.get(key);
+    if (!origin) return;
+    this.origins.delete(key);
+    this.opening.delete(key);
+    void origin.then((server) => server.close()).catch(() => undefined);
   }
 
   private require(appId: string): AppSession {
