@@ -43,6 +43,11 @@ export type RuntimePolicy = z.infer<typeof RuntimePolicy>;
 export const ToolPolicy = z.object({
   riskLevel: RiskLevel,
   operationClasses: z.array(OperationClass).min(1),
+  /**
+   * Which of the two a Tool resource set; the others come from Orloj's defaults (risk_level low)
+   * and the server's annotations. Absent where the policy was not built by the registry.
+   */
+  setBy: z.object({ riskLevel: z.boolean(), operationClasses: z.boolean() }).optional(),
 });
 export type ToolPolicy = z.infer<typeof ToolPolicy>;
 

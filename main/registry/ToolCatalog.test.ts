@@ -103,4 +103,12 @@ describe('ToolCatalog', () => {
     catalog.replaceSource(github, [entry(github, 'b')], new FakeExecutor());
     expect(calls).toBe(1);
   });
+
+  it('keeps which policy fields a Tool resource set, so views need not guess', () => {
+    expect(entry(github, 'plain').policy.setBy).toEqual({ riskLevel: false, operationClasses: false });
+    const configured = entry(github, 'purge', { config: { risk_level: 'low', operation_classes: ['delete'] } });
+    expect(configured.policy).toEqual({ riskLevel: 'low', operationClasses: ['delete'], setBy: { riskLevel: true, operationClasses: true } });
+    // Blank values are not settings (Orloj's defaults apply, as the normalizers read them).
+    expect(entry(github, 'blank', { config: { risk_level: ' ', operation_classes: [''] } }).policy.setBy).toEqual({ riskLevel: false, operationClasses: false });
+  });
 });

@@ -52,7 +52,12 @@ export function createToolEntry({ source, tool, config, tags, http, grpc }: Tool
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
     ...(tags?.length ? { tags } : {}),
     runtime: normalizeRuntime(config?.runtime, riskLevel),
-    policy: { riskLevel, operationClasses: resolveOperationClasses(config?.operation_classes, tool.annotations, riskLevel) },
+    policy: {
+      riskLevel,
+      operationClasses: resolveOperationClasses(config?.operation_classes, tool.annotations, riskLevel),
+      // What the views explain: a low risk a Tool resource chose is not Orloj's default.
+      setBy: { riskLevel: config?.risk_level !== undefined && config.risk_level.trim() !== '', operationClasses: config?.operation_classes?.some((value) => value.trim() !== '') === true },
+    },
     ...(http ? { http } : {}),
     ...(grpc ? { grpc } : {}),
     ...(tool.taskSupport && tool.taskSupport !== 'forbidden' ? { taskSupport: tool.taskSupport } : {}),

@@ -138,7 +138,7 @@ describe('LocalReconciler against server-everything over stdio', { timeout: 60_0
 
   it('gives registry entries the policy of Tool resources and the server default runtime; excludes what the filter leaves out', () => {
     const long = catalog.get('mcp:everything.trigger-long-running-operation')!;
-    expect(long.policy).toEqual({ riskLevel: 'medium', operationClasses: ['write'] });
+    expect(long.policy).toEqual({ riskLevel: 'medium', operationClasses: ['write'], setBy: { riskLevel: true, operationClasses: true } });
     expect(long.runtime.timeoutMs).toBe(120_000);
     expect(catalog.get('mcp:everything.echo')!.runtime.timeoutMs).toBe(20_000);
     expect(resources.toolConfig('everything', { name: 'get-tiny-image' })).toMatchObject({ excluded: true });

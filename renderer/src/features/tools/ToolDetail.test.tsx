@@ -49,4 +49,23 @@ describe('ToolDetail risk', () => {
     expect(high.why[0]).toBe('risk_level high is set by a Tool resource (the default is low).');
     expect(high.mismatch).toBe(false);
   });
+
+  it('says a low risk is the Tool resource’s choice when the registry knows a Tool resource set it', () => {
+    const chosen = explainRisk({ policy: { riskLevel: 'low', operationClasses: ['delete'], setBy: { riskLevel: true, operationClasses: true } } });
+    expect(chosen.label).toBe('risk: low (set by a Tool resource)');
+    expect(chosen.why[0]).toBe('risk_level low is set by a Tool resource.');
+    expect(chosen.why[1]).toBe('Operation classes delete: set by a Tool resource (operation_classes).');
+    expect(chosen.mismatch).toBe(true);
+
+    // Classes from a Tool resource, risk_level left out: the low is Orloj's default, not a choice.
+    const classesOnly = explainRisk({ policy: { riskLevel: 'low', operationClasses: ['delete'], setBy: { riskLevel: false, operationClasses: true } } });
+    expect(classesOnly.label).toBe('risk: low (default — no risk_level set)');
+    expect(classesOnly.why[0]).toMatch(/^No Tool resource sets a risk_level/);
+    expect(classesOnly.why[1]).toBe('Operation classes delete: set by a Tool resource (operation_classes).');
+
+    // Nothing configured, and classes that look configured (the default for low is read): still the default.
+    const nothing = explainRisk({ annotations: { readOnlyHint: true }, policy: { riskLevel: 'low', operationClasses: ['read'], setBy: { riskLevel: false, operationClasses: false } } });
+    expect(nothing.label).toBe('risk: low (default — no risk_level set)');
+    expect(nothing.why[1]).toBe('Operation class read: from the server’s annotations.');
+  });
 });

@@ -131,6 +131,8 @@ export type ClassOrigin = 'tool-resource' | 'annotations' | 'default';
  */
 export function classOrigin(tool: Pick<ToolView, 'annotations' | 'policy'>): ClassOrigin {
   const classes = tool.policy.operationClasses;
+  const setBy = tool.policy.setBy;
+  if (setBy) return setBy.operationClasses ? 'tool-resource' : operationClassFromAnnotations(tool.annotations) ? 'annotations' : 'default';
   const only = (c: OperationClass) => classes.length === 1 && classes[0] === c;
   const hinted = operationClassFromAnnotations(tool.annotations);
   if (hinted) return only(hinted) ? 'annotations' : 'tool-resource';
@@ -149,19 +151,22 @@ const RISKY_CLASSES: readonly OperationClass[] = ['delete', 'admin'];
 
 /**
  * What the risk badge says and why. risk_level comes only from a Tool resource and defaults to low
- * (Orloj), so a low the operator never chose must not read as an assessment. The view has no flag
- * for "risk_level was written": a level other than low was; low with classes the registry filled
- * in itself means nobody configured the tool; low beside classes a Tool resource wrote may be
- * either, and the label says so.
+ * (Orloj), so a low the operator never chose must not read as an assessment. The registry says
+ * what a Tool resource set (`policy.setBy`); a view without that flag (a policy from elsewhere)
+ * infers it: a level other than low was set; low with classes the registry filled in itself means
+ * nobody configured the tool; low beside classes a Tool resource wrote may be either, and the
+ * label says so.
  */
 export function explainRisk(tool: Pick<ToolView, 'annotations' | 'policy'>): RiskExplanation {
   const level = tool.policy.riskLevel;
   const origin = classOrigin(tool);
+  // Whether a Tool resource wrote risk_level: known when the registry says so, else inferred.
+  const levelSet = tool.policy.setBy ? tool.policy.setBy.riskLevel : level !== 'low' ? true : origin === 'tool-resource' ? undefined : false;
   const classes = tool.policy.operationClasses.join(', ');
   const levelWhy =
-    level !== 'low'
-      ? `risk_level ${level} is set by a Tool resource (the default is low).`
-      : origin === 'tool-resource'
+    levelSet === true
+      ? `risk_level ${level} is set by a Tool resource${level === 'low' ? '' : ' (the default is low)'}.`
+      : levelSet === undefined
         ? 'A Tool resource configures this tool; its risk_level is low or not set (low is the default).'
         : 'No Tool resource sets a risk_level for this tool, so Orloj’s default, low, applies. It is not an assessment of what the tool does.';
   const classWhy =
@@ -170,7 +175,8 @@ export function explainRisk(tool: Pick<ToolView, 'annotations' | 'policy'>): Ris
       : origin === 'default'
         ? `Operation class ${classes}: Orloj’s default for ${level} risk (the server gives no read-only or destructive hint).`
         : `Operation classes ${classes}: set by a Tool resource (operation_classes).`;
-  const label = level !== 'low' ? `risk: ${level}` : origin === 'tool-resource' ? 'risk: low (Tool resource or default)' : 'risk: low (default — no risk_level set)';
+  const label =
+    level !== 'low' ? `risk: ${level}` : levelSet === true ? 'risk: low (set by a Tool resource)' : levelSet === undefined ? 'risk: low (Tool resource or default)' : 'risk: low (default — no risk_level set)';
   return {
     label,
     why: [levelWhy, classWhy, 'The risk level sets runtime defaults (high and critical run sandboxed); it does not decide the verdict. ToolPermission rules on operation classes and the server’s destructiveHint do.'],
