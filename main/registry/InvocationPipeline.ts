@@ -105,8 +105,6 @@ export class InvocationPipeline {
   private readonly validator = new SchemaValidator();
   private readonly ledger = new RunCallLedger();
   private readonly deadlines: DeadlineWatch;
-  /** previewEnd, bound once (it is handed to every call's recording). */
-  private readonly safeEnd = (text: string, end: number, maskValues?: readonly string[]) => this.previewEnd(text, end, maskValues);
   private readonly listeners = new Set<(record: InvocationRecord) => void>();
 
   constructor(private readonly options: InvocationPipelineOptions) {
@@ -174,24 +172,12 @@ export class InvocationPipeline {
   private prepare(request: InvocationRequest, span: Span): PreparedCall | InvocationOutcome {
     const startedAt = this.clock.now();
     const args = request.arguments ?? {};
-    const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes, this.safeEnd, request.maskValues);
+    const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes, this.previewEnd, request.maskValues);
     const registered = this.catalog.resolve(request.name);
-    if (!registered) {
-      const error = new AppError('ToolNotFound', `No tool named ${request.name} is registered.`);
-      const { sourceKind, sourceName, tool } = parseToolName(request.name);
-      return this.finish({ startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId: span.spanContext().traceId, sourceKind, sourceName, tool }, undefined, { error, status: 'error', attempts: 0 });
-    }
+    const names = registered ? { sourceKind: registered.entry.source.kind, sourceName: registered.entry.source.name, tool: registered.entry.toolName } : parseToolName(request.name);
+    const at: CallRecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId: span.spanContext().traceId, ...names };
+    if (!registered) return this.finish(at, undefined, { error: new AppError('ToolNotFound', `No tool named ${request.name} is registered.`), status: 'error', attempts: 0 });
     const { entry, executor } = registered;
-    const at: CallRecordBase = {
-      startedAt,
-      argumentsJson: recorded.json,
-      requestBytes: recorded.requestBytes,
-      request,
-      traceId: span.spanContext().traceId,
-      sourceKind: entry.source.kind,
-      sourceName: entry.source.name,
-      tool: entry.toolName,
-    };
     const verdict = this.policy.verdict(entry);
 
     const validating = this.tracing.stage('validate', span);
@@ -249,21 +235,26 @@ export class InvocationPipeline {
         const result = await (this.tracing.exporting
           ? this.tracing.within(`attempt ${attempt}`, { 'tool.attempt': attempt }, (attemptSpan) => runAttempt({ ...options, span: attemptSpan }), undefined, span)
           : runAttempt(options));
-        return this.finish(at, result, undefined, call.verdict, attempt, false, task.value);
+        return this.finishRun(call, task, attempt, result);
       } catch (thrown) {
         const error = explained(thrown as AppError, executor, entry, attemptStarted);
         failure = { error, status: statusOf(error), attempts: attempt };
         // A retry after the server created a task would start a second one.
-        if (error.code === 'Canceled' || task.value || !shouldRetry(error, attempt, retry)) return this.finish(at, undefined, failure, call.verdict, attempt, false, task.value);
+        if (error.code === 'Canceled' || task.value || !shouldRetry(error, attempt, retry)) return this.finishRun(call, task, attempt, undefined, failure);
       }
       const delay = backoffDelay(attempt, retry, this.random);
-      if (this.clock.now() + delay >= deadline) return this.finish(at, undefined, failure, call.verdict, attempt, false, task.value);
+      if (this.clock.now() + delay >= deadline) return this.finishRun(call, task, attempt, undefined, failure);
       try {
         await this.sleep(delay, request.signal);
       } catch (canceled) {
-        return this.finish(at, undefined, { error: canceled as AppError, status: 'canceled', attempts: attempt }, call.verdict, attempt, false, task.value);
+        return this.finishRun(call, task, attempt, undefined, { error: canceled as AppError, status: 'canceled', attempts: attempt });
       }
     }
+  }
+
+  /** The outcome of a call that ran: its last attempt's result or failure, and its task if it made one. */
+  private finishRun(call: PreparedCall, task: TaskTrail, attempts: number, result?: ToolResult, failure?: Failure): InvocationOutcome {
+    return this.finish(call.at, result, failure, call.verdict, attempts, false, task.value);
   }
 
   private sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -303,7 +294,7 @@ export class InvocationPipeline {
       latencyMs: this.clock.now() - at.startedAt,
       requestBytes: at.requestBytes,
       responseBytes: capped?.originalBytes ?? 0,
-      resultPreview: capped ? preview(capped.result, this.safeEnd, at.request.maskValues) : '',
+      resultPreview: capped ? preview(capped.result, this.previewEnd, at.request.maskValues) : '',
       truncated: capped?.truncated ?? false,
       attempts,
       traceId: at.traceId,
@@ -331,10 +322,12 @@ export class InvocationPipeline {
     return outcome;
   }
 
-  /** A preview cut that splits neither a stored secret nor a value this call must not record. */
-  private previewEnd(text: string, end: number, maskValues: readonly string[] = []): number {
-    return this.options.redactor ? this.options.redactor.safeEnd(text, end, maskValues) : safeCutEnd(text, end, maskValues);
-  }
+  /**
+   * A preview cut that splits neither a stored secret nor a value this call must not record. A
+   * bound arrow, made once: every call's recording is handed it.
+   */
+  private readonly previewEnd = (text: string, end: number, maskValues: readonly string[] = []): number =>
+    this.options.redactor ? this.options.redactor.safeEnd(text, end, maskValues) : safeCutEnd(text, end, maskValues);
 
   private publish(record: InvocationRecord) {
     try {

@@ -2,8 +2,8 @@ import type { McpIcon } from '../../shared/icons';
 import type { ToolSource } from '../../shared/invocation';
 import type { GrpcBinding, HttpBinding, TaskSupport, ToolAnnotations, ToolEntry } from '../../shared/registry';
 import { normalizeRuntime, type RawRuntime } from './policy/normalizeRuntime';
-import { resolveOperationClasses } from './policy/operationClasses';
-import { normalizeRiskLevel } from './policy/riskLevel';
+import { areOperationClassesSet, resolveOperationClasses } from './policy/operationClasses';
+import { isRiskLevelSet, normalizeRiskLevel } from './policy/riskLevel';
 import { toolEntryName } from './ToolCatalog';
 
 /** A tool as its source describes it: the MCP Tool shape (A2A skills and HTTP tools are mapped onto it). */
@@ -56,7 +56,7 @@ export function createToolEntry({ source, tool, config, tags, http, grpc }: Tool
       riskLevel,
       operationClasses: resolveOperationClasses(config?.operation_classes, tool.annotations, riskLevel),
       // What the views explain: a low risk a Tool resource chose is not Orloj's default.
-      setBy: { riskLevel: config?.risk_level !== undefined && config.risk_level.trim() !== '', operationClasses: config?.operation_classes?.some((value) => value.trim() !== '') === true },
+      setBy: { riskLevel: isRiskLevelSet(config?.risk_level), operationClasses: areOperationClassesSet(config?.operation_classes) },
     },
     ...(http ? { http } : {}),
     ...(grpc ? { grpc } : {}),

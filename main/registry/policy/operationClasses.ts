@@ -20,6 +20,11 @@ export function normalizeOperationClasses(raw: readonly string[] | undefined, ri
 }
 
 
+/** Whether a Tool resource wrote operation_classes (blank entries are not classes: defaults apply). */
+export function areOperationClassesSet(explicit: readonly string[] | undefined): boolean {
+  return explicit?.some((value) => value.trim() !== '') === true;
+}
+
 /**
  * Explicit classes (the operator's word) replace the server's hints entirely; hints only fill in
  * when no classes were configured. A server cannot talk its way out of an operator's classification.
@@ -29,7 +34,7 @@ export function resolveOperationClasses(
   annotations: ToolAnnotations | undefined,
   riskLevel: RiskLevel,
 ): OperationClass[] {
-  if (explicit?.some((value) => value.trim() !== '')) return normalizeOperationClasses(explicit, riskLevel);
+  if (areOperationClassesSet(explicit)) return normalizeOperationClasses(explicit, riskLevel);
   const hinted = operationClassFromAnnotations(annotations);
   return hinted ? [hinted] : normalizeOperationClasses(undefined, riskLevel);
 }

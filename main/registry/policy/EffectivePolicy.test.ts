@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolHold } from '../../../shared/lock';
+import { createToolEntry } from '../createToolEntry';
+import { EffectivePolicy } from './EffectivePolicy';
+import type { ToolPermission } from './ToolPermission';
+
+const entry = createToolEntry({ source: { kind: 'mcp', name: 'fs' }, tool: { name: 'remove', annotations: { destructiveHint: false, readOnlyHint: false } }, config: { operation_classes: ['delete'] } });
+const denyDeletes: ToolPermission[] = [{ name: 'no-removes', toolRef: 'mcp:fs.*', operationRules: [{ operationClass: 'delete', verdict: 'deny' }] }];
+
+describe('EffectivePolicy verdicts', () => {
+  it('answers from its cache while the permission list and the hold are the same, and anew once either is replaced', () => {
+    let permissions: readonly ToolPermission[] = [];
+    let hold: ToolHold | undefined = undefined;
+    const policy = new EffectivePolicy({ permissions: () => permissions, holds: () => hold });
+
+    const allowed = policy.verdict(entry);
+    expect(allowed.verdict).toBe('allow');
+    expect(policy.verdict(entry)).toBe(allowed);
+
+    permissions = denyDeletes;
+    const denied = policy.verdict(entry);
+    expect(denied.verdict).toBe('deny');
+    expect(denied.reasons).toEqual(['no-removes: delete → deny']);
+
+    permissions = [];
+    hold = { source: 'mcp:fs', tool: 'remove', state: 'new', hash: `sha256:${'0'.repeat(64)}`, changes: [], reason: 'a new tool, not yet in tooldeck.lock' };
+    const held = policy.verdict(entry);
+    expect(held.verdict).toBe('confirm');
+    expect(held.hold).toBe(hold);
+  });
+});
