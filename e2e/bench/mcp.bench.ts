@@ -1,5 +1,5 @@
 // npm run bench -- mcp
-// 2,000 echo calls over stdio and over Streamable HTTP, through Tooldeck's invocation pipeline
+// 2,000 echo calls (after 5,000 to warm up) over stdio and over Streamable HTTP, through Tooldeck's invocation pipeline
 // (validate → policy → timeout → cap → record) versus the bare MCP SDK client, interleaved in
 // rounds within this one process; then `tooldeck mcp call echo` as a whole process versus the
 // official inspector CLI (median of 5). Prints medians, p99 and ratios, the stdio ratio against its
@@ -19,6 +19,7 @@ import { fmt, round, summarize } from './benchStats';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const ROUNDS = 20;
+const WARM_UP_CALLS = Number(process.env.BENCH_WARM_UP ?? 5000);
 const root = resolve(import.meta.dirname, '../..');
 
 async function bareClient(transport: StdioClientTransport | StreamableHTTPClientTransport) {
@@ -33,8 +34,10 @@ const STDIO_TARGET = 1.1;
 async function measure(label: string, viaPipeline: () => Promise<unknown>, viaSdk: () => Promise<unknown>, target?: number) {
   const pipelineTimes: number[] = [];
   const sdkTimes: number[] = [];
-  // Warm both sides up (JIT, the servers' own caches) before anything counts.
-  for (let i = 0; i < 500; i++) {
+  // Warm both sides up (JIT, the servers' own caches) before anything counts. V8 goes on compiling
+  // the longer path (pipeline, transcript, recorder) for its first ~5,000 calls (counted with
+  // --trace-opt); measured after 500, its ratio was mostly compiler work competing for the CPUs.
+  for (let i = 0; i < WARM_UP_CALLS; i++) {
     await viaPipeline();
     await viaSdk();
   }

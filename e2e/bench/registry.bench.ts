@@ -40,7 +40,14 @@ async function noopMcpTool(): Promise<{ executor: ToolExecutor; close: () => Pro
   const client = new Client({ name: 'registry-bench', version: '1.0.0' });
   await client.connect(clientSide);
   return {
-    executor: { execute: async (_entry, args, ctx) => (await client.callTool({ name: 'echo', arguments: args }, { signal: ctx.signal })) as ToolResult },
+    executor: {
+      async execute(_entry, args, ctx) {
+        const result = (await client.callTool({ name: 'echo', arguments: args }, { signal: ctx.signal })) as ToolResult;
+        // As Tooldeck's MCP connection does once a plain call settles (the SDK took its listener off).
+        ctx.releaseSignal?.();
+        return result;
+      },
+    },
     close: () => client.close(),
   };
 }

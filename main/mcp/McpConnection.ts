@@ -65,6 +65,8 @@ export interface CallListener {
   onTask?(update: TaskUpdate): void;
   /** Bytes of a reply are arriving (a large result): the answer has started. */
   keepAlive(): void;
+  /** The call's `signal` is held no more (see ExecutionContext.releaseSignal): a plain call has settled. */
+  releaseSignal?(): void;
 }
 
 export interface CallOptions {
@@ -399,7 +401,11 @@ export class McpConnection {
       },
     )) as CallToolResult;
     const created = createdTaskIn(result);
-    if (!created) return result;
+    if (!created) {
+      // The SDK took its abort listener off the signal as the request settled; a task (below) keeps it.
+      options.listener?.releaseSignal?.();
+      return result;
+    }
     const listener = options.listener;
     return (await this.taskOps!.adopt(name, created, {
       options: options.task ?? { mode: 'wait' },

@@ -60,4 +60,13 @@ describe(`${CALLS.toLocaleString('en-US')} calls over Streamable HTTP with one s
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
     expect(warnings.filter((w) => /MaxListeners|memory leak/i.test(w))).toEqual([]);
   });
+
+  it('tells a plain call’s listener its signal is released only once no listener is left on it', async () => {
+    const signal = new AbortController().signal;
+    const atRelease: number[] = [];
+    const listener = { onProgress() {}, keepAlive() {}, releaseSignal: () => atRelease.push(getEventListeners(signal, 'abort').length) };
+    const result = await service.connection('remote')!.callTool('echo', { message: 'once' }, { signal, listener, backstopMs: 30_000 });
+    expect(result.content).toEqual([{ type: 'text', text: 'Echo: once' }]);
+    expect(atRelease).toEqual([0]);
+  });
 });

@@ -228,6 +228,53 @@ describe('InvocationPipeline', () => {
       expect(clock.pendingTimers).toBe(0);
     });
 
+    it('hands a signal on to a later call only when its executor released it and the call ended unaborted', async () => {
+      const seen: AbortSignal[] = [];
+      let releasing = true;
+      const { pipeline } = setup(({ ctx }) => {
+        seen.push(ctx.signal);
+        if (releasing) ctx.releaseSignal?.();
+        return ok();
+      });
+      const call = () => pipeline.invoke({ name: 'mcp:github.search_code', arguments: {} });
+      await call();
+      await call();
+      expect(seen[1]).toBe(seen[0]);
+      releasing = false;
+      await call(); // takes the released one and keeps it
+      await call();
+      expect(seen[2]).toBe(seen[0]);
+      expect(seen[3]).not.toBe(seen[2]);
+      expect(seen.every((signal) => !signal.aborted)).toBe(true);
+    });
+
+    it('never hands on an aborted signal, even one its executor released', async () => {
+      const seen: AbortSignal[] = [];
+      const { pipeline, clock } = setup(({ ctx }) => {
+        seen.push(ctx.signal);
+        ctx.releaseSignal?.();
+        return seen.length === 1 ? never() : ok();
+      });
+      const timedOut = pipeline.invoke({ name: 'mcp:github.search_code', arguments: {}, timeoutMs: 100 });
+      await clock.advance(100);
+      expect((await timedOut).record.status).toBe('timeout');
+      await pipeline.invoke({ name: 'mcp:github.search_code', arguments: {} });
+      expect(seen[0]!.aborted).toBe(true);
+      expect(seen[1]).not.toBe(seen[0]);
+      expect(seen[1]!.aborted).toBe(false);
+    });
+
+    it('gives an executor that asks for its signal only after the attempt failed an aborted one', async () => {
+      let late: AbortSignal | undefined;
+      const { pipeline, clock } = setup(({ ctx }) => new Promise(() => clock.setTimeout(() => (late = ctx.signal), 200)));
+      const pending = pipeline.invoke({ name: 'mcp:github.search_code', arguments: {}, timeoutMs: 100 });
+      await clock.advance(100);
+      expect((await pending).record.status).toBe('timeout');
+      await clock.advance(100);
+      expect(late?.aborted).toBe(true);
+      expect(late?.reason).toMatchObject({ code: 'Timeout' });
+    });
+
     it('does not start a call whose signal is already aborted', async () => {
       const { pipeline, executor } = setup(never);
       const outcome = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, signal: AbortSignal.abort() });

@@ -14,6 +14,7 @@ import type { ToolPermission } from './policy/ToolPermission';
 import { recordedArguments, MAX_RECORDED_ARGUMENTS_BYTES } from './recordedArguments';
 import { runAttempt, type AttemptOptions } from './runAttempt';
 import { DeadlineWatch } from './DeadlineWatch';
+import { ReusableSignals } from './ReusableSignals';
 import { capToolResult } from './resultCap';
 import { RunCallLedger } from './RunCallLedger';
 import { SchemaValidator } from './SchemaValidator';
@@ -105,6 +106,7 @@ export class InvocationPipeline {
   private readonly validator = new SchemaValidator();
   private readonly ledger = new RunCallLedger();
   private readonly deadlines: DeadlineWatch;
+  private readonly signals = new ReusableSignals();
   private readonly listeners = new Set<(record: InvocationRecord) => void>();
 
   constructor(private readonly options: InvocationPipelineOptions) {
@@ -226,6 +228,7 @@ export class InvocationPipeline {
         task: request.task,
         tasks: task,
         deadlines: this.deadlines,
+        signals: this.signals,
         span,
       };
       let failure: Failure;

@@ -4,6 +4,7 @@ import type { InvokeTaskOptions } from '../../shared/tasks';
 import type { Span } from '@opentelemetry/api';
 import { classifyError } from './classifyError';
 import type { DeadlineWatch, Deadline } from './DeadlineWatch';
+import type { ReusableSignals } from './ReusableSignals';
 import type { Clock, ExecutionContext, TaskUpdate, ToolExecutor } from './types';
 
 export interface AttemptOptions {
@@ -24,6 +25,8 @@ export interface AttemptOptions {
   tasks?: { note(update: TaskUpdate): void };
   /** Where the attempt's per-request deadline is watched (one timer for all calls). */
   deadlines: DeadlineWatch;
+  /** Where the attempt's abort controller comes from, and goes back to when its executor released it. */
+  signals: ReusableSignals;
   /** The span the executor's requests belong to (their traceparent). */
   span?: Span;
 }
@@ -45,7 +48,12 @@ class Attempt implements ExecutionContext, Deadline {
   readonly resetsOnProgress: boolean;
   readonly task?: InvokeTaskOptions;
   readonly span?: Span;
-  private readonly controller = new AbortController();
+  /** Made when the executor first asks for `signal`. */
+  private controller?: AbortController;
+  /** Why the attempt failed, for a signal asked for only afterwards (it must be aborted then too). */
+  private failure?: AppError;
+  /** The executor no longer holds the signal (see ExecutionContext.releaseSignal). */
+  private signalReleased = false;
   private settled = false;
   /** When the per-request timeout (or the total limit, when nearer) runs out; see arm(). */
   dueAt = Infinity;
@@ -66,7 +74,15 @@ class Attempt implements ExecutionContext, Deadline {
   }
 
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = this.options.signals.take();
+      if (this.failure) this.controller.abort(this.failure);
+    }
     return this.controller.signal;
+  }
+
+  releaseSignal(): void {
+    this.signalReleased = true;
   }
 
   start(): void {
@@ -128,12 +144,16 @@ class Attempt implements ExecutionContext, Deadline {
   }
 
   private succeed(result: ToolResult): void {
-    if (this.settle()) this.resolve(result);
+    if (!this.settle()) return;
+    this.resolve(result);
+    // Settled, so this attempt will never abort it: a later call may have it.
+    if (this.signalReleased && this.controller) this.options.signals.give(this.controller);
   }
 
   private fail(error: AppError): void {
     if (!this.settle()) return;
-    this.controller.abort(error);
+    this.failure = error;
+    this.controller?.abort(error);
     this.reject(error);
   }
 

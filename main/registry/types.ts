@@ -24,7 +24,13 @@ export type {
 
 export interface ExecutionContext {
   /** Aborted when the caller cancels or the attempt times out; executors pass it on to their I/O. */
-  signal: AbortSignal;
+  readonly signal: AbortSignal;
+  /**
+   * Optional promise from the executor, made before its result resolves: it holds `signal` no more
+   * (no listener left on it, no later use). The pipeline may then give the same signal to a later
+   * call, which saves making one per call. An executor that cannot be sure never calls it.
+   */
+  releaseSignal?(): void;
   /** 1-based; above 1 when the pipeline retries a retryable failure. */
   attempt: number;
   /** Progress resets the per-request timeout when the request asked for that (the default). */

@@ -105,6 +105,22 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('MCP tasks extension (SEP-2
     expect(sent('tasks/result')).toEqual([]);
   }, 30_000);
 
+  it('releases the signal of a plain call, never of one the server made a task of (the task still uses it)', async () => {
+    const released: string[] = [];
+    const tasksMade: string[] = [];
+    const call = (tool: string, args: Record<string, unknown>) =>
+      service.connection(server)!.callTool(tool, args, {
+        signal: new AbortController().signal,
+        listener: { onProgress() {}, keepAlive() {}, onTask: (update) => tasksMade.push(`${tool} ${update.status}`), releaseSignal: () => released.push(tool) },
+        backstopMs: 30_000,
+        task: { mode: 'detach' },
+      });
+    await call('greet', { name: 'Ada' });
+    await call('slow_compute', { seconds: 0.2, label: 'held' });
+    expect(tasksMade).toContain('slow_compute working');
+    expect(released).toEqual(['greet']);
+  }, 30_000);
+
   it('answers a task’s elicitation through the operator and tasks/update', async () => {
     const asked = nextInteraction(service, (p) => p.kind === 'elicitation');
     const running = invoke('confirm_delete', { filename: 'notes.txt' });
