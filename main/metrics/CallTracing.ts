@@ -89,12 +89,13 @@ export class CallTracing {
   }
 
   /** A span under `parent`, or the root of a new trace. */
-  start(name: string, attributes: Attributes = {}, options: { kind?: SpanKind; parent?: Span } = {}): Span {
-    const parent = options.parent;
+  start(name: string, attributes?: Attributes, options?: { kind?: SpanKind; parent?: Span }): Span {
+    // No default parameters: `= {}` would make two objects per call even while nothing is exported.
+    const parent = options?.parent;
     // While nothing exports, a span is only its ids: made here directly, what the SDK would hand
     // back (a non-recording span with fresh ids) without its sampler, attribute copy and context.
     if (!this.sampler.exporting) return trace.wrapSpanContext({ traceId: parent?.spanContext().traceId ?? this.ids.traceId(), spanId: this.ids.spanId(), traceFlags: 0 });
-    return this.tracer.startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT);
+    return this.tracer.startSpan(name, { kind: options?.kind ?? SpanKind.INTERNAL, attributes: attributes ?? {} }, parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT);
   }
 
   /**
@@ -102,7 +103,7 @@ export class CallTracing {
    * otherwise a shared no-op span, because unexported stages would cost each call a span (ids,
    * attributes) that nobody reads — the wire and history use only the call's own span.
    */
-  stage(name: string, parent: Span, attributes: Attributes = {}): Span {
+  stage(name: string, parent: Span, attributes?: Attributes): Span {
     return this.sampler.exporting ? this.start(name, attributes, { parent }) : UNRECORDED_STAGE;
   }
 

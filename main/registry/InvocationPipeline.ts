@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../shared/errors';
 import { SourceKind, type InvocationRecord, type InvocationStatus } from '../../shared/invocation';
-import type { InvocationOutcome, InvocationProgress, PolicyVerdict, ToolEntry, ToolResult } from '../../shared/registry';
+import type { EffectiveRuntime, InvocationOutcome, InvocationProgress, PolicyVerdict, ToolEntry, ToolResult } from '../../shared/registry';
 import type { Logger } from '../platform/Logger';
 import { safeCutEnd, type SecretRedactor } from '../platform/SecretRedactor';
 import { classifyError } from './classifyError';
@@ -12,7 +12,7 @@ import { EffectivePolicy, type EffectivePolicyOptions } from './policy/Effective
 import { reviewRefusal } from '../lock/reviewRefusal';
 import type { ToolPermission } from './policy/ToolPermission';
 import { recordedArguments, MAX_RECORDED_ARGUMENTS_BYTES } from './recordedArguments';
-import { runAttempt, type AttemptOptions } from './runAttempt';
+import { runAttempt, type AttemptCall, type AttemptServices } from './runAttempt';
 import { DeadlineWatch } from './DeadlineWatch';
 import { ReusableSignals } from './ReusableSignals';
 import { capToolResult } from './resultCap';
@@ -105,8 +105,8 @@ export class InvocationPipeline {
   private readonly tracing: CallTracing;
   private readonly validator = new SchemaValidator();
   private readonly ledger = new RunCallLedger();
-  private readonly deadlines: DeadlineWatch;
-  private readonly signals = new ReusableSignals();
+  /** What every attempt shares: the clock, one watch for all deadlines, reusable abort signals. */
+  private readonly services: AttemptServices;
   private readonly listeners = new Set<(record: InvocationRecord) => void>();
 
   constructor(private readonly options: InvocationPipelineOptions) {
@@ -117,7 +117,7 @@ export class InvocationPipeline {
     this.newId = options.newId ?? sequentialIds();
     this.maxRecordedArgumentsBytes = options.maxRecordedArgumentsBytes ?? MAX_RECORDED_ARGUMENTS_BYTES;
     this.tracing = options.tracing ?? callTracing;
-    this.deadlines = new DeadlineWatch(this.clock);
+    this.services = { clock: this.clock, deadlines: new DeadlineWatch(this.clock), signals: new ReusableSignals() };
   }
 
   /** Every record also goes to these listeners (metrics, live history); returns the unsubscribe. */
@@ -176,9 +176,13 @@ export class InvocationPipeline {
     const args = request.arguments ?? {};
     const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes, this.previewEnd, request.maskValues);
     const registered = this.catalog.resolve(request.name);
-    const names = registered ? { sourceKind: registered.entry.source.kind, sourceName: registered.entry.source.name, tool: registered.entry.toolName } : parseToolName(request.name);
-    const at: CallRecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId: span.spanContext().traceId, ...names };
-    if (!registered) return this.finish(at, undefined, { error: new AppError('ToolNotFound', `No tool named ${request.name} is registered.`), status: 'error', attempts: 0 });
+    const traceId = span.spanContext().traceId;
+    if (!registered) {
+      const at: CallRecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId, ...parseToolName(request.name) };
+      return this.finish(at, undefined, { error: new AppError('ToolNotFound', `No tool named ${request.name} is registered.`), status: 'error', attempts: 0 });
+    }
+    const { source, toolName } = registered.entry;
+    const at: CallRecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId, sourceKind: source.kind, sourceName: source.name, tool: toolName };
     const { entry, executor } = registered;
     const verdict = this.policy.verdict(entry);
 
@@ -200,64 +204,42 @@ export class InvocationPipeline {
       const first = this.ledger.claim(request.runId, entry.name, args);
       if (first) return this.finish(at, duplicateCallResult(entry.name, first), undefined, verdict, 0, true);
     }
-    return { at, entry, executor, args, request, verdict, span };
+    return new PreparedCall(at, entry, executor, args, verdict, span, this.policy.runtime(entry));
   }
 
   /** The attempts (timeout, cancel, retry with backoff), then the record. */
   private async run(call: PreparedCall): Promise<InvocationOutcome> {
-    const { at, entry, executor, args, request, span } = call;
-    const task = new TaskTrail(request);
-    const runtime = this.policy.runtime(entry);
-    const totalMs = request.maxTotalTimeoutMs ?? runtime.maxTotalTimeoutMs;
-    const deadline = at.startedAt + totalMs;
-    const retry = runtime.retry;
+    const { entry, executor, span } = call;
+    const services = this.services;
     for (let attempt = 1; ; attempt++) {
       const attemptStarted = Date.now();
-      const options: AttemptOptions = {
-        entry,
-        executor,
-        args,
-        attempt,
-        clock: this.clock,
-        timeoutMs: request.timeoutMs ?? runtime.timeoutMs,
-        resetTimeoutOnProgress: request.resetTimeoutOnProgress ?? runtime.resetTimeoutOnProgress,
-        deadline,
-        totalMs,
-        signal: request.signal,
-        onProgress: request.onProgress,
-        task: request.task,
-        tasks: task,
-        deadlines: this.deadlines,
-        signals: this.signals,
-        span,
-      };
       let failure: Failure;
       try {
         // While spans are exported each attempt is a span of its own; otherwise the call's span is
         // the attempt's too (see CallTracing.stage), and no closure is made for it.
         const result = await (this.tracing.exporting
-          ? this.tracing.within(`attempt ${attempt}`, { 'tool.attempt': attempt }, (attemptSpan) => runAttempt({ ...options, span: attemptSpan }), undefined, span)
-          : runAttempt(options));
-        return this.finishRun(call, task, attempt, result);
+          ? this.tracing.within(`attempt ${attempt}`, { 'tool.attempt': attempt }, (attemptSpan) => runAttempt(call, attempt, services, attemptSpan), undefined, span)
+          : runAttempt(call, attempt, services, span));
+        return this.finishRun(call, attempt, result);
       } catch (thrown) {
         const error = explained(thrown as AppError, executor, entry, attemptStarted);
         failure = { error, status: statusOf(error), attempts: attempt };
         // A retry after the server created a task would start a second one.
-        if (error.code === 'Canceled' || task.value || !shouldRetry(error, attempt, retry)) return this.finishRun(call, task, attempt, undefined, failure);
+        if (error.code === 'Canceled' || call.task || !shouldRetry(error, attempt, call.retry)) return this.finishRun(call, attempt, undefined, failure);
       }
-      const delay = backoffDelay(attempt, retry, this.random);
-      if (this.clock.now() + delay >= deadline) return this.finishRun(call, task, attempt, undefined, failure);
+      const delay = backoffDelay(attempt, call.retry, this.random);
+      if (this.clock.now() + delay >= call.deadline) return this.finishRun(call, attempt, undefined, failure);
       try {
-        await this.sleep(delay, request.signal);
+        await this.sleep(delay, call.signal);
       } catch (canceled) {
-        return this.finishRun(call, task, attempt, undefined, { error: canceled as AppError, status: 'canceled', attempts: attempt });
+        return this.finishRun(call, attempt, undefined, { error: canceled as AppError, status: 'canceled', attempts: attempt });
       }
     }
   }
 
   /** The outcome of a call that ran: its last attempt's result or failure, and its task if it made one. */
-  private finishRun(call: PreparedCall, task: TaskTrail, attempts: number, result?: ToolResult, failure?: Failure): InvocationOutcome {
-    return this.finish(call.at, result, failure, call.verdict, attempts, false, task.value);
+  private finishRun(call: PreparedCall, attempts: number, result?: ToolResult, failure?: Failure): InvocationOutcome {
+    return this.finish(call.at, result, failure, call.verdict, attempts, false, call.task);
   }
 
   private sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -355,31 +337,56 @@ function maskRecord(record: InvocationRecord, values: readonly string[]) {
   if (record.errorMessage) record.errorMessage = mask(record.errorMessage);
 }
 
-/** Collects a task-augmented call's task id and timeline for the record and the outcome, and passes each update on. */
-class TaskTrail {
-  value?: InvocationTask;
+/**
+ * A call that passed lookup, validation and policy, about to run: everything its attempts need
+ * (the same for each of them) and, once the server made a task of it, the task's id and timeline
+ * for the record and the outcome. One object per call: its attempts read it rather than copies.
+ */
+class PreparedCall implements AttemptCall {
+  readonly timeoutMs: number;
+  readonly resetTimeoutOnProgress: boolean;
+  readonly totalMs: number;
+  readonly deadline: number;
+  readonly retry: EffectiveRuntime['retry'];
+  task?: InvocationTask;
 
-  constructor(private readonly request: InvocationRequest) {}
-
-  note(update: TaskUpdate): void {
-    const { taskId, ...event } = update;
-    if (!this.value || this.value.taskId !== taskId) this.value = { taskId, status: event.status, awaited: this.request.task?.mode !== 'detach', events: [] };
-    this.value.status = event.status;
-    this.value.statusMessage = event.statusMessage;
-    this.value.events.push(event);
-    this.request.onTask?.(update);
+  constructor(
+    readonly at: CallRecordBase,
+    readonly entry: ToolEntry,
+    readonly executor: ToolExecutor,
+    readonly args: Record<string, unknown>,
+    readonly verdict: PolicyVerdict,
+    readonly span: Span,
+    runtime: EffectiveRuntime,
+  ) {
+    const { request } = at;
+    this.timeoutMs = request.timeoutMs ?? runtime.timeoutMs;
+    this.resetTimeoutOnProgress = request.resetTimeoutOnProgress ?? runtime.resetTimeoutOnProgress;
+    this.totalMs = request.maxTotalTimeoutMs ?? runtime.maxTotalTimeoutMs;
+    this.deadline = at.startedAt + this.totalMs;
+    this.retry = runtime.retry;
   }
-}
 
-/** A call that passed lookup, validation and policy, about to run. */
-interface PreparedCall {
-  at: CallRecordBase;
-  entry: ToolEntry;
-  executor: ToolExecutor;
-  args: Record<string, unknown>;
-  request: InvocationRequest;
-  verdict: PolicyVerdict;
-  span: Span;
+  get signal(): AbortSignal | undefined {
+    return this.at.request.signal;
+  }
+
+  get onProgress(): InvocationRequest['onProgress'] {
+    return this.at.request.onProgress;
+  }
+
+  get taskOptions(): InvokeTaskOptions | undefined {
+    return this.at.request.task;
+  }
+
+  noteTask(update: TaskUpdate): void {
+    const { taskId, ...event } = update;
+    if (!this.task || this.task.taskId !== taskId) this.task = { taskId, status: event.status, awaited: this.taskOptions?.mode !== 'detach', events: [] };
+    this.task.status = event.status;
+    this.task.statusMessage = event.statusMessage;
+    this.task.events.push(event);
+    this.at.request.onTask?.(update);
+  }
 }
 
 /** What the record of a call knows before the call runs. */

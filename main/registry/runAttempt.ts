@@ -7,28 +7,31 @@ import type { DeadlineWatch, Deadline } from './DeadlineWatch';
 import type { ReusableSignals } from './ReusableSignals';
 import type { Clock, ExecutionContext, TaskUpdate, ToolExecutor } from './types';
 
-export interface AttemptOptions {
-  entry: ToolEntry;
-  executor: ToolExecutor;
-  args: Record<string, unknown>;
-  attempt: number;
-  clock: Clock;
-  timeoutMs: number;
-  resetTimeoutOnProgress: boolean;
+/** What an attempt needs of its call; the same for every attempt of it (the pipeline's call object). */
+export interface AttemptCall {
+  readonly entry: ToolEntry;
+  readonly executor: ToolExecutor;
+  readonly args: Record<string, unknown>;
+  readonly timeoutMs: number;
+  readonly resetTimeoutOnProgress: boolean;
   /** Absolute time (clock ms) past which no attempt may run, and the budget it came from, for the message. */
-  deadline: number;
-  totalMs: number;
-  signal?: AbortSignal;
-  onProgress?: (progress: InvocationProgress) => void;
-  task?: InvokeTaskOptions;
-  /** Told of every task update (an object with a method, not a closure per call). */
-  tasks?: { note(update: TaskUpdate): void };
+  readonly deadline: number;
+  readonly totalMs: number;
+  /** The caller's signal. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: InvocationProgress) => void;
+  readonly taskOptions?: InvokeTaskOptions;
+  /** Told of every task update. */
+  noteTask(update: TaskUpdate): void;
+}
+
+/** What every attempt of a pipeline shares. */
+export interface AttemptServices {
+  readonly clock: Clock;
   /** Where the attempt's per-request deadline is watched (one timer for all calls). */
-  deadlines: DeadlineWatch;
+  readonly deadlines: DeadlineWatch;
   /** Where the attempt's abort controller comes from, and goes back to when its executor released it. */
-  signals: ReusableSignals;
-  /** The span the executor's requests belong to (their traceparent). */
-  span?: Span;
+  readonly signals: ReusableSignals;
 }
 
 /**
@@ -36,8 +39,8 @@ export interface AttemptOptions {
  * asked), the total deadline and the caller's signal. Whatever loses is ignored; the executor's
  * signal is aborted so it can stop its I/O. Rejects with an AppError.
  */
-export function runAttempt(options: AttemptOptions): Promise<ToolResult> {
-  return new Promise((resolve, reject) => new Attempt(options, resolve, reject).start());
+export function runAttempt(call: AttemptCall, attempt: number, services: AttemptServices, span?: Span): Promise<ToolResult> {
+  return new Promise((resolve, reject) => new Attempt(call, attempt, services, span, resolve, reject).start());
 }
 
 /** Methods rather than per-call closures: this runs on every call, and closures cost allocations. */
@@ -59,23 +62,27 @@ class Attempt implements ExecutionContext, Deadline {
   dueAt = Infinity;
   /** Whether dueAt is the total limit rather than the per-request timeout. */
   private dueIsTotal = false;
+  watchIndex = -1;
 
   constructor(
-    private readonly options: AttemptOptions,
+    private readonly call: AttemptCall,
+    attempt: number,
+    private readonly services: AttemptServices,
+    span: Span | undefined,
     private readonly resolve: (result: ToolResult) => void,
     private readonly reject: (error: AppError) => void,
   ) {
-    this.attempt = options.attempt;
-    this.totalLeftMs = Math.max(0, options.deadline - options.clock.now());
-    this.timeoutMs = Math.min(options.timeoutMs, this.totalLeftMs);
-    this.resetsOnProgress = options.resetTimeoutOnProgress;
-    this.task = options.task;
-    this.span = options.span;
+    this.attempt = attempt;
+    this.totalLeftMs = Math.max(0, call.deadline - services.clock.now());
+    this.timeoutMs = Math.min(call.timeoutMs, this.totalLeftMs);
+    this.resetsOnProgress = call.resetTimeoutOnProgress;
+    this.task = call.taskOptions;
+    this.span = span;
   }
 
   get signal(): AbortSignal {
     if (!this.controller) {
-      this.controller = this.options.signals.take();
+      this.controller = this.services.signals.take();
       if (this.failure) this.controller.abort(this.failure);
     }
     return this.controller.signal;
@@ -86,7 +93,7 @@ class Attempt implements ExecutionContext, Deadline {
   }
 
   start(): void {
-    const { signal, executor, entry, args } = this.options;
+    const { signal, executor, entry, args } = this.call;
     if (signal?.aborted) return this.handleEvent();
     signal?.addEventListener('abort', this, { once: true });
     this.arm();
@@ -104,9 +111,9 @@ class Attempt implements ExecutionContext, Deadline {
 
   onProgress(progress: InvocationProgress): void {
     if (this.settled) return;
-    if (this.options.resetTimeoutOnProgress) this.arm();
+    if (this.resetsOnProgress) this.arm();
     // Only the fields of InvocationProgress: an MCP notification's params carry more (_meta).
-    this.options.onProgress?.({ progress: progress.progress, total: progress.total, message: progress.message });
+    this.call.onProgress?.({ progress: progress.progress, total: progress.total, message: progress.message });
   }
 
   keepAlive(): void {
@@ -115,30 +122,30 @@ class Attempt implements ExecutionContext, Deadline {
 
   onTask(update: TaskUpdate): void {
     if (this.settled) return;
-    if (this.options.resetTimeoutOnProgress) this.arm();
-    this.options.tasks?.note(update);
+    if (this.resetsOnProgress) this.arm();
+    this.call.noteTask(update);
   }
 
   /** The caller's signal fired (EventListener object form, so no closure is made per call). */
   handleEvent(): void {
-    this.fail(new AppError('Canceled', `The call to ${this.options.entry.name} was canceled.`));
+    this.fail(new AppError('Canceled', `The call to ${this.call.entry.name} was canceled.`));
   }
 
   /** (Re)starts the per-request timeout, never past the total limit. */
   private arm(): void {
-    const { clock, deadline, timeoutMs } = this.options;
-    const now = clock.now();
+    const { deadline, timeoutMs } = this.call;
+    const now = this.services.clock.now();
     const left = deadline - now;
     this.dueIsTotal = left < timeoutMs;
     const wait = Math.min(timeoutMs, left);
     // A wait that is not a number (NaN) is due at once, as Node's own timers treat it.
     this.dueAt = now + (wait > 0 ? wait : 0);
-    this.options.deadlines.watch(this);
+    this.services.deadlines.watch(this);
   }
 
   /** The deadline passed (called by the DeadlineWatch). */
   expire(): void {
-    const { entry, timeoutMs, totalMs } = this.options;
+    const { entry, timeoutMs, totalMs } = this.call;
     const message = this.dueIsTotal ? `${entry.name} exceeded the total time limit of ${formatMs(totalMs)}.` : `${entry.name} did not answer within ${formatMs(timeoutMs)}.`;
     this.fail(new AppError('Timeout', message));
   }
@@ -147,7 +154,7 @@ class Attempt implements ExecutionContext, Deadline {
     if (!this.settle()) return;
     this.resolve(result);
     // Settled, so this attempt will never abort it: a later call may have it.
-    if (this.signalReleased && this.controller) this.options.signals.give(this.controller);
+    if (this.signalReleased && this.controller) this.services.signals.give(this.controller);
   }
 
   private fail(error: AppError): void {
@@ -161,8 +168,8 @@ class Attempt implements ExecutionContext, Deadline {
   private settle(): boolean {
     if (this.settled) return false;
     this.settled = true;
-    this.options.deadlines.unwatch(this);
-    this.options.signal?.removeEventListener('abort', this);
+    this.services.deadlines.unwatch(this);
+    this.call.signal?.removeEventListener('abort', this);
     return true;
   }
 }
