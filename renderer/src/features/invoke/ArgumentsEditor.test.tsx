@@ -17,11 +17,11 @@ const schema: JsonSchema = {
 };
 
 /** The editor as the Invoke panel drives it: the real arguments state, nothing stubbed. */
-function Harness() {
-  const state = useArguments(schema);
+function Harness({ toolSchema = schema }: { toolSchema?: JsonSchema }) {
+  const state = useArguments(toolSchema);
   return (
     <>
-      <ArgumentsEditor state={state} schema={schema} documentName="mcp:demo.greet" onSubmit={() => {}} />
+      <ArgumentsEditor state={state} schema={toolSchema} documentName="mcp:demo.greet" onSubmit={() => {}} />
       {/* Exposed so the test can show the problem is there, only not announced. */}
       <output aria-label="Problems counted">{state.problems.length}</output>
     </>
@@ -49,5 +49,25 @@ describe('ArgumentsEditor problem count', () => {
     fireEvent.change(screen.getByRole('textbox', { name: 'Arguments JSON' }), { target: { value: '{"count": 0}' } });
     expect(screen.getAllByText('2 problems').length).toBeGreaterThan(0);
     expect(screen.getByRole('list', { name: 'Argument problems' })).toBeInTheDocument();
+  });
+});
+
+describe('ArgumentsEditor with an input schema that describes nothing ({})', () => {
+  it('starts in JSON (there is no form to show), says why, and accepts any object', async () => {
+    renderWithBackend(<Harness toolSchema={{}} />, new FakeBackend());
+    expect(screen.getByText(/input schema is empty/)).toBeInTheDocument();
+    expect(screen.queryByText('This tool takes no arguments.')).not.toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Form' })).toBeDisabled();
+    const json = screen.getByRole('textbox', { name: 'Arguments JSON' });
+    expect(json).toHaveValue('{}');
+    fireEvent.change(json, { target: { value: '{"query": "tides", "limit": 3}' } });
+    expect(screen.getByRole('status', { name: 'Problems counted' })).toHaveTextContent('0');
+    expect(screen.queryByRole('list', { name: 'Argument problems' })).not.toBeInTheDocument();
+  });
+
+  it('still shows the form for a schema with a type, and no arguments for an empty object', () => {
+    renderWithBackend(<Harness toolSchema={{ type: 'object', description: 'Nothing to fill in' }} />, new FakeBackend());
+    expect(screen.getByText('This tool takes no arguments.')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Form' })).not.toBeDisabled();
   });
 });

@@ -6,7 +6,7 @@ import { readablePath, type JsonSchema, type SchemaProblem } from '../../compone
 import { SchemaForm } from '../../components/SchemaForm';
 import { SchemaTree } from '../../components/SchemaTree';
 import { JsonEditor } from '../../monaco/JsonEditor';
-import type { ArgumentsState } from './useArguments';
+import { describesNothing, type ArgumentsState } from './useArguments';
 
 export interface ArgumentsEditorProps {
   state: ArgumentsState;
@@ -29,6 +29,7 @@ function takesNoArguments(schema: JsonSchema): boolean {
 /** The arguments card: a generated form or raw JSON (Monaco), with the problems that block a call. */
 export function ArgumentsEditor({ state, schema, documentName, disabled, onSubmit }: ArgumentsEditorProps) {
   const noArguments = takesNoArguments(state.formSchema);
+  const undescribed = describesNothing(state.formSchema);
   // Problems are counted once the arguments were edited: an untouched form is not "1 problem"
   // (what blocks the call is said beside the Invoke button).
   const [initial] = useState(() => JSON.stringify(state.args));
@@ -72,7 +73,7 @@ export function ArgumentsEditor({ state, schema, documentName, disabled, onSubmi
             value={state.mode}
             onChange={(mode) => state.setMode(mode as 'form' | 'json')}
             data={[
-              { label: 'Form', value: 'form', disabled: state.syntaxError !== null },
+              { label: 'Form', value: 'form', disabled: state.syntaxError !== null || undescribed },
               { label: 'JSON', value: 'json' },
             ]}
           />
@@ -100,6 +101,11 @@ export function ArgumentsEditor({ state, schema, documentName, disabled, onSubmi
           )
         ) : (
           <>
+            {undescribed && (
+              <Text size="sm" c="dimmed" mb="xs">
+                This tool’s input schema is empty: it does not say what arguments it takes, so any JSON object is sent as it is.
+              </Text>
+            )}
             <JsonEditor
               value={state.text}
               onChange={state.setText}

@@ -34,8 +34,9 @@ export function clean(value: Arguments): Arguments {
 export function useArguments(schema: JsonSchema) {
   const formSchema = useMemo(() => withoutDialect(schema), [schema]);
   const [args, setArgs] = useState<Arguments>(() => defaultArguments(formSchema));
-  const [mode, setModeState] = useState<ArgumentsMode>('form');
-  const [text, setTextState] = useState('');
+  // A schema that describes nothing has no form to show: its arguments start (and stay) in JSON.
+  const [mode, setModeState] = useState<ArgumentsMode>(() => (describesNothing(formSchema) ? 'json' : 'form'));
+  const [text, setTextState] = useState(() => (describesNothing(formSchema) ? '{}' : ''));
   const [syntaxError, setSyntaxError] = useState<string | null>(null);
 
   const cleaned = useMemo(() => clean(args), [args]);
@@ -92,3 +93,15 @@ export function useArguments(schema: JsonSchema) {
 }
 
 export type ArgumentsState = ReturnType<typeof useArguments>;
+
+/** Keywords that only annotate: a schema made of these alone says nothing about the value. */
+const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly']);
+
+/**
+ * Whether an input schema describes nothing (`{}`, or annotations only): any arguments are
+ * accepted. The MCP spec asks for `type: "object"`, but servers that send `{}` exist; their tools
+ * take whatever the caller sends, which only JSON can enter.
+ */
+export function describesNothing(schema: JsonSchema): boolean {
+  return Object.keys(schema).every((key) => ANNOTATIONS.has(key));
+}
