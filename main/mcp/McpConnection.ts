@@ -411,6 +411,7 @@ export class McpConnection {
       options: options.task ?? { mode: 'wait' },
       signal: options.signal ?? new AbortController().signal,
       backstopMs: options.backstopMs,
+      ...(options.traceparent ? { traceparent: options.traceparent } : {}),
       ...(listener?.onTask ? { onUpdate: listener.onTask.bind(listener) } : {}),
     })) as CallToolResult;
   }

@@ -132,11 +132,19 @@ export class ConnectionTasks implements TaskChannel {
       this.onDetached?.(created.taskId);
       return detachedResult(this.server, created);
     }
+    // Every request that follows the task (tasks/get, tasks/result, tasks/update, tasks/cancel)
+    // carries the call's traceparent, so the whole task is one trace on both sides.
+    const { traceparent } = call;
+    const channel: TaskChannel = {
+      get: (taskId, signal) => this.get(taskId, signal, traceparent),
+      result: (taskId, signal) => this.result(taskId, signal, undefined, traceparent),
+      onStatus: (listener) => this.onStatus(listener),
+    };
     try {
-      const { payload } = await awaitTask(this, created, { signal, onEvent: emit });
+      const { payload } = await awaitTask(channel, created, { signal, onEvent: emit });
       return payload as ToolResult;
     } catch (error) {
-      if (signal.aborted) this.cancelQuietly(created.taskId);
+      if (signal.aborted) this.cancelQuietly(created.taskId, traceparent);
       throw error;
     } finally {
       // The caller reads the task's last status from the ledger (Tasks tab, a later process).
@@ -144,29 +152,30 @@ export class ConnectionTasks implements TaskChannel {
     }
   }
 
-  async get(taskId: string, signal?: AbortSignal): Promise<McpTask> {
-    if (this.form === 'extension') return taskFrom2026(await this.detailed(taskId, signal));
+  /** `traceparent`: the call the task belongs to, when it is a call's follow-up (else the request gets a trace of its own). */
+  async get(taskId: string, signal?: AbortSignal, traceparent?: string): Promise<McpTask> {
+    if (this.form === 'extension') return taskFrom2026(await this.detailed(taskId, signal, traceparent));
     try {
-      return await this.client.request({ method: 'tasks/get', params: { taskId } }, McpTask, { signal });
+      return await this.client.request({ method: 'tasks/get', params: traced({ taskId }, traceparent) }, McpTask, { signal });
     } catch (error) {
       throw this.explain(taskId, error);
     }
   }
 
   /** SEP-2663 tasks/get: the task with its result, error or pending input requests. */
-  private async detailed(taskId: string, signal?: AbortSignal): Promise<DetailedTaskWire> {
+  private async detailed(taskId: string, signal?: AbortSignal, traceparent?: string): Promise<DetailedTaskWire> {
     try {
-      return await this.client.request({ method: 'tasks/get', params: { taskId } }, DetailedTaskWire, { signal });
+      return await this.client.request({ method: 'tasks/get', params: traced({ taskId }, traceparent) }, DetailedTaskWire, { signal });
     } catch (error) {
       throw this.explain(taskId, error);
     }
   }
 
   /** tasks/result: may wait for the task to end; the requests it carries meanwhile go to the operator. */
-  async result(taskId: string, signal?: AbortSignal, backstopMs = 24 * 3_600_000): Promise<Record<string, unknown>> {
-    if (this.form === 'extension') return this.resultByPolling(taskId, signal);
+  async result(taskId: string, signal?: AbortSignal, backstopMs = 24 * 3_600_000, traceparent?: string): Promise<Record<string, unknown>> {
+    if (this.form === 'extension') return this.resultByPolling(taskId, signal, traceparent);
     try {
-      const payload = await this.client.request({ method: 'tasks/result', params: { taskId } }, TaskPayloadWire, { signal, timeout: backstopMs, maxTotalTimeout: backstopMs });
+      const payload = await this.client.request({ method: 'tasks/result', params: traced({ taskId }, traceparent) }, TaskPayloadWire, { signal, timeout: backstopMs, maxTotalTimeout: backstopMs });
       const { [RELATED_TASK_KEY]: _related, ...meta } = (payload._meta ?? {}) as Record<string, unknown>;
       return Object.keys(meta).length ? { ...payload, _meta: meta } : Object.fromEntries(Object.entries(payload).filter(([k]) => k !== '_meta'));
     } catch (error) {
@@ -187,14 +196,14 @@ export class ConnectionTasks implements TaskChannel {
     return tasks;
   }
 
-  async cancel(taskId: string): Promise<McpTask> {
+  async cancel(taskId: string, traceparent?: string): Promise<McpTask> {
     let task: McpTask;
     try {
       if (this.form === 'extension') {
         // An empty acknowledgement: the next tasks/get says where the task stands.
-        await this.client.request({ method: 'tasks/cancel', params: { taskId } }, AckWire);
-        task = await this.get(taskId);
-      } else task = await this.client.request({ method: 'tasks/cancel', params: { taskId } }, McpTask);
+        await this.client.request({ method: 'tasks/cancel', params: traced({ taskId }, traceparent) }, AckWire);
+        task = await this.get(taskId, undefined, traceparent);
+      } else task = await this.client.request({ method: 'tasks/cancel', params: traced({ taskId }, traceparent) }, McpTask);
     } catch (error) {
       throw this.explain(taskId, error);
     }
@@ -210,7 +219,7 @@ export class ConnectionTasks implements TaskChannel {
    * not wait for the first. Resolves with the inlined result; rejects when the task failed or was
    * cancelled, an answer could not be given, or the signal fires.
    */
-  private async resultByPolling(taskId: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  private async resultByPolling(taskId: string, signal?: AbortSignal, traceparent?: string): Promise<Record<string, unknown>> {
     const answering = new Set<string>();
     let failure: unknown;
     let wake: (() => void) | undefined;
@@ -219,7 +228,7 @@ export class ConnectionTasks implements TaskChannel {
     for (;;) {
       if (signal?.aborted) throw new AppError('Canceled', 'The call was canceled.');
       if (failure) throw failure;
-      const task = await this.detailed(taskId, signal);
+      const task = await this.detailed(taskId, signal, traceparent);
       if (task.status === 'completed') return task.result ?? { content: [] };
       if (task.status === 'failed') {
         const reason = task.error?.message ?? task.statusMessage ?? 'no reason given';
@@ -229,7 +238,7 @@ export class ConnectionTasks implements TaskChannel {
       for (const [key, request] of Object.entries(task.status === 'input_required' ? (task.inputRequests ?? {}) : {})) {
         if (answering.has(key)) continue;
         answering.add(key);
-        this.answerInput(taskId, key, request, signal).then(
+        this.answerInput(taskId, key, request, signal, traceparent).then(
           () => {
             // Acknowledged: the server has dropped the key, and a later round may use it again.
             answering.delete(key);
@@ -259,25 +268,25 @@ export class ConnectionTasks implements TaskChannel {
     }
   }
 
-  private async answerInput(taskId: string, key: string, request: InputRequestWire, signal?: AbortSignal): Promise<void> {
+  private async answerInput(taskId: string, key: string, request: InputRequestWire, signal?: AbortSignal, traceparent?: string): Promise<void> {
     if (!this.answer) throw new AppError('ExecutionFailed', `Task ${taskId} asks for ${request.method}, and nobody is here to answer it.`, { retryable: false });
     let response: Record<string, unknown>;
     try {
       response = await this.answer(request.method, request.params, signal, taskId);
     } catch (error) {
       // Unanswerable or declined: the task would wait forever, so it is cancelled.
-      this.cancelQuietly(taskId);
+      this.cancelQuietly(taskId, traceparent);
       throw error;
     }
     try {
-      await this.client.request({ method: 'tasks/update', params: { taskId, inputResponses: { [key]: response } } }, AckWire, { signal });
+      await this.client.request({ method: 'tasks/update', params: traced({ taskId, inputResponses: { [key]: response } }, traceparent) }, AckWire, { signal });
     } catch (error) {
       throw this.explain(taskId, error);
     }
   }
 
-  private cancelQuietly(taskId: string) {
-    void this.cancel(taskId).catch(() => undefined);
+  private cancelQuietly(taskId: string, traceparent?: string) {
+    void this.cancel(taskId, traceparent).catch(() => undefined);
   }
 
   /** "Task not found" (-32602) means the server no longer has it: remembered as gone. */
@@ -291,6 +300,11 @@ export class ConnectionTasks implements TaskChannel {
     if (error instanceof AppError) return error;
     return new AppError('ExecutionFailed', message, { cause: error, retryable: false });
   }
+}
+
+/** Request params with the call's traceparent in `_meta` (SEP-414), when there is one. */
+function traced<P extends Record<string, unknown>>(params: P, traceparent: string | undefined): P {
+  return traceparent ? { ...params, _meta: { traceparent } } : params;
 }
 
 function detachedResult(server: string, task: McpTask): ToolResult {

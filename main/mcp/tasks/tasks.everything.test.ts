@@ -6,6 +6,7 @@ import { everythingStdio, startEverythingHttp, type RunningPeer } from '../../..
 import type { PendingInteraction } from '../../../shared/mcp';
 import type { InvocationOutcome } from '../../../shared/registry';
 import type { TaskEvent } from '../../../shared/tasks';
+import { TRACEPARENT } from '../../metrics/CallTracing';
 import { silentLogger } from '../../platform/Logger';
 import { MemorySecretStore } from '../../platform/SecretStore';
 import { McpService } from '../McpService';
@@ -84,6 +85,15 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('MCP tasks with server-ever
     expect(updates.map((u) => u.taskId)).toEqual(task.events.map(() => task.taskId));
     expect(outcome.record).toMatchObject({ status: 'ok', taskId: task.taskId, taskStatus: 'completed' });
     expect(await new TaskLedger(dataDir).get(server, task.taskId)).toMatchObject({ origin: 'call', subject: 'simulate-research-query', status: 'completed' });
+    // Every request that followed the task (tasks/get polls, tasks/result) is in the call's own trace.
+    const followUps = service
+      .transcript(server)!
+      .list()
+      .filter((e) => e.direction === 'out' && (e.method === 'tasks/get' || e.method === 'tasks/result'))
+      .map((e) => JSON.parse(e.text) as { method: string; params: { taskId?: string; _meta?: { traceparent?: string } } })
+      .filter((m) => m.params.taskId === task.taskId);
+    expect(followUps.map((m) => m.method)).toContain('tasks/result');
+    expect(new Set(followUps.map((m) => TRACEPARENT.exec(m.params._meta?.traceparent ?? '')?.[1]))).toEqual(new Set([outcome.record.traceId]));
   }, 30_000);
 
   it('asks the operator when the task needs input (input_required, elicitation through tasks/result)', async () => {

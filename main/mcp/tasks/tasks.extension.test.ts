@@ -7,6 +7,7 @@ import { fakeTasksExtensionStdio, startFakeTasksExtensionHttp } from '../../../e
 import type { PendingInteraction } from '../../../shared/mcp';
 import type { InvocationOutcome } from '../../../shared/registry';
 import type { TaskEvent } from '../../../shared/tasks';
+import { TRACEPARENT } from '../../metrics/CallTracing';
 import { silentLogger } from '../../platform/Logger';
 import { MemorySecretStore } from '../../platform/SecretStore';
 import { McpService } from '../McpService';
@@ -132,6 +133,11 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('MCP tasks extension (SEP-2
     expect(outcome.task!.events.map((e) => e.status)).toContain('input_required');
     expect(outcome.result?.content[0]).toMatchObject({ text: 'Deleted notes.txt' });
     expect(sent('tasks/update').at(-1)!.params).toMatchObject({ taskId: interaction.relatedTaskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+    // The polls and the answer that followed the task are in the call's own trace.
+    const traceOf = (message: { params: { _meta?: unknown } }) => TRACEPARENT.exec((message.params._meta as { traceparent?: string } | undefined)?.traceparent ?? '')?.[1];
+    const followUps = [...sent('tasks/get'), ...sent('tasks/update')].filter((m) => m.params.taskId === interaction.relatedTaskId);
+    expect(followUps.length).toBeGreaterThan(1);
+    expect(new Set(followUps.map(traceOf))).toEqual(new Set([outcome.record.traceId]));
   }, 30_000);
 
   it('answers a task’s sampling request through the operator', async () => {
