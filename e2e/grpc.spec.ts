@@ -72,3 +72,23 @@ test('any service through reflection: call the health service, watch a stream ar
   const calls = page.getByRole('grid', { name: 'Calls' }).or(page.getByRole('table', { name: 'Calls' }));
   await expect(calls.getByRole('row').filter({ hasText: 'grpc.health.v1.Health/Check' })).toHaveCount(1);
 });
+
+test('a google.protobuf.Struct field is typed as JSON in the method form and reaches the server as a Struct', async ({ page, tooldeck }) => {
+  await page.goto(tooldeck.url);
+  await addSource(page, 'explorer', reflecting.address, true);
+  await page.getByLabel('Services').getByText('Echo', { exact: true }).click();
+  const echo = page.getByLabel('Method explorer.v1.Explorer/Echo');
+  const extra = echo.getByRole('textbox', { name: /^extra/ });
+  await extra.fill('{"region": ');
+  await expect(echo.getByText(/Not valid JSON/)).toBeVisible();
+  await extra.fill('{"region": "eu", "limit": 3}');
+  await expect(echo.getByText(/Not valid JSON/)).toBeHidden();
+  await echo.getByRole('button', { name: 'Call' }).click();
+  const response = echo.getByRole('region', { name: 'gRPC response' });
+  await expect(response.getByLabel('Status OK')).toBeVisible();
+  const message = response.getByLabel('Response message');
+  await expect(message).toContainText('"extra": {…} 2 keys');
+  await message.getByText('"extra"').click();
+  await expect(message).toContainText('"region": "eu"');
+  await expect(message).toContainText('"limit": 3');
+});

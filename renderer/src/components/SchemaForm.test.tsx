@@ -70,3 +70,45 @@ describe('SchemaForm', () => {
     expect(seen.at(-1)).toEqual({ phone: '555' });
   });
 });
+
+describe('SchemaForm free-form fields', () => {
+  // What a gRPC Struct, Value and ListValue become (descriptorSchema), and what MCP tools write for "any object".
+  const schema = {
+    type: 'object',
+    properties: {
+      filters: { type: 'object', title: 'Filters', description: 'google.protobuf.Struct (any JSON object)' },
+      value: { description: 'google.protobuf.Value (any JSON value)' },
+      tags: { type: 'array', description: 'google.protobuf.ListValue (any JSON array)' },
+      name: { type: 'string' },
+    },
+  };
+
+  it('edits a field whose schema allows any object, value or list as JSON, in the form', async () => {
+    const user = userEvent.setup();
+    const seen = renderForm(schema);
+    await user.click(screen.getByRole('textbox', { name: 'Filters' }));
+    await user.paste('{"region": "eu", "limit": 3}');
+    await user.click(screen.getByRole('textbox', { name: 'value' }));
+    await user.paste('42');
+    await user.click(screen.getByRole('textbox', { name: 'tags' }));
+    await user.paste('["a", {"b": 1}]');
+    expect(seen.at(-1)).toEqual({ filters: { region: 'eu', limit: 3 }, value: 42, tags: ['a', { b: 1 }] });
+  });
+
+  it('keeps what was typed and says why when it is not JSON of the right kind, changing nothing', async () => {
+    const user = userEvent.setup();
+    const seen = renderForm(schema);
+    const filters = screen.getByRole('textbox', { name: 'Filters' });
+    await user.click(filters);
+    await user.paste('{"region": ');
+    expect(filters).toHaveValue('{"region": ');
+    expect(screen.getByText(/Not valid JSON/)).toBeInTheDocument();
+    expect(seen.every((value) => !('filters' in value))).toBe(true);
+    await user.clear(filters);
+    await user.paste('[1, 2]');
+    expect(screen.getByText('Filters must be a JSON object ({ … }).')).toBeInTheDocument();
+    await user.clear(filters);
+    expect(screen.queryByText(/must be a JSON object|Not valid JSON/)).not.toBeInTheDocument();
+    expect(seen.at(-1)).toEqual({});
+  });
+});

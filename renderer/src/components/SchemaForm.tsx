@@ -3,6 +3,7 @@ import { getTemplate, type RegistryWidgetsType, type RJSFSchema, type UiSchema, 
 import { useMemo, useState } from 'react';
 import { formSchema } from './formSchema';
 import { formValidator } from './formValidator';
+import { freeFormUiSchema } from './JsonValueField';
 import type { JsonSchema } from './jsonSchema';
 import { schemaFormTemplates } from './schemaFormTemplates';
 
@@ -37,6 +38,8 @@ const widgets: RegistryWidgetsType = { DateTimeWidget: rfc3339Widget('2026-01-31
 /** A form generated from a JSON Schema (Mantine theme), validated live on the 2020-12 dialect. */
 export function SchemaForm({ schema, value, onChange, idPrefix, disabled }: SchemaFormProps) {
   const shown = useMemo(() => formSchema(schema), [schema]);
+  // Free-form fields (any object, list or value: a gRPC Struct, MCP "options" objects) are typed as JSON.
+  const ui = useMemo(() => ({ ...freeFormUiSchema(shown), ...uiSchema }), [shown]);
   // The owner keeps the arguments as JSON, so a field rjsf cleared comes back without its key rather
   // than set to undefined. rjsf takes that for new data and re-picks every oneOf/anyOf variant from it,
   // which undid the operator's choice: switching a filled oneof member (email) to another (phone)
@@ -48,7 +51,7 @@ export function SchemaForm({ schema, value, onChange, idPrefix, disabled }: Sche
   return (
     <Form
       schema={shown as RJSFSchema}
-      uiSchema={uiSchema}
+      uiSchema={ui}
       templates={schemaFormTemplates}
       widgets={widgets}
       validator={formValidator}
