@@ -1,12 +1,9 @@
 import { Textarea } from '@mantine/core';
 import type { FieldProps, UiSchema } from '@rjsf/utils';
 import { useRef, useState } from 'react';
-import type { JsonSchema } from './jsonSchema';
+import { describingKeys, type JsonSchema } from './jsonSchema';
 
 const isObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Keywords that only annotate: they say nothing about what a value may be. */
-const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly']);
 
 /**
  * Whether a field's schema leaves its value free-form, so the form has no inputs to offer for it:
@@ -14,7 +11,7 @@ const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description
  * Struct, MCP tools' "any object" options) or a list with no item schema (a gRPC ListValue).
  */
 export function isFreeForm(schema: JsonSchema): boolean {
-  const keys = Object.keys(schema).filter((key) => !ANNOTATIONS.has(key));
+  const keys = describingKeys(schema);
   if (keys.length === 0) return true;
   if (schema.type === 'object') return keys.every((key) => key === 'type' || (key === 'additionalProperties' && schema.additionalProperties === true));
   if (schema.type === 'array') return keys.every((key) => key === 'type');

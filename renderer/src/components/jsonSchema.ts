@@ -15,6 +15,23 @@ export interface SchemaProblem {
  * backend validates everything as 2020-12 (MCP's dialect) and so does the renderer, so the
  * declaration is dropped, not the schema.
  */
+/** Keywords that only annotate: a schema made of these alone says nothing about the value. */
+const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly']);
+
+/**
+ * Whether a schema describes nothing (`{}`, or annotations only): any value is accepted. The MCP
+ * spec asks an input schema for `type: "object"`, but servers that send `{}` exist, and a gRPC
+ * google.protobuf.Value field is one too.
+ */
+export function describesNothing(schema: JsonSchema): boolean {
+  return describingKeys(schema).length === 0;
+}
+
+/** The schema's keywords that constrain the value (all but the annotations). */
+export function describingKeys(schema: JsonSchema): string[] {
+  return Object.keys(schema).filter((key) => !ANNOTATIONS.has(key));
+}
+
 export function withoutDialect(schema: JsonSchema): JsonSchema {
   if (!('$schema' in schema)) return schema;
   const { $schema: _dialect, ...rest } = schema;

@@ -2,11 +2,11 @@ import { ActionIcon, Alert, Box, Code, Group, List, Paper, Popover, ScrollArea, 
 import { IconAlertTriangle, IconArrowBackUp, IconBinaryTree } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ErrorBoundary } from '../../components/ErrorBoundary';
-import { readablePath, type JsonSchema, type SchemaProblem } from '../../components/jsonSchema';
+import { describesNothing, readablePath, type JsonSchema, type SchemaProblem } from '../../components/jsonSchema';
 import { SchemaForm } from '../../components/SchemaForm';
 import { SchemaTree } from '../../components/SchemaTree';
 import { JsonEditor } from '../../monaco/JsonEditor';
-import { describesNothing, type ArgumentsState } from './useArguments';
+import type { ArgumentsState } from './useArguments';
 
 export interface ArgumentsEditorProps {
   state: ArgumentsState;

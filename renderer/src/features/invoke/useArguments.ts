@@ -1,7 +1,7 @@
 import { getDefaultFormState, type RJSFSchema } from '@rjsf/utils';
 import { useMemo, useState } from 'react';
 import { formValidator } from '../../components/formValidator';
-import { schemaProblems, withoutDialect, type JsonSchema, type SchemaProblem } from '../../components/jsonSchema';
+import { describesNothing, schemaProblems, withoutDialect, type JsonSchema, type SchemaProblem } from '../../components/jsonSchema';
 
 export type ArgumentsMode = 'form' | 'json';
 
@@ -93,15 +93,3 @@ export function useArguments(schema: JsonSchema) {
 }
 
 export type ArgumentsState = ReturnType<typeof useArguments>;
-
-/** Keywords that only annotate: a schema made of these alone says nothing about the value. */
-const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly']);
-
-/**
- * Whether an input schema describes nothing (`{}`, or annotations only): any arguments are
- * accepted. The MCP spec asks for `type: "object"`, but servers that send `{}` exist; their tools
- * take whatever the caller sends, which only JSON can enter.
- */
-export function describesNothing(schema: JsonSchema): boolean {
-  return Object.keys(schema).every((key) => ANNOTATIONS.has(key));
-}
