@@ -207,34 +207,38 @@ export class InvocationPipeline {
     return new PreparedCall(at, entry, executor, args, verdict, span, this.policy.runtime(entry));
   }
 
-  /** The attempts (timeout, cancel, retry with backoff), then the record. */
-  private async run(call: PreparedCall): Promise<InvocationOutcome> {
-    const { entry, executor, span } = call;
-    const services = this.services;
-    for (let attempt = 1; ; attempt++) {
-      const attemptStarted = Date.now();
-      let failure: Failure;
-      try {
-        // While spans are exported each attempt is a span of its own; otherwise the call's span is
-        // the attempt's too (see CallTracing.stage), and no closure is made for it.
-        const result = await (this.tracing.exporting
-          ? this.tracing.within(`attempt ${attempt}`, { 'tool.attempt': attempt }, (attemptSpan) => runAttempt(call, attempt, services, attemptSpan), undefined, span)
-          : runAttempt(call, attempt, services, span));
-        return this.finishRun(call, attempt, result);
-      } catch (thrown) {
-        const error = explained(thrown as AppError, executor, entry, attemptStarted);
-        failure = { error, status: statusOf(error), attempts: attempt };
-        // A retry after the server created a task would start a second one.
-        if (error.code === 'Canceled' || call.task || !shouldRetry(error, attempt, call.retry)) return this.finishRun(call, attempt, undefined, failure);
-      }
-      const delay = backoffDelay(attempt, call.retry, this.random);
-      if (this.clock.now() + delay >= call.deadline) return this.finishRun(call, attempt, undefined, failure);
-      try {
-        await this.sleep(delay, call.signal);
-      } catch (canceled) {
-        return this.finishRun(call, attempt, undefined, { error: canceled as AppError, status: 'canceled', attempts: attempt });
-      }
+  /**
+   * One attempt (timeout, cancel), then the record, or the next attempt after a backoff when the
+   * failure is retryable. A promise chain rather than an async loop: the one-attempt success path
+   * is most calls, and an async function's frame and resumptions were a fifth of what a call allocated.
+   */
+  private run(call: PreparedCall, attempt = 1): Promise<InvocationOutcome> {
+    const attemptStarted = Date.now();
+    // While spans are exported each attempt is a span of its own; otherwise the call's span is
+    // the attempt's too (see CallTracing.stage), and no closure is made for it.
+    const pending = this.tracing.exporting
+      ? this.tracing.within(`attempt ${attempt}`, { 'tool.attempt': attempt }, (attemptSpan) => runAttempt(call, attempt, this.services, attemptSpan), undefined, call.span)
+      : runAttempt(call, attempt, this.services, call.span);
+    return pending.then(
+      (result) => this.finishRun(call, attempt, result),
+      (thrown: unknown) => this.afterFailure(call, attempt, thrown as AppError, attemptStarted),
+    );
+  }
+
+  /** A failed attempt: the record, or (retryable, with time left) the next attempt after its backoff. */
+  private async afterFailure(call: PreparedCall, attempt: number, thrown: AppError, attemptStarted: number): Promise<InvocationOutcome> {
+    const error = explained(thrown, call.executor, call.entry, attemptStarted);
+    const failure: Failure = { error, status: statusOf(error), attempts: attempt };
+    // A retry after the server created a task would start a second one.
+    if (error.code === 'Canceled' || call.task || !shouldRetry(error, attempt, call.retry)) return this.finishRun(call, attempt, undefined, failure);
+    const delay = backoffDelay(attempt, call.retry, this.random);
+    if (this.clock.now() + delay >= call.deadline) return this.finishRun(call, attempt, undefined, failure);
+    try {
+      await this.sleep(delay, call.signal);
+    } catch (canceled) {
+      return this.finishRun(call, attempt, undefined, { error: canceled as AppError, status: 'canceled', attempts: attempt });
     }
+    return this.run(call, attempt + 1);
   }
 
   /** The outcome of a call that ran: its last attempt's result or failure, and its task if it made one. */
