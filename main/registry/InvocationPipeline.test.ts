@@ -424,6 +424,13 @@ describe('InvocationPipeline', () => {
     expect(outcome.record.status).toBe('ok');
     expect(warnings).toEqual(['Invocation recorder failed', 'Invocation listener failed']);
   });
+
+  it('records a result that is not shaped like a tool result as a failed call, not a rejected one', async () => {
+    const { pipeline, recorder } = setup(() => ({ content: 'not a list' }) as unknown as ToolResult);
+    const outcome = await pipeline.invoke({ name: 'mcp:github.search_code', arguments: {} });
+    expect(outcome.record).toMatchObject({ status: 'error', errorCode: 'ExecutionFailed', attempts: 1 });
+    expect(recorder.list()).toHaveLength(1);
+  });
 });
 
 it('gives records ids unique to the pipeline instance, in call order', async () => {

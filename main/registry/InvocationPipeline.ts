@@ -220,7 +220,14 @@ export class InvocationPipeline {
       ? this.tracing.within(`attempt ${attempt}`, { 'tool.attempt': attempt }, (attemptSpan) => runAttempt(call, attempt, this.services, attemptSpan), undefined, call.span)
       : runAttempt(call, attempt, this.services, call.span);
     return pending.then(
-      (result) => this.finishRun(call, attempt, result),
+      (result) => {
+        try {
+          return this.finishRun(call, attempt, result);
+        } catch (error) {
+          // A result the record cannot be made of (not the shape a ToolResult has) fails the attempt.
+          return this.afterFailure(call, attempt, classifyError(error), attemptStarted);
+        }
+      },
       (thrown: unknown) => this.afterFailure(call, attempt, thrown as AppError, attemptStarted),
     );
   }
