@@ -62,6 +62,7 @@ class Attempt implements ExecutionContext, Deadline {
   dueAt = Infinity;
   /** Whether dueAt is the total limit rather than the per-request timeout. */
   private dueIsTotal = false;
+  /** The DeadlineWatch's bookkeeping (set here so every attempt has the same shape). */
   watchIndex = -1;
 
   constructor(

@@ -1,7 +1,7 @@
 import { Textarea } from '@mantine/core';
 import type { FieldProps, UiSchema } from '@rjsf/utils';
 import { useRef, useState } from 'react';
-import { describingKeys, type JsonSchema } from './jsonSchema';
+import { describingKeys, readJsonText, type JsonSchema } from './jsonSchema';
 
 const isObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -66,19 +66,14 @@ export function JsonValueField({ schema, name, formData, onChange, fieldPathId, 
       onChange(undefined, fieldPathId.path);
       return;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(next);
-    } catch (error) {
-      setProblem(`Not valid JSON: ${(error as Error).message}`);
+    const read = readJsonText(next, schema.type === 'object' || schema.type === 'array' ? schema.type : 'any', label);
+    if ('problem' in read) {
+      setProblem(read.problem);
       return;
     }
-    const wrongKind =
-      schema.type === 'object' && !isObject(parsed) ? `${label} must be a JSON object ({ … }).` : schema.type === 'array' && !Array.isArray(parsed) ? `${label} must be a JSON array ([ … ]).` : undefined;
-    setProblem(wrongKind);
-    if (wrongKind) return;
-    reported.current = parsed;
-    onChange(parsed as never, fieldPathId.path);
+    setProblem(undefined);
+    reported.current = read.value;
+    onChange(read.value as never, fieldPathId.path);
   };
 
   return (

@@ -10,11 +10,6 @@ export interface SchemaProblem {
   keyword: string;
 }
 
-/**
- * Servers often stamp draft-07 `$schema` on schemas whose keywords 2020-12 reads the same way; the
- * backend validates everything as 2020-12 (MCP's dialect) and so does the renderer, so the
- * declaration is dropped, not the schema.
- */
 /** Keywords that only annotate: a schema made of these alone says nothing about the value. */
 const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly']);
 
@@ -32,6 +27,11 @@ export function describingKeys(schema: JsonSchema): string[] {
   return Object.keys(schema).filter((key) => !ANNOTATIONS.has(key));
 }
 
+/**
+ * Servers often stamp draft-07 `$schema` on schemas whose keywords 2020-12 reads the same way; the
+ * backend validates everything as 2020-12 (MCP's dialect) and so does the renderer, so the
+ * declaration is dropped, not the schema.
+ */
 export function withoutDialect(schema: JsonSchema): JsonSchema {
   if (!('$schema' in schema)) return schema;
   const { $schema: _dialect, ...rest } = schema;
@@ -213,4 +213,20 @@ export function readablePath(pointer: string): string {
     .slice(1)
     .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
     .reduce((out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment), '');
+}
+
+/**
+ * JSON text typed by the operator, read as the kind asked for: the value, or one sentence saying
+ * why not (`what` names the thing in it, e.g. "Arguments").
+ */
+export function readJsonText(text: string, kind: 'object' | 'array' | 'any', what: string): { value: unknown } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { problem: `Not valid JSON: ${(error as Error).message}` };
+  }
+  if (kind === 'object' && (typeof value !== 'object' || value === null || Array.isArray(value))) return { problem: `${what} must be a JSON object ({ … }).` };
+  if (kind === 'array' && !Array.isArray(value)) return { problem: `${what} must be a JSON array ([ … ]).` };
+  return { value };
 }

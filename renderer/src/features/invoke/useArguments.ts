@@ -1,7 +1,7 @@
 import { getDefaultFormState, type RJSFSchema } from '@rjsf/utils';
 import { useMemo, useState } from 'react';
 import { formValidator } from '../../components/formValidator';
-import { describesNothing, schemaProblems, withoutDialect, type JsonSchema, type SchemaProblem } from '../../components/jsonSchema';
+import { describesNothing, readJsonText, schemaProblems, withoutDialect, type JsonSchema, type SchemaProblem } from '../../components/jsonSchema';
 
 export type ArgumentsMode = 'form' | 'json';
 
@@ -44,19 +44,13 @@ export function useArguments(schema: JsonSchema) {
 
   const setText = (next: string) => {
     setTextState(next);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(next);
-    } catch (error) {
-      setSyntaxError(`Not valid JSON: ${(error as Error).message}`);
-      return;
-    }
-    if (!isPlainObject(parsed)) {
-      setSyntaxError('Arguments must be a JSON object ({ … }).');
+    const read = readJsonText(next, 'object', 'Arguments');
+    if ('problem' in read) {
+      setSyntaxError(read.problem);
       return;
     }
     setSyntaxError(null);
-    setArgs(parsed);
+    setArgs(read.value as Arguments);
   };
 
   const setMode = (next: ArgumentsMode) => {
