@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowAttribute, buildAppCsp, permissionsPolicy } from './appCsp';
+import { allowAttribute, buildAppCsp, permissionsPolicy, refusedHost } from './appCsp';
 
 const options = { hostOrigin: 'http://127.0.0.1:5173', reportUri: '/app/abc/csp' };
 const directives = (policy: string) => new Map(policy.split('; ').map((d) => [d.split(' ')[0]!, d.split(' ').slice(1)]));
@@ -48,6 +48,92 @@ describe('buildAppCsp', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+const octet = fc.integer({ min: 0, max: 255 });
+const scheme = fc.constantFrom('http', 'https', 'ws', 'wss');
+const port = fc.option(fc.oneof(fc.integer({ min: 1, max: 65535 }).map(String), fc.constant('*')), { nil: undefined });
+const origin = (s: string, host: string, p: string | undefined) => `${s}://${host}${p === undefined ? '' : `:${p}`}`;
+const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
+/** Top-level domains of public names (none of them local-network or wildcard DNS suffixes). */
+const publicTld = fc.constantFrom('com', 'org', 'net', 'io', 'dev', 'example', 'co.uk');
+const publicName = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), publicTld).map(([labels, tld]) => [...labels, tld].join('.'));
+
+/** Every spelling of an IPv4 address the WHATWG URL parser reads back as that address. */
+function spellings([a, b, c, d]: number[]): string[] {
+  const n = ((a! << 24) | (b! << 16) | (c! << 8) | d!) >>> 0;
+  return [`${a}.${b}.${c}.${d}`, String(n), `0x${n.toString(16)}`, `0${a!.toString(8)}.${b}.${c}.${d}`, `${a}.${(b! << 16) | (c! << 8) | d!}`, `${a}.${b}.${(c! << 8) | d!}`];
+}
+
+function connectSrc(value: string) {
+  const { policy, warnings } = buildAppCsp({ csp: { connectDomains: [value] } }, options);
+  return { sources: directives(policy).get('connect-src')!, warnings };
+}
+
+describe('the hosts an app may declare', () => {
+  it('refuses a loopback, this-machine or link-local address in any spelling, scheme and port', () => {
+    const local = fc.oneof(
+      fc.tuple(fc.constant(127), octet, octet, octet),
+      fc.tuple(fc.constant(0), octet, octet, octet),
+      fc.tuple(fc.constant(169), fc.constant(254), octet, octet),
+    );
+    fc.assert(
+      fc.property(scheme, local, fc.nat(5), port, (s, address, form, p) => {
+        const host = spellings(address)[form]!;
+        const { sources, warnings } = connectSrc(origin(s, host, p));
+        expect(sources).toEqual(["'none'"]);
+        expect(warnings).toEqual([expect.stringMatching(/loopback|this machine|link-local/)]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses names that merely look local: localhost subdomains, local-network suffixes, single labels, embedded addresses, wildcard DNS', () => {
+    const lookalike = fc.oneof(
+      fc.array(label, { maxLength: 2 }).map((labels) => [...labels, 'localhost'].join('.')),
+      fc.tuple(fc.array(label, { maxLength: 2 }), fc.constantFrom('local', 'internal', 'localdomain', 'lan', 'home.arpa')).map(([labels, tld]) => [...labels, tld].join('.')),
+      label,
+      fc.tuple(fc.tuple(octet, octet, octet, octet), fc.constantFrom('.', '-'), fc.oneof(publicName, fc.constantFrom('nip.io', 'sslip.io'))).map(([ip, sep, rest]) => `${ip.join(sep)}.${rest}`),
+      fc.tuple(fc.array(label, { maxLength: 2 }), fc.constantFrom('nip.io', 'sslip.io', 'localtest.me', 'lvh.me')).map(([labels, domain]) => [...labels, domain].join('.')),
+    );
+    fc.assert(
+      fc.property(scheme, fc.boolean(), lookalike, port, (s, wildcard, host, p) => {
+        const { sources, warnings } = connectSrc(origin(s, `${wildcard ? '*.' : ''}${host}`, p));
+        expect(sources).toEqual(["'none'"]);
+        expect(warnings).toHaveLength(1);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps public names, wildcards over them and public addresses as written', () => {
+    const publicAddress = fc
+      .tuple(fc.integer({ min: 1, max: 223 }), octet, octet, octet)
+      .filter(([a, b]) => a !== 127 && !(a === 169 && b === 254))
+      .filter((address) => address.join('.') !== '100.100.100.200' && address.join('.') !== '168.63.129.16')
+      .map((address) => address.join('.'));
+    fc.assert(
+      fc.property(scheme, fc.oneof(publicName, publicName.map((name) => `*.${name}`), publicAddress), port, (s, host, p) => {
+        const value = origin(s, host, p);
+        expect(connectSrc(value)).toEqual({ sources: [value], warnings: [] });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('says why each reproduced lookalike is refused', () => {
+    expect(refusedHost('127.0.0.1.nip.io', false)).toMatch(/nip\.io/);
+    expect(refusedHost('evil.localhost', false)).toMatch(/loopback/);
+    expect(refusedHost('localhost', true)).toMatch(/loopback/);
+    expect(refusedHost('169.254.169.254', false)).toMatch(/link-local/);
+    expect(refusedHost('2852039166', false)).toMatch(/link-local/);
+    expect(refusedHost('metadata.google.internal', false)).toMatch(/local-network name \(\.internal\)/);
+    expect(refusedHost('100.100.100.200', false)).toMatch(/metadata/);
+    expect(refusedHost('0.0.1', true)).toMatch(/wildcard over address digits/);
+    expect(refusedHost('com', true)).toMatch(/whole top-level domain/);
+    expect(refusedHost('1.1', false)).toBe('is the address 1.0.0.1 written in another form');
+    expect(refusedHost('api.weather.example', false)).toBeUndefined();
   });
 });
 
