@@ -27,13 +27,29 @@ function isUntaggedActionsBuild(env) {
 }
 
 /**
+ * The generic update feed, which decides what the installed app runs next: only https, so no one
+ * on the network path can serve a release (or its checksums) in its place. A bad value stops the
+ * build with one sentence rather than shipping an app that updates from it.
+ */
+function updateFeedUrl(value) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`TOOLDECK_UPDATE_URL must be an https:// URL, and "${value}" is not a URL.`);
+  }
+  if (url.protocol !== 'https:') throw new Error(`TOOLDECK_UPDATE_URL must be an https:// URL (the update feed decides what the installed app runs next), not ${url.protocol}//${url.host}.`);
+  return value;
+}
+
+/**
  * What the environment adds to electron-builder.yml (electron-builder merges it over the file):
  * the publish provider. Signing and notarization read their variables themselves.
  */
 export function desktopBuildOverrides(env = process.env) {
   const config = {};
   if (env.TOOLDECK_UPDATE_URL) {
-    config.publish = [{ provider: 'generic', url: env.TOOLDECK_UPDATE_URL }];
+    config.publish = [{ provider: 'generic', url: updateFeedUrl(env.TOOLDECK_UPDATE_URL) }];
   } else if (env.GITHUB_REPOSITORY && /^[\w.-]+\/[\w.-]+$/.test(env.GITHUB_REPOSITORY) && !isUntaggedActionsBuild(env)) {
     const [owner, repo] = env.GITHUB_REPOSITORY.split('/');
     config.publish = [{ provider: 'github', owner, repo, releaseType: 'release' }];
@@ -66,13 +82,19 @@ async function main(argv) {
     console.error('usage: npm run package -- --linux|--mac|--win [--arch=x64|arm64] [--dir] [--publish=always|never]');
     process.exit(2);
   }
+  let config;
+  try {
+    config = desktopBuildOverrides();
+  } catch (error) {
+    console.error(error.message);
+    process.exit(2);
+  }
   const platform = PLATFORMS[platformFlag];
   const arch = argv.find((arg) => arg.startsWith('--arch='))?.slice('--arch='.length) ?? process.arch;
   const publish = argv.find((arg) => arg.startsWith('--publish='))?.slice('--publish='.length) ?? 'never';
   const build = spawnSync(process.execPath, [join(projectRoot, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: projectRoot, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
   await stageDesktopResources({ platform, arch });
-  const config = desktopBuildOverrides();
   for (const line of releaseSummary(config)) console.log(`• ${line}`);
   const builder = await import('electron-builder');
   const target = { linux: builder.Platform.LINUX, darwin: builder.Platform.MAC, win32: builder.Platform.WINDOWS }[platform];

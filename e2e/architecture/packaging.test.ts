@@ -105,6 +105,13 @@ describe('packaging', () => {
     ]);
   });
 
+  it('refuses an update feed that is not https, with one sentence naming the variable', () => {
+    for (const url of ['http://updates.example/tooldeck', 'http://127.0.0.1:8080/feed', 'ftp://updates.example/t', 'file:///srv/feed']) {
+      expect(() => desktopBuildOverrides({ TOOLDECK_UPDATE_URL: url }), url).toThrow(/^TOOLDECK_UPDATE_URL must be an https:\/\/ URL \(the update feed decides what the installed app runs next\), not [a-z]+:\/\/[^ ]*\.$/);
+    }
+    expect(() => desktopBuildOverrides({ TOOLDECK_UPDATE_URL: 'updates.example' })).toThrow('TOOLDECK_UPDATE_URL must be an https:// URL, and "updates.example" is not a URL.');
+  });
+
   it('gives the GitHub update feed only to a v* tag build on GitHub Actions, where GITHUB_REPOSITORY is always set', () => {
     const actions = { GITHUB_ACTIONS: 'true', GITHUB_REPOSITORY: 'acme/tooldeck' };
     const github = [{ provider: 'github', owner: 'acme', repo: 'tooldeck', releaseType: 'release' }];
