@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { RunningPeer } from './peers/mcp/everything';
-import { APP_SERVERS, startAppServer } from './peers/mcp/appServers';
+import { APP_SERVERS, HOSTILE_APP_SERVER, startAppServer, startAppServerScript } from './peers/mcp/appServers';
 import { expect, openSection, test } from './support/fixtures';
 import type { TooldeckServer } from './support/tooldeckServer';
 
@@ -8,11 +8,12 @@ test.describe.configure({ mode: 'serial' });
 
 let basic: RunningPeer;
 let budget: RunningPeer;
+let hostile: RunningPeer;
 test.beforeAll(async () => {
-  [basic, budget] = await Promise.all([startAppServer(APP_SERVERS.basicReact), startAppServer(APP_SERVERS.budgetAllocator)]);
+  [basic, budget, hostile] = await Promise.all([startAppServer(APP_SERVERS.basicReact), startAppServer(APP_SERVERS.budgetAllocator), startAppServerScript(HOSTILE_APP_SERVER)]);
 });
 test.afterAll(async () => {
-  await Promise.all([basic?.close(), budget?.close()]);
+  await Promise.all([basic?.close(), budget?.close(), hostile?.close()]);
 });
 
 async function addServer(page: Page, tooldeck: TooldeckServer, name: string, url: string) {
@@ -82,4 +83,33 @@ test('budget-allocator: the app renders from the tool result', async ({ page, to
   const frame = page.frameLocator('iframe[title="App of get-budget-data"]');
   await expect(frame.locator('canvas').first()).toBeVisible({ timeout: 20_000 });
   await expect(frame.getByText(/Marketing|Engineering/).first()).toBeVisible();
+});
+
+test('a hostile app opens nothing: window.open and target=_blank are refused by its sandbox, and a ui/open-link shows the exact URL and opens only if confirmed', async ({ page, tooldeck }) => {
+  const opened: string[] = [];
+  page.context().on('page', (popup) => opened.push(popup.url()));
+  await addServer(page, tooldeck, 'hostile', hostile.url);
+  await invoke(page, tooldeck, 'mcp:hostile.show-hostile-app');
+  const app = page.getByRole('region', { name: 'MCP App' });
+  await expect(app).toContainText('ui://hostile/app.html');
+  const frame = page.frameLocator('iframe[title="App of show-hostile-app"]');
+  const status = frame.getByRole('status');
+  await expect(status).toHaveText('ready');
+
+  // A real click (a user gesture, which a popup blocker would let through) on the link, then on the
+  // button: the app's own answer to window.open is the sign that both clicks were handled.
+  await frame.getByRole('link', { name: 'Follow a link' }).click();
+  await frame.getByRole('button', { name: 'Open a popup' }).click();
+  await expect(status).toHaveText('window.open returned null');
+
+  await frame.getByRole('button', { name: 'Ask to open a link' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Open a link from the app?' });
+  await expect(confirm).toContainText('https://example.org/exfiltrate?data=app-secret&via=open-link');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(status).toHaveText('the host did not open the link');
+  await expect(app.getByRole('list', { name: 'App activity' })).toContainText('did not open https://example.org/exfiltrate?data=app-secret&via=open-link');
+
+  expect(opened).toEqual([]);
+  expect(page.context().pages()).toEqual([page]);
+  expect(await app.locator('iframe').getAttribute('sandbox')).not.toContain('allow-popups');
 });

@@ -45,6 +45,8 @@ describe('McpAppHost with @modelcontextprotocol/server-basic-react', () => {
     const app = await host.open({ server: 'clock', tool: 'get-time', hostOrigin: 'http://127.0.0.1:5173' });
     expect(app).toMatchObject({ resourceUri: 'ui://get-time/mcp-app.html', sandbox: expect.not.stringContaining('allow-same-origin'), allow: '', warnings: [] });
     expect(app.src).toBe(`${app.origin}/app/${app.appId}`);
+    // Scripts and forms only: no popups (they would leave the CSP behind and reach the OS browser), no top navigation.
+    expect(app.sandbox.split(' ').sort()).toEqual(['allow-forms', 'allow-scripts']);
     const page = await fetch(app.src, { headers: asIframe });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toBe(app.csp);

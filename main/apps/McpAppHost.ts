@@ -24,13 +24,16 @@ const MAX_OPEN_APPS = 50;
 const DEFAULT_ORIGIN = 'default';
 const MAX_VIOLATIONS = 100;
 /**
- * Every app's iframe sandbox: scripts, forms and popups, never `allow-same-origin`, so the document
- * runs in an opaque origin isolated from the console and from every other app. This holds for an
- * app with `_meta.ui.domain` too: its serving origin is a port of 127.0.0.1, and cookies are shared
- * by every port of a host, so a same-origin app could read and set cookies that every other app and
- * page on 127.0.0.1 (the console's included) would see.
+ * Every app's iframe sandbox: scripts and forms, never `allow-same-origin`, so the document runs in
+ * an opaque origin isolated from the console and from every other app. This holds for an app with
+ * `_meta.ui.domain` too: its serving origin is a port of 127.0.0.1, and cookies are shared by every
+ * port of a host, so a same-origin app could read and set cookies that every other app and page on
+ * 127.0.0.1 (the console's included) would see. No `allow-popups` (nor `allow-top-navigation`): a
+ * popup would leave the app's CSP behind (its `connect-src` does not govern the new window's URL)
+ * and, in the desktop app, reach the OS browser through the window's open handler. An app opens a
+ * link only by asking the host (`ui/open-link`), which shows the operator the exact URL first.
  */
-const SANDBOX = 'allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox';
+const SANDBOX = 'allow-scripts allow-forms';
 
 interface AppSession {
   appId: string;

@@ -10,10 +10,17 @@ export const APP_SERVERS = {
   budgetAllocator: '@modelcontextprotocol/server-budget-allocator',
 } as const;
 
+/** The hand-written hostile MCP App server (an app that tries to open windows and links). */
+export const HOSTILE_APP_SERVER = resolve(import.meta.dirname, 'hostileAppServerForTests.mjs');
+
 /** Starts one of them over Streamable HTTP on a free port (they serve `/mcp`). */
 export async function startAppServer(pkg: (typeof APP_SERVERS)[keyof typeof APP_SERVERS]): Promise<RunningPeer> {
   // Their package.json exports only the server module; the CLI entry is the package's `bin`.
-  const script = join(modules, pkg, 'dist/index.js');
+  return startAppServerScript(join(modules, pkg, 'dist/index.js'), pkg);
+}
+
+/** Starts an MCP App server script that serves Streamable HTTP at `/mcp` on PORT and says "listening on". */
+export async function startAppServerScript(script: string, pkg = script): Promise<RunningPeer> {
   const port = await freePort();
   const child = spawn(process.execPath, [script], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
