@@ -9,6 +9,7 @@ import type { appsRouter } from '../../../../main/rpc/appsRouter';
 import type { AppActivity, CspViolation, OpenedApp } from '../../../../shared/apps';
 import type { ToolResult, ToolView } from '../../../../shared/registry';
 import { useTRPCClient } from '../../rpc/client';
+import { ConfirmInvokeDialog } from '../invoke/ConfirmInvokeDialog';
 import { clockTime } from '../tasks/TaskTimeline';
 
 type AppsClient = TRPCClient<typeof appsRouter>;
@@ -25,19 +26,25 @@ interface AppNote {
   level?: string;
 }
 
+/** A call the app asked for that policy wants approved: the operator sees the tool and the app's arguments. */
+interface PendingApproval {
+  view: ToolView;
+  args: Record<string, unknown>;
+  decide: (approved: boolean) => void;
+}
+
 function useClients() {
   const client = useTRPCClient() as unknown as { apps: AppsClient; tools: ToolsClient };
   return { apps: client.apps, tools: client.tools };
 }
 
 /** Resolves true when the operator confirms. */
-function confirm(title: string, body: React.ReactNode, label: string, danger = false): Promise<boolean> {
+function confirm(title: string, body: React.ReactNode, label: string): Promise<boolean> {
   return new Promise((resolve) => {
     modals.openConfirmModal({
       title,
       children: body,
       labels: { confirm: label, cancel: 'Cancel' },
-      confirmProps: danger ? { color: 'red' } : undefined,
       onConfirm: () => resolve(true),
       onCancel: () => resolve(false),
       onClose: () => resolve(false),
@@ -76,6 +83,7 @@ export function McpAppFrame({ server, tool, args, result }: McpAppFrameProps) {
   const [height, setHeight] = useState(240);
   const [notes, setNotes] = useState<AppNote[]>([]);
   const [violations, setViolations] = useState<CspViolation[]>([]);
+  const [approval, setApproval] = useState<PendingApproval>();
   const note = (n: Omit<AppNote, 'at'>) => setNotes((prev) => [...prev.slice(-199), { at: Date.now(), ...n }]);
   const latest = useRef({ args, result });
   latest.current = { args, result };
@@ -141,18 +149,36 @@ export function McpAppFrame({ server, tool, args, result }: McpAppFrameProps) {
       if (typeof h === 'number' && Number.isFinite(h)) setHeight(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Math.ceil(h))));
     });
     bridge.addEventListener('loggingmessage', (params) => note({ kind: 'log', level: params.level, text: typeof params.data === 'string' ? params.data : JSON.stringify(params.data) }));
+    // One approval at a time: a call the app makes while another waits for the operator is refused.
+    let approvalPending: PendingApproval | undefined;
+    const askApproval = (view: ToolView, args: Record<string, unknown>) =>
+      new Promise<boolean>((resolve) => {
+        approvalPending = {
+          view,
+          args,
+          decide: (approved) => {
+            approvalPending = undefined;
+            setApproval(undefined);
+            resolve(approved);
+          },
+        };
+        setApproval(approvalPending);
+      });
     bridge.oncalltool = async (params) => {
       const name = params.name;
+      // Exactly these arguments are shown for approval and sent.
+      const args = (params.arguments ?? {}) as Record<string, unknown>;
       const view = await tools.get.query({ name: `mcp:${server}.${name}` });
       let confirmed = false;
       if (view?.verdict.verdict === 'confirm') {
-        confirmed = await confirm(`The app wants to call ${name}`, <Text size="sm">Policy asks for approval before {name} runs ({view.verdict.reasons.join('; ')}).</Text>, 'Run it', true);
+        if (approvalPending) return { isError: true, content: [{ type: 'text', text: 'Another call from this app is waiting for the operator.' }] };
+        confirmed = await askApproval(view, args);
         if (!confirmed) {
           note({ kind: 'call', text: `${name}: declined by the operator` });
           return { isError: true, content: [{ type: 'text', text: 'The operator declined the call.' }] };
         }
       }
-      const outcome = await apps.callTool.mutate({ appId, name, arguments: (params.arguments ?? {}) as Record<string, unknown>, ...(confirmed ? { confirmed: true } : {}) });
+      const outcome = await apps.callTool.mutate({ appId, name, arguments: args, ...(confirmed ? { confirmed: true } : {}) });
       note({ kind: 'call', text: `${name}: ${outcome.error ? `${outcome.error.code} ${outcome.error.message}` : outcome.result?.isError ? 'tool error' : 'ok'} (recorded ${outcome.record.id})` });
       if (outcome.error) return { isError: true, content: [{ type: 'text', text: `${outcome.error.code}: ${outcome.error.message}` }] };
       return outcome.result as CallToolResult;
@@ -188,6 +214,7 @@ export function McpAppFrame({ server, tool, args, result }: McpAppFrameProps) {
     const activity = apps.watch.subscribe({ appId }, { onData: (a) => setViolations((a as AppActivity).violations) });
     return () => {
       closed = true;
+      approvalPending?.decide(false);
       activity.unsubscribe();
       bridgeRef.current = undefined;
       void bridge
@@ -276,6 +303,16 @@ export function McpAppFrame({ server, tool, args, result }: McpAppFrameProps) {
             ))}
           </List>
         </Box>
+      )}
+      {approval && (
+        <ConfirmInvokeDialog
+          opened
+          tool={approval.view}
+          arguments={approval.args}
+          requestedBy={`the app of ${tool.toolName} (${server})`}
+          onConfirm={() => approval.decide(true)}
+          onClose={() => approval.decide(false)}
+        />
       )}
       <Text size="xs" c="dimmed">
         The app runs on <Anchor size="xs" component="span">{opened.origin}</Anchor>, not the console’s origin: it reaches Tooldeck only through the bridge, and its tool calls go through policy and history.
