@@ -89,6 +89,24 @@ describe('the hosts an app may declare', () => {
     );
   });
 
+  it('refuses every IPv6 literal, loopback and link-local (fe80::/10) included: CSP host sources have no IPv6 form', () => {
+    const hextet = fc.integer({ min: 0, max: 0xffff }).map((n) => n.toString(16));
+    const ipv6 = fc.oneof(
+      fc.constant('::1'),
+      fc.constant('0:0:0:0:0:0:0:1'),
+      fc.tuple(fc.integer({ min: 0xfe80, max: 0xfebf }), hextet, hextet).map(([head, a, b]) => `${head.toString(16)}::${a}:${b}`),
+      fc.tuple(octet, octet, octet, octet).map((address) => `::ffff:${address.join('.')}`),
+    );
+    fc.assert(
+      fc.property(scheme, ipv6, port, (s, address, p) => {
+        const { sources, warnings } = connectSrc(origin(s, `[${address}]`, p));
+        expect(sources).toEqual(["'none'"]);
+        expect(warnings).toEqual([expect.stringContaining('is not an origin')]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('refuses names that merely look local: localhost subdomains, local-network suffixes, single labels, embedded addresses, wildcard DNS', () => {
     const lookalike = fc.oneof(
       fc.array(label, { maxLength: 2 }).map((labels) => [...labels, 'localhost'].join('.')),
