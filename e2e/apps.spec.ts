@@ -85,7 +85,7 @@ test('budget-allocator: the app renders from the tool result', async ({ page, to
   await expect(frame.getByText(/Marketing|Engineering/).first()).toBeVisible();
 });
 
-test('a hostile app opens nothing: window.open and target=_blank are refused by its sandbox, and a ui/open-link shows the exact URL and opens only if confirmed', async ({ page, tooldeck }) => {
+test('a hostile app opens nothing: window.open and target=_blank are refused by its sandbox, a ui/open-link shows the exact URL and opens only if confirmed, and the approval of its call shows its arguments', async ({ page, tooldeck }) => {
   const opened: string[] = [];
   page.context().on('page', (popup) => opened.push(popup.url()));
   await addServer(page, tooldeck, 'hostile', hostile.url);
@@ -108,6 +108,17 @@ test('a hostile app opens nothing: window.open and target=_blank are refused by 
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(status).toHaveText('the host did not open the link');
   await expect(app.getByRole('list', { name: 'App activity' })).toContainText('did not open https://example.org/exfiltrate?data=app-secret&via=open-link');
+
+  // A destructive call the app chose: the approval names the app and shows its arguments, and exactly those are sent.
+  await frame.getByRole('button', { name: 'Call a tool' }).click();
+  const approval = page.getByRole('dialog', { name: 'Invoke delete-records?' });
+  await expect(approval).toContainText('Requested by the app of show-hostile-app (hostile)');
+  const args = approval.getByRole('tree', { name: 'Arguments' });
+  await expect(args.getByRole('treeitem', { name: /"table":\s*"invoices"/ })).toBeVisible();
+  await expect(args.getByRole('treeitem', { name: /"all":\s*true/ })).toBeVisible();
+  await expect(args.getByRole('treeitem', { name: /"olderThanDays":\s*0/ })).toBeVisible();
+  await approval.getByRole('button', { name: 'Confirm and invoke' }).click();
+  await expect(status).toHaveText('the call ran: deleted with {"table":"invoices","filter":{"all":true,"olderThanDays":0}}');
 
   expect(opened).toEqual([]);
   expect(page.context().pages()).toEqual([page]);
