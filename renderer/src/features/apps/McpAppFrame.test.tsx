@@ -1,7 +1,7 @@
 import { ModalsProvider } from '@mantine/modals';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OpenedApp } from '../../../../shared/apps';
 import { FakeBackend, renderWithBackend } from '../invoke/testing/FakeBackend';
 import { outcomeOf, toolView } from '../invoke/testing/fixtures';
@@ -129,5 +129,33 @@ describe('McpAppFrame: a call the app makes that policy wants approved', () => {
     expect((await app.reply(2)).result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'The operator declined the call.' }] });
     expect(fake.callsTo('apps.callTool')).toEqual([]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+});
+
+describe('McpAppFrame: a link the app asks the host to open (ui/open-link)', () => {
+  it('shows the exact address with its host on its own, and opens nothing unless confirmed', async () => {
+    const user = userEvent.setup();
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    renderFrame(backend());
+    const app = await connectApp();
+    const lookalike = 'https://accounts.example.com.evil.example/login?next=%2F&data=app-secret';
+
+    app.post({ id: 3, method: 'ui/open-link', params: { url: lookalike } });
+    const dialog = await screen.findByRole('dialog', { name: 'Open a link from the app?' });
+    expect(within(dialog).getByText('accounts.example.com.evil.example')).toBeInTheDocument();
+    expect(within(dialog).getByText(lookalike)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect((await app.reply(3)).result).toMatchObject({ isError: true });
+
+    app.post({ id: 4, method: 'ui/open-link', params: { url: lookalike } });
+    await user.click(within(await screen.findByRole('dialog', { name: 'Open a link from the app?' })).getByRole('button', { name: 'Open link' }));
+    expect((await app.reply(4)).result).not.toHaveProperty('isError');
+    expect(open.mock.calls).toEqual([[lookalike, '_blank', 'noopener,noreferrer']]);
+
+    // Credentials in a link are refused outright, with no dialog.
+    app.post({ id: 5, method: 'ui/open-link', params: { url: 'https://user:pass@example.org/' } });
+    expect((await app.reply(5)).result).toMatchObject({ isError: true });
+    expect(open).toHaveBeenCalledTimes(1);
+    open.mockRestore();
   });
 });

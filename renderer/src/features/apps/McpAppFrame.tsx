@@ -195,7 +195,23 @@ export function McpAppFrame({ server, tool, args, result }: McpAppFrameProps) {
         note({ kind: 'link', text: `refused to open ${url} (only http and https links open)` });
         return { isError: true };
       }
-      const ok = await confirm('Open a link from the app?', <Text size="sm" style={{ wordBreak: 'break-all' }}>The app asks to open <Code>{parsed.href}</Code> in a new tab.</Text>, 'Open link');
+      if (parsed.username || parsed.password) {
+        note({ kind: 'link', text: `refused to open ${parsed.host} (links with credentials in them are not opened)` });
+        return { isError: true };
+      }
+      // The exact address, with its host on its own so a look-alike is noticed.
+      const ok = await confirm(
+        'Open a link from the app?',
+        <Stack gap={6}>
+          <Text size="sm">
+            The app asks to open a page on <Text span fw={700}>{parsed.host}</Text> in a new tab:
+          </Text>
+          <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+            {parsed.href}
+          </Code>
+        </Stack>,
+        'Open link',
+      );
       note({ kind: 'link', text: `${ok ? 'opened' : 'did not open'} ${parsed.href}` });
       if (ok) window.open(parsed.href, '_blank', 'noopener,noreferrer');
       return ok ? {} : { isError: true };
