@@ -3,7 +3,7 @@
 // what the environment provides. Needs the Electron binary, so it runs where GitHub is reachable.
 //
 // Environment (each optional; without it that step is skipped and the summary says so):
-//   TOOLDECK_UPDATE_URL        auto-update feed on your own server (electron-builder "generic")
+//   TOOLDECK_UPDATE_URL        auto-update feed on your own server (electron-builder "generic"; https only)
 //   GITHUB_REPOSITORY          owner/repo: auto-update from that repository's GitHub releases (on
 //                              GitHub Actions, where it is always set, only for a v* tag's build)
 //   CSC_LINK, CSC_KEY_PASSWORD signing certificate (macOS Developer ID .p12, or Windows .pfx)
