@@ -55,7 +55,7 @@ const octet = fc.integer({ min: 0, max: 255 });
 const scheme = fc.constantFrom('http', 'https', 'ws', 'wss');
 const port = fc.option(fc.oneof(fc.integer({ min: 1, max: 65535 }).map(String), fc.constant('*')), { nil: undefined });
 const origin = (s: string, host: string, p: string | undefined) => `${s}://${host}${p === undefined ? '' : `:${p}`}`;
-const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
+const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/).filter((l) => l !== 'localhost');
 /** Top-level domains of public names (none of them local-network or wildcard DNS suffixes). */
 const publicTld = fc.constantFrom('com', 'org', 'net', 'io', 'dev', 'example', 'co.uk');
 const publicName = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), publicTld).map(([labels, tld]) => [...labels, tld].join('.'));
@@ -110,6 +110,7 @@ describe('the hosts an app may declare', () => {
   it('refuses names that merely look local: localhost subdomains, local-network suffixes, single labels, embedded addresses, wildcard DNS', () => {
     const lookalike = fc.oneof(
       fc.array(label, { maxLength: 2 }).map((labels) => [...labels, 'localhost'].join('.')),
+      fc.tuple(fc.array(label, { maxLength: 2 }), publicName).map(([labels, rest]) => [...labels, 'localhost', rest].join('.')),
       fc.tuple(fc.array(label, { maxLength: 2 }), fc.constantFrom('local', 'internal', 'localdomain', 'lan', 'home.arpa')).map(([labels, tld]) => [...labels, tld].join('.')),
       label,
       fc.tuple(fc.tuple(octet, octet, octet, octet), fc.constantFrom('.', '-'), fc.oneof(publicName, fc.constantFrom('nip.io', 'sslip.io'))).map(([ip, sep, rest]) => `${ip.join(sep)}.${rest}`),
@@ -143,6 +144,7 @@ describe('the hosts an app may declare', () => {
   it('says why each reproduced lookalike is refused', () => {
     expect(refusedHost('127.0.0.1.nip.io', false)).toMatch(/nip\.io/);
     expect(refusedHost('evil.localhost', false)).toMatch(/loopback/);
+    expect(refusedHost('localhost.attacker.example', false)).toMatch(/localhost label/);
     expect(refusedHost('localhost', true)).toMatch(/loopback/);
     expect(refusedHost('169.254.169.254', false)).toMatch(/link-local/);
     expect(refusedHost('2852039166', false)).toMatch(/link-local/);

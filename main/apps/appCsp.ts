@@ -37,8 +37,8 @@ function refusedAddress(address: string): string | undefined {
  * Why a declared host is refused, if it is. Addresses are judged by what they are (the WHATWG URL
  * parser reads `2130706433`, `0x7f.1` and `127.1` as 127.0.0.1, so a non-canonical spelling is
  * refused outright); names by how they are written: `localhost` and its subdomains resolve to this
- * machine, and names that merely look local (a single label, a local-network suffix, an embedded
- * address, a wildcard DNS service) are refused too. A public name can still be pointed at any
+ * machine, and names that merely look local (a localhost label, a single label, a local-network
+ * suffix, an embedded address, a wildcard DNS service) are refused too. A public name can still be pointed at any
  * address by its owner; that is answered where the request lands: the console and the app origins
  * accept only their own Host.
  */
@@ -57,6 +57,7 @@ export function refusedHost(host: string, wildcard: boolean): string | undefined
     return refusedAddress(address) ?? (address === name ? undefined : `is the address ${address} written in another form`);
   }
   if (under(name, 'localhost')) return LOOPBACK_REASON;
+  if (labels.includes('localhost')) return 'has a localhost label, the form of names made to look local';
   const suffix = LOCAL_NETWORK_SUFFIXES.find((s) => under(name, s));
   if (suffix) return `is a local-network name (.${suffix})`;
   if (labels.length === 1) return wildcard ? 'is a wildcard over a whole top-level domain' : 'is a single-label name, which resolves on the local network';
