@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { McpServerConfig } from './mcp';
 import { SECRET_PLACEHOLDER } from './secrets';
-import { sealServerConfig, secretSlots, unsealServerConfig } from './serverSecrets';
+import { keepsStoredSecrets, sealServerConfig, secretSlots, unsealServerConfig } from './serverSecrets';
 
 const http = (url: string, headers: Record<string, string> = {}) => McpServerConfig.parse({ name: 's', transport: 'http', url, headers });
 const stdio = (env: Record<string, string>) => McpServerConfig.parse({ name: 's', transport: 'stdio', command: 'x', env });
@@ -58,5 +58,18 @@ describe('sealing a server config', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('which stored secrets an edit keeps', () => {
+  it('keeps them on the same origin only: another host, port or scheme (https to http included) starts with none', () => {
+    const before = http('https://mcp.example/mcp');
+    expect(keepsStoredSecrets(before, http('https://mcp.example/other?x=1'))).toBe(true);
+    expect(keepsStoredSecrets(before, http('https://u:***@mcp.example:443/mcp'))).toBe(true);
+    expect(keepsStoredSecrets(before, http('http://mcp.example/mcp'))).toBe(false);
+    expect(keepsStoredSecrets(before, http('https://mcp.example:8443/mcp'))).toBe(false);
+    expect(keepsStoredSecrets(before, http('https://mcp.example.attacker.test/mcp'))).toBe(false);
+    expect(keepsStoredSecrets(before, stdio({}))).toBe(false);
+    expect(keepsStoredSecrets(stdio({ A: '1' }), stdio({ B: '2' }))).toBe(true);
   });
 });

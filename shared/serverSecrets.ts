@@ -87,6 +87,26 @@ export function sealServerConfig(input: McpServerConfig, explicitEnv: Record<str
   };
 }
 
+/**
+ * Where a saved server's secrets go: the origin (scheme, host and port) of an HTTP server's URL —
+ * the endpoint its bearer token, headers, URL password and OAuth tokens were given for — or, for a
+ * stdio server, the local process it starts.
+ */
+export function secretDestination(config: McpServerConfig): string {
+  return config.transport === 'stdio' ? 'a local command' : new URL(config.url).origin;
+}
+
+/**
+ * Whether an edit from `previous` to `next` may keep the secrets stored for `previous` (the values
+ * an edit leaves as `***`, the bearer token it leaves out, the OAuth tokens and client
+ * registration): only when they would still go to the same destination. A server that keeps its
+ * name but points at another origin — or moves from https to http — starts with no secrets: they
+ * follow the endpoint they were given for, never the name.
+ */
+export function keepsStoredSecrets(previous: McpServerConfig, next: McpServerConfig): boolean {
+  return secretDestination(previous) === secretDestination(next);
+}
+
 /** Every slot a sealed config has a value for in the SecretStore. */
 export function secretSlots(config: McpServerConfig): SecretSlot[] {
   if (config.transport === 'stdio') return config.secretEnv.map((name) => `env:${name}`);
