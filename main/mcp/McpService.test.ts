@@ -228,6 +228,10 @@ describe('saved server secrets', () => {
       expect(saved.state.status).toBe('ready');
       // An edit that leaves the launch as it was needs no new confirmation.
       await service.save({ config: { ...config, enabled: false, env: { API_TOKEN: '***' } } as never, previousName: 'confirmed' }, { requireLaunchConfirmation: true });
+      // Every value is sealed, so a new value shows the same line (API_TOKEN=***): it is a new launch all the same.
+      const newValue = { config: { ...config, enabled: false, env: { API_TOKEN: 'tok-changed' } } as never, previousName: 'confirmed' };
+      await expect(service.save(newValue, { requireLaunchConfirmation: true })).rejects.toMatchObject({ step: 'confirm-launch', details: [line] });
+      await service.save({ ...newValue, confirmedLaunchLine: line }, { requireLaunchConfirmation: true });
     } finally {
       await service.close();
     }
@@ -277,8 +281,7 @@ describe('saved server secrets', () => {
       // Replacing the saved server with a different launch needs its own confirmation too.
       expect(await service.importServers(changed, { ...browser, replace: true })).toMatchObject({ replaced: [], skipped: [{ name: 'imported', reason: `not confirmed: ${changedLine}` }] });
       const [kept] = service.configs();
-      expect(kept).toMatchObject({ transport: 'stdio', env: { LAUNCH_MARKER: marker } });
-      expect(kept).not.toHaveProperty('env.NODE_OPTIONS');
+      expect(kept).toMatchObject({ transport: 'stdio', env: {}, secretEnv: ['API_TOKEN', 'LAUNCH_MARKER'] });
       expect(launched()).toEqual(started);
     } finally {
       await service.close();

@@ -9,7 +9,7 @@ import { IconFetcher } from './IconFetcher';
 import { InteractionBroker } from './InteractionBroker';
 import { McpConnection } from './McpConnection';
 import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
-import { BEARER_SLOT, keepsStoredSecrets, sealServerConfig, secretDestination, secretSlots, unsealServerConfig } from '../../shared/serverSecrets';
+import { BEARER_SLOT, keepsStoredSecrets, sealServerConfig, secretDestination, secretSlots, unsealServerConfig, valuesMaskedInRecords } from '../../shared/serverSecrets';
 import { OAuthService, type EphemeralOAuthOptions } from './oauth/OAuthService';
 import { ServerConfigStore } from './ServerConfigStore';
 import { McpTaskService } from './tasks/McpTaskService';
@@ -193,14 +193,16 @@ export class McpService {
     const config: McpServerConfig = sealed.config.transport === 'stdio' ? sealed.config : { ...sealed.config, hasBearerToken: !!token };
     if (options.requireLaunchConfirmation && config.transport === 'stdio') {
       const line = stdioLaunchLine(config);
-      const unchanged = previous?.transport === 'stdio' && stdioLaunchLine(previous) === line;
+      let unchanged = previous?.transport === 'stdio' && stdioLaunchLine(previous) === line;
+      // Every environment value is sealed and shows as ***: a new value behind the same line is a new launch too.
+      for (const [slot, value] of Object.entries(sealed.values)) if (unchanged && (await this.store.secret(previous!.name, slot)) !== value) unchanged = false;
       if (!unchanged && input.confirmedLaunchLine !== line) {
         throw launchConfirmationRequired([line]);
       }
     }
 
     const secrets = { ...kept, ...sealed.values, ...(token ? { [BEARER_SLOT]: token } : {}) };
-    this.redactor.add(...Object.values(secrets));
+    this.redactor.add(...valuesMaskedInRecords(config.name, secrets));
     await this.store.upsert(config, previousName);
     if (previous) {
       if (previous.name !== config.name) await this.disconnect(previous.name);
@@ -400,7 +402,7 @@ export class McpService {
     const launch = McpServerConfig.parse(input);
     const sealed = sealServerConfig(launch);
     // Never saved, but masked like saved ones wherever they would show (transcript, errors, history).
-    this.redactor.add(...Object.values(sealed.values), ...(bearerToken ? [bearerToken] : []));
+    this.redactor.add(...valuesMaskedInRecords(launch.name, sealed.values), ...(bearerToken ? [bearerToken] : []));
     const config = sealed.config;
     const connection = new McpConnection({
       config,
@@ -450,7 +452,7 @@ export class McpService {
 
   private async createConnection(config: McpServerConfig, onUnexpectedClose: (reason: string) => void) {
     const secrets = await this.store.secretsOf(config);
-    this.redactor.add(...Object.values(secrets).filter((value): value is string => value !== undefined));
+    this.redactor.add(...valuesMaskedInRecords(config.name, secrets));
     return new McpConnection({
       config,
       launch: unsealServerConfig(config, secrets),

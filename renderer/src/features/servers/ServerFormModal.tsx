@@ -152,7 +152,7 @@ export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened
                 <TextInput label="Working directory" placeholder="(inherit)" value={draft.cwd} onChange={(e) => set({ cwd: e.currentTarget.value })} ff="monospace" />
                 <KeyValueEditor label="Environment" rows={draft.env} onChange={(env) => set({ env })} keyPlaceholder="NAME" valuePlaceholder="value" />
                 <Text size="xs" c="dimmed">
-                  Values of credential-like variables (names with TOKEN, KEY, SECRET, AUTH, SESSION, PASSWORD; values that look like keys) are sealed in the secret store and shown as {SECRET_PLACEHOLDER}.
+                  Every value is sealed in the secret store and shown as {SECRET_PLACEHOLDER}; leave {SECRET_PLACEHOLDER} to keep it, or type a new value. <Text span ff="monospace" size="xs">tooldeck mcp export NAME --include-secrets</Text> prints the stored values.
                 </Text>
               </>
             ) : (
@@ -160,11 +160,11 @@ export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened
                 <TextInput label="URL" required placeholder={draft.transport === 'sse' ? 'http://127.0.0.1:3001/sse' : 'http://127.0.0.1:3001/mcp'} value={draft.url} onChange={(e) => set({ url: e.currentTarget.value })} ff="monospace" />
                 <KeyValueEditor label="Headers" rows={draft.headers} onChange={(headers) => set({ headers })} keyPlaceholder="Header-Name" valuePlaceholder="value" />
                 <Text size="xs" c="dimmed">
-                  Authorization, Cookie and other credential headers, a password in the URL and credential URL parameters are sealed in the secret store and shown as {SECRET_PLACEHOLDER}.
+                  Every header value, a password in the URL and credential URL parameters are sealed in the secret store and shown as {SECRET_PLACEHOLDER}; leave {SECRET_PLACEHOLDER} to keep a value. Stored secrets are sent only to the origin they were given for: after changing the URL to another host, port or scheme, enter them again.
                 </Text>
                 <PasswordInput
                   label="Bearer token"
-                  description={existing && existing.config.transport !== 'stdio' && existing.config.hasBearerToken ? 'A token is stored; leave empty to keep it' : 'Kept in the secret store, never in the config file'}
+                  description={existing && existing.config.transport !== 'stdio' && existing.config.hasBearerToken ? 'A token is stored; leave empty to keep it (it is dropped if the URL moves to another origin)' : 'Kept in the secret store, never in the config file'}
                   value={draft.bearerToken}
                   onChange={(e) => set({ bearerToken: e.currentTarget.value })}
                 />
