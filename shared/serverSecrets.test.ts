@@ -2,29 +2,40 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { McpServerConfig } from './mcp';
 import { SECRET_PLACEHOLDER } from './secrets';
-import { sealServerConfig, secretSlots, unsealServerConfig } from './serverSecrets';
+import { isMaskedInRecords, keepsStoredSecrets, sealServerConfig, secretSlots, unsealServerConfig } from './serverSecrets';
 
 const http = (url: string, headers: Record<string, string> = {}) => McpServerConfig.parse({ name: 's', transport: 'http', url, headers });
 const stdio = (env: Record<string, string>) => McpServerConfig.parse({ name: 's', transport: 'stdio', command: 'x', env });
 
 describe('sealing a server config', () => {
-  it('moves credential headers, a URL password and credential query values out, and puts them back exactly', () => {
+  it('moves every header value, a URL password and credential query values out, and puts them back exactly', () => {
     const plain = http('https://ops:p%40ss@mcp.example/mcp?api_key=k1&team=blue&api_key=k2', { Authorization: 'Bearer t', 'X-Api-Key': 'a', Cookie: 'sid=c', 'X-Team': 'blue' });
     const sealed = sealServerConfig(plain);
     expect(sealed.config).toMatchObject({
       url: 'https://ops:***@mcp.example/mcp?api_key=***&team=blue&api_key=***',
-      headers: { 'X-Team': 'blue' },
-      secretHeaders: ['Authorization', 'Cookie', 'X-Api-Key'],
+      headers: {},
+      secretHeaders: ['Authorization', 'Cookie', 'X-Api-Key', 'X-Team'],
       urlSecrets: ['password', 'query:api_key'],
     });
-    expect(sealed.values).toEqual({ 'header:Authorization': 'Bearer t', 'header:X-Api-Key': 'a', 'header:Cookie': 'sid=c', 'url:password': 'p%40ss', 'url:query:api_key': '["k1","k2"]' });
+    expect(sealed.values).toEqual({ 'header:Authorization': 'Bearer t', 'header:X-Api-Key': 'a', 'header:Cookie': 'sid=c', 'url:password': 'p%40ss', 'url:query:api_key': '["k1","k2"]', 'header:X-Team': 'blue' });
     expect(secretSlots(sealed.config).sort()).toEqual(Object.keys(sealed.values).sort());
     expect(unsealServerConfig(sealed.config, sealed.values)).toEqual(plain);
   });
 
-  it('seals env values by name or by look, and keeps the rest readable', () => {
-    const sealed = sealServerConfig(stdio({ GITHUB_TOKEN: 'g', DATABASE_URL: 'postgres://u:pw@h/db', OPENAI: 'sk-abcdefghijklmnopqrstuvwx', LOG_LEVEL: 'debug', max: '5' }));
-    expect(sealed.config).toMatchObject({ env: { LOG_LEVEL: 'debug', max: '5' }, secretEnv: ['DATABASE_URL', 'GITHUB_TOKEN', 'OPENAI'] });
+  it('seals every env and header value whatever its name, and leaves only empty values in the file', () => {
+    const sealed = sealServerConfig(stdio({ GITHUB_PAT: 'plain-looking-value', DATABASE_URL: 'postgres://u:pw@h/db', LOG_LEVEL: 'debug', max: '5', EMPTY: '' }));
+    expect(sealed.config).toMatchObject({ env: { EMPTY: '' }, secretEnv: ['DATABASE_URL', 'GITHUB_PAT', 'LOG_LEVEL', 'max'] });
+    expect(sealed.values).toMatchObject({ 'env:GITHUB_PAT': 'plain-looking-value', 'env:LOG_LEVEL': 'debug', 'env:max': '5' });
+    expect(sealServerConfig(http('https://h.example/mcp', { 'X-Team': 'ops', 'X-Tenant-Ref': 'acme-prod-7781' })).config).toMatchObject({ headers: {}, secretHeaders: ['X-Team', 'X-Tenant-Ref'] });
+  });
+
+  it('masks in records every credential, and other sealed settings from eight characters', () => {
+    expect(isMaskedInRecords('mcp:s:env:GITHUB_PAT', 'plain-looking-value')).toBe(true);
+    expect(isMaskedInRecords('mcp:s:env:API_TOKEN', 'tok1')).toBe(true);
+    expect(isMaskedInRecords('mcp:s:env:DEBUG', 'true')).toBe(false);
+    expect(isMaskedInRecords('mcp:s:header:X-Port', '3001')).toBe(false);
+    expect(isMaskedInRecords('mcp:s:bearer', 'tok1')).toBe(true);
+    expect(isMaskedInRecords('mcp:s:oauth:client-secret', 'abcd')).toBe(true);
   });
 
   it('treats *** as "keep the stored value"', () => {
@@ -58,5 +69,18 @@ describe('sealing a server config', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('which stored secrets an edit keeps', () => {
+  it('keeps them on the same origin only: another host, port or scheme (https to http included) starts with none', () => {
+    const before = http('https://mcp.example/mcp');
+    expect(keepsStoredSecrets(before, http('https://mcp.example/other?x=1'))).toBe(true);
+    expect(keepsStoredSecrets(before, http('https://u:***@mcp.example:443/mcp'))).toBe(true);
+    expect(keepsStoredSecrets(before, http('http://mcp.example/mcp'))).toBe(false);
+    expect(keepsStoredSecrets(before, http('https://mcp.example:8443/mcp'))).toBe(false);
+    expect(keepsStoredSecrets(before, http('https://mcp.example.attacker.test/mcp'))).toBe(false);
+    expect(keepsStoredSecrets(before, stdio({}))).toBe(false);
+    expect(keepsStoredSecrets(stdio({ A: '1' }), stdio({ B: '2' }))).toBe(true);
   });
 });

@@ -21,10 +21,17 @@ export interface SealedServerConfig {
 }
 
 /**
+ * Every environment variable and header value of a saved server is sealed, whatever its name: a
+ * guess from names and values missed credentials such as `GITHUB_PAT=…`. Only an empty value,
+ * which holds nothing, stays in the file.
+ */
+const isSealedValue = (value: string) => value !== '';
+
+/**
  * Splits a server config as a user typed it into what may be written to servers.json and what
- * must go to the SecretStore: credential-named or credential-looking environment values, headers,
- * a URL's password and credential query parameters. Pure, so the local reconciler can compare a
- * resource's server with the saved one in the same sealed form.
+ * must go to the SecretStore: every environment variable and header value, a URL's password and
+ * credential query parameters. Pure, so the local reconciler can compare a resource's server with
+ * the saved one in the same sealed form.
  *
  * `explicitEnv` are values for variables the caller already named secret (`config.secretEnv`).
  */
@@ -37,7 +44,7 @@ export function sealServerConfig(input: McpServerConfig, explicitEnv: Record<str
     const env: Record<string, string> = {};
     const secretEnv = new Set(input.secretEnv);
     for (const [name, value] of Object.entries(input.env)) {
-      if (secretEnv.has(name) || isSecretSetting(name, value)) {
+      if (secretEnv.has(name) || isSealedValue(value)) {
         secretEnv.add(name);
         route(`env:${name}`, value);
       } else env[name] = value;
@@ -53,7 +60,7 @@ export function sealServerConfig(input: McpServerConfig, explicitEnv: Record<str
   const headers: Record<string, string> = {};
   const secretHeaders = new Set(input.secretHeaders);
   for (const [name, value] of Object.entries(input.headers)) {
-    if (secretHeaders.has(name) || isSecretSetting(name, value)) {
+    if (secretHeaders.has(name) || isSealedValue(value)) {
       secretHeaders.add(name);
       route(`header:${name}`, value);
     } else headers[name] = value;
@@ -85,6 +92,47 @@ export function sealServerConfig(input: McpServerConfig, explicitEnv: Record<str
     values,
     kept,
   };
+}
+
+/**
+ * A sealed value is masked wherever it appears in records (history, transcripts, errors, logs) when
+ * it is a credential by name or look, or long enough to be one. An environment or header value
+ * sealed only because every such value is (`DEBUG=true`, `PORT=3001`, `LOG_LEVEL=info`) is masked
+ * from this length on: masking `true` or `3001` in every recorded result would garble history, and
+ * values that short are not credentials.
+ */
+export const PLAIN_SETTING_MASK_MIN_LENGTH = 8;
+
+/** Whether the value stored under this SecretStore key is masked in records (see PLAIN_SETTING_MASK_MIN_LENGTH). */
+export function isMaskedInRecords(key: string, value: string): boolean {
+  const setting = /^mcp:[^:]+:(?:env|header):(.+)$/.exec(key);
+  if (!setting) return true;
+  return value.length >= PLAIN_SETTING_MASK_MIN_LENGTH || isSecretSetting(setting[1]!, value);
+}
+
+/** The values of a server's secrets (by slot) that are masked in records. */
+export function valuesMaskedInRecords(server: string, secrets: Record<SecretSlot, string | undefined>): string[] {
+  return Object.entries(secrets).flatMap(([slot, value]) => (value !== undefined && isMaskedInRecords(secretKey(server, slot), value) ? [value] : []));
+}
+
+/**
+ * Where a saved server's secrets go: the origin (scheme, host and port) of an HTTP server's URL —
+ * the endpoint its bearer token, headers, URL password and OAuth tokens were given for — or, for a
+ * stdio server, the local process it starts.
+ */
+export function secretDestination(config: McpServerConfig): string {
+  return config.transport === 'stdio' ? 'a local command' : new URL(config.url).origin;
+}
+
+/**
+ * Whether an edit from `previous` to `next` may keep the secrets stored for `previous` (the values
+ * an edit leaves as `***`, the bearer token it leaves out, the OAuth tokens and client
+ * registration): only when they would still go to the same destination. A server that keeps its
+ * name but points at another origin — or moves from https to http — starts with no secrets: they
+ * follow the endpoint they were given for, never the name.
+ */
+export function keepsStoredSecrets(previous: McpServerConfig, next: McpServerConfig): boolean {
+  return secretDestination(previous) === secretDestination(next);
 }
 
 /** Every slot a sealed config has a value for in the SecretStore. */

@@ -8,5 +8,7 @@ declare class URL {
   username: string;
   protocol: string;
   search: string;
+  /** scheme://host:port, without userinfo or path. */
+  readonly origin: string;
   toString(): string;
 }

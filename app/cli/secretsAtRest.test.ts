@@ -26,6 +26,9 @@ const SECRETS = {
   bearerToken: 'bearer-0d9c3e5b71',
   namedEnv: 'envtoken-6b1d08f3c2',
   credentialLookingEnv: 'dburlpw-c3f5a7e912',
+  /** A credential whose name says nothing of tokens or keys, with no provider prefix: sealed all the same. */
+  plainNamedEnv: 'patvalue-5d2e81c07a',
+  plainNamedHeader: 'tenantref-0a7c3e9d14',
 };
 /** A URL password travels as HTTP Basic: its encoded form is as much a secret as the password. */
 const BASIC_CREDENTIAL = Buffer.from(`ops:${SECRETS.basicUrlPassword}`).toString('base64');
@@ -97,6 +100,7 @@ describe('secrets at rest', () => {
       '--header', `Cookie=sid=${SECRETS.cookieHeader}`,
       '--header', `Proxy-Authorization=Bearer ${SECRETS.proxyAuthorizationHeader}`,
       '--header', `X-Session-Id=${SECRETS.sessionIdHeader}`,
+      '--header', `X-Tenant-Ref=${SECRETS.plainNamedHeader}`,
       '--header', 'X-Team=blue',
     ]);
     expect(added).toMatchObject({ code: 0, stderr: '' });
@@ -111,6 +115,7 @@ describe('secrets at rest', () => {
       'mcp', 'add', 'local', '--stdio', `${process.execPath} ${everythingScript} stdio`,
       '--env', `MY_SERVICE_TOKEN=${SECRETS.namedEnv}`,
       '--env', `DATABASE_URL=${DATABASE_URL}`,
+      '--env', `GITHUB_PAT=${SECRETS.plainNamedEnv}`,
       '--env', 'LOG_LEVEL=debug',
     ]);
     expect(local.stdout).toMatch(/connected/);
@@ -122,6 +127,8 @@ describe('secrets at rest', () => {
     expect(sent?.headers.authorization).toBe(`Bearer ${SECRETS.authorizationHeader}`);
     expect(sent?.headers['proxy-authorization']).toBe(`Bearer ${SECRETS.proxyAuthorizationHeader}`);
     expect(sent?.headers['x-session-id']).toBe(SECRETS.sessionIdHeader);
+    expect(sent?.headers['x-tenant-ref']).toBe(SECRETS.plainNamedHeader);
+    expect(sent?.headers['x-team']).toBe('blue');
     expect(sent?.url).toContain(`api_key=${SECRETS.urlQueryKey}`);
     expect(proxy.seen.some((request) => request.headers.authorization === `Bearer ${SECRETS.bearerToken}`)).toBe(true);
     expect(proxy.seen.some((request) => request.headers.authorization === `Basic ${BASIC_CREDENTIAL}`)).toBe(true);
@@ -144,12 +151,13 @@ describe('secrets at rest', () => {
         const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
         expect(environ).toContain(`MY_SERVICE_TOKEN=${SECRETS.namedEnv}`);
         expect(environ).toContain(`DATABASE_URL=${DATABASE_URL}`);
+        expect(environ).toContain(`GITHUB_PAT=${SECRETS.plainNamedEnv}`);
       }
       // ...and on every platform from the server itself: server-everything's get-env returns its
       // process.env. Its result, secrets and all, also lands in history, which must mask them.
       const printed = await core.pipeline.invoke({ name: 'mcp:local.get-env', arguments: {} });
       const env = JSON.parse((printed.result?.content as Array<{ text: string }>)[0]!.text) as Record<string, string>;
-      expect(env).toMatchObject({ MY_SERVICE_TOKEN: SECRETS.namedEnv, DATABASE_URL, LOG_LEVEL: 'debug' });
+      expect(env).toMatchObject({ MY_SERVICE_TOKEN: SECRETS.namedEnv, DATABASE_URL, GITHUB_PAT: SECRETS.plainNamedEnv, LOG_LEVEL: 'debug' });
       await core.pipeline.invoke({ name: 'mcp:local.echo', arguments: { message: everySecret } });
       const transcript = core.mcp.transcript('local')!.export();
       expect(transcript).toContain('echo');
@@ -163,6 +171,10 @@ describe('secrets at rest', () => {
     // What the CLI prints.
     const listed = await run(['mcp', 'list', '--json']);
     expect(listed.stdout).toContain('"secretHeaders"');
+    // Every environment value is sealed; the names stay, each shown as ***.
+    const printedLocal = (JSON.parse(listed.stdout) as Array<{ name: string; env?: Record<string, string>; secretEnv?: string[] }>).find((server) => server.name === 'local')!;
+    expect(printedLocal).toMatchObject({ env: {}, secretEnv: ['DATABASE_URL', 'GITHUB_PAT', 'LOG_LEVEL', 'MY_SERVICE_TOKEN'] });
+    expect((await run(['mcp', 'list'])).stdout).toContain('DATABASE_URL=*** GITHUB_PAT=*** LOG_LEVEL=*** MY_SERVICE_TOKEN=***');
     const exported = await run(['mcp', 'export']);
     expect(exported.stdout).toContain('<secret kept in Tooldeck>');
     const withSecrets = await run(['mcp', 'export', 'remote', '--include-secrets']);

@@ -200,13 +200,23 @@ describe('saved server secrets', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(
       join(dataDir, 'servers.json'),
-      JSON.stringify({ version: 1, servers: [{ name: 'old', transport: 'http', url: 'https://u:pass-word-1@x.example/mcp', headers: { Authorization: 'Bearer legacy-token-1' }, enabled: false }] }),
+      JSON.stringify({
+        version: 1,
+        servers: [
+          { name: 'old', transport: 'http', url: 'https://u:pass-word-1@x.example/mcp', headers: { Authorization: 'Bearer legacy-token-1', 'X-Tenant': 'tenant-plain-1' }, enabled: false },
+          { name: 'old-stdio', transport: 'stdio', command: 'node', env: { GITHUB_PAT: 'pat-plain-1', LOG_LEVEL: 'debug' }, enabled: false },
+        ],
+      }),
     );
     await service.init();
     try {
       const text = readFileSync(join(dataDir, 'servers.json'), 'utf8');
-      expect(text).not.toMatch(/legacy-token-1|pass-word-1/);
+      expect(text).not.toMatch(/legacy-token-1|pass-word-1|tenant-plain-1|pat-plain-1|debug/);
       expect(await secretStore.get('mcp:old:header:Authorization')).toBe('Bearer legacy-token-1');
+      // Values no name or format marks as credentials are sealed too: every env and header value is.
+      expect(await secretStore.get('mcp:old:header:X-Tenant')).toBe('tenant-plain-1');
+      expect(await secretStore.get('mcp:old-stdio:env:GITHUB_PAT')).toBe('pat-plain-1');
+      expect(service.configs().find((config) => config.name === 'old-stdio')).toMatchObject({ env: {}, secretEnv: ['GITHUB_PAT', 'LOG_LEVEL'] });
       expect(await secretStore.get('mcp:old:url:password')).toBe('pass-word-1');
     } finally {
       await service.close();
@@ -228,6 +238,10 @@ describe('saved server secrets', () => {
       expect(saved.state.status).toBe('ready');
       // An edit that leaves the launch as it was needs no new confirmation.
       await service.save({ config: { ...config, enabled: false, env: { API_TOKEN: '***' } } as never, previousName: 'confirmed' }, { requireLaunchConfirmation: true });
+      // Every value is sealed, so a new value shows the same line (API_TOKEN=***): it is a new launch all the same.
+      const newValue = { config: { ...config, enabled: false, env: { API_TOKEN: 'tok-changed' } } as never, previousName: 'confirmed' };
+      await expect(service.save(newValue, { requireLaunchConfirmation: true })).rejects.toMatchObject({ step: 'confirm-launch', details: [line] });
+      await service.save({ ...newValue, confirmedLaunchLine: line }, { requireLaunchConfirmation: true });
     } finally {
       await service.close();
     }
@@ -277,8 +291,7 @@ describe('saved server secrets', () => {
       // Replacing the saved server with a different launch needs its own confirmation too.
       expect(await service.importServers(changed, { ...browser, replace: true })).toMatchObject({ replaced: [], skipped: [{ name: 'imported', reason: `not confirmed: ${changedLine}` }] });
       const [kept] = service.configs();
-      expect(kept).toMatchObject({ transport: 'stdio', env: { LAUNCH_MARKER: marker } });
-      expect(kept).not.toHaveProperty('env.NODE_OPTIONS');
+      expect(kept).toMatchObject({ transport: 'stdio', env: {}, secretEnv: ['API_TOKEN', 'LAUNCH_MARKER'] });
       expect(launched()).toEqual(started);
     } finally {
       await service.close();

@@ -9,7 +9,7 @@ import { IconFetcher } from './IconFetcher';
 import { InteractionBroker } from './InteractionBroker';
 import { McpConnection } from './McpConnection';
 import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
-import { BEARER_SLOT, sealServerConfig, secretSlots, unsealServerConfig } from '../../shared/serverSecrets';
+import { BEARER_SLOT, keepsStoredSecrets, sealServerConfig, secretDestination, secretSlots, unsealServerConfig, valuesMaskedInRecords } from '../../shared/serverSecrets';
 import { OAuthService, type EphemeralOAuthOptions } from './oauth/OAuthService';
 import { ServerConfigStore } from './ServerConfigStore';
 import { McpTaskService } from './tasks/McpTaskService';
@@ -174,29 +174,41 @@ export class McpService {
     if (previousName && !this.store.get(previousName)) throw new AppError('NotFound', `No server named "${previousName}"`);
     const previous = previousName ? this.store.get(previousName) : undefined;
     const sealed = sealServerConfig(McpServerConfig.parse(input.config), input.secretEnvValues);
+    // Secrets follow the endpoint they were given for, not the name: an edit that points the
+    // server elsewhere keeps none of them, from whichever path it comes (UI, workspace, import, CLI).
+    const carried = previous && keepsStoredSecrets(previous, sealed.config) ? previous : undefined;
     const kept: Record<string, string> = {};
     for (const slot of sealed.kept) {
-      const value = previous ? await this.store.secret(previous.name, slot) : undefined;
+      const value = carried ? await this.store.secret(carried.name, slot) : undefined;
+      if (value === undefined && previous && !carried) {
+        throw new AppError(
+          'InvalidInput',
+          `${describeSlot(slot)} is "***" but the server now points at ${secretDestination(sealed.config)} instead of ${secretDestination(previous)}: enter the value again (stored secrets are never sent to another origin)`,
+        );
+      }
       if (value === undefined) throw new AppError('InvalidInput', `${describeSlot(slot)} is "***" but no value is stored for it: enter the value`);
       kept[slot] = value;
     }
-    const token = input.bearerToken === undefined ? (previous ? await this.store.secret(previous.name, BEARER_SLOT) : undefined) : input.bearerToken || undefined;
+    const token = input.bearerToken === undefined ? (carried ? await this.store.secret(carried.name, BEARER_SLOT) : undefined) : input.bearerToken || undefined;
     const config: McpServerConfig = sealed.config.transport === 'stdio' ? sealed.config : { ...sealed.config, hasBearerToken: !!token };
     if (options.requireLaunchConfirmation && config.transport === 'stdio') {
       const line = stdioLaunchLine(config);
-      const unchanged = previous?.transport === 'stdio' && stdioLaunchLine(previous) === line;
+      let unchanged = previous?.transport === 'stdio' && stdioLaunchLine(previous) === line;
+      // Every environment value is sealed and shows as ***: a new value behind the same line is a new launch too.
+      for (const [slot, value] of Object.entries(sealed.values)) if (unchanged && (await this.store.secret(previous!.name, slot)) !== value) unchanged = false;
       if (!unchanged && input.confirmedLaunchLine !== line) {
         throw launchConfirmationRequired([line]);
       }
     }
 
     const secrets = { ...kept, ...sealed.values, ...(token ? { [BEARER_SLOT]: token } : {}) };
-    this.redactor.add(...Object.values(secrets));
+    this.redactor.add(...valuesMaskedInRecords(config.name, secrets));
     await this.store.upsert(config, previousName);
     if (previous) {
       if (previous.name !== config.name) await this.disconnect(previous.name);
       const stale = secretSlots(previous).filter((slot) => previous.name !== config.name || !(slot in secrets));
       await this.store.deleteSecrets(previous.name, stale);
+      if (!carried && previous.transport !== 'stdio') await this.oauth.endpointMoved(previous.name, secretDestination(config));
       if (previous.name !== config.name) {
         await this.oauth.rename(previous.name, config.name);
         await this.taskLedger.renameServer(previous.name, config.name);
@@ -390,7 +402,7 @@ export class McpService {
     const launch = McpServerConfig.parse(input);
     const sealed = sealServerConfig(launch);
     // Never saved, but masked like saved ones wherever they would show (transcript, errors, history).
-    this.redactor.add(...Object.values(sealed.values), ...(bearerToken ? [bearerToken] : []));
+    this.redactor.add(...valuesMaskedInRecords(launch.name, sealed.values), ...(bearerToken ? [bearerToken] : []));
     const config = sealed.config;
     const connection = new McpConnection({
       config,
@@ -440,7 +452,7 @@ export class McpService {
 
   private async createConnection(config: McpServerConfig, onUnexpectedClose: (reason: string) => void) {
     const secrets = await this.store.secretsOf(config);
-    this.redactor.add(...Object.values(secrets).filter((value): value is string => value !== undefined));
+    this.redactor.add(...valuesMaskedInRecords(config.name, secrets));
     return new McpConnection({
       config,
       launch: unsealServerConfig(config, secrets),

@@ -18,7 +18,7 @@ describe('mcp.json import and export', () => {
     const [github, remote, legacy] = result.servers;
     expect(github!.config).toMatchObject({ name: 'github', transport: 'stdio', command: 'npx', env: { LOG_LEVEL: 'debug', GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_x' } });
     // Saving seals what the file held in plaintext.
-    expect(sealServerConfig(github!.config)).toMatchObject({ config: { env: { LOG_LEVEL: 'debug' }, secretEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN'] }, values: { 'env:GITHUB_PERSONAL_ACCESS_TOKEN': 'ghp_x' } });
+    expect(sealServerConfig(github!.config)).toMatchObject({ config: { env: {}, secretEnv: ['GITHUB_PERSONAL_ACCESS_TOKEN', 'LOG_LEVEL'] }, values: { 'env:GITHUB_PERSONAL_ACCESS_TOKEN': 'ghp_x', 'env:LOG_LEVEL': 'debug' } });
     expect(remote!.config).toMatchObject({ transport: 'http', headers: { 'X-Team': 'ops' }, hasBearerToken: true });
     expect(remote!.bearerToken).toBe('abc123');
     expect(legacy!.config.transport).toBe('sse');

@@ -27,6 +27,16 @@ function capturingLogger(): Logger & { lines: LogLine[] } {
 }
 
 describe('RedactingSecretStore and redactingLogger', () => {
+  it("masks a saved server's sealed settings in records, except short ones that are no credentials", async () => {
+    const redactor = new SecretRedactor([], { minLength: 4 });
+    const store = new RedactingSecretStore(new MemorySecretStore(), redactor);
+    await store.set('mcp:local:env:GITHUB_PAT', 'patvalue-5d2e81c0');
+    await store.set('mcp:local:env:API_TOKEN', 'tok1');
+    await store.set('mcp:local:env:DEBUG', 'true');
+    await store.set('mcp:local:env:PORT', '3001');
+    expect(redactor.text('patvalue-5d2e81c0 tok1 {"ok":true,"port":3001}')).toBe('*** *** {"ok":true,"port":3001}');
+  });
+
   it('masks a value stored before it was created, from the first log line on, in the message and at any depth of the fields', async () => {
     const inner = new MemorySecretStore();
     // Stored by an earlier run, and never read in this one: only learnStoredValues can teach it.

@@ -1,3 +1,4 @@
+import { isMaskedInRecords } from '../../shared/serverSecrets';
 import type { Logger } from './Logger';
 import type { SecretRedactor } from './SecretRedactor';
 import type { SecretStore } from './SecretStore';
@@ -5,8 +6,9 @@ import type { SecretStore } from './SecretStore';
 /**
  * The console's SecretStore as every service sees it: each value stored — at start, and whenever
  * one is set later (a token refreshed, a header saved) — is also taught to the redactor, so
- * history, transcripts, errors and logs mask it wherever it appears verbatim. Deleted values stay
- * masked: they may still be in earlier records.
+ * history, transcripts, errors and logs mask it wherever it appears verbatim (short values of a
+ * saved server's settings that are no credentials excepted: isMaskedInRecords). Deleted values
+ * stay masked: they may still be in earlier records.
  */
 export class RedactingSecretStore implements SecretStore {
   constructor(
@@ -28,18 +30,18 @@ export class RedactingSecretStore implements SecretStore {
     }
     for (const key of keys) {
       const value = await this.inner.get(key).catch(() => undefined);
-      if (value !== undefined) this.redactor.add(value);
+      if (value !== undefined) this.learn(key, value);
     }
   }
 
   async get(key: string) {
     const value = await this.inner.get(key);
-    if (value !== undefined) this.redactor.add(value);
+    if (value !== undefined) this.learn(key, value);
     return value;
   }
 
   async set(key: string, value: string) {
-    this.redactor.add(value);
+    this.learn(key, value);
     await this.inner.set(key, value);
   }
 
@@ -49,6 +51,10 @@ export class RedactingSecretStore implements SecretStore {
 
   keys() {
     return this.inner.keys();
+  }
+
+  private learn(key: string, value: string) {
+    if (isMaskedInRecords(key, value)) this.redactor.add(value);
   }
 }
 

@@ -216,9 +216,20 @@ export class LocalReconciler {
    * placeholders expanded as the reconcile expands them.
    */
   launchLineOf(name: string, spec: McpServerObject['spec']): string | undefined {
+    return this.launchOf(name, spec)?.line;
+  }
+
+  /**
+   * The launch line an McpServer resource would start, and `exact`: the same with the values behind
+   * its `***` — every environment value is sealed, so two launches that differ only in a value
+   * (NODE_OPTIONS, say) show the same line and are still different launches.
+   */
+  launchOf(name: string, spec: McpServerObject['spec']): { line: string; exact: string } | undefined {
     try {
-      const config = sealServerConfig(mcpServerConfig(name, spec, this.placeholders)).config;
-      return config.transport === 'stdio' ? stdioLaunchLine(config) : undefined;
+      const sealed = sealServerConfig(mcpServerConfig(name, spec, this.placeholders));
+      if (sealed.config.transport !== 'stdio') return undefined;
+      const line = stdioLaunchLine(sealed.config);
+      return { line, exact: canonicalJson({ line, values: sealed.values }) };
     } catch {
       return undefined;
     }

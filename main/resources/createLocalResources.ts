@@ -97,17 +97,19 @@ export async function createLocalResources(options: LocalResourcesOptions): Prom
   reconciler.start();
 
   type Documents = Array<{ identity?: { kind: string; name: string }; stored?: Record<string, unknown>; valid?: boolean }>;
-  const launchLines = (documents: Documents) =>
+  const launches = (documents: Documents) =>
     documents.flatMap((doc) => {
       if (doc.identity?.kind !== 'McpServer' || doc.valid === false || !doc.stored) return [];
-      const line = reconciler.launchLineOf(doc.identity.name, (doc.stored as unknown as McpServerObject).spec);
-      return line ? [line] : [];
+      const launch = reconciler.launchOf(doc.identity.name, (doc.stored as unknown as McpServerObject).spec);
+      return launch ? [launch] : [];
     });
   const guardLaunches = (documents: Documents, guard: LaunchGuard | undefined) => {
     if (!guard?.requireLaunchConfirmation) return;
-    const running = new Set(launchLines(workspace.documents()));
-    const unconfirmed = launchLines(documents).filter((line) => !running.has(line) && !guard.confirmedLaunchLines?.includes(line));
-    if (unconfirmed.length > 0) throw launchConfirmationRequired([...new Set(unconfirmed)]);
+    // Compared with the values behind the line's *** (every environment value is sealed): a new
+    // value is a new launch, confirmed by its line like any other.
+    const running = new Set(launches(workspace.documents()).map((launch) => launch.exact));
+    const unconfirmed = launches(documents).filter((launch) => !running.has(launch.exact) && !guard.confirmedLaunchLines?.includes(launch.line));
+    if (unconfirmed.length > 0) throw launchConfirmationRequired([...new Set(unconfirmed.map((launch) => launch.line))]);
   };
   const guardText = (guard: LaunchGuard | undefined) => (path: string, text: string) => guardLaunches(parseResourceText(text, { fileName: path }), guard);
 

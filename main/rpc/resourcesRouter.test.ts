@@ -112,7 +112,17 @@ describe('resources router', { timeout: 60_000 }, () => {
     expect((await rpc().files()).dir).not.toBe(folder);
     // Confirmed, the file is written; the desktop app and the CLI (no fromBrowser) never ask.
     await browser().save({ path: 'sneaky.yaml', text, expectedVersion: null, confirmedLaunchLines: refusal!.details! });
-    const current = await rpc().read({ path: 'sneaky.yaml' });
+    // Every environment value is sealed and shows as ***: a file that changes only a value (here
+    // NODE_OPTIONS, which can load any code) shows the same line, and is a new launch all the same.
+    const withOptions = (value: string) => text.replace('  command:', `  env: [{name: NODE_OPTIONS, value: "${value}"}]\n  command:`);
+    let current = await rpc().save({ path: 'sneaky.yaml', text: withOptions('--no-warnings'), expectedVersion: (await rpc().read({ path: 'sneaky.yaml' })).version! });
+    const changedValue = await browser()
+      .save({ path: 'sneaky.yaml', text: withOptions('--require /tmp/not-confirmed.js'), expectedVersion: current.version! })
+      .then(() => undefined, (error: { cause?: { step?: string; details?: string[] } }) => error.cause);
+    expect(changedValue?.step).toBe('confirm-launch');
+    expect(changedValue?.details?.[0]).toMatch(/^NODE_OPTIONS=\*\*\* /);
+    expect(readFileSync(join((await rpc().files()).dir, 'sneaky.yaml'), 'utf8')).toContain('--no-warnings');
+    current = await browser().save({ path: 'sneaky.yaml', text: withOptions('--no-warnings'), expectedVersion: current.version! });
     await rpc().delete({ path: 'sneaky.yaml', expectedVersion: current.version! });
     rmSync(folder, { recursive: true, force: true });
   });

@@ -105,8 +105,8 @@ export function registerMcp(program: Command, ctx: CliContext) {
     .option('--stdio <command>', 'stdio server: "<command> [args…]"')
     .option('--url <url>', 'Streamable HTTP server URL', parseHttpUrl)
     .option('--sse', 'with --url: legacy HTTP+SSE')
-    .option('--header <K=V>', 'HTTP header (repeatable; credential headers are sealed in the secret store)', collectKeyValue)
-    .option('--env <K=V>', 'environment variable for stdio (repeatable; credentials are sealed in the secret store)', collectKeyValue)
+    .option('--header <K=V>', 'HTTP header (repeatable; every value is sealed in the secret store)', collectKeyValue)
+    .option('--env <K=V>', 'environment variable for stdio (repeatable; every value is sealed in the secret store; `mcp export NAME --include-secrets` prints them)', collectKeyValue)
     .option('--bearer-token-env <VAR>', 'read a bearer token for --url from this environment variable into the secret store')
     .option('--no-connect', 'save without trying to connect')
     .action(async (name: string, options: TargetOptions & { bearerTokenEnv?: string; connect: boolean }) => {
@@ -114,7 +114,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
       const core = await ctx.getCore();
       const bearerToken = options.bearerTokenEnv ? process.env[options.bearerTokenEnv] : undefined;
       if (options.bearerTokenEnv && !bearerToken) throw new CliExit(ExitCode.Usage, `Environment variable ${options.bearerTokenEnv} is empty`);
-      // Credentials in --env, --header and the URL are sealed into the secret store by save().
+      // Every --env and --header value, and credentials in the URL, are sealed into the secret store by save().
       let config;
       if (options.stdio) {
         const [command, ...args] = splitCommandLine(options.stdio);

@@ -21,6 +21,17 @@ function setup(settings: Partial<OAuthSettings>, secrets: FlowSetup['secrets'] =
 }
 
 describe('McpOAuthProvider', () => {
+  it('presents the bound tokens only to a server URL of the origin they were issued for', async () => {
+    const store = new OAuthStore(new MemorySecretStore());
+    await store.saveTokens('https://auth.example', SERVER_URL.href, { access_token: 'at-1', token_type: 'Bearer', issuer: 'https://auth.example', obtained_at: Date.now() } as never);
+    await store.update('notes', { binding: { issuer: 'https://auth.example', resource: SERVER_URL.href } });
+    expect(await providerOver(store).tokens()).toMatchObject({ access_token: 'at-1' });
+    const elsewhere = (url: string) => new McpOAuthProvider({ server: 'notes', serverUrl: new URL(url), store, log: new OAuthStepLog(), clientName: 'Tooldeck tests' });
+    expect(await elsewhere('https://notes.example/other').tokens()).toMatchObject({ access_token: 'at-1' });
+    expect(await elsewhere('https://attacker.example/mcp').tokens()).toBeUndefined();
+    expect(await elsewhere('http://notes.example/mcp').tokens()).toBeUndefined();
+  });
+
   it('binds tokens to one DPoP key that outlives the process: created for a token request, reloaded from the secret store', async () => {
     const secrets = new MemorySecretStore();
     const store = new OAuthStore(secrets);

@@ -158,10 +158,16 @@ export class McpOAuthProvider implements OAuthClientProvider {
     }
   }
 
+  /**
+   * The tokens to present. Without a context (a request to the MCP server), those of the server's
+   * binding — only while the server's URL has the origin of the resource they were issued for: a
+   * server whose URL now names another origin gets none, however its settings came to say so.
+   */
   async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
     if (ctx) return this.options.store.tokens(ctx.issuer, this.resourceKey);
     const { binding } = this.options.store.record(this.options.server);
-    return binding ? this.options.store.tokens(binding.issuer, binding.resource) : undefined;
+    if (!binding || !sameOrigin(binding.resource, this.options.serverUrl)) return undefined;
+    return this.options.store.tokens(binding.issuer, binding.resource);
   }
 
   async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext) {
@@ -394,5 +400,13 @@ export class McpOAuthProvider implements OAuthClientProvider {
     if (this.reportedClient || this.setup.passive) return;
     this.reportedClient = true;
     this.options.log.record('registration', 'ok', { detail });
+  }
+}
+
+function sameOrigin(resource: string, serverUrl: URL): boolean {
+  try {
+    return new URL(resource).origin === serverUrl.origin;
+  } catch {
+    return false;
   }
 }

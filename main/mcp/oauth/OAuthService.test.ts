@@ -173,7 +173,7 @@ describe('MCP authorization of a saved server (SDK auth router + bearer middlewa
     expect(status.steps.findLast((s) => s.kind === 'refresh')).toMatchObject({ status: 'failed', error: 'HTTP 400: invalid_grant — The refresh token was revoked' });
     expect(await readFile(join(dataDir, 'servers.json'), 'utf8')).toBe(serversBefore);
     expect(status.settings).toEqual(settingsBefore);
-    expect(mcp.get('notes').config).toMatchObject({ url: server.url, headers: { 'X-Team': 'ops' } });
+    expect(mcp.get('notes').config).toMatchObject({ url: server.url, secretHeaders: ['X-Team'] });
   });
 
   it('refreshes an expired token without a browser', async () => {

@@ -276,6 +276,24 @@ export class OAuthService {
     await this.store.forget(server);
   }
 
+  /**
+   * The server now points at another origin (`destination`): the tokens, client registration and
+   * DPoP key obtained for the old one are deleted, and a flow under way is abandoned. The
+   * authorization settings stay (a pre-registered client id stays bound to its issuer).
+   */
+  async endpointMoved(server: string, destination: string) {
+    const flow = this.flows.get(server);
+    this.flows.delete(server);
+    this.lastLogin.delete(server);
+    this.challenges.delete(server);
+    flow?.authorizer?.dispose?.();
+    await this.store.signOut(server);
+    const log = this.log(server);
+    log.reset();
+    log.record('sign-out', 'ok', { detail: `The server now points at ${destination}: the tokens and client registration of its earlier origin were deleted` });
+    this.emit(server);
+  }
+
   async rename(from: string, to: string) {
     await this.store.rename(from, to);
     this.challenges.delete(from);

@@ -43,6 +43,14 @@ function draftFrom(existing?: ServerSnapshot): Draft {
   };
 }
 
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Splits "npx -y @scope/server --flag 'a b'" into argv, honouring simple quotes. */
 export function splitCommandLine(line: string): string[] {
   const out: string[] = [];
@@ -58,6 +66,10 @@ export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const save = useMutation(trpc.mcp.save.mutationOptions());
   const editing = !!existing;
+  // Stored secrets stay with the origin they were given for (the backend drops them on a move): say so before saving.
+  const savedOrigin = existing && existing.config.transport !== 'stdio' ? originOf(existing.config.url) : undefined;
+  const draftOrigin = draft.transport !== 'stdio' ? originOf(draft.url.trim()) : undefined;
+  const movedOrigin = savedOrigin !== undefined && draftOrigin !== undefined && draftOrigin !== savedOrigin ? draftOrigin : undefined;
   /** A stdio launch the backend wants confirmed (browser mode), with the save waiting for it. */
   const [pendingLaunch, setPendingLaunch] = useState<{ line: string; input: SaveServerInput }>();
 
@@ -152,19 +164,24 @@ export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened
                 <TextInput label="Working directory" placeholder="(inherit)" value={draft.cwd} onChange={(e) => set({ cwd: e.currentTarget.value })} ff="monospace" />
                 <KeyValueEditor label="Environment" rows={draft.env} onChange={(env) => set({ env })} keyPlaceholder="NAME" valuePlaceholder="value" />
                 <Text size="xs" c="dimmed">
-                  Values of credential-like variables (names with TOKEN, KEY, SECRET, AUTH, SESSION, PASSWORD; values that look like keys) are sealed in the secret store and shown as {SECRET_PLACEHOLDER}.
+                  Every value is sealed in the secret store and shown as {SECRET_PLACEHOLDER}; leave {SECRET_PLACEHOLDER} to keep it, or type a new value. <Text span ff="monospace" size="xs">tooldeck mcp export NAME --include-secrets</Text> prints the stored values.
                 </Text>
               </>
             ) : (
               <>
                 <TextInput label="URL" required placeholder={draft.transport === 'sse' ? 'http://127.0.0.1:3001/sse' : 'http://127.0.0.1:3001/mcp'} value={draft.url} onChange={(e) => set({ url: e.currentTarget.value })} ff="monospace" />
+                {movedOrigin && (
+                  <Alert color="yellow" icon={<IconAlertTriangle />} title="Another origin" role="status">
+                    The secrets stored for {savedOrigin} stay there: its header values, bearer token and sign-in are not sent to {movedOrigin}. Replace each {SECRET_PLACEHOLDER} with the value for the new address, and sign in again if it asks.
+                  </Alert>
+                )}
                 <KeyValueEditor label="Headers" rows={draft.headers} onChange={(headers) => set({ headers })} keyPlaceholder="Header-Name" valuePlaceholder="value" />
                 <Text size="xs" c="dimmed">
-                  Authorization, Cookie and other credential headers, a password in the URL and credential URL parameters are sealed in the secret store and shown as {SECRET_PLACEHOLDER}.
+                  Every header value, a password in the URL and credential URL parameters are sealed in the secret store and shown as {SECRET_PLACEHOLDER}; leave {SECRET_PLACEHOLDER} to keep a value. Stored secrets are sent only to the origin they were given for: after changing the URL to another host, port or scheme, enter them again.
                 </Text>
                 <PasswordInput
                   label="Bearer token"
-                  description={existing && existing.config.transport !== 'stdio' && existing.config.hasBearerToken ? 'A token is stored; leave empty to keep it' : 'Kept in the secret store, never in the config file'}
+                  description={existing && existing.config.transport !== 'stdio' && existing.config.hasBearerToken ? 'A token is stored; leave empty to keep it (it is dropped if the URL moves to another origin)' : 'Kept in the secret store, never in the config file'}
                   value={draft.bearerToken}
                   onChange={(e) => set({ bearerToken: e.currentTarget.value })}
                 />
