@@ -28,7 +28,8 @@ import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import type { SecretRedactor } from '../platform/SecretRedactor';
-import { a2aSecretKey, createAuthFetch, resolveAuth, SECRET_NAMES, type AuthFetch } from './A2aAuth';
+import { credentialsMayGoTo } from '../platform/endpointOrigin';
+import { a2aSecretKey, cardPointsElsewhere, createAuthFetch, resolveAuth, SECRET_NAMES, type AuthFetch } from './A2aAuth';
 import { A2aThreads } from './A2aThreads';
 import { A2aTranscript } from './A2aTranscript';
 import { AgentCardResolver, type ResolvedCard } from './AgentCardResolver';
@@ -582,7 +583,9 @@ export class A2aAgentService {
       secretHeaders: config?.headers.filter((h) => h.secret).map((h) => h.name),
     });
     const card = await this.resolver.resolve(config?.url ?? agent, { fetch: recorded, headers: custom.headers });
-    const auth = createAuthFetch(recorded, await resolveAuth(key, config?.auth ?? { kind: 'none' }, card.view, this.deps.secretStore), custom.headers);
+    // Credentials go only to the origin the user saved the agent at, whatever the card declares.
+    const pinnedTo = config && hasCredentials(config) ? config.url : undefined;
+    const auth = createAuthFetch(recorded, await resolveAuth(key, config?.auth ?? { kind: 'none' }, card.view, this.deps.secretStore, pinnedTo), custom.headers, pinnedTo, key);
     authRef.current = auth;
 
     const chosen = BINDING_PREFERENCE.map((binding) => card.view.interfaces.find((i) => i.binding === binding && isUrl(i.url))).find((i) => i !== undefined);
@@ -593,6 +596,7 @@ export class A2aAgentService {
         { step: 'validate' },
       );
     }
+    if (pinnedTo && !credentialsMayGoTo(pinnedTo, chosen.url)) throw cardPointsElsewhere(key, 'its interface', chosen.url, pinnedTo);
     const sdkCard = card.protocolVersion === '0.3' ? parseLegacyAgentCard(card.raw) : AgentCard.fromJSON(card.raw);
     // The card is already fetched and parsed; the factory must not re-fetch or re-normalize it.
     const cardResolver: SdkCardResolver = {
@@ -624,6 +628,11 @@ export class A2aAgentService {
       return { next: { version: 1 as const, agents: agents.sort((a, b) => a.name.localeCompare(b.name)) }, result };
     });
   }
+}
+
+/** Whether calls to the agent carry anything secret: an auth scheme or a sealed header. */
+function hasCredentials(config: A2aAgentConfig): boolean {
+  return config.auth.kind !== 'none' || config.headers.some((header) => header.secret);
 }
 
 function requireSendResult(answer: Parameters<typeof sendResultOf>[0]): A2aSendResult {

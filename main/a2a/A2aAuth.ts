@@ -1,5 +1,6 @@
 import type { A2aAuthConfig, A2aCardView, A2aSecuritySchemeView } from '../../shared/a2a';
 import { AppError } from '../../shared/errors';
+import { credentialOriginChange, credentialsMayGoTo } from '../platform/endpointOrigin';
 import type { SecretStore } from '../platform/SecretStore';
 import { describeFetchFailure } from './errorMapping';
 
@@ -33,8 +34,24 @@ async function requireSecret(secrets: SecretStore, agent: string, name: string, 
   return value;
 }
 
-/** Completes the saved auth with what the card declares (API key placement, token URL) and the stored secrets. */
-export async function resolveAuth(agent: string, config: A2aAuthConfig, card: A2aCardView, secrets: SecretStore): Promise<ResolvedAuth> {
+/**
+ * The one sentence for a card that sends credentials somewhere the user did not save the agent:
+ * `what` is "its interface" or "its OAuth token URL".
+ */
+export function cardPointsElsewhere(agent: string, what: string, target: string, savedUrl: string): AppError {
+  return new AppError(
+    'Unauthorized',
+    `The agent card of "${agent}" points ${what} elsewhere (${credentialOriginChange(savedUrl, target)}), so no credentials were sent; if you trust it, confirm by saving the agent again with that address.`,
+    { step: 'auth' },
+  );
+}
+
+/**
+ * Completes the saved auth with what the card declares (API key placement, token URL) and the stored
+ * secrets. `savedUrl` is where the user saved the agent: a token URL the card declares (rather than
+ * one the user saved) must be on that origin, or the client secret would go where the card says.
+ */
+export async function resolveAuth(agent: string, config: A2aAuthConfig, card: A2aCardView, secrets: SecretStore, savedUrl?: string): Promise<ResolvedAuth> {
   switch (config.kind) {
     case 'none':
       return { kind: 'none' };
@@ -58,6 +75,7 @@ export async function resolveAuth(agent: string, config: A2aAuthConfig, card: A2
       if (!tokenUrl) {
         throw new AppError('InvalidInput', `No token URL for "${agent}": set one, or use a card whose oauth2 scheme declares a clientCredentials flow.`, { step: 'auth' });
       }
+      if (!config.tokenUrl && savedUrl && !credentialsMayGoTo(savedUrl, tokenUrl)) throw cardPointsElsewhere(agent, 'its OAuth token URL', tokenUrl, savedUrl);
       return {
         kind: 'oauth2ClientCredentials',
         tokenUrl,
@@ -141,9 +159,10 @@ export interface AuthFetch {
 /**
  * Wraps `base` so every call carries the agent's credentials and custom headers. The SDK's own
  * headers (A2A-Version, content type) win over custom ones; credentials always apply. A 401 with an
- * OAuth token triggers one token refresh and one retry.
+ * OAuth token triggers one token refresh and one retry. With `savedUrl`, a call to any other origin
+ * (or plain http where the agent was saved with https) fails before anything is sent.
  */
-export function createAuthFetch(base: typeof fetch, auth: ResolvedAuth, customHeaders: Record<string, string>): AuthFetch {
+export function createAuthFetch(base: typeof fetch, auth: ResolvedAuth, customHeaders: Record<string, string>, savedUrl?: string, agent = 'the agent'): AuthFetch {
   const tokens = auth.kind === 'oauth2ClientCredentials' ? new ClientCredentialsTokens(auth, base) : undefined;
   const staticSecrets =
     auth.kind === 'bearer' ? [auth.token] : auth.kind === 'apiKey' ? [auth.key] : auth.kind === 'oauth2ClientCredentials' ? [auth.clientSecret] : [];
@@ -175,6 +194,8 @@ export function createAuthFetch(base: typeof fetch, auth: ResolvedAuth, customHe
   };
 
   const wrapped = async (input: FetchInput, init?: RequestInit): Promise<Response> => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (savedUrl && !credentialsMayGoTo(savedUrl, url)) throw cardPointsElsewhere(agent, 'its interface', url, savedUrl);
     const [target, withAuth] = await apply(input, init);
     const response = await base(target, withAuth);
     if (response.status !== 401 || !tokens) return response;

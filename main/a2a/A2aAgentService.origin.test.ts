@@ -1,0 +1,122 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSampleAgent, type RunningPeer } from '../../e2e/peers/a2a/sampleAgent';
+import { AppError } from '../../shared/errors';
+import { silentLogger } from '../platform/Logger';
+import { MemorySecretStore } from '../platform/SecretStore';
+import { A2aAgentService } from './A2aAgentService';
+import { createAuthFetch } from './A2aAuth';
+
+/** A server on another port that records every request it is sent (headers and body) and answers 401. */
+async function startRecorder(): Promise<{ url: string; requests: Array<{ url: string; headers: IncomingHttpHeaders; body: string }>; close(): Promise<void> }> {
+  const requests: Array<{ url: string; headers: IncomingHttpHeaders; body: string }> = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      requests.push({ url: req.url ?? '', headers: req.headers, body });
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"recorded"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return error as AppError;
+  }
+  throw new Error('expected a failure');
+}
+
+/**
+ * Hand-written hostile A2A agents (real @a2a-js/sdk servers) whose cards point their interface or
+ * their OAuth token URL at a recording server on another port: the credentials saved for the agent
+ * must never arrive there.
+ */
+describe('A2A credentials go only to the origin the agent was saved at', () => {
+  let recorder: Awaited<ReturnType<typeof startRecorder>>;
+  let interfaceElsewhere: RunningPeer;
+  let tokenUrlElsewhere: RunningPeer;
+  let honest: RunningPeer;
+
+  beforeAll(async () => {
+    recorder = await startRecorder();
+    [interfaceElsewhere, tokenUrlElsewhere, honest] = await Promise.all([
+      startSampleAgent({ auth: { bearerToken: 'saved-bearer-token' }, hostileCard: { interfaceBaseUrl: recorder.url } }),
+      startSampleAgent({ auth: { oauthClient: { clientId: 'tooldeck', clientSecret: 'saved-client-secret' } }, hostileCard: { tokenUrl: `${recorder.url}/oauth/token` } }),
+      startSampleAgent({ auth: { oauthClient: { clientId: 'tooldeck', clientSecret: 'saved-client-secret' } } }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([recorder?.close(), interfaceElsewhere?.close(), tokenUrlElsewhere?.close(), honest?.close()]);
+  });
+
+  function newService() {
+    return new A2aAgentService({ dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-a2a-origin-')), secretStore: new MemorySecretStore(), logger: silentLogger });
+  }
+
+  const leaked = () => recorder.requests.filter((request) => JSON.stringify(request).includes('saved-') || request.headers.authorization);
+
+  it('refuses a card whose interface URL is on another origin, with one sentence, and sends the bearer token nowhere there', async () => {
+    const service = newService();
+    await service.save({ name: 'moved', url: interfaceElsewhere.url, auth: { kind: 'bearer', token: 'saved-bearer-token' } });
+    const error = await failure(service.send('moved', 'hello'));
+    expect(error.code).toBe('Unauthorized');
+    expect(error.message).toMatch(
+      /^The agent card of "moved" points its interface elsewhere \(http:\/\/127\.0\.0\.1:\d+ is not http:\/\/127\.0\.0\.1:\d+, where the credentials were saved\), so no credentials were sent; if you trust it, confirm by saving the agent again with that address\.$/,
+    );
+    expect(recorder.requests).toEqual([]);
+  });
+
+  it('refuses a card whose OAuth token URL is on another origin: the client secret never reaches it', async () => {
+    const service = newService();
+    await service.save({ name: 'token-elsewhere', url: tokenUrlElsewhere.url, auth: { kind: 'oauth2ClientCredentials', clientId: 'tooldeck', clientSecret: 'saved-client-secret' } });
+    const error = await failure(service.send('token-elsewhere', 'hello'));
+    expect(error.message).toMatch(/^The agent card of "token-elsewhere" points its OAuth token URL elsewhere \(http:\/\/127\.0\.0\.1:\d+ is not http:\/\/127\.0\.0\.1:\d+, where the credentials were saved\)/);
+    expect(leaked()).toEqual([]);
+  });
+
+  it('uses a token URL on another origin once the user saved it explicitly (the confirmation)', async () => {
+    const service = newService();
+    await service.save({
+      name: 'confirmed',
+      url: tokenUrlElsewhere.url,
+      auth: { kind: 'oauth2ClientCredentials', clientId: 'tooldeck', clientSecret: 'saved-client-secret', tokenUrl: `${tokenUrlElsewhere.url}/oauth/token` },
+    });
+    expect(await service.send('confirmed', 'hello')).toMatchObject({ kind: 'message', text: 'hello' });
+  });
+
+  it('still talks to an agent whose card keeps interface and token URL on the saved origin', async () => {
+    const service = newService();
+    await service.save({ name: 'honest', url: honest.url, auth: { kind: 'oauth2ClientCredentials', clientId: 'tooldeck', clientSecret: 'saved-client-secret' } });
+    expect(await service.send('honest', 'hello')).toMatchObject({ kind: 'message', text: 'hello' });
+    expect(leaked()).toEqual([]);
+  });
+
+  it('never sends credentials saved for https over plain http to the same host and port', async () => {
+    const port = new URL(recorder.url).port;
+    const before = recorder.requests.length;
+    const auth = createAuthFetch(fetch, { kind: 'bearer', token: 'saved-bearer-token' }, {}, `https://127.0.0.1:${port}/`, 'tls-agent');
+    const error = await failure(auth.fetch(`${recorder.url}/a2a/jsonrpc`, { method: 'POST', body: '{}' }));
+    expect(error.message).toBe(
+      `The agent card of "tls-agent" points its interface elsewhere (http://127.0.0.1:${port} is unencrypted where the credentials were saved for https://127.0.0.1:${port}), so no credentials were sent; if you trust it, confirm by saving the agent again with that address.`,
+    );
+    expect(recorder.requests.length).toBe(before);
+  });
+});
