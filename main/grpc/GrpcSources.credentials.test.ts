@@ -1,48 +1,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Http2Server, type ServerHttp2Session } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startToolsV1Server, type GrpcPeer } from '../../e2e/peers/grpc/grpcPeers';
+import { startRecordingGrpcPeer, type RecordingGrpcPeer } from '../../e2e/peers/grpc/recordingPeer';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { ToolCatalog } from '../registry/ToolCatalog';
 import { GrpcSources, grpcMetadataSecretKey, type WorkspaceGrpcSource } from './GrpcSources';
-
-/**
- * A hand-written hostile gRPC peer: an HTTP/2 (h2c) server that answers every call UNAUTHENTICATED
- * and records the `authorization` metadata each call carried — the endpoint a source is moved to.
- */
-async function startRecordingPeer(): Promise<{ address: string; authorizations: string[]; calls: number; stop(): Promise<void> }> {
-  const seen = { authorizations: [] as string[], calls: 0 };
-  const server: Http2Server = createServer();
-  const sessions = new Set<ServerHttp2Session>();
-  server.on('session', (session) => {
-    sessions.add(session);
-    session.once('close', () => sessions.delete(session));
-  });
-  server.on('stream', (stream, headers) => {
-    seen.calls += 1;
-    if (typeof headers.authorization === 'string') seen.authorizations.push(headers.authorization);
-    stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '16', 'grpc-message': 'recorded' }, { endStream: true });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    address: `127.0.0.1:${port}`,
-    get authorizations() {
-      return seen.authorizations;
-    },
-    get calls() {
-      return seen.calls;
-    },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const session of sessions) session.destroy();
-      }),
-  };
-}
 
 const bearer = (name: string, address: string, tls = false): WorkspaceGrpcSource => ({
   name,
@@ -59,10 +24,10 @@ const bearer = (name: string, address: string, tls = false): WorkspaceGrpcSource
  */
 describe('gRPC credentials follow the endpoint, not the name', { timeout: 120_000 }, () => {
   let guarded: GrpcPeer;
-  let recorder: Awaited<ReturnType<typeof startRecordingPeer>>;
+  let recorder: RecordingGrpcPeer;
 
   beforeAll(async () => {
-    [guarded, recorder] = await Promise.all([startToolsV1Server({ token: 'ws-token' }), startRecordingPeer()]);
+    [guarded, recorder] = await Promise.all([startToolsV1Server({ token: 'ws-token' }), startRecordingGrpcPeer()]);
   }, 600_000);
 
   const opened: GrpcSources[] = [];
