@@ -54,9 +54,14 @@ describe('A2A credentials go only to the origin the agent was saved at', () => {
   let interfaceElsewhere: RunningPeer;
   let tokenUrlElsewhere: RunningPeer;
   let honest: RunningPeer;
+  let backend: RunningPeer;
+  let cardElsewhere: RunningPeer;
 
   beforeAll(async () => {
     recorder = await startRecorder();
+    backend = await startSampleAgent({ auth: { bearerToken: 'saved-bearer-token' } });
+    // Not hostile, just split: the card is served here, the agent answers at `backend`.
+    cardElsewhere = await startSampleAgent({ hostileCard: { interfaceBaseUrl: backend.url } });
     [interfaceElsewhere, tokenUrlElsewhere, honest] = await Promise.all([
       startSampleAgent({ auth: { bearerToken: 'saved-bearer-token' }, hostileCard: { interfaceBaseUrl: recorder.url } }),
       startSampleAgent({ auth: { oauthClient: { clientId: 'tooldeck', clientSecret: 'saved-client-secret' } }, hostileCard: { tokenUrl: `${recorder.url}/oauth/token` } }),
@@ -64,7 +69,7 @@ describe('A2A credentials go only to the origin the agent was saved at', () => {
     ]);
   });
   afterAll(async () => {
-    await Promise.all([recorder?.close(), interfaceElsewhere?.close(), tokenUrlElsewhere?.close(), honest?.close()]);
+    await Promise.all([backend?.close(), cardElsewhere?.close(), recorder?.close(), interfaceElsewhere?.close(), tokenUrlElsewhere?.close(), honest?.close()]);
   });
 
   function newService() {
@@ -79,9 +84,17 @@ describe('A2A credentials go only to the origin the agent was saved at', () => {
     const error = await failure(service.send('moved', 'hello'));
     expect(error.code).toBe('Unauthorized');
     expect(error.message).toMatch(
-      /^The agent card of "moved" points its interface elsewhere \(http:\/\/127\.0\.0\.1:\d+ is not http:\/\/127\.0\.0\.1:\d+, where the credentials were saved\), so no credentials were sent; if you trust it, confirm by saving the agent again with that address\.$/,
+      /^The agent card of "moved" points its interface elsewhere \(http:\/\/127\.0\.0\.1:\d+ is not http:\/\/127\.0\.0\.1:\d+, where the credentials were saved\), so no credentials were sent; if you trust it, save the agent again with http:\/\/127\.0\.0\.1:\d+ as its interface origin\.$/,
     );
     expect(recorder.requests).toEqual([]);
+  });
+
+  it('uses an interface on another origin once the user saved that origin as the agent’s interface origin (the confirmation)', async () => {
+    const service = newService();
+    await service.save({ name: 'split', url: cardElsewhere.url, auth: { kind: 'bearer', token: 'saved-bearer-token' } });
+    expect((await failure(service.send('split', 'hello'))).message).toMatch(/points its interface elsewhere/);
+    await service.save({ name: 'split', url: cardElsewhere.url, interfaceOrigin: backend.url, auth: { kind: 'bearer' } });
+    expect(await service.send('split', 'hello')).toMatchObject({ kind: 'message', text: 'hello' });
   });
 
   it('refuses a card whose OAuth token URL is on another origin: the client secret never reaches it', async () => {
@@ -115,7 +128,7 @@ describe('A2A credentials go only to the origin the agent was saved at', () => {
     const auth = createAuthFetch(fetch, { kind: 'bearer', token: 'saved-bearer-token' }, {}, `https://127.0.0.1:${port}/`, 'tls-agent');
     const error = await failure(auth.fetch(`${recorder.url}/a2a/jsonrpc`, { method: 'POST', body: '{}' }));
     expect(error.message).toBe(
-      `The agent card of "tls-agent" points its interface elsewhere (http://127.0.0.1:${port} is unencrypted where the credentials were saved for https://127.0.0.1:${port}), so no credentials were sent; if you trust it, confirm by saving the agent again with that address.`,
+      `The agent card of "tls-agent" points its interface elsewhere (http://127.0.0.1:${port} is unencrypted where the credentials were saved for https://127.0.0.1:${port}), so no credentials were sent; if you trust it, save the agent again with http://127.0.0.1:${port} as its interface origin.`,
     );
     expect(recorder.requests.length).toBe(before);
   });

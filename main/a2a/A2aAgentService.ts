@@ -153,6 +153,7 @@ export class A2aAgentService {
       const next: A2aAgentConfig = A2aAgentConfig.parse({
         name: value.name,
         url: value.url,
+        ...(value.interfaceOrigin ? { interfaceOrigin: value.interfaceOrigin } : {}),
         headers: value.headers.map((h) => (h.secret ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '', secret: false })),
         auth:
           auth.kind === 'bearer'
@@ -583,11 +584,6 @@ export class A2aAgentService {
       secretHeaders: config?.headers.filter((h) => h.secret).map((h) => h.name),
     });
     const card = await this.resolver.resolve(config?.url ?? agent, { fetch: recorded, headers: custom.headers });
-    // Credentials go only to the origin the user saved the agent at, whatever the card declares.
-    const pinnedTo = config && hasCredentials(config) ? config.url : undefined;
-    const auth = createAuthFetch(recorded, await resolveAuth(key, config?.auth ?? { kind: 'none' }, card.view, this.deps.secretStore, pinnedTo), custom.headers, pinnedTo, key);
-    authRef.current = auth;
-
     const chosen = BINDING_PREFERENCE.map((binding) => card.view.interfaces.find((i) => i.binding === binding && isUrl(i.url))).find((i) => i !== undefined);
     if (!chosen) {
       throw new AppError(
@@ -596,7 +592,14 @@ export class A2aAgentService {
         { step: 'validate' },
       );
     }
-    if (pinnedTo && !credentialsMayGoTo(pinnedTo, chosen.url)) throw cardPointsElsewhere(key, 'its interface', chosen.url, pinnedTo);
+    // Credentials go only to the origin the user saved the agent at, whatever the card declares; an
+    // interface on another origin only once the user confirmed it by saving it as interfaceOrigin.
+    const savedAt = config && hasCredentials(config) ? config.url : undefined;
+    const callsGoTo = savedAt && !credentialsMayGoTo(savedAt, chosen.url) ? config?.interfaceOrigin : savedAt;
+    if (savedAt && (!callsGoTo || !credentialsMayGoTo(callsGoTo, chosen.url))) throw cardPointsElsewhere(key, 'interface', chosen.url, savedAt);
+    const auth = createAuthFetch(recorded, await resolveAuth(key, config?.auth ?? { kind: 'none' }, card.view, this.deps.secretStore, savedAt), custom.headers, callsGoTo, key);
+    authRef.current = auth;
+
     const sdkCard = card.protocolVersion === '0.3' ? parseLegacyAgentCard(card.raw) : AgentCard.fromJSON(card.raw);
     // The card is already fetched and parsed; the factory must not re-fetch or re-normalize it.
     const cardResolver: SdkCardResolver = {

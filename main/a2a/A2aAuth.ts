@@ -1,6 +1,6 @@
 import type { A2aAuthConfig, A2aCardView, A2aSecuritySchemeView } from '../../shared/a2a';
 import { AppError } from '../../shared/errors';
-import { credentialOriginChange, credentialsMayGoTo } from '../platform/endpointOrigin';
+import { credentialOriginChange, credentialOriginText, credentialsMayGoTo } from '../platform/endpointOrigin';
 import type { SecretStore } from '../platform/SecretStore';
 import { describeFetchFailure } from './errorMapping';
 
@@ -35,13 +35,15 @@ async function requireSecret(secrets: SecretStore, agent: string, name: string, 
 }
 
 /**
- * The one sentence for a card that sends credentials somewhere the user did not save the agent:
- * `what` is "its interface" or "its OAuth token URL".
+ * The one sentence for a card that would send credentials somewhere the user did not save the agent,
+ * and how the user confirms the change (saving the agent again with that address).
  */
-export function cardPointsElsewhere(agent: string, what: string, target: string, savedUrl: string): AppError {
+export function cardPointsElsewhere(agent: string, what: 'interface' | 'tokenUrl', target: string, savedUrl: string): AppError {
+  const pointed = what === 'interface' ? 'its interface' : 'its OAuth token URL';
+  const confirm = what === 'interface' ? `save the agent again with ${credentialOriginText(target) ?? target} as its interface origin` : 'save the agent again with that token URL';
   return new AppError(
     'Unauthorized',
-    `The agent card of "${agent}" points ${what} elsewhere (${credentialOriginChange(savedUrl, target)}), so no credentials were sent; if you trust it, confirm by saving the agent again with that address.`,
+    `The agent card of "${agent}" points ${pointed} elsewhere (${credentialOriginChange(savedUrl, target)}), so no credentials were sent; if you trust it, ${confirm}.`,
     { step: 'auth' },
   );
 }
@@ -75,7 +77,7 @@ export async function resolveAuth(agent: string, config: A2aAuthConfig, card: A2
       if (!tokenUrl) {
         throw new AppError('InvalidInput', `No token URL for "${agent}": set one, or use a card whose oauth2 scheme declares a clientCredentials flow.`, { step: 'auth' });
       }
-      if (!config.tokenUrl && savedUrl && !credentialsMayGoTo(savedUrl, tokenUrl)) throw cardPointsElsewhere(agent, 'its OAuth token URL', tokenUrl, savedUrl);
+      if (!config.tokenUrl && savedUrl && !credentialsMayGoTo(savedUrl, tokenUrl)) throw cardPointsElsewhere(agent, 'tokenUrl', tokenUrl, savedUrl);
       return {
         kind: 'oauth2ClientCredentials',
         tokenUrl,
@@ -195,7 +197,7 @@ export function createAuthFetch(base: typeof fetch, auth: ResolvedAuth, customHe
 
   const wrapped = async (input: FetchInput, init?: RequestInit): Promise<Response> => {
     const url = input instanceof Request ? input.url : String(input);
-    if (savedUrl && !credentialsMayGoTo(savedUrl, url)) throw cardPointsElsewhere(agent, 'its interface', url, savedUrl);
+    if (savedUrl && !credentialsMayGoTo(savedUrl, url)) throw cardPointsElsewhere(agent, 'interface', url, savedUrl);
     const [target, withAuth] = await apply(input, init);
     const response = await base(target, withAuth);
     if (response.status !== 401 || !tokens) return response;
