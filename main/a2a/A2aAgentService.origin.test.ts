@@ -122,6 +122,27 @@ describe('A2A credentials go only to the origin the agent was saved at', () => {
     expect(leaked()).toEqual([]);
   });
 
+  it('follows a redirect within the saved origin but refuses one to another origin before any credential header goes there', async () => {
+    const redirector = createServer((req, res) => {
+      if (req.url === '/same') return void res.writeHead(307, { location: '/final' }).end();
+      if (req.url === '/final') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiKey: req.headers['x-api-key'] ?? null }));
+      res.writeHead(307, { location: `${recorder.url}/stolen` }).end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+    try {
+      const before = recorder.requests.length;
+      const auth = createAuthFetch(fetch, { kind: 'apiKey', in: 'header', name: 'X-Api-Key', key: 'saved-api-key' }, { 'X-Sealed': 'saved-sealed-header' }, `${origin}/`, 'redirecting');
+      expect(await (await auth.fetch(`${origin}/same`, { method: 'POST', body: '{}' })).json()).toEqual({ apiKey: 'saved-api-key' });
+      const error = await failure(auth.fetch(`${origin}/a2a/jsonrpc`, { method: 'POST', body: '{}' }));
+      expect(error.message).toMatch(/^"redirecting" redirected a call elsewhere \(http:\/\/127\.0\.0\.1:\d+ is not http:\/\/127\.0\.0\.1:\d+, where the credentials were saved\), so no credentials were sent/);
+      expect(recorder.requests.length).toBe(before);
+    } finally {
+      redirector.closeAllConnections();
+      await new Promise((resolve) => redirector.close(resolve));
+    }
+  });
+
   it('never sends credentials saved for https over plain http to the same host and port', async () => {
     const port = new URL(recorder.url).port;
     const before = recorder.requests.length;

@@ -29,7 +29,7 @@ import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import type { SecretRedactor } from '../platform/SecretRedactor';
 import { credentialsMayGoTo } from '../platform/endpointOrigin';
-import { a2aSecretKey, cardPointsElsewhere, createAuthFetch, resolveAuth, SECRET_NAMES, type AuthFetch } from './A2aAuth';
+import { a2aSecretKey, cardPointsElsewhere, createAuthFetch, fetchPinnedTo, resolveAuth, SECRET_NAMES, type AuthFetch } from './A2aAuth';
 import { A2aThreads } from './A2aThreads';
 import { A2aTranscript } from './A2aTranscript';
 import { AgentCardResolver, type ResolvedCard } from './AgentCardResolver';
@@ -196,8 +196,9 @@ export class A2aAgentService {
   async inspect(target: string, signal?: AbortSignal): Promise<A2aCardReport> {
     const config = isUrl(target) ? undefined : await this.get(target);
     const headers = config ? (await this.customHeaders(config)).headers : {};
+    const recorded = this.transcript.wrapFetch(config?.name ?? target, this.baseFetch);
     const card = await this.resolver.resolve(config?.url ?? target, {
-      fetch: this.transcript.wrapFetch(config?.name ?? target, this.baseFetch),
+      fetch: config && hasCredentials(config) ? fetchPinnedTo(recorded, config.url, config.name) : recorded,
       headers,
       signal,
     });
@@ -583,7 +584,8 @@ export class A2aAgentService {
       secretValues: () => [...custom.secretValues, ...(authRef.current?.secretValues() ?? [])],
       secretHeaders: config?.headers.filter((h) => h.secret).map((h) => h.name),
     });
-    const card = await this.resolver.resolve(config?.url ?? agent, { fetch: recorded, headers: custom.headers });
+    // The card request carries the custom headers (sealed ones too): it may not be redirected off the agent's origin.
+    const card = await this.resolver.resolve(config?.url ?? agent, { fetch: config && hasCredentials(config) ? fetchPinnedTo(recorded, config.url, key) : recorded, headers: custom.headers });
     const chosen = BINDING_PREFERENCE.map((binding) => card.view.interfaces.find((i) => i.binding === binding && isUrl(i.url))).find((i) => i !== undefined);
     if (!chosen) {
       throw new AppError(

@@ -38,14 +38,39 @@ async function requireSecret(secrets: SecretStore, agent: string, name: string, 
  * The one sentence for a card that would send credentials somewhere the user did not save the agent,
  * and how the user confirms the change (saving the agent again with that address).
  */
-export function cardPointsElsewhere(agent: string, what: 'interface' | 'tokenUrl', target: string, savedUrl: string): AppError {
-  const pointed = what === 'interface' ? 'its interface' : 'its OAuth token URL';
-  const confirm = what === 'interface' ? `save the agent again with ${credentialOriginText(target) ?? target} as its interface origin` : 'save the agent again with that token URL';
-  return new AppError(
-    'Unauthorized',
-    `The agent card of "${agent}" points ${pointed} elsewhere (${credentialOriginChange(savedUrl, target)}), so no credentials were sent; if you trust it, ${confirm}.`,
-    { step: 'auth' },
-  );
+export function cardPointsElsewhere(agent: string, what: 'interface' | 'tokenUrl' | 'redirect', target: string, savedUrl: string): AppError {
+  const pointed = what === 'redirect' ? `"${agent}" redirected a call` : `The agent card of "${agent}" points ${what === 'interface' ? 'its interface' : 'its OAuth token URL'}`;
+  const confirm = what === 'tokenUrl' ? 'save the agent again with that token URL' : `save the agent again with ${credentialOriginText(target) ?? target} as its interface origin`;
+  return new AppError('Unauthorized', `${pointed} elsewhere (${credentialOriginChange(savedUrl, target)}), so no credentials were sent; if you trust it, ${confirm}.`, { step: 'auth' });
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * A fetch that sends only to `savedUrl`'s origin and follows redirects itself, only within that
+ * origin: the platform's fetch would carry a custom credential header (an API key, a sealed header)
+ * to wherever a redirect points.
+ */
+export function fetchPinnedTo(base: typeof fetch, savedUrl: string, agent: string): typeof fetch {
+  return async (input, init) => {
+    let url = input instanceof Request ? input.url : String(input);
+    let next: FetchInput = input;
+    let request: RequestInit = { ...init, redirect: 'manual' };
+    for (let hop = 0; ; hop++) {
+      if (!credentialsMayGoTo(savedUrl, url)) throw cardPointsElsewhere(agent, hop === 0 ? 'interface' : 'redirect', url, savedUrl);
+      const response = await base(next, request);
+      const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+      if (!location) return response;
+      await response.body?.cancel();
+      if (hop === MAX_REDIRECTS) throw new AppError('ConnectionFailed', `"${agent}" redirected more than ${MAX_REDIRECTS} times, ending at ${url}.`, { step: 'transport' });
+      url = new URL(location, url).toString();
+      next = url;
+      // As fetch does: 303, and 301/302 after a POST, go on as a GET without the body.
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && (request.method ?? 'GET').toUpperCase() === 'POST')) {
+        request = { ...request, method: 'GET', body: undefined };
+      }
+    }
+  };
 }
 
 /**
@@ -164,12 +189,14 @@ export interface AuthFetch {
  * OAuth token triggers one token refresh and one retry. With `savedUrl`, a call to any other origin
  * (or plain http where the agent was saved with https) fails before anything is sent.
  */
-export function createAuthFetch(base: typeof fetch, auth: ResolvedAuth, customHeaders: Record<string, string>, savedUrl?: string, agent = 'the agent'): AuthFetch {
-  const tokens = auth.kind === 'oauth2ClientCredentials' ? new ClientCredentialsTokens(auth, base) : undefined;
+export function createAuthFetch(unpinned: typeof fetch, auth: ResolvedAuth, customHeaders: Record<string, string>, savedUrl?: string, agent = 'the agent'): AuthFetch {
+  const base = savedUrl ? fetchPinnedTo(unpinned, savedUrl, agent) : unpinned;
+  // The token request goes to the token URL (the user's, or one on the agent's origin), not the agent.
+  const tokens = auth.kind === 'oauth2ClientCredentials' ? new ClientCredentialsTokens(auth, unpinned) : undefined;
   const staticSecrets =
     auth.kind === 'bearer' ? [auth.token] : auth.kind === 'apiKey' ? [auth.key] : auth.kind === 'oauth2ClientCredentials' ? [auth.clientSecret] : [];
   const hasCustom = Object.keys(customHeaders).length > 0;
-  if (auth.kind === 'none' && !hasCustom) return { fetch: base, secretValues: () => [] };
+  if (auth.kind === 'none' && !hasCustom) return { fetch: unpinned, secretValues: () => [] };
 
   const apply = async (input: FetchInput, init: RequestInit | undefined): Promise<[FetchInput, RequestInit]> => {
     const headers = new Headers(init?.headers);
@@ -196,8 +223,6 @@ export function createAuthFetch(base: typeof fetch, auth: ResolvedAuth, customHe
   };
 
   const wrapped = async (input: FetchInput, init?: RequestInit): Promise<Response> => {
-    const url = input instanceof Request ? input.url : String(input);
-    if (savedUrl && !credentialsMayGoTo(savedUrl, url)) throw cardPointsElsewhere(agent, 'interface', url, savedUrl);
     const [target, withAuth] = await apply(input, init);
     const response = await base(target, withAuth);
     if (response.status !== 401 || !tokens) return response;

@@ -11,6 +11,9 @@ describe('credentialsMayGoTo', () => {
   it('allows an upgrade to the encrypted scheme at the same host:port', () => {
     expect(credentialsMayGoTo('grpc://127.0.0.1:5000', 'grpcs://127.0.0.1:5000')).toBe(true);
     expect(credentialsMayGoTo('http://127.0.0.1:5000', 'https://127.0.0.1:5000')).toBe(true);
+    expect(credentialsMayGoTo('http://agent.example.com/', 'https://agent.example.com/a2a')).toBe(true);
+    expect(credentialsMayGoTo('https://agent.example.com/', 'http://agent.example.com/a2a')).toBe(false);
+    expect(credentialsMayGoTo('http://agent.example.com:8080/', 'https://agent.example.com/a2a')).toBe(false);
   });
 
   it('refuses another host, another port, a downgrade to plaintext, another scheme family and non-URLs', () => {

@@ -46,15 +46,17 @@ export function grpcEndpointUrl(address: string, tls: boolean): string {
 
 /**
  * Whether a credential saved for `savedFor` may be sent to `target`: the same host and port, and the
- * same scheme — or its encrypted form (http → https at the same host:port is fine; https → http is a
- * downgrade and is not). Anything that is not an absolute URL is not the same origin.
+ * same scheme — or its encrypted form (http → https at the same host:port is fine, and so is
+ * http://host → https://host on the default ports; https → http is a downgrade and is not). Anything
+ * that is not an absolute URL is not the same origin.
  */
 export function credentialsMayGoTo(savedFor: string, target: string): boolean {
   const saved = credentialOrigin(savedFor);
   const next = credentialOrigin(target);
-  if (!saved || !next) return false;
-  if (saved.host !== next.host || saved.port !== next.port) return false;
-  return next.scheme === saved.scheme || next.scheme === PLAIN_TO_SECURE[saved.scheme];
+  if (!saved || !next || saved.host !== next.host) return false;
+  if (saved.port === next.port) return next.scheme === saved.scheme || next.scheme === PLAIN_TO_SECURE[saved.scheme];
+  const upgradeOnDefaultPorts = next.scheme === PLAIN_TO_SECURE[saved.scheme] && saved.port === DEFAULT_PORTS[saved.scheme] && next.port === DEFAULT_PORTS[next.scheme];
+  return upgradeOnDefaultPorts;
 }
 
 /** Why `target` may not receive a credential saved for `savedFor`, as the tail of a sentence ("… is …"). */
