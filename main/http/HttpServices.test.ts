@@ -67,7 +67,7 @@ describe('HTTP services: the environment variable auth.env sends is fixed when t
     service.state.authorizations.length = 0;
     const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-http-'));
     const first = await start(dataDir);
-    await first.services.add({ service: 'trading', location: service.location });
+    expect(await first.services.add({ service: 'trading', location: service.location })).toMatchObject({ authEnv: 'SERVICE_TOKEN' });
     expect((await first.pipeline.invoke({ name: 'http:trading.echo', arguments: {} })).error).toBeUndefined();
     expect(service.state.authorizations).toEqual(['Bearer service-token']);
 

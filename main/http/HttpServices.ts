@@ -110,7 +110,7 @@ export class HttpServices {
       this.loadedAuthEnv.set(service.service, namedEnv);
       const entries = httpToolEntries(descriptor, { service: service.service, baseUrl });
       this.options.catalog.replaceSource({ kind: 'http', name: service.service }, entries, this.executor);
-      const view = { service: service.service, location: service.location, baseUrl, tools: entries.map((e) => e.toolName), loadedAt: Date.now() };
+      const view = { service: service.service, location: service.location, baseUrl, tools: entries.map((e) => e.toolName), ...(namedEnv ? { authEnv: namedEnv } : {}), loadedAt: Date.now() };
       this.views.set(service.service, view);
       return view;
     } catch (error) {
