@@ -143,6 +143,19 @@ describe('A2A credentials go only to the origin the agent was saved at', () => {
     }
   });
 
+  it('refuses to move a saved agent to another origin while keeping its stored credentials: they must be given again', async () => {
+    const service = newService();
+    await service.save({ name: 'moving', url: honest.url, headers: [{ name: 'X-Tenant-Key', value: 'saved-tenant-key', secret: true }], auth: { kind: 'bearer', token: 'saved-bearer-token' } });
+    const error = await failure(service.save({ name: 'moving', url: recorder.url, headers: [{ name: 'X-Tenant-Key', secret: true }], auth: { kind: 'bearer' } }));
+    expect(error.message).toBe(
+      `"moving" moves to ${recorder.url} from ${honest.url}: give its bearer token, x-tenant-key header again, as saved credentials stay with the address they were given for.`,
+    );
+    expect((await service.get('moving')).url).toBe(honest.url);
+    await service.save({ name: 'moving', url: `${honest.url}/`, headers: [{ name: 'X-Tenant-Key', secret: true }], auth: { kind: 'bearer' } });
+    await service.save({ name: 'moving', url: recorder.url, headers: [{ name: 'X-Tenant-Key', value: 'new-tenant-key', secret: true }], auth: { kind: 'bearer', token: 'new-token' } });
+    expect((await service.get('moving')).url).toBe(recorder.url);
+  });
+
   it('never sends credentials saved for https over plain http to the same host and port', async () => {
     const port = new URL(recorder.url).port;
     const before = recorder.requests.length;

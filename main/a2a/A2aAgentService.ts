@@ -28,7 +28,7 @@ import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import type { SecretRedactor } from '../platform/SecretRedactor';
-import { credentialsMayGoTo } from '../platform/endpointOrigin';
+import { credentialOriginText, credentialsMayGoTo } from '../platform/endpointOrigin';
 import { a2aSecretKey, cardPointsElsewhere, createAuthFetch, fetchPinnedTo, resolveAuth, SECRET_NAMES, type AuthFetch } from './A2aAuth';
 import { A2aThreads } from './A2aThreads';
 import { A2aTranscript } from './A2aTranscript';
@@ -132,7 +132,11 @@ export class A2aAgentService {
     return agent;
   }
 
-  /** Creates or replaces an agent. Secret values go to the SecretStore; omitted ones are kept. */
+  /**
+   * Creates or replaces an agent. Secret values go to the SecretStore; omitted ones are kept — unless
+   * the agent moves to another origin (or from https to http): stored credentials stay bound to the
+   * address they were given for, so the save is refused until they are given again.
+   */
   async save(input: A2aAgentInput): Promise<A2aAgentConfig> {
     const parsed = A2aAgentInput.safeParse(input);
     if (!parsed.success) throw new AppError('InvalidInput', `Invalid agent: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'agent'}: ${i.message}`).join('; ')}`);
@@ -150,6 +154,20 @@ export class A2aAgentService {
     const config = await this.mutate(async (agents) => {
       const now = new Date().toISOString();
       const existing = agents.find((a) => a.name === value.name);
+      if (existing && !credentialsMayGoTo(existing.url, value.url)) {
+        const given = new Set<string>();
+        if (auth.kind === 'bearer' && auth.token) given.add(SECRET_NAMES.token);
+        if (auth.kind === 'apiKey' && auth.key) given.add(SECRET_NAMES.apiKey);
+        if (auth.kind === 'oauth2ClientCredentials' && auth.clientSecret) given.add(SECRET_NAMES.clientSecret);
+        for (const header of value.headers) if (header.secret && header.value) given.add(SECRET_NAMES.header(header.name));
+        const missing = [...wanted].filter((name) => !given.has(name));
+        if (missing.length) {
+          throw new AppError(
+            'InvalidInput',
+            `"${value.name}" moves to ${credentialOriginText(value.url) ?? value.url} from ${credentialOriginText(existing.url) ?? existing.url}: give its ${missing.map(describeSecret).join(', ')} again, as saved credentials stay with the address they were given for.`,
+          );
+        }
+      }
       const next: A2aAgentConfig = A2aAgentConfig.parse({
         name: value.name,
         url: value.url,
@@ -633,6 +651,14 @@ export class A2aAgentService {
       return { next: { version: 1 as const, agents: agents.sort((a, b) => a.name.localeCompare(b.name)) }, result };
     });
   }
+}
+
+/** A stored secret's name (`token`, `header:x-api-key`) as the user knows it. */
+function describeSecret(name: string): string {
+  if (name === SECRET_NAMES.token) return 'bearer token';
+  if (name === SECRET_NAMES.apiKey) return 'API key';
+  if (name === SECRET_NAMES.clientSecret) return 'OAuth client secret';
+  return `${name.replace(/^header:/, '')} header`;
 }
 
 /** Whether calls to the agent carry anything secret: an auth scheme or a sealed header. */
