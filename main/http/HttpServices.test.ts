@@ -104,4 +104,18 @@ describe('HTTP services: the environment variable auth.env sends is fixed when t
     service.state.descriptor = descriptorNaming('AWS_SECRET_ACCESS_KEY');
     expect((await start(dataDir)).services.list()[0]?.error).toMatch(/now asks for the token in \$AWS_SECRET_ACCESS_KEY where \$SERVICE_TOKEN was named/);
   });
+
+  it('refuses to move a service to another origin while keeping its stored token: it must be given again', async () => {
+    service.state.descriptor = descriptorNaming('SERVICE_TOKEN');
+    const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-http-'));
+    const { services } = await start(dataDir);
+    await services.add({ service: 'moving', location: service.location, token: 'stored-token' });
+    const elsewhere = 'http://127.0.0.1:9/';
+    await expect(services.add({ service: 'moving', location: service.location, baseUrl: elsewhere })).rejects.toThrow(
+      'moving moves to http://127.0.0.1:9 from http://127.0.0.1:' + new URL(service.location).port + ': give its token again, as the saved one stays with the address it was given for.',
+    );
+    expect(services.list()[0]).toMatchObject({ baseUrl: new URL(service.location).origin });
+    await services.add({ service: 'moving', location: service.location, baseUrl: elsewhere, token: 'token-for-elsewhere' });
+    expect(services.list()[0]).toMatchObject({ baseUrl: elsewhere });
+  });
 });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { HttpServiceInput, type HttpServiceView } from '../../shared/httpServices';
+import { credentialOriginText, credentialsMayGoTo } from '../platform/endpointOrigin';
 import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
@@ -20,6 +21,11 @@ const SavedService = HttpServiceInput.omit({ token: true }).extend({
 });
 type SavedService = z.infer<typeof SavedService>;
 const SavedServices = z.array(SavedService);
+
+/** The origin an http(s) descriptor location is fetched from (where its tools are called by default). */
+function remoteOrigin(location: string): string | undefined {
+  return /^https?:\/\//i.test(location) ? new URL(location).origin : undefined;
+}
 
 /**
  * Imported `claw.describe` descriptors (Clawdapus): saved in `<dataDir>/http-services.json`, loaded
@@ -74,6 +80,16 @@ export class HttpServices {
   async add(input: HttpServiceInput): Promise<HttpServiceView> {
     const parsed = HttpServiceInput.parse(input);
     const { token, ...given } = parsed;
+    // Checked before the descriptor is loaded: loading registers its tools, which read the token by service name.
+    const before = this.saved.find((s) => s.service === given.service);
+    const callsWent = before && (before.baseUrl ?? remoteOrigin(before.location));
+    const callsGo = given.baseUrl ?? remoteOrigin(given.location);
+    if (callsWent && callsGo && !token && !credentialsMayGoTo(callsWent, callsGo) && (await this.options.secretStore.get(httpTokenSecretKey(given.service))) !== undefined) {
+      throw new AppError(
+        'InvalidInput',
+        `${given.service} moves to ${credentialOriginText(callsGo) ?? callsGo} from ${credentialOriginText(callsWent) ?? callsWent}: give its token again, as the saved one stays with the address it was given for.`,
+      );
+    }
     const view = await this.load(given);
     if (view.error) throw new AppError('InvalidInput', view.error);
     const service: SavedService = { ...given, authEnv: this.loadedAuthEnv.get(given.service) ?? null };
