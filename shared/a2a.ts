@@ -147,9 +147,16 @@ export const A2aAuthConfig = z.discriminatedUnion('kind', [
 ]);
 export type A2aAuthConfig = z.infer<typeof A2aAuthConfig>;
 
+/**
+ * Credentials go only to the origin of the agent URL; a card whose interface lives on another origin
+ * is used with them only once the user saved that origin here (the confirmation).
+ */
+const InterfaceOrigin = z.string().url();
+
 export const A2aAgentConfig = z.object({
   name: A2aAgentName,
   url: z.string().url(),
+  interfaceOrigin: InterfaceOrigin.optional(),
   headers: z.array(A2aHeaderConfig),
   auth: A2aAuthConfig,
   createdAt: z.string(),
@@ -164,6 +171,7 @@ export type A2aAgentConfig = z.infer<typeof A2aAgentConfig>;
 export const A2aAgentInput = z.object({
   name: A2aAgentName,
   url: z.string().url(),
+  interfaceOrigin: InterfaceOrigin.optional(),
   headers: z.array(z.object({ name: A2aHeaderConfig.shape.name, value: z.string().optional(), secret: z.boolean().default(false) })).default([]),
   auth: z
     .discriminatedUnion('kind', [

@@ -23,6 +23,8 @@ export const HttpServiceView = z.object({
   location: z.string(),
   baseUrl: z.string(),
   tools: z.array(z.string()),
+  /** The environment variable whose value calls send as the token, fixed when the service was added. */
+  authEnv: z.string().optional(),
   error: z.string().optional(),
   loadedAt: z.number().optional(),
 });

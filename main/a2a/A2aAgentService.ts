@@ -28,7 +28,8 @@ import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import type { SecretRedactor } from '../platform/SecretRedactor';
-import { a2aSecretKey, createAuthFetch, resolveAuth, SECRET_NAMES, type AuthFetch } from './A2aAuth';
+import { credentialOriginText, credentialsMayGoTo } from '../platform/endpointOrigin';
+import { a2aSecretKey, cardPointsElsewhere, createAuthFetch, fetchPinnedTo, resolveAuth, SECRET_NAMES, type AuthFetch } from './A2aAuth';
 import { A2aThreads } from './A2aThreads';
 import { A2aTranscript } from './A2aTranscript';
 import { AgentCardResolver, type ResolvedCard } from './AgentCardResolver';
@@ -131,7 +132,11 @@ export class A2aAgentService {
     return agent;
   }
 
-  /** Creates or replaces an agent. Secret values go to the SecretStore; omitted ones are kept. */
+  /**
+   * Creates or replaces an agent. Secret values go to the SecretStore; omitted ones are kept — unless
+   * the agent moves to another origin (or from https to http): stored credentials stay bound to the
+   * address they were given for, so the save is refused until they are given again.
+   */
   async save(input: A2aAgentInput): Promise<A2aAgentConfig> {
     const parsed = A2aAgentInput.safeParse(input);
     if (!parsed.success) throw new AppError('InvalidInput', `Invalid agent: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'agent'}: ${i.message}`).join('; ')}`);
@@ -149,9 +154,24 @@ export class A2aAgentService {
     const config = await this.mutate(async (agents) => {
       const now = new Date().toISOString();
       const existing = agents.find((a) => a.name === value.name);
+      if (existing && !credentialsMayGoTo(existing.url, value.url)) {
+        const given = new Set<string>();
+        if (auth.kind === 'bearer' && auth.token) given.add(SECRET_NAMES.token);
+        if (auth.kind === 'apiKey' && auth.key) given.add(SECRET_NAMES.apiKey);
+        if (auth.kind === 'oauth2ClientCredentials' && auth.clientSecret) given.add(SECRET_NAMES.clientSecret);
+        for (const header of value.headers) if (header.secret && header.value) given.add(SECRET_NAMES.header(header.name));
+        const missing = [...wanted].filter((name) => !given.has(name));
+        if (missing.length) {
+          throw new AppError(
+            'InvalidInput',
+            `"${value.name}" moves to ${credentialOriginText(value.url) ?? value.url} from ${credentialOriginText(existing.url) ?? existing.url}: give its ${missing.map(describeSecret).join(', ')} again, as saved credentials stay with the address they were given for.`,
+          );
+        }
+      }
       const next: A2aAgentConfig = A2aAgentConfig.parse({
         name: value.name,
         url: value.url,
+        ...(value.interfaceOrigin ? { interfaceOrigin: value.interfaceOrigin } : {}),
         headers: value.headers.map((h) => (h.secret ? { name: h.name, secret: true } : { name: h.name, value: h.value ?? '', secret: false })),
         auth:
           auth.kind === 'bearer'
@@ -194,8 +214,9 @@ export class A2aAgentService {
   async inspect(target: string, signal?: AbortSignal): Promise<A2aCardReport> {
     const config = isUrl(target) ? undefined : await this.get(target);
     const headers = config ? (await this.customHeaders(config)).headers : {};
+    const recorded = this.transcript.wrapFetch(config?.name ?? target, this.baseFetch);
     const card = await this.resolver.resolve(config?.url ?? target, {
-      fetch: this.transcript.wrapFetch(config?.name ?? target, this.baseFetch),
+      fetch: config && hasCredentials(config) ? fetchPinnedTo(recorded, config.url, config.name) : recorded,
       headers,
       signal,
     });
@@ -581,10 +602,8 @@ export class A2aAgentService {
       secretValues: () => [...custom.secretValues, ...(authRef.current?.secretValues() ?? [])],
       secretHeaders: config?.headers.filter((h) => h.secret).map((h) => h.name),
     });
-    const card = await this.resolver.resolve(config?.url ?? agent, { fetch: recorded, headers: custom.headers });
-    const auth = createAuthFetch(recorded, await resolveAuth(key, config?.auth ?? { kind: 'none' }, card.view, this.deps.secretStore), custom.headers);
-    authRef.current = auth;
-
+    // The card request carries the custom headers (sealed ones too): it may not be redirected off the agent's origin.
+    const card = await this.resolver.resolve(config?.url ?? agent, { fetch: config && hasCredentials(config) ? fetchPinnedTo(recorded, config.url, key) : recorded, headers: custom.headers });
     const chosen = BINDING_PREFERENCE.map((binding) => card.view.interfaces.find((i) => i.binding === binding && isUrl(i.url))).find((i) => i !== undefined);
     if (!chosen) {
       throw new AppError(
@@ -593,6 +612,14 @@ export class A2aAgentService {
         { step: 'validate' },
       );
     }
+    // Credentials go only to the origin the user saved the agent at, whatever the card declares; an
+    // interface on another origin only once the user confirmed it by saving it as interfaceOrigin.
+    const savedAt = config && hasCredentials(config) ? config.url : undefined;
+    const callsGoTo = savedAt && !credentialsMayGoTo(savedAt, chosen.url) ? config?.interfaceOrigin : savedAt;
+    if (savedAt && (!callsGoTo || !credentialsMayGoTo(callsGoTo, chosen.url))) throw cardPointsElsewhere(key, 'interface', chosen.url, savedAt);
+    const auth = createAuthFetch(recorded, await resolveAuth(key, config?.auth ?? { kind: 'none' }, card.view, this.deps.secretStore, savedAt), custom.headers, callsGoTo, key);
+    authRef.current = auth;
+
     const sdkCard = card.protocolVersion === '0.3' ? parseLegacyAgentCard(card.raw) : AgentCard.fromJSON(card.raw);
     // The card is already fetched and parsed; the factory must not re-fetch or re-normalize it.
     const cardResolver: SdkCardResolver = {
@@ -624,6 +651,19 @@ export class A2aAgentService {
       return { next: { version: 1 as const, agents: agents.sort((a, b) => a.name.localeCompare(b.name)) }, result };
     });
   }
+}
+
+/** A stored secret's name (`token`, `header:x-api-key`) as the user knows it. */
+function describeSecret(name: string): string {
+  if (name === SECRET_NAMES.token) return 'bearer token';
+  if (name === SECRET_NAMES.apiKey) return 'API key';
+  if (name === SECRET_NAMES.clientSecret) return 'OAuth client secret';
+  return `${name.replace(/^header:/, '')} header`;
+}
+
+/** Whether calls to the agent carry anything secret: an auth scheme or a sealed header. */
+function hasCredentials(config: A2aAgentConfig): boolean {
+  return config.auth.kind !== 'none' || config.headers.some((header) => header.secret);
 }
 
 function requireSendResult(answer: Parameters<typeof sendResultOf>[0]): A2aSendResult {

@@ -1,5 +1,6 @@
 import type { A2aAuthConfig, A2aCardView, A2aSecuritySchemeView } from '../../shared/a2a';
 import { AppError } from '../../shared/errors';
+import { credentialOriginChange, credentialOriginText, credentialsMayGoTo } from '../platform/endpointOrigin';
 import type { SecretStore } from '../platform/SecretStore';
 import { describeFetchFailure } from './errorMapping';
 
@@ -33,8 +34,51 @@ async function requireSecret(secrets: SecretStore, agent: string, name: string, 
   return value;
 }
 
-/** Completes the saved auth with what the card declares (API key placement, token URL) and the stored secrets. */
-export async function resolveAuth(agent: string, config: A2aAuthConfig, card: A2aCardView, secrets: SecretStore): Promise<ResolvedAuth> {
+/**
+ * The one sentence for a card that would send credentials somewhere the user did not save the agent,
+ * and how the user confirms the change (saving the agent again with that address).
+ */
+export function cardPointsElsewhere(agent: string, what: 'interface' | 'tokenUrl' | 'redirect', target: string, savedUrl: string): AppError {
+  const pointed = what === 'redirect' ? `"${agent}" redirected a call` : `The agent card of "${agent}" points ${what === 'interface' ? 'its interface' : 'its OAuth token URL'}`;
+  const confirm = what === 'tokenUrl' ? 'save the agent again with that token URL' : `save the agent again with ${credentialOriginText(target) ?? target} as its interface origin`;
+  return new AppError('Unauthorized', `${pointed} elsewhere (${credentialOriginChange(savedUrl, target)}), so no credentials were sent; if you trust it, ${confirm}.`, { step: 'auth' });
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * A fetch that sends only to `savedUrl`'s origin and follows redirects itself, only within that
+ * origin: the platform's fetch would carry a custom credential header (an API key, a sealed header)
+ * to wherever a redirect points.
+ */
+export function fetchPinnedTo(base: typeof fetch, savedUrl: string, agent: string): typeof fetch {
+  return async (input, init) => {
+    let url = input instanceof Request ? input.url : String(input);
+    let next: FetchInput = input;
+    let request: RequestInit = { ...init, redirect: 'manual' };
+    for (let hop = 0; ; hop++) {
+      if (!credentialsMayGoTo(savedUrl, url)) throw cardPointsElsewhere(agent, hop === 0 ? 'interface' : 'redirect', url, savedUrl);
+      const response = await base(next, request);
+      const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+      if (!location) return response;
+      await response.body?.cancel();
+      if (hop === MAX_REDIRECTS) throw new AppError('ConnectionFailed', `"${agent}" redirected more than ${MAX_REDIRECTS} times, ending at ${url}.`, { step: 'transport' });
+      url = new URL(location, url).toString();
+      next = url;
+      // As fetch does: 303, and 301/302 after a POST, go on as a GET without the body.
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && (request.method ?? 'GET').toUpperCase() === 'POST')) {
+        request = { ...request, method: 'GET', body: undefined };
+      }
+    }
+  };
+}
+
+/**
+ * Completes the saved auth with what the card declares (API key placement, token URL) and the stored
+ * secrets. `savedUrl` is where the user saved the agent: a token URL the card declares (rather than
+ * one the user saved) must be on that origin, or the client secret would go where the card says.
+ */
+export async function resolveAuth(agent: string, config: A2aAuthConfig, card: A2aCardView, secrets: SecretStore, savedUrl?: string): Promise<ResolvedAuth> {
   switch (config.kind) {
     case 'none':
       return { kind: 'none' };
@@ -58,6 +102,7 @@ export async function resolveAuth(agent: string, config: A2aAuthConfig, card: A2
       if (!tokenUrl) {
         throw new AppError('InvalidInput', `No token URL for "${agent}": set one, or use a card whose oauth2 scheme declares a clientCredentials flow.`, { step: 'auth' });
       }
+      if (!config.tokenUrl && savedUrl && !credentialsMayGoTo(savedUrl, tokenUrl)) throw cardPointsElsewhere(agent, 'tokenUrl', tokenUrl, savedUrl);
       return {
         kind: 'oauth2ClientCredentials',
         tokenUrl,
@@ -141,14 +186,17 @@ export interface AuthFetch {
 /**
  * Wraps `base` so every call carries the agent's credentials and custom headers. The SDK's own
  * headers (A2A-Version, content type) win over custom ones; credentials always apply. A 401 with an
- * OAuth token triggers one token refresh and one retry.
+ * OAuth token triggers one token refresh and one retry. With `savedUrl`, a call to any other origin
+ * (or plain http where the agent was saved with https) fails before anything is sent.
  */
-export function createAuthFetch(base: typeof fetch, auth: ResolvedAuth, customHeaders: Record<string, string>): AuthFetch {
-  const tokens = auth.kind === 'oauth2ClientCredentials' ? new ClientCredentialsTokens(auth, base) : undefined;
+export function createAuthFetch(unpinned: typeof fetch, auth: ResolvedAuth, customHeaders: Record<string, string>, savedUrl?: string, agent = 'the agent'): AuthFetch {
+  const base = savedUrl ? fetchPinnedTo(unpinned, savedUrl, agent) : unpinned;
+  // The token request goes to the token URL (the user's, or one on the agent's origin), not the agent.
+  const tokens = auth.kind === 'oauth2ClientCredentials' ? new ClientCredentialsTokens(auth, unpinned) : undefined;
   const staticSecrets =
     auth.kind === 'bearer' ? [auth.token] : auth.kind === 'apiKey' ? [auth.key] : auth.kind === 'oauth2ClientCredentials' ? [auth.clientSecret] : [];
   const hasCustom = Object.keys(customHeaders).length > 0;
-  if (auth.kind === 'none' && !hasCustom) return { fetch: base, secretValues: () => [] };
+  if (auth.kind === 'none' && !hasCustom) return { fetch: unpinned, secretValues: () => [] };
 
   const apply = async (input: FetchInput, init: RequestInit | undefined): Promise<[FetchInput, RequestInit]> => {
     const headers = new Headers(init?.headers);

@@ -14,6 +14,7 @@ import {
   type GrpcToolView,
 } from '../../shared/grpc';
 import { JsonFile } from '../platform/JsonFile';
+import { credentialOriginChange, credentialsMayGoTo, grpcEndpointUrl } from '../platform/endpointOrigin';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import type { ToolConfig } from '../registry/createToolEntry';
@@ -42,7 +43,17 @@ const SavedFile = z.object({
   sources: z.array(SavedSource).default([]),
   /** Pinned tool versions by source and tool, for saved and workspace sources alike. */
   pins: z.record(z.string(), z.record(z.string(), z.string())).default({}),
+  /**
+   * The endpoint (`grpc://host:port` or `grpcs://host:port`) each source's metadata was given for,
+   * saved and workspace sources alike: metadata follows that endpoint, not the source's name.
+   */
+  credentialEndpoints: z.record(z.string(), z.string()).default({}),
 });
+
+/** Where a source dials, as the endpoint its credentials are bound to. */
+function endpointOf(saved: SavedSource): string {
+  return grpcEndpointUrl(saved.address, saved.tls.mode !== 'plaintext');
+}
 
 /** A source an Orloj Tool resource (type grpc) declares; the reconciler hands these over. */
 export interface WorkspaceGrpcSource {
@@ -108,19 +119,26 @@ export class GrpcSources {
   private readonly file: JsonFile<typeof SavedFile>;
   private readonly sources = new Map<string, Source>();
   private pins: Record<string, Record<string, string>> = {};
+  private credentialEndpoints: Record<string, string> = {};
   private readonly validator = new SchemaValidator();
   private readonly listeners = new Set<() => void>();
   private readonly pinListeners = new Set<(source: string, tool: string, callVersion: string) => void>();
 
   constructor(private readonly options: GrpcSourcesOptions) {
-    this.file = new JsonFile(join(options.dataDir, 'grpc-sources.json'), SavedFile, () => ({ sources: [], pins: {} }), { kind: 'gRPC sources file' });
+    this.file = new JsonFile(join(options.dataDir, 'grpc-sources.json'), SavedFile, () => ({ sources: [], pins: {}, credentialEndpoints: {} }), { kind: 'gRPC sources file' });
   }
 
   async init(): Promise<void> {
     try {
       const saved = await this.file.read();
       this.pins = saved.pins;
-      for (const source of saved.sources) this.sources.set(source.name, { saved: source, state: 'pending', tools: [], services: [] });
+      this.credentialEndpoints = saved.credentialEndpoints;
+      for (const source of saved.sources) {
+        this.sources.set(source.name, { saved: source, state: 'pending', tools: [], services: [] });
+        // A file from before credentials were bound to endpoints: the user gave a saved source's
+        // metadata with its address, so that is what it stays bound to.
+        this.credentialEndpoints[source.name] ??= endpointOf(source);
+      }
     } catch (error) {
       this.options.logger.warn('grpc-sources.json unreadable', { error: (error as Error).message });
     }
@@ -192,6 +210,7 @@ export class GrpcSources {
     if (parsed.tls.key) await this.options.secretStore.set(grpcClientKeySecretKey(saved.name), parsed.tls.key);
     else await this.options.secretStore.delete(grpcClientKeySecretKey(saved.name));
     await this.writeMetadata(saved.name, parsed.metadata);
+    this.bindCredentials(saved);
     existing?.connection?.close();
     this.sources.set(saved.name, { saved, state: 'pending', tools: [], services: [] });
     await this.persist();
@@ -203,19 +222,22 @@ export class GrpcSources {
     const source = this.source(name);
     if (source.managedBy === 'workspace') throw new AppError('InvalidInput', `"${name}" is declared by an Orloj Tool in the workspace; delete that resource to remove it.`);
     this.forget(name);
-    await this.writeMetadata(name, {});
-    await this.options.secretStore.delete(grpcClientKeySecretKey(name));
+    await this.dropCredentials(name);
     delete this.pins[name];
     await this.persist();
   }
 
-  /** Replaces the metadata sent with every call (e.g. a new authorization token). */
+  /**
+   * Replaces the metadata sent with every call (e.g. a new authorization token), bound to the
+   * endpoint the source dials now.
+   */
   async setMetadata(name: string, metadata: Record<string, string>): Promise<GrpcSourceView> {
     const source = this.source(name);
     const parsed = GrpcTarget.shape.metadata.parse(metadata);
     await this.writeMetadata(name, parsed);
     source.saved = { ...source.saved, metadataKeys: Object.keys(parsed).sort() };
-    if (!source.managedBy) await this.persist();
+    this.bindCredentials(source.saved);
+    await this.persist();
     await this.refresh(name).catch(() => undefined);
     return this.get(name);
   }
@@ -340,12 +362,34 @@ export class GrpcSources {
     return source;
   }
 
+  /**
+   * Unregisters a source and drops its credentials: a source of the same name declared later (another
+   * folder, a `git pull`) starts with none.
+   */
   private forget(name: string) {
     const source = this.sources.get(name);
     source?.connection?.close();
     this.sources.delete(name);
     this.options.catalog.removeSource({ kind: 'grpc', name });
+    if (!source?.ephemeral) {
+      void this.dropCredentials(name)
+        .then(() => this.persist())
+        .catch((error: unknown) => this.options.logger.warn('could not drop a removed gRPC source’s credentials', { source: name, error: (error as Error).message }));
+    }
     this.emit();
+  }
+
+  /** Deletes a source's metadata values, client key and the endpoint they were bound to. */
+  private async dropCredentials(name: string): Promise<void> {
+    delete this.credentialEndpoints[name];
+    await this.writeMetadata(name, {});
+    await this.options.secretStore.delete(grpcClientKeySecretKey(name));
+  }
+
+  /** The source's metadata now belongs to the endpoint it dials (none: nothing to bind). */
+  private bindCredentials(saved: SavedSource) {
+    if (saved.metadataKeys.length) this.credentialEndpoints[saved.name] = endpointOf(saved);
+    else delete this.credentialEndpoints[saved.name];
   }
 
   private async doRefresh(name: string, source: Source): Promise<void> {
@@ -409,12 +453,31 @@ export class GrpcSources {
 
   private async metadata(source: Source): Promise<Record<string, string>> {
     const values = await this.readMetadata(source.saved.name);
+    if (Object.keys(values).length) await this.refuseIfMoved(source);
     const missing = (source.workspace?.requiredMetadata ?? []).filter((key) => !values[key]);
     if (missing.length) {
       throw new AppError('Unauthorized', `${source.saved.name} needs ${missing.join(', ')}: set it in the gRPC section (kept in the secret store).`, { step: 'auth' });
     }
     const prefixes = source.workspace?.metadataPrefix ?? {};
     return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, prefixes[key] && !value.startsWith(prefixes[key]) ? `${prefixes[key]}${value}` : value]));
+  }
+
+  /**
+   * Metadata was given for one endpoint; a source that now dials another host:port, or plaintext
+   * where it was TLS (an edited workspace Tool, another folder declaring the same name, a hand-edited
+   * file), loses it here, before anything is sent: it is deleted and the user asked to set it again.
+   */
+  private async refuseIfMoved(source: Source): Promise<void> {
+    const { name } = source.saved;
+    const current = endpointOf(source.saved);
+    const bound = this.credentialEndpoints[name];
+    if (bound && credentialsMayGoTo(bound, current)) return;
+    await this.dropCredentials(name);
+    source.saved = { ...source.saved, metadataKeys: [] };
+    await this.persist();
+    const why = bound ? credentialOriginChange(bound, current) : `it is not known which endpoint they were given for`;
+    this.options.logger.warn('gRPC metadata dropped: the source dials another endpoint', { source: name, endpoint: current, ...(bound ? { savedFor: bound } : {}) });
+    throw new AppError('Unauthorized', `${name}: its saved metadata was dropped, not sent, because ${why}; set it again in the gRPC section if ${current} should have it.`, { step: 'auth' });
   }
 
   private async storedMetadataKeys(name: string): Promise<string[]> {
@@ -456,7 +519,7 @@ export class GrpcSources {
 
   private async persist(): Promise<void> {
     const sources = [...this.sources.values()].filter((source) => !source.managedBy && !source.ephemeral).map((source) => source.saved);
-    await this.file.write({ sources: sources.sort((a, b) => a.name.localeCompare(b.name)), pins: this.pins });
+    await this.file.write({ sources: sources.sort((a, b) => a.name.localeCompare(b.name)), pins: this.pins, credentialEndpoints: this.credentialEndpoints });
   }
 
   private emit() {

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startToolsV1Server, type GrpcPeer } from '../../e2e/peers/grpc/grpcPeers';
+import { startRecordingGrpcPeer, type RecordingGrpcPeer } from '../../e2e/peers/grpc/recordingPeer';
+import { grpcMetadataSecretKey } from '../grpc/GrpcSources';
 import { GrpcSources } from '../grpc/GrpcSources';
 import { McpService } from '../mcp/McpService';
 import { silentLogger } from '../platform/Logger';
@@ -31,6 +33,7 @@ describe('LocalReconciler: Orloj Tools of type grpc', { timeout: 60_000 }, () =>
   let pipeline: InvocationPipeline;
   let peer: GrpcPeer;
   let guarded: GrpcPeer;
+  let recorder: RecordingGrpcPeer;
 
   const status = (name: string) => resources.reconciler.statuses().tools.find((tool) => tool.name === name)?.status;
 
@@ -51,7 +54,7 @@ describe('LocalReconciler: Orloj Tools of type grpc', { timeout: 60_000 }, () =>
   }
 
   beforeAll(async () => {
-    [peer, guarded] = await Promise.all([startToolsV1Server(), startToolsV1Server({ token: 'ws-token' })]);
+    [peer, guarded, recorder] = await Promise.all([startToolsV1Server(), startToolsV1Server({ token: 'ws-token' }), startRecordingGrpcPeer()]);
     await mcp.init();
     writeFileSync(join(workspaceDir, 'weather.yaml'), grpcTool('weather', `  endpoint: ${peer.address}\n  risk_level: high\n  runtime: {timeout: 5s, retry: {max_attempts: 2}}\n`));
     writeFileSync(join(workspaceDir, 'broken.yaml'), grpcTool('broken', '  endpoint: not-an-endpoint\n'));
@@ -76,7 +79,7 @@ spec:
     await resources?.close();
     await grpc.close();
     await mcp.close();
-    await Promise.all([peer?.stop(), guarded?.stop()]);
+    await Promise.all([peer?.stop(), guarded?.stop(), recorder?.stop()]);
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(workspaceDir, { recursive: true, force: true });
   });
@@ -104,6 +107,15 @@ spec:
     await grpc.setMetadata('guarded', { authorization: 'ws-token' });
     await until(() => status('guarded')?.phase === 'Ready');
     expect((await pipeline.invoke({ name: 'grpc:guarded.convert_units', arguments: { value: 2, from: 'km', to: 'km' } })).error).toBeUndefined();
+  });
+
+  it('drops the token, sending it nowhere, when the Tool keeps its name but its endpoint moves (a git pull)', async () => {
+    await until(() => status('guarded')?.phase === 'Ready');
+    writeFileSync(join(workspaceDir, 'guarded.yaml'), grpcTool('guarded', `  endpoint: ${recorder.address}\n  auth: {secretRef: default/guarded-token}\n`));
+    const moved = await until(() => (status('guarded')?.phase === 'Error' && /dropped/.test(status('guarded')?.lastError ?? '') ? status('guarded') : undefined));
+    expect(moved.lastError).toMatch(/its saved metadata was dropped, not sent, because grpc:\/\/127\.0\.0\.1:\d+ is not grpc:\/\/127\.0\.0\.1:\d+, where the credentials were saved/);
+    expect(recorder.authorizations).toEqual([]);
+    expect(await secretStore.get(grpcMetadataSecretKey('guarded', 'authorization'))).toBeUndefined();
   });
 
   it('removes the source and its entries when the Tool goes', async () => {

@@ -7,7 +7,9 @@ import type { OrlojToolObject } from './kinds/normalizeOrlojTool';
  * `endpoint` (host:port in plaintext; `grpcs://host:port` for TLS with the system's roots), its risk,
  * classes and runtime applied to every tool the server lists. `auth` names the metadata calls carry:
  * bearer → `authorization: Bearer <token>`, api_key_header → `<headerName>: <key>`; the value is set
- * in the gRPC section and kept in the secret store, never in the file.
+ * in the gRPC section and kept in the secret store, never in the file, bound to the endpoint it was
+ * set for: a Tool that keeps its name but moves to another host:port, or from grpcs:// to plaintext,
+ * loses it (GrpcSources drops it before any call) and it has to be set again.
  */
 export function grpcToolSource(tool: OrlojToolObject): { source: WorkspaceGrpcSource } | { problem: string } {
   const { spec, metadata } = tool;

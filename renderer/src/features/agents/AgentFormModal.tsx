@@ -111,6 +111,16 @@ export function AgentFormModal({ onClose, existing, onSaved }: { onClose: () => 
             }
           />
           {card && !card.loading && <CardPreview report={card.report} error={card.error} />}
+          {(draft.authKind !== 'none' || draft.interfaceOrigin) && (
+            <TextInput
+              label="Interface origin"
+              description="Only when the card's interface lives on another origin than the URL: credentials go there too once saved here"
+              placeholder="https://agent.example.com"
+              value={draft.interfaceOrigin}
+              onChange={(e) => set({ interfaceOrigin: e.currentTarget.value })}
+              styles={MONO_INPUT}
+            />
+          )}
           <TextInput
             label="Name"
             description="Used in tool names: a2a:<name>.<skill>"

@@ -14,6 +14,8 @@ export interface HeaderRow {
 export interface AgentDraft {
   name: string;
   url: string;
+  /** Another origin the card's interface lives on that the user confirms may receive the credentials. */
+  interfaceOrigin: string;
   headers: HeaderRow[];
   authKind: AuthKind;
   /** The card's securitySchemes entry the auth satisfies; empty lets the backend pick. */
@@ -33,6 +35,7 @@ export function draftFrom(config?: A2aAgentConfig): AgentDraft {
   return {
     name: config?.name ?? '',
     url: config?.url ?? '',
+    interfaceOrigin: config?.interfaceOrigin ?? '',
     headers: (config?.headers ?? []).map((h) => ({ name: h.name, value: h.value ?? '', secret: h.secret, ...(h.secret ? { stored: true } : {}) })),
     authKind: auth?.kind ?? 'none',
     scheme: auth && auth.kind !== 'none' ? (auth.scheme ?? '') : '',
@@ -85,7 +88,7 @@ export function inputFrom(draft: AgentDraft): A2aAgentInput {
       break;
     }
   }
-  return { name: draft.name.trim(), url: draft.url.trim(), headers, auth };
+  return { name: draft.name.trim(), url: draft.url.trim(), ...optional('interfaceOrigin', draft.interfaceOrigin), headers, auth };
 }
 
 /** The auth kind that satisfies a card's scheme, if this client can do it. */

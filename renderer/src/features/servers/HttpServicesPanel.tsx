@@ -51,7 +51,7 @@ export function HttpServicesPanel() {
                   )}
                 </Group>
                 <Text size="xs" c={s.error ? 'red' : 'dimmed'} truncate="end">
-                  {s.error ?? `${s.baseUrl} · ${s.tools.join(', ')}`}
+                  {s.error ?? `${s.baseUrl}${s.authEnv ? ` · token from $${s.authEnv}` : ''} · ${s.tools.join(', ')}`}
                 </Text>
               </div>
               <Tooltip label="Remove">
@@ -79,7 +79,8 @@ function ImportDescriptorModal({ onClose }: { onClose: () => void }) {
   const submit = async () => {
     const view = await add.mutateAsync({ service: service.trim(), location: location.trim(), ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), ...(token ? { token } : {}) });
     await queryClient.invalidateQueries(trpc.http.list.queryFilter());
-    notifications.show({ color: 'teal', title: `Imported ${view.service}`, message: `${view.tools.length} HTTP tools are in the registry` });
+    const sends = view.authEnv ? `; their calls send $${view.authEnv} as the token` : '';
+    notifications.show({ color: 'teal', title: `Imported ${view.service}`, message: `${view.tools.length} HTTP tools are in the registry${sends}` });
     onClose();
   };
   return (
