@@ -83,4 +83,10 @@ describe('which stored secrets an edit keeps', () => {
     expect(keepsStoredSecrets(before, stdio({}))).toBe(false);
     expect(keepsStoredSecrets(stdio({ A: '1' }), stdio({ B: '2' }))).toBe(true);
   });
+
+  it('follows the one rule every credential follows: an upgrade from http to https on the same host keeps them', () => {
+    expect(keepsStoredSecrets(http('http://mcp.example/mcp'), http('https://mcp.example/mcp'))).toBe(true);
+    expect(keepsStoredSecrets(http('http://127.0.0.1:3001/mcp'), http('https://127.0.0.1:3001/mcp'))).toBe(true);
+    expect(keepsStoredSecrets(http('http://127.0.0.1:3001/mcp'), http('http://127.0.0.1:3002/mcp'))).toBe(false);
+  });
 });

@@ -1,4 +1,5 @@
 import type { McpServerConfig } from './mcp';
+import { credentialsMayGoTo } from './endpointOrigin';
 import { isSecretSetting, SECRET_PLACEHOLDER } from './secrets';
 
 /**
@@ -127,12 +128,14 @@ export function secretDestination(config: McpServerConfig): string {
 /**
  * Whether an edit from `previous` to `next` may keep the secrets stored for `previous` (the values
  * an edit leaves as `***`, the bearer token it leaves out, the OAuth tokens and client
- * registration): only when they would still go to the same destination. A server that keeps its
- * name but points at another origin — or moves from https to http — starts with no secrets: they
- * follow the endpoint they were given for, never the name.
+ * registration): only when they would still go to the same origin (`credentialsMayGoTo`, the one
+ * rule every kind of credential follows). A server that keeps its name but points at another
+ * origin — or moves from https to http — starts with no secrets: they follow the endpoint they were
+ * given for, never the name. Moving from http to https on the same host keeps them.
  */
 export function keepsStoredSecrets(previous: McpServerConfig, next: McpServerConfig): boolean {
-  return secretDestination(previous) === secretDestination(next);
+  if (previous.transport === 'stdio' || next.transport === 'stdio') return previous.transport === next.transport;
+  return credentialsMayGoTo(previous.url, next.url);
 }
 
 /** Every slot a sealed config has a value for in the SecretStore. */

@@ -28,7 +28,7 @@ import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import type { SecretRedactor } from '../platform/SecretRedactor';
-import { credentialOriginText, credentialsMayGoTo } from '../platform/endpointOrigin';
+import { credentialOriginText, credentialsMayGoTo } from '../../shared/endpointOrigin';
 import { a2aSecretKey, cardPointsElsewhere, createAuthFetch, fetchPinnedTo, resolveAuth, SECRET_NAMES, type AuthFetch } from './A2aAuth';
 import { A2aThreads } from './A2aThreads';
 import { A2aTranscript } from './A2aTranscript';

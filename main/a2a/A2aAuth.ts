@@ -1,6 +1,6 @@
 import type { A2aAuthConfig, A2aCardView, A2aSecuritySchemeView } from '../../shared/a2a';
 import { AppError } from '../../shared/errors';
-import { credentialOriginChange, credentialOriginText, credentialsMayGoTo } from '../platform/endpointOrigin';
+import { credentialOriginChange, credentialOriginText, credentialsMayGoTo } from '../../shared/endpointOrigin';
 import type { SecretStore } from '../platform/SecretStore';
 import { describeFetchFailure } from './errorMapping';
 

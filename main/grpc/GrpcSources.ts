@@ -14,7 +14,7 @@ import {
   type GrpcToolView,
 } from '../../shared/grpc';
 import { JsonFile } from '../platform/JsonFile';
-import { credentialOriginChange, credentialsMayGoTo, grpcEndpointUrl } from '../platform/endpointOrigin';
+import { credentialOriginChange, credentialsMayGoTo, grpcEndpointUrl } from '../../shared/endpointOrigin';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import type { ToolConfig } from '../registry/createToolEntry';

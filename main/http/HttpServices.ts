@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { HttpServiceInput, type HttpServiceView } from '../../shared/httpServices';
-import { credentialOriginText, credentialsMayGoTo } from '../platform/endpointOrigin';
+import { credentialOriginText, credentialsMayGoTo } from '../../shared/endpointOrigin';
 import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
