@@ -5,6 +5,7 @@ import { crdManifests, waitEstablished } from '../crds';
 import { isNotFound, KubeApiError } from '../KubeApiError';
 import { CONTENT_TYPE, type KubeRest } from '../KubeRest';
 import { lineDiff } from '../lineDiff';
+import { conflictingManagers } from '../managedFields';
 import { operatorManifests, type Manifest, type OperatorManifestOptions } from './operatorManifests';
 
 export type InstallAction = 'created' | 'configured' | 'unchanged';
@@ -80,7 +81,7 @@ async function apply(rest: KubeRest, path: string, object: Manifest, options: In
     });
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 409) {
-      const managers = [...new Set([...error.message.matchAll(/conflict with "([^"]+)"/g)].map((m) => m[1]!))];
+      const managers = conflictingManagers(error.message);
       throw new InstallConflict(`${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`, managers.length ? managers : ['another field manager']);
     }
     throw error;
