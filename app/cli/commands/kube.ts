@@ -120,12 +120,12 @@ export function registerKube(program: Command, ctx: CliContext) {
       // ImagePullBackOff with nothing here to say why. Someone who names it with --image built it.
       if (command.getOptionValueSource('image') === 'default') ctx.io.stderr(defaultImageWarning(flags.image));
       const connection = await connectKubeTarget(flags);
-      const { installOperator, InstallConflict } = await import('../../../main/kube/operator/installOperator');
+      const { installOperator, InstallConflict, MissingNamespaces } = await import('../../../main/kube/operator/installOperator');
       try {
         const options = { namespace: flags.namespace, image: flags.image, replicas: flags.replicas, watchNamespaces, clusterWide: !!flags.clusterWide, dryRun: !!flags.dryRun, force: !!flags.force };
         const results = await installOperator(connection.rest, options).catch(
           (error: unknown) => {
-            if (error instanceof InstallConflict) throw new CliExit(ExitCode.Failed, error.message);
+            if (error instanceof InstallConflict || error instanceof MissingNamespaces) throw new CliExit(ExitCode.Failed, error.message);
             throw error;
           },
         );
