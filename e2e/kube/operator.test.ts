@@ -171,6 +171,12 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
     const expectedCustom = operatorManifests({ namespace: 'ops', image: 'registry.test/tooldeck:9.9.9', replicas: 3 }).filter((o) => o.kind !== 'Namespace');
     expect(byKey(custom)).toEqual(JSON.parse(JSON.stringify(byKey(expectedCustom))));
     for (const object of custom.filter((o) => o.metadata.namespace === 'ops')) await dryRunApply(admin.rest, object);
+
+    // The chart's scopes are those of kube install --watch-namespaces and --cluster-wide.
+    const watched = objectsOf(await runHelm(['template', 'tooldeck-operator', chart, '--namespace', 'ops', '--set', 'watchNamespaces={team-a,team-b}'], { log: () => {} }));
+    expect(byKey(watched)).toEqual(JSON.parse(JSON.stringify(byKey(operatorManifests({ namespace: 'ops', image: 'tooldeck/operator:0.1.0', watchNamespaces: ['team-a', 'team-b'] }).filter((o) => o.kind !== 'Namespace')))));
+    const clusterWide = objectsOf(await runHelm(['template', 'tooldeck-operator', chart, '--namespace', 'ops', '--set', 'clusterWide=true'], { log: () => {} }));
+    expect(byKey(clusterWide)).toEqual(JSON.parse(JSON.stringify(byKey(operatorManifests({ namespace: 'ops', image: 'tooldeck/operator:0.1.0', clusterWide: true }).filter((o) => o.kind !== 'Namespace')))));
   });
 
   it('the ServiceAccount may do what every reconcile path needs, and a request outside its role fails with a clear error', async () => {
