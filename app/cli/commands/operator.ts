@@ -6,6 +6,7 @@ import { APP_VERSION } from '../../common/appVersion';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { connectKubeTarget } from '../connectKubeTarget';
 import { integerIn, parseDuration, parseListen } from '../options';
+import { safeForTerminal } from '../terminalText';
 
 const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
@@ -57,7 +58,7 @@ export function registerOperator(program: Command, ctx: CliContext) {
       } catch (error) {
         throw new CliExit(ExitCode.Usage, (error as Error).message);
       }
-      if (flags.toolSecrets !== 'labelled' && flags.toolSecrets !== 'any') throw new CliExit(ExitCode.Usage, `--tool-secrets takes labelled or any, not "${flags.toolSecrets}"`);
+      if (flags.toolSecrets !== 'labelled' && flags.toolSecrets !== 'any') throw new CliExit(ExitCode.Usage, `--tool-secrets takes labelled or any, not "${safeForTerminal(flags.toolSecrets, 100)}"`);
       const namespaces = [...new Set([...flags.namespace, ...flags.watchNamespaces])];
       const identity = process.env.POD_NAME || hostname();
       const leaseNamespace = flags.leaseNamespace ?? defaultLeaseNamespace(process.env);
