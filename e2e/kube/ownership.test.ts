@@ -153,6 +153,26 @@ describe('the operator leaves objects it did not make alone, on a real kube-apis
     expect(after.metadata.resourceVersion).toBe((before.metadata as unknown as { resourceVersion: string }).resourceVersion);
   });
 
+  it('a LanguageAgent whose <name>-config is a foreign ConfigMap gets no endpoint written into it', async () => {
+    const before = await admin.rest.request<{ metadata: { resourceVersion: string }; data: Record<string, string> }>('POST', `/api/v1/namespaces/${NS}/configmaps`, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ledger-config', namespace: NS }, data: { 'config.yaml': 'model: big\n' } },
+    });
+    await createTool('lookup', { image: 'registry.test/lookup:1' });
+    await eventually(async () => !!(await admin.rest.request<Status>('GET', `${toolsPath(NS)}/lookup`)).status?.endpoint, 'the endpoint of lookup');
+    await createAgent('ledger', ['lookup']);
+
+    const refused = await eventually(async () => {
+      const c = await condition(`${agentsPath(NS)}/ledger`, 'ToolsAttached');
+      return c?.status === 'False' ? c : undefined;
+    }, 'the ToolsAttached condition on the agent');
+    expect(refused).toMatchObject({ reason: 'NameConflict' });
+    expect(refused.message).toContain(`ConfigMap ${NS}/ledger-config is not LanguageAgent ledger's`);
+    await warning('LanguageAgent', 'ledger', 'NameConflict');
+    const after = await admin.rest.request<{ metadata: { resourceVersion: string }; data: Record<string, string> }>('GET', `/api/v1/namespaces/${NS}/configmaps/ledger-config`);
+    expect(after.data).toEqual({ 'config.yaml': 'model: big\n' });
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+  });
+
   it('a LanguageTool named after a foreign Service leaves its selector as it is, makes no Deployment, publishes no endpoint', async () => {
     const before = await admin.rest.request<{ metadata: { resourceVersion: string }; spec: { selector: Record<string, string> } }>('POST', `/api/v1/namespaces/${NS}/services`, {
       body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'billing', namespace: NS }, spec: { selector: { app: 'billing' }, ports: [{ name: 'http', port: 80 }] } },
