@@ -29,7 +29,7 @@ test.beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'tooldeck-e2e-operator-'));
   testbed = await startTestbed({ dataDir: join(tmp, 'data'), stderr: 'ignore', buildLog: () => {} });
   admin = connectKube({ kubeconfig: testbed.kubeconfigPath });
-  const install = await runCli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:e2e'], { stdout: () => {}, stderr: () => {} });
+  const install = await runCli(['kube', 'install', '--cluster-wide', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:e2e'], { stdout: () => {}, stderr: () => {} });
   expect(install).toBe(0);
   await createNamespace(admin.rest, NS);
   const sa = await testbed.serviceAccountKubeconfig({ namespace: SYSTEM, name: 'tooldeck-operator', path: join(tmp, 'operator-kubeconfig') });

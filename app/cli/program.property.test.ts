@@ -95,10 +95,14 @@ const commands: Spec[] = [
   { words: ['metrics'], flags: [['--since', since], ['--by', fc.constantFrom('tool', 'server', 'nope')], ['--json', null]] },
   { words: ['kube', 'reconcile'], flags: [...kubeTarget, ['--once', null], ['--timeout', number]], always: missingKubeconfig },
   { words: ['kube', 'inventory'], flags: [...kubeTarget, ['--json', null]], always: missingKubeconfig },
-  { words: ['kube', 'install'], flags: [...kubeTarget, ['--image', name], ['--replicas', number], ['--dry-run', null], ['--force', null]], always: missingKubeconfig },
+  {
+    words: ['kube', 'install'],
+    flags: [...kubeTarget, ['--image', name], ['--replicas', number], ['--watch-namespaces', fc.oneof(name, fc.constant('a,b'), fc.constant(','))], ['--cluster-wide', null], ['--dry-run', null], ['--force', null]],
+    always: missingKubeconfig,
+  },
   {
     words: ['operator'],
-    flags: [['--lease-duration', since], ['--renew-deadline', since], ['--retry-period', since], ['--listen', fc.constantFrom('127.0.0.1:0', 'everywhere', ':99999')], ['--workers', number], ['--lease-name', name]],
+    flags: [['--lease-duration', since], ['--renew-deadline', since], ['--retry-period', since], ['--listen', fc.constantFrom('127.0.0.1:0', 'everywhere', ':99999')], ['--workers', number], ['--lease-name', name], ['--watch-namespaces', name], ['--tool-secrets', fc.oneof(fc.constantFrom('labelled', 'any'), junk)]],
     always: missingKubeconfig,
   },
   { words: ['validate'], flags: [['-f', file], ['--defaults', null]] },

@@ -188,7 +188,7 @@ const mib = (m: Map<string, number>) => (m.get('process_resident_memory_bytes') 
 
 async function operatorRun(testbed: Testbed, direct: KubeConnection) {
   const system = 'tooldeck-system';
-  await installOperator(direct.rest, { namespace: system, image: 'tooldeck/operator:bench', dryRun: false, force: true });
+  await installOperator(direct.rest, { namespace: system, image: 'tooldeck/operator:bench', clusterWide: true, dryRun: false, force: true });
   await createNamespace(direct.rest, OPERATOR_NS);
   const sa = await testbed.serviceAccountKubeconfig({ namespace: system, name: 'tooldeck-operator', path: join(tmpdir(), `tooldeck-bench-operator-${process.pid}`) });
   const operators: OperatorProcess[] = [];

@@ -11,7 +11,7 @@ import { KubeSession } from '../../main/kube/KubeSession';
 import { silentLogger } from '../../main/platform/Logger';
 import { CONTENT_TYPE, type KubeRest } from '../../main/kube/KubeRest';
 import type { LeaseObject } from '../../main/kube/leaderelection/LeaseLock';
-import { OPERATOR_CLUSTER_RULES, operatorManifests, type Manifest } from '../../main/kube/operator/operatorManifests';
+import { OPERATOR_RULES, operatorManifests, type Manifest } from '../../main/kube/operator/operatorManifests';
 import { ensureHelm, runHelm } from '../helm/helm.mjs';
 import { startTestbed, type Testbed } from '../kube-testbed/testbed.mjs';
 import { cliPath } from '../support/tooldeckServer';
@@ -102,7 +102,7 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
 
   it('kube install --dry-run prints what it would create and writes nothing; install applies; a second install changes nothing', async () => {
     // Left at the default, the image is one no registry has: the plan still shows it, and a warning says how to build, push and pass one.
-    const unpublished = await cli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--dry-run']);
+    const unpublished = await cli(['kube', 'install', '--cluster-wide', '--kubeconfig', testbed.kubeconfigPath, '--dry-run']);
     expect(unpublished.code, unpublished.stderr).toBe(0);
     expect(unpublished.stdout).toMatch(/^\+ +image: tooldeck\/operator:0\.1\.0$/m);
     expect(unpublished.stderr).toBe(
@@ -110,7 +110,7 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
         '  docker build -t registry.example/tooldeck/operator:0.1.0 . && docker push registry.example/tooldeck/operator:0.1.0\n' +
         '  tooldeck kube install --image registry.example/tooldeck/operator:0.1.0\n',
     );
-    const dry = await cli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--dry-run', '--image', 'tooldeck/operator:test']);
+    const dry = await cli(['kube', 'install', '--cluster-wide', '--kubeconfig', testbed.kubeconfigPath, '--dry-run', '--image', 'tooldeck/operator:test']);
     expect(dry.code, dry.stderr).toBe(0);
     // Named with --image, the image is one the user built and pushed: no warning.
     expect(dry.stderr).toBe('');
@@ -122,15 +122,15 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
     expect(await getOrUndefined(admin.rest, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/languagetools.langop.io')).toBeUndefined();
     expect(await getOrUndefined(admin.rest, `/api/v1/namespaces/${SYSTEM}`)).toBeUndefined();
 
-    const install = await cli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test']);
+    const install = await cli(['kube', 'install', '--cluster-wide', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test']);
     expect(install.code, install.stderr).toBe(0);
     expect(install.stdout).toMatch(/^created\s+CustomResourceDefinition languagetools\.langop\.io$/m);
     expect(install.stdout).toMatch(/^created\s+PodDisruptionBudget tooldeck-system\/tooldeck-operator$/m);
 
-    const again = await cli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test', '--dry-run']);
+    const again = await cli(['kube', 'install', '--cluster-wide', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test', '--dry-run']);
     expect(again.code).toBe(0);
     expect(again.stdout).not.toContain('would be');
-    const changed = await cli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:2', '--dry-run']);
+    const changed = await cli(['kube', 'install', '--cluster-wide', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:2', '--dry-run']);
     expect(changed.stdout).toContain('--- Deployment tooldeck-system/tooldeck-operator: would be configured');
     expect(changed.stdout).toMatch(/^- +image: tooldeck\/operator:test$/m);
     expect(changed.stdout).toMatch(/^\+ +image: tooldeck\/operator:2$/m);
@@ -142,11 +142,11 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
       query: { fieldManager: 'platform-team', force: true },
       body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'tooldeck-operator', namespace: SYSTEM }, spec: { replicas: 3 } },
     });
-    const conflict = await cli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test']);
+    const conflict = await cli(['kube', 'install', '--cluster-wide', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test']);
     expect(conflict.code).toBe(1);
     expect(conflict.stderr).toContain('Deployment tooldeck-system/tooldeck-operator: fields are owned by platform-team; rerun with --force to take them over');
     expect((await admin.rest.request<{ spec: { replicas: number } }>('GET', deployment)).spec.replicas).toBe(3);
-    const forced = await cli(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test', '--force']);
+    const forced = await cli(['kube', 'install', '--cluster-wide', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test', '--force']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toMatch(/^configured\s+Deployment tooldeck-system\/tooldeck-operator$/m);
     expect((await admin.rest.request<{ spec: { replicas: number } }>('GET', deployment)).spec.replicas).toBe(2);
@@ -171,6 +171,12 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
     const expectedCustom = operatorManifests({ namespace: 'ops', image: 'registry.test/tooldeck:9.9.9', replicas: 3 }).filter((o) => o.kind !== 'Namespace');
     expect(byKey(custom)).toEqual(JSON.parse(JSON.stringify(byKey(expectedCustom))));
     for (const object of custom.filter((o) => o.metadata.namespace === 'ops')) await dryRunApply(admin.rest, object);
+
+    // The chart's scopes are those of kube install --watch-namespaces and --cluster-wide.
+    const watched = objectsOf(await runHelm(['template', 'tooldeck-operator', chart, '--namespace', 'ops', '--set', 'watchNamespaces={team-a,team-b}'], { log: () => {} }));
+    expect(byKey(watched)).toEqual(JSON.parse(JSON.stringify(byKey(operatorManifests({ namespace: 'ops', image: 'tooldeck/operator:0.1.0', watchNamespaces: ['team-a', 'team-b'] }).filter((o) => o.kind !== 'Namespace')))));
+    const clusterWide = objectsOf(await runHelm(['template', 'tooldeck-operator', chart, '--namespace', 'ops', '--set', 'clusterWide=true'], { log: () => {} }));
+    expect(byKey(clusterWide)).toEqual(JSON.parse(JSON.stringify(byKey(operatorManifests({ namespace: 'ops', image: 'tooldeck/operator:0.1.0', clusterWide: true }).filter((o) => o.kind !== 'Namespace')))));
   });
 
   it('the ServiceAccount may do what every reconcile path needs, and a request outside its role fails with a clear error', async () => {
@@ -185,12 +191,14 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
       });
       return review.status.allowed;
     };
-    for (const rule of OPERATOR_CLUSTER_RULES) {
+    for (const rule of OPERATOR_RULES) {
       for (const group of rule.apiGroups) for (const resource of rule.resources) for (const verb of rule.verbs) expect(await allowed(group, resource, verb, NS), `${verb} ${group}/${resource}`).toBe(true);
     }
     for (const verb of ['get', 'list', 'watch', 'create', 'update']) expect(await allowed('coordination.k8s.io', 'leases', verb, SYSTEM), `${verb} leases`).toBe(true);
     expect(await allowed('coordination.k8s.io', 'leases', 'update', NS)).toBe(false);
-    expect(await allowed('', 'secrets', 'get', NS)).toBe(false);
+    // Secrets: `get` only (a Secret's labels, read as metadata, for secretKeyRef), never list or watch.
+    expect(await allowed('', 'secrets', 'list', NS)).toBe(false);
+    expect(await allowed('', 'secrets', 'watch', NS)).toBe(false);
     expect(await allowed('apps', 'deployments', 'deletecollection', NS)).toBe(false);
 
     const forbidden = await sa.rest.request('GET', `/api/v1/namespaces/${NS}/secrets`).catch((error: unknown) => error);
@@ -212,7 +220,8 @@ describe.skipIf(!!skipReason)('tooldeck operator on a real kube-apiserver', { ti
     // and, once it is available, looks for a running pod of it (pods list) to discover through.
     const labels = { app: 'researcher' };
     await admin.rest.request('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, {
-      body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'researcher', namespace: NS }, spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'agent', image: 'tooldeck.test/agent:1' }] } } } },
+      // Labelled for the agent by the Deployment's owner: the operator may put the agent's sidecars into it.
+      body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'researcher', namespace: NS, labels: { 'tooldeck.dev/agent': 'researcher' } }, spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'agent', image: 'tooldeck.test/agent:1' }] } } } },
     });
     await createTool('calc', { deploymentMode: 'sidecar' });
     await admin.rest.request('POST', agentsPath(NS), { body: { apiVersion: 'langop.io/v1alpha1', kind: 'LanguageAgent', metadata: { name: 'researcher', namespace: NS }, spec: { tools: [{ name: 'search' }, { name: 'calc' }] } } });

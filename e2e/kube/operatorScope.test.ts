@@ -82,7 +82,7 @@ describe.skipIf(!!skipReason)('operator scopes and the console beside them, on a
     testbed = await startTestbed({ stderr: 'ignore', buildLog: () => {} });
     admin = connectKube({ kubeconfig: testbed.kubeconfigPath });
     // The CRDs and the operator's ServiceAccount and RBAC, as `kube install` applies them (its output is operator.test.ts's concern).
-    await installOperator(admin.rest, { namespace: SYSTEM, image: 'tooldeck/operator:test', dryRun: false, force: false });
+    await installOperator(admin.rest, { namespace: SYSTEM, image: 'tooldeck/operator:test', clusterWide: true, dryRun: false, force: false });
     saKubeconfig = (await testbed.serviceAccountKubeconfig({ namespace: SYSTEM, name: 'tooldeck-operator', path: join(tmp, 'operator-kubeconfig') })).kubeconfigPath;
     await createNamespace(admin.rest, ALPHA);
     await createNamespace(admin.rest, BETA);

@@ -156,7 +156,7 @@ describe.skipIf(!!skipReason)('Kubernetes reconciliation against a real kube-api
 
   it("writes the tool's endpoint into a referencing agent's config.yaml and keeps the other keys", async () => {
     await rest().request('POST', `/api/v1/namespaces/${NS}/configmaps`, {
-      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'assistant-config', namespace: NS }, data: { 'config.yaml': 'instructions: Be brief.\ntools:\n  calendar:\n    endpoint: http://calendar.example:9000\n    protocol: mcp\n' } },
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'assistant-config', namespace: NS, labels: { 'tooldeck.dev/agent': 'assistant' } }, data: { 'config.yaml': 'instructions: Be brief.\ntools:\n  calendar:\n    endpoint: http://calendar.example:9000\n    protocol: mcp\n' } },
     });
     await createAgent('assistant', ['weather']);
     const config = await eventually(async () => {
@@ -220,7 +220,7 @@ describe.skipIf(!!skipReason)('Kubernetes reconciliation against a real kube-api
     };
     proxy.interfere({ match: (r) => r.method === 'PATCH' && r.path === `${toolsPath(NS)}/busy/status`, times: 2, write: bump(`${toolsPath(NS)}/busy`) });
     proxy.interfere({ match: (r) => r.method === 'PATCH' && r.path === `/api/v1/namespaces/${NS}/configmaps/busy-agent-config`, times: 2, write: bump(`/api/v1/namespaces/${NS}/configmaps/busy-agent-config`) });
-    await rest().request('POST', `/api/v1/namespaces/${NS}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'busy-agent-config', namespace: NS }, data: { 'config.yaml': 'model: small\n' } } });
+    await rest().request('POST', `/api/v1/namespaces/${NS}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'busy-agent-config', namespace: NS, labels: { 'tooldeck.dev/agent': 'busy-agent' } }, data: { 'config.yaml': 'model: small\n' } } });
     const conflictsBefore = reconciler.stats.snapshot().conflicts;
     await createAgent('busy-agent', ['busy']);
     await createTool('busy', { image: 'tooldeck.test/busy:1', port: 9000 });
@@ -241,7 +241,8 @@ describe.skipIf(!!skipReason)('Kubernetes reconciliation against a real kube-api
       body: {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
-        metadata: { name: 'scribe', namespace: NS },
+        // Labelled for the agent by the Deployment's owner: the reconciler may put the agent's sidecars into it.
+        metadata: { name: 'scribe', namespace: NS, labels: { 'tooldeck.dev/agent': 'scribe' } },
         spec: { selector: { matchLabels: { app: 'scribe' } }, template: { metadata: { labels: { app: 'scribe' } }, spec: { containers: [{ name: 'agent', image: 'tooldeck.test/agent:1' }] } } },
       },
     });

@@ -9,6 +9,8 @@ export interface KubeRequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   contentType?: string;
+  /** The Accept header; e.g. PARTIAL_OBJECT_METADATA reads an object's metadata without its data. */
+  accept?: string;
   timeoutMs?: number;
 }
 
@@ -18,6 +20,8 @@ export const CONTENT_TYPE = {
   json: 'application/json',
   mergePatch: 'application/merge-patch+json',
   apply: 'application/apply-patch+yaml',
+  /** An object's metadata only (meta.k8s.io PartialObjectMetadata): how a Secret's labels are read without its values. */
+  partialObjectMetadata: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1',
 } as const;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -46,7 +50,7 @@ export class KubeRest {
     for (const [key, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const headers: Record<string, string> = { accept: CONTENT_TYPE.json };
+    const headers: Record<string, string> = { accept: options.accept ?? CONTENT_TYPE.json };
     let body: string | undefined;
     if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);

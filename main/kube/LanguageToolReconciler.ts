@@ -19,24 +19,33 @@ import { isConflict, isKubeApiError, isNotFound, KubeApiError } from './KubeApiE
 import type { KubeConnection } from './KubeConnection';
 import { CONTENT_TYPE } from './KubeRest';
 import { discoverTools } from './McpDiscovery';
-import { extractOwned } from './managedFields';
+import { conflictingManagers, extractOwned } from './managedFields';
+import { findCondition, setCondition } from '../reconcile/conditions';
 import { observeDeployment } from './observeDeployment';
 import { ResilientInformer, type InformerEvent } from './ResilientInformer';
 import { semanticEqual } from './semanticEqual';
 import { APPROVALS_FIELD_MANAGER, approvalApplyConfiguration, approvedHashOf, definitionHashes, definitionsHeld, recordClusterDefinitions, withDefinitionStatus } from './toolDefinitions';
 import {
+  AGENT_LABEL,
+  belongsToAgent,
   desiredAgentSidecars,
   desiredDeployment,
   desiredService,
   isOwnedBy,
+  madeForTool,
+  MANAGED_BY_LABEL,
+  MANAGED_BY_SELECTOR,
   MANAGED_TOOLS_ANNOTATION,
   ownablePart,
   ownedSidecarNames,
   ownerReference,
+  ReconcileRefusal,
+  secretReferences,
   SERVICE_PORT_NAME,
   SIDECAR_FIELD_MANAGER,
   sidecarContainer,
   sidecarContainerName,
+  TOOL_SECRETS_LABEL,
   toolEndpoint,
   type ApplyConfiguration,
   type ConfigMapObject,
@@ -65,6 +74,12 @@ export interface LanguageToolReconcilerOptions {
   trustFirstDiscovery?: boolean;
   /** The local revision store (`kube reconcile`): every tool's discovered definitions, as its informer sees them, are recorded there. */
   definitions?: DefinitionStore;
+  /**
+   * Which Secrets a LanguageTool may read through `secretKeyRef`: only those labelled
+   * `tooldeck.dev/allow-tool-secrets: "true"` (the default), or any (a cluster whose LanguageTool
+   * authors may read every Secret of their namespaces anyway).
+   */
+  toolSecrets?: 'labelled' | 'any';
 }
 
 export interface ReconcileOutcome {
@@ -78,12 +93,16 @@ export interface ReconcileOutcome {
   changes: string[];
   /** Why the pass failed (it is retried with backoff). */
   error?: string;
+  /** For a refusal (a name clash, fields another manager owns, a Secret not labelled for tools): its reason, e.g. NameConflict. */
+  reason?: ReconcileRefusal['reason'];
 }
 
 /** Collects what a reconcile pass changed, for its outcome. */
 type Note = (change: string) => void;
 
 const CONFLICT_RETRIES = 5;
+/** The LanguageAgent condition that says whether its tools could be put into its Deployment and ConfigMap. */
+export const TOOLS_ATTACHED = 'ToolsAttached';
 const STATUS_KEYS = ['phase', 'endpoint', 'toolSchemas', 'availableTools', 'definitions', 'approvedToolSchemas', 'conditions', 'observedGeneration'] as const;
 
 /**
@@ -97,7 +116,10 @@ export class LanguageToolReconciler {
   readonly loop: ReconcileLoop;
   private readonly tools: ResilientInformer<LanguageToolObject>;
   private readonly agents: ResilientInformer<LanguageAgentObject>;
+  /** Deployments Tooldeck made for tools in service mode (selected on its managed-by label). */
   private readonly deployments: ResilientInformer<DeploymentObject>;
+  /** Agent Deployments that sidecars may go into (selected on the agent label). */
+  private readonly agentDeployments: ResilientInformer<DeploymentObject>;
   private readonly services: ResilientInformer<ServiceObject>;
   private readonly configMaps: ResilientInformer<ConfigMapObject>;
   private readonly informers: Array<Pick<ResilientInformer<unknown>, 'start' | 'stop' | 'synced'>>;
@@ -122,10 +144,12 @@ export class LanguageToolReconciler {
       this.onTool(tool);
     });
     this.agents = informer(scoped(`/apis/${LANGOP_API_VERSION}`, 'languageagents'), (_e, agent: LanguageAgentObject) => this.onAgent(agent));
-    this.deployments = informer(scoped('/apis/apps/v1', 'deployments'), (_e, dep: DeploymentObject) => this.onWorkload(dep));
-    this.services = informer(scoped('/api/v1', 'services'), (_e, svc: ServiceObject) => this.onWorkload(svc), `app.kubernetes.io/managed-by=${TOOLDECK_FIELD_MANAGER}`);
-    this.configMaps = informer(scoped('/api/v1', 'configmaps'), (_e, cm: ConfigMapObject) => this.onConfigMap(cm));
-    this.informers = [this.tools, this.agents, this.deployments, this.services, this.configMaps];
+    // Only what Tooldeck made or was let into: the caches never hold, and so nothing decides on, anyone else's objects.
+    this.deployments = informer(scoped('/apis/apps/v1', 'deployments'), (_e, dep: DeploymentObject) => this.onWorkload(dep), MANAGED_BY_SELECTOR);
+    this.agentDeployments = informer(scoped('/apis/apps/v1', 'deployments'), (_e, dep: DeploymentObject) => this.onWorkload(dep), AGENT_LABEL);
+    this.services = informer(scoped('/api/v1', 'services'), (_e, svc: ServiceObject) => this.onWorkload(svc), MANAGED_BY_SELECTOR);
+    this.configMaps = informer(scoped('/api/v1', 'configmaps'), (_e, cm: ConfigMapObject) => this.onConfigMap(cm), AGENT_LABEL);
+    this.informers = [this.tools, this.agents, this.deployments, this.agentDeployments, this.services, this.configMaps];
     for (const informer of this.informers) void informer.synced.then(() => this.syncedCount++);
     this.loop = new ReconcileLoop({ reconcile: (key) => this.reconcile(key), workers: options.workers, backoff: options.backoff, logger: options.logger });
   }
@@ -266,6 +290,7 @@ export class LanguageToolReconciler {
         durationMs: performance.now() - started,
         changes,
         ...(error !== undefined ? { error: (error as Error)?.message ?? String(error) } : {}),
+        ...(error instanceof ReconcileRefusal ? { reason: error.reason } : {}),
       });
     try {
       if (isTool) await this.reconcileTool(ns, name, note);
@@ -293,24 +318,38 @@ export class LanguageToolReconciler {
       return;
     }
     const spec = parsed.data;
-    const endpoint = toolEndpoint(name, ns, spec);
+    let endpoint: string | undefined = toolEndpoint(name, ns, spec);
 
     let workload: WorkloadState;
-    let discoveryUrl: () => Promise<string | undefined>;
-    if (spec.deploymentMode === 'service') {
-      try {
-        const dep = await this.applyIfChanged(desiredDeployment(tool, spec), this.deployments.get(name, ns), TOOLDECK_FIELD_MANAGER, note);
-        await this.applyIfChanged(desiredService(tool, spec), this.services.get(name, ns), TOOLDECK_FIELD_MANAGER, note);
-        workload = observeDeployment(dep, `${ns}/${name}`);
-      } catch (error) {
-        if (!isPermanentApiError(error)) throw error;
-        workload = { state: 'applyFailed', message: (error as Error).message };
+    let discoveryUrl: () => Promise<string | undefined> = async () => undefined;
+    let refusal: ReconcileRefusal | undefined;
+    try {
+      await this.checkSecretReferences(ns, spec);
+      if (spec.deploymentMode === 'service') {
+        try {
+          const depPath = `/apis/apps/v1/namespaces/${ns}/deployments/${name}`;
+          const svcPath = `/api/v1/namespaces/${ns}/services/${name}`;
+          const liveDep = await this.liveMadeForTool(this.deployments, 'Deployment', depPath, tool);
+          const liveSvc = await this.liveMadeForTool(this.services, 'Service', svcPath, tool);
+          const dep = await this.applyIfChanged(desiredDeployment(tool, spec), liveDep, TOOLDECK_FIELD_MANAGER, note);
+          await this.applyIfChanged(desiredService(tool, spec), liveSvc, TOOLDECK_FIELD_MANAGER, note);
+          workload = observeDeployment(dep, `${ns}/${name}`);
+        } catch (error) {
+          if (error instanceof ReconcileRefusal || !isPermanentApiError(error)) throw error;
+          workload = { state: 'applyFailed', message: (error as Error).message };
+        }
+        discoveryUrl = async () => `${this.options.connection.server}/api/v1/namespaces/${ns}/services/${name}:${SERVICE_PORT_NAME}/proxy/mcp`;
+      } else {
+        await this.deleteServiceModeResources(tool, note);
+        workload = this.observeSidecars(tool, spec.image);
+        discoveryUrl = () => this.sidecarDiscoveryUrl(tool!, spec.port);
       }
-      discoveryUrl = async () => `${this.options.connection.server}/api/v1/namespaces/${ns}/services/${name}:${SERVICE_PORT_NAME}/proxy/mcp`;
-    } else {
-      await this.deleteServiceModeResources(tool, note);
-      workload = this.observeSidecars(tool, spec.image);
-      discoveryUrl = () => this.sidecarDiscoveryUrl(tool!, spec.port);
+    } catch (error) {
+      if (!(error instanceof ReconcileRefusal)) throw error;
+      // Nothing was written for the tool: no endpoint goes to agents (under a clash it would name someone else's Service).
+      refusal = error;
+      endpoint = undefined;
+      workload = { state: 'failed', reason: error.reason, message: error.message };
     }
 
     let discovery: DiscoveryOutcome | undefined;
@@ -323,8 +362,56 @@ export class LanguageToolReconciler {
     // Definitions are pinned as tooldeck.lock pins a local server's: changed ones wait for approval.
     const approved = (await this.approveFirstDiscovery(tool, discovery)) ?? approvedHashOf(tool.metadata);
     await this.writeToolStatus(tool, (prev) => withDefinitionStatus(computeToolStatus(prev, { generation, endpoint, workload, discovery }, this.options.now), prev, approved, generation, this.options.now), note);
+    if (refusal) throw refusal;
     if (discovery && !discovery.ok) throw new Error(`tools/list for ${ns}/${name} failed: ${discovery.message}`);
     if (workload.state === 'applyFailed') throw new Error(`applying ${ns}/${name} failed: ${workload.message}`);
+  }
+
+  /**
+   * The tool's Deployment or Service as it is now, when Tooldeck made it for this tool; undefined
+   * when there is none. Anything else of that name is someone else's: a ReconcileRefusal, never
+   * an apply. The informer holds only Tooldeck's objects, so a miss is read from the server.
+   */
+  private async liveMadeForTool<T extends KubeObject>(informer: ResilientInformer<T>, kind: string, path: string, tool: LanguageToolObject): Promise<T | undefined> {
+    const { name, namespace } = tool.metadata;
+    const live = informer.get(name, namespace) ?? (await this.getOrUndefined<T>(path));
+    if (!live || madeForTool(live.metadata, tool.metadata)) return live;
+    throw new ReconcileRefusal(
+      'NameConflict',
+      `${kind} ${namespace}/${name} already exists and Tooldeck did not make it for this LanguageTool; it is left untouched. Rename the LanguageTool, or remove that ${kind} if it is no longer used`,
+    );
+  }
+
+  /** Refuses a spec that reads a Secret through `secretKeyRef` unless the Secret is labelled for tools (or the policy allows any). */
+  private async checkSecretReferences(ns: string, spec: LanguageToolSpec): Promise<void> {
+    if (this.options.toolSecrets === 'any') return;
+    const refused: string[] = [];
+    for (const name of new Set(secretReferences(spec))) {
+      if (name === undefined) {
+        refused.push('a secretKeyRef without a name');
+        continue;
+      }
+      // Metadata only: the operator learns the Secret's labels, never its values.
+      const secret = await this.options.connection.rest
+        .request<KubeObject>('GET', `/api/v1/namespaces/${ns}/secrets/${encodeURIComponent(name)}`, { accept: CONTENT_TYPE.partialObjectMetadata })
+        .catch((error: unknown) => {
+          if (isNotFound(error) || (isKubeApiError(error) && error.status === 403)) return undefined;
+          throw error;
+        });
+      if (secret?.metadata.labels?.[TOOL_SECRETS_LABEL] !== 'true') refused.push(`Secret ${ns}/${name}`);
+    }
+    if (refused.length === 0) return;
+    throw new ReconcileRefusal(
+      'SecretNotAllowed',
+      `secretKeyRef is allowed only for Secrets labelled ${TOOL_SECRETS_LABEL}: "true"; not labelled (or not readable): ${refused.join(', ')}. Label the Secret if this tool may read it`,
+    );
+  }
+
+  private async getOrUndefined<T>(path: string): Promise<T | undefined> {
+    return this.options.connection.rest.request<T>('GET', path).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
   }
 
   /**
@@ -337,7 +424,8 @@ export class LanguageToolReconciler {
     await this.options.connection.rest.request('PATCH', toolPath(tool.metadata), {
       body: approvalApplyConfiguration(tool.metadata, LANGOP_API_VERSION, hash),
       contentType: CONTENT_TYPE.apply,
-      query: { fieldManager: APPROVALS_FIELD_MANAGER, force: true },
+      // Not forced: the annotation is absent (checked above), so no other manager owns it.
+      query: { fieldManager: APPROVALS_FIELD_MANAGER },
     });
     return hash;
   }
@@ -350,7 +438,7 @@ export class LanguageToolReconciler {
     const using = this.agents.list(ns).filter((agent) => {
       const cm = this.configMaps.get(agentConfigMapName(agent.metadata.name), ns);
       const inConfig = managedTools(cm).includes(name);
-      const dep = this.deployments.get(agentDeploymentName(agent.metadata.name), ns);
+      const dep = this.agentDeployments.get(agentDeploymentName(agent.metadata.name), ns);
       const asSidecar = !!dep && ownedSidecarNames(dep).includes(sidecarContainerName(name));
       return inConfig || asSidecar;
     });
@@ -370,8 +458,12 @@ export class LanguageToolReconciler {
     const messages: string[] = [];
     for (const agent of agents) {
       const depName = agentDeploymentName(agent.metadata.name);
-      const dep = this.deployments.get(depName, ns);
-      if (!dep) return { state: 'waiting', reason: 'AgentDeploymentMissing', message: `Deployment ${ns}/${depName} of agent ${agent.metadata.name} not found` };
+      const dep = this.agentDeployments.get(depName, ns);
+      if (!dep) {
+        const refused = findCondition(agent.status?.conditions, TOOLS_ATTACHED);
+        if (refused?.status === 'False') return { state: 'failed', reason: refused.reason, message: `Agent ${agent.metadata.name}: ${refused.message}` };
+        return { state: 'waiting', reason: 'AgentDeploymentMissing', message: `Deployment ${ns}/${depName} of agent ${agent.metadata.name} not found` };
+      }
       const sidecar = (dep.spec?.template?.spec?.initContainers ?? []).find((c) => c.name === sidecarContainerName(tool.metadata.name));
       if (!sidecar || sidecar.image !== image) return { state: 'waiting', reason: 'SidecarPending', message: `The sidecar is not yet in Deployment ${ns}/${depName}` };
       const state = observeDeployment(dep, `${ns}/${depName}`);
@@ -386,7 +478,7 @@ export class LanguageToolReconciler {
   private async sidecarDiscoveryUrl(tool: LanguageToolObject, port: number): Promise<string | undefined> {
     const ns = tool.metadata.namespace ?? '';
     for (const agent of this.agentsReferencing(ns, tool.metadata.name, true)) {
-      const dep = this.deployments.get(agentDeploymentName(agent.metadata.name), ns);
+      const dep = this.agentDeployments.get(agentDeploymentName(agent.metadata.name), ns);
       const labels = dep?.spec?.selector?.matchLabels;
       if (!labels || Object.keys(labels).length === 0) continue;
       const selector = Object.entries(labels)
@@ -431,14 +523,68 @@ export class LanguageToolReconciler {
       if (!tool || tool.metadata.deletionTimestamp) continue;
       const parsed = LanguageToolSpec.safeParse(tool.spec ?? {});
       if (!parsed.success) continue;
-      if (parsed.data.deploymentMode === 'sidecar') sidecars.push(sidecarContainer(tool, parsed.data));
+      if (parsed.data.deploymentMode === 'sidecar') {
+        // The tool's own pass reports the refusal; here the sidecar just stays out.
+        const allowed = await this.checkSecretReferences(ns, parsed.data).then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof ReconcileRefusal) return false;
+            throw error;
+          },
+        );
+        if (allowed) sidecars.push(sidecarContainer(tool, parsed.data));
+      }
       // Definitions that changed since they were approved: the agent does not get the endpoint until they are.
       if (definitionsHeld(tool.status)) continue;
       // The endpoint the tool's own reconcile published: agents follow the tool's observed state.
       if (tool.status?.endpoint) entries[ref.name] = { endpoint: tool.status.endpoint, protocol: 'mcp' };
     }
-    await this.syncAgentConfig(agent, entries, note);
-    await this.syncSidecars(agent, sidecars, note);
+    const refusals: ReconcileRefusal[] = [];
+    const attempt = async (sync: () => Promise<void>) => {
+      try {
+        await sync();
+      } catch (error) {
+        if (!(error instanceof ReconcileRefusal)) throw error;
+        refusals.push(error);
+      }
+    };
+    await attempt(() => this.syncAgentConfig(agent, entries, note));
+    await attempt(() => this.syncSidecars(agent, sidecars, note));
+    await this.writeAgentCondition(agent, refusals, note);
+    if (refusals.length) throw new ReconcileRefusal(refusals[0]!.reason, refusals.map((r) => r.message).join('; '));
+  }
+
+  /**
+   * The agent's ToolsAttached condition: False with the refusal while its Deployment or ConfigMap
+   * is someone else's, True again once that clears. Other conditions (the Language Operator's) are
+   * kept; the write is guarded by resourceVersion.
+   */
+  private async writeAgentCondition(agent: LanguageAgentObject, refusals: ReconcileRefusal[], note: Note) {
+    const previous = findCondition(agent.status?.conditions, TOOLS_ATTACHED);
+    // An agent that never had a refusal gets no status write at all.
+    if (!refusals.length && (!previous || previous.status === 'True')) return;
+    const update = refusals.length
+      ? { type: TOOLS_ATTACHED, status: 'False' as const, reason: refusals[0]!.reason, message: refusals.map((r) => r.message).join('; ') }
+      : { type: TOOLS_ATTACHED, status: 'True' as const, reason: 'Attached', message: 'The agent Deployment and ConfigMap take its tools' };
+    let current: LanguageAgentObject | undefined = agent;
+    for (let attempt = 0; attempt < CONFLICT_RETRIES && current; attempt++) {
+      const conditions = setCondition(current.status?.conditions, { ...update, observedGeneration: current.metadata.generation }, this.options.now);
+      if (semanticEqual(conditions, current.status?.conditions ?? [])) return;
+      const path: string = `/apis/${LANGOP_API_VERSION}/namespaces/${current.metadata.namespace}/languageagents/${current.metadata.name}`;
+      try {
+        await this.options.connection.rest.request('PATCH', `${path}/status`, {
+          contentType: CONTENT_TYPE.mergePatch,
+          query: { fieldManager: TOOLDECK_FIELD_MANAGER },
+          body: { metadata: { resourceVersion: current.metadata.resourceVersion }, status: { conditions } },
+        });
+        note(`status ${TOOLS_ATTACHED} ${update.status}${refusals.length ? `: ${update.reason}` : ''}`);
+        return;
+      } catch (error) {
+        if (isNotFound(error)) return;
+        if (!isConflict(error)) throw error;
+        current = await this.getOrUndefined<LanguageAgentObject>(path);
+      }
+    }
   }
 
   private async syncAgentConfig(agent: LanguageAgentObject, entries: Record<string, AgentToolEntry>, note: Note) {
@@ -446,7 +592,11 @@ export class LanguageToolReconciler {
     const cmName = agentConfigMapName(agent.metadata.name);
     const base = `/api/v1/namespaces/${ns}/configmaps`;
     let cm = this.configMaps.get(cmName, ns);
+    // The informer holds only ConfigMaps with the agent label: one without it (made before it was
+    // written, or someone else's) is read when there is something to write.
+    if (!cm && Object.keys(entries).length) cm = await this.getOrUndefined<ConfigMapObject>(`${base}/${cmName}`);
     for (let attempt = 0; attempt < CONFLICT_RETRIES; attempt++) {
+      if (cm && !belongsToAgent(cm.metadata, agent.metadata)) throw this.foreignAgentObject('ConfigMap', cm, agent);
       const managed = managedTools(cm);
       const update = injectToolEndpoints(cm?.data?.[AGENT_CONFIG_KEY], managed, entries);
       const managedChanged = managed.join(',') !== update.managed.join(',');
@@ -463,7 +613,7 @@ export class LanguageToolReconciler {
               metadata: {
                 name: cmName,
                 namespace: ns,
-                labels: { 'app.kubernetes.io/managed-by': TOOLDECK_FIELD_MANAGER },
+                labels: { [MANAGED_BY_LABEL]: TOOLDECK_FIELD_MANAGER, [AGENT_LABEL]: agent.metadata.name },
                 annotations: { [MANAGED_TOOLS_ANNOTATION]: annotation },
                 ownerReferences: [ownerReference(LANGOP_API_VERSION, 'LanguageAgent', agent.metadata, false)],
               },
@@ -474,7 +624,10 @@ export class LanguageToolReconciler {
           await this.options.connection.rest.request('PATCH', `${base}/${cmName}`, {
             contentType: CONTENT_TYPE.mergePatch,
             query: { fieldManager: TOOLDECK_FIELD_MANAGER },
-            body: { metadata: { resourceVersion: cm.metadata.resourceVersion, annotations: { [MANAGED_TOOLS_ANNOTATION]: annotation } }, data: { [AGENT_CONFIG_KEY]: update.text } },
+            body: {
+              metadata: { resourceVersion: cm.metadata.resourceVersion, labels: { [AGENT_LABEL]: agent.metadata.name }, annotations: { [MANAGED_TOOLS_ANNOTATION]: annotation } },
+              data: { [AGENT_CONFIG_KEY]: update.text },
+            },
           });
         }
         note(`wrote ConfigMap ${ns}/${cmName} (tools: ${update.managed.join(', ') || 'none'})`);
@@ -494,10 +647,21 @@ export class LanguageToolReconciler {
   private async syncSidecars(agent: LanguageAgentObject, sidecars: Container[], note: Note) {
     const ns = agent.metadata.namespace ?? '';
     const depName = agentDeploymentName(agent.metadata.name);
-    const dep = this.deployments.get(depName, ns);
+    let dep = this.agentDeployments.get(depName, ns);
+    // Not in the informer: none, or one without the agent label, read only when there is a sidecar to add.
+    if (!dep && sidecars.length) dep = await this.getOrUndefined<DeploymentObject>(`/apis/apps/v1/namespaces/${ns}/deployments/${depName}`);
     // Applying to a missing Deployment would create a broken one; the tool's status says what is missing.
     if (!dep) return;
-    await this.applyIfChanged(desiredAgentSidecars(depName, ns, sidecars), dep, SIDECAR_FIELD_MANAGER, note);
+    if (!belongsToAgent(dep.metadata, agent.metadata)) throw this.foreignAgentObject('Deployment', dep, agent);
+    await this.applyIfChanged(desiredAgentSidecars(depName, ns, agent.metadata.name, sidecars), dep, SIDECAR_FIELD_MANAGER, note);
+  }
+
+  private foreignAgentObject(kind: string, obj: KubeObject, agent: LanguageAgentObject): ReconcileRefusal {
+    const ref = `${obj.metadata.namespace}/${obj.metadata.name}`;
+    return new ReconcileRefusal(
+      'NameConflict',
+      `${kind} ${ref} is not LanguageAgent ${agent.metadata.name}'s (it has neither an ownerReference to the agent nor the label ${AGENT_LABEL}: ${agent.metadata.name}); its tools are not put into it`,
+    );
   }
 
   // ---- writes --------------------------------------------------------------------------------
@@ -508,11 +672,20 @@ export class LanguageToolReconciler {
     if (live && semanticEqual(ownablePart(desired), owned ?? {})) return live;
     const group = desired.apiVersion === 'v1' ? '/api/v1' : `/apis/${desired.apiVersion}`;
     const plural = `${desired.kind!.toLowerCase()}s`;
-    const applied = await this.options.connection.rest.request<T>('PATCH', `${group}/namespaces/${desired.metadata.namespace}/${plural}/${desired.metadata.name}`, {
-      body: desired,
-      contentType: CONTENT_TYPE.apply,
-      query: { fieldManager: manager, force: true },
-    });
+    const ref = `${desired.kind} ${desired.metadata.namespace}/${desired.metadata.name}`;
+    // Never forced: a field another manager owns (someone scaled or edited the object) stops the
+    // apply, and the refusal says whose it is, instead of taking it over.
+    const applied = await this.options.connection.rest
+      .request<T>('PATCH', `${group}/namespaces/${desired.metadata.namespace}/${plural}/${desired.metadata.name}`, {
+        body: desired,
+        contentType: CONTENT_TYPE.apply,
+        query: { fieldManager: manager },
+      })
+      .catch((error: unknown) => {
+        if (!isConflict(error)) throw error;
+        const managers = conflictingManagers((error as Error).message);
+        throw new ReconcileRefusal('FieldConflict', `${ref}: fields Tooldeck applies are owned by ${managers.length ? managers.join(', ') : 'another field manager'}; they are not taken over`);
+      });
     note(`${live ? 'updated' : 'created'} ${desired.kind} ${desired.metadata.namespace}/${desired.metadata.name}`);
     return applied;
   }

@@ -76,3 +76,8 @@ function mergeFieldSets(a: FieldSet, b: FieldSet): FieldSet {
   }
   return out;
 }
+
+/** The field managers a server-side apply's 409 names ("conflict with \"kubectl\" using apps/v1: …"). */
+export function conflictingManagers(message: string): string[] {
+  return [...new Set([...message.matchAll(/conflict with "([^"]+)"/g)].map((m) => m[1]!))];
+}

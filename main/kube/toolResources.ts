@@ -8,6 +8,37 @@ export const TOOL_LABEL = 'langop.io/tool';
 export const MANAGED_TOOLS_ANNOTATION = 'langop.io/managed-tools';
 /** Sidecars go into a Deployment someone else owns; a manager of their own keeps that apply from touching anything else. */
 export const SIDECAR_FIELD_MANAGER = `${TOOLDECK_FIELD_MANAGER}-sidecars`;
+/** What the objects Tooldeck makes for a LanguageTool carry; the informers of those objects select on it. */
+export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
+export const MANAGED_BY_SELECTOR = `${MANAGED_BY_LABEL}=${TOOLDECK_FIELD_MANAGER}`;
+/**
+ * Names the LanguageAgent a Deployment or ConfigMap belongs to. Tooldeck writes sidecars or tool
+ * endpoints into an object it did not make only when the object carries this label with the agent's
+ * name (the workload's owner opted in) or an ownerReference to the agent (the Language Operator made
+ * it for that agent). It also puts the label on what it writes, so its informers select on it.
+ */
+export const AGENT_LABEL = 'tooldeck.dev/agent';
+/**
+ * A Secret a LanguageTool may read through `secretKeyRef` must carry this label with the value
+ * "true": whoever may create LanguageTools could otherwise hand any Secret of the namespace to an
+ * image of their choosing.
+ */
+export const TOOL_SECRETS_LABEL = 'tooldeck.dev/allow-tool-secrets';
+
+/**
+ * Why a reconcile left an object alone: a name clash with an object Tooldeck did not make, fields
+ * another manager owns, or a Secret not labelled for tools. It becomes a status condition (reason
+ * `reason`) and a Warning Event of that reason, and the key is retried with backoff.
+ */
+export class ReconcileRefusal extends Error {
+  constructor(
+    readonly reason: 'NameConflict' | 'FieldConflict' | 'SecretNotAllowed',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReconcileRefusal';
+  }
+}
 
 export interface ObjectMeta {
   name: string;
@@ -86,7 +117,7 @@ export function ownerReference(apiVersion: string, kind: string, meta: ObjectMet
 }
 
 function toolLabels(name: string): Record<string, string> {
-  return { 'app.kubernetes.io/name': name, 'app.kubernetes.io/managed-by': TOOLDECK_FIELD_MANAGER, [TOOL_LABEL]: name };
+  return { 'app.kubernetes.io/name': name, [MANAGED_BY_LABEL]: TOOLDECK_FIELD_MANAGER, [TOOL_LABEL]: name };
 }
 
 /** The container spec the tool runs as, in its own Deployment or as an agent's sidecar. */
@@ -166,9 +197,12 @@ export function ownedSidecarNames(dep: DeploymentObject): string[] {
   return (owned?.spec?.template?.spec?.initContainers ?? []).map((c) => c.name);
 }
 
-/** The apply configuration that puts exactly `sidecars` (and no other sidecar of ours) into an agent Deployment. */
-export function desiredAgentSidecars(name: string, namespace: string, sidecars: Container[]): ApplyConfiguration {
-  const config: ApplyConfiguration = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace } };
+/**
+ * The apply configuration that puts exactly `sidecars` (and no other sidecar of ours) into an agent
+ * Deployment, with the agent label that keeps the Deployment in the operator's informer.
+ */
+export function desiredAgentSidecars(name: string, namespace: string, agent: string, sidecars: Container[]): ApplyConfiguration {
+  const config: ApplyConfiguration = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace, labels: { [AGENT_LABEL]: agent } } };
   if (sidecars.length) config.spec = { template: { spec: { initContainers: sidecars } } };
   return config;
 }
@@ -182,4 +216,29 @@ export function ownablePart(config: ApplyConfiguration): Record<string, unknown>
 
 export function isOwnedBy(meta: ObjectMeta | undefined, owner: ObjectMeta): boolean {
   return !!meta?.ownerReferences?.some((ref) => ref.uid === owner.uid);
+}
+
+/**
+ * Whether Tooldeck made `meta`'s object for the LanguageTool `tool`: it carries the tool's
+ * ownerReference, or it was made for an earlier LanguageTool of the same name (carries Tooldeck's
+ * label and only such ownerReferences) that the garbage collector has not removed yet.
+ */
+export function madeForTool(meta: ObjectMeta, tool: ObjectMeta): boolean {
+  if (isOwnedBy(meta, tool)) return true;
+  const refs = meta.ownerReferences ?? [];
+  return meta.labels?.[MANAGED_BY_LABEL] === TOOLDECK_FIELD_MANAGER && refs.length > 0 && refs.every((ref) => ref.apiVersion === LANGOP_API_VERSION && ref.kind === 'LanguageTool' && ref.name === tool.name);
+}
+
+/** Whether Tooldeck may write sidecars or tool endpoints into `meta`'s object for `agent` (see AGENT_LABEL). */
+export function belongsToAgent(meta: ObjectMeta, agent: ObjectMeta): boolean {
+  return meta.labels?.[AGENT_LABEL] === agent.name || isOwnedBy(meta, agent);
+}
+
+/** The Secrets a tool spec reads through `secretKeyRef`; a reference without a usable name is returned as undefined. */
+export function secretReferences(spec: LanguageToolSpec): Array<string | undefined> {
+  return (spec.deployment?.env ?? []).flatMap((e) => {
+    const ref = (e.valueFrom as { secretKeyRef?: { name?: unknown } } | undefined)?.secretKeyRef;
+    if (ref === undefined) return [];
+    return [typeof ref?.name === 'string' && ref.name ? ref.name : undefined];
+  });
 }

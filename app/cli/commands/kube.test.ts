@@ -79,6 +79,29 @@ describe('tooldeck kube', { timeout: 120_000 }, () => {
     expect(result.stderr).toMatch(/No context "no-such-context"/);
   });
 
+  it('install grants Roles in --watch-namespaces only (no ClusterRole unless --cluster-wide) and refuses namespaces that do not exist', async () => {
+    await direct.rest.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a' } } });
+    const dry = await run(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test', '--dry-run', '--watch-namespaces', 'team-a']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('--- Role team-a/tooldeck-operator: would be created');
+    expect(dry.stdout).toContain('--- RoleBinding team-a/tooldeck-operator: would be created');
+    expect(dry.stdout).toMatch(/^\+ +- --watch-namespaces=team-a$/m);
+    expect(dry.stdout).not.toMatch(/ClusterRole/);
+    expect(dry.stdout).toContain('reconciling namespace team-a (a Role in each); nothing was written');
+
+    const clusterWide = await run(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test', '--dry-run', '--cluster-wide']);
+    expect(clusterWide.code, clusterWide.stderr).toBe(0);
+    expect(clusterWide.stdout).toContain('--- ClusterRole tooldeck-operator: would be created');
+    expect(clusterWide.stdout).not.toMatch(/--- Role team-a/);
+
+    const both = await run(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--cluster-wide', '--watch-namespaces', 'team-a']);
+    expect(both).toMatchObject({ code: 2, stderr: 'Use --watch-namespaces or --cluster-wide, not both\n' });
+    const missing = await run(['kube', 'install', '--kubeconfig', testbed.kubeconfigPath, '--image', 'tooldeck/operator:test', '--watch-namespaces', 'team-a,team-z']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('No namespace team-z in the cluster: create it first, or leave it out of --watch-namespaces\n');
+    expect(await direct.rest.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/languagetools.langop.io').catch(() => undefined)).toBeUndefined();
+  });
+
   it('reconcile --once installs the CRDs, converges and exits; inventory lists tools with their agents', async () => {
     const first = await run(['kube', 'reconcile', '--once', '--kubeconfig', testbed.kubeconfigPath]);
     expect(first.code).toBe(0);

@@ -110,19 +110,22 @@ export function registerKube(program: Command, ctx: CliContext) {
     .option('-n, --namespace <name>', 'namespace the operator runs in', 'tooldeck-system')
     .option('--image <image>', 'operator image (build it with the repository’s Dockerfile)', `tooldeck/operator:${APP_VERSION}`)
     .option('--replicas <n>', 'operator replicas (one leads, the others stand by)', integerIn(1, 10), 2)
+    .option('--watch-namespaces <names>', 'namespaces the operator reconciles, each granted by a Role of its own (comma-separated; default: the --namespace it runs in)')
+    .option('--cluster-wide', 'reconcile every namespace: a ClusterRole that writes Deployments, Services and ConfigMaps and proxies to Services and Pods everywhere')
     .option('--dry-run', 'send everything with dryRun=All and print the diff against the cluster; write nothing')
     .option('--force', 'take over fields another field manager owns')
-    .action(async (flags: { kubeconfig?: string; context?: string; namespace: string; image: string; replicas: number; dryRun?: boolean; force?: boolean }, command: Command) => {
-      if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(flags.namespace)) throw new CliExit(ExitCode.Usage, `--namespace ${flags.namespace} is not a valid namespace name`);
+    .action(async (flags: InstallFlags, command: Command) => {
+      const { watchNamespaces, scope } = installScope(flags);
       // No registry publishes the default image: installed as is, the pods would sit in
       // ImagePullBackOff with nothing here to say why. Someone who names it with --image built it.
       if (command.getOptionValueSource('image') === 'default') ctx.io.stderr(defaultImageWarning(flags.image));
       const connection = await connectKubeTarget(flags);
-      const { installOperator, InstallConflict } = await import('../../../main/kube/operator/installOperator');
+      const { installOperator, InstallConflict, MissingNamespaces } = await import('../../../main/kube/operator/installOperator');
       try {
-        const results = await installOperator(connection.rest, { namespace: flags.namespace, image: flags.image, replicas: flags.replicas, dryRun: !!flags.dryRun, force: !!flags.force }).catch(
+        const options = { namespace: flags.namespace, image: flags.image, replicas: flags.replicas, watchNamespaces, clusterWide: !!flags.clusterWide, dryRun: !!flags.dryRun, force: !!flags.force };
+        const results = await installOperator(connection.rest, options).catch(
           (error: unknown) => {
-            if (error instanceof InstallConflict) throw new CliExit(ExitCode.Failed, error.message);
+            if (error instanceof InstallConflict || error instanceof MissingNamespaces) throw new CliExit(ExitCode.Failed, error.message);
             throw error;
           },
         );
@@ -136,7 +139,7 @@ export function registerKube(program: Command, ctx: CliContext) {
           if (result.action !== 'unchanged') ctx.io.stdout(formatDiff(result.diff ?? []));
         }
         const verb = flags.dryRun ? 'Dry run against' : 'Installed on';
-        ctx.io.stdout(`${verb} ${connection.server}: operator ${flags.image} × ${flags.replicas} in namespace ${flags.namespace}${flags.dryRun ? '; nothing was written' : ''}\n`);
+        ctx.io.stdout(`${verb} ${connection.server}: operator ${flags.image} × ${flags.replicas} in namespace ${flags.namespace}, reconciling ${scope}${flags.dryRun ? '; nothing was written' : ''}\n`);
       } finally {
         connection.close();
       }
@@ -226,6 +229,39 @@ function untilOperatorTakesOver(rest: KubeRest, namespace: string | undefined, s
     signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
     schedule();
   });
+}
+
+interface InstallFlags {
+  kubeconfig?: string;
+  context?: string;
+  namespace: string;
+  image: string;
+  replicas: number;
+  watchNamespaces?: string;
+  clusterWide?: boolean;
+  dryRun?: boolean;
+  force?: boolean;
+}
+
+const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * Which namespaces `kube install` grants the operator: a Role in each of --watch-namespaces (by
+ * default only the namespace it runs in), or a ClusterRole only with --cluster-wide.
+ */
+function installScope(flags: InstallFlags): { watchNamespaces?: string[]; scope: string } {
+  if (!NAMESPACE_NAME.test(flags.namespace)) throw new CliExit(ExitCode.Usage, `--namespace ${safeForTerminal(flags.namespace, 100)} is not a valid namespace name`);
+  if (flags.clusterWide && flags.watchNamespaces !== undefined) throw new CliExit(ExitCode.Usage, 'Use --watch-namespaces or --cluster-wide, not both');
+  if (flags.clusterWide) return { scope: 'every namespace (a ClusterRole)' };
+  const watchNamespaces = flags.watchNamespaces
+    ?.split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  if (watchNamespaces && watchNamespaces.length === 0) throw new CliExit(ExitCode.Usage, '--watch-namespaces needs at least one namespace');
+  const invalid = watchNamespaces?.find((n) => !NAMESPACE_NAME.test(n));
+  if (invalid !== undefined) throw new CliExit(ExitCode.Usage, `--watch-namespaces: ${safeForTerminal(invalid, 100)} is not a valid namespace name`);
+  const watched = [...new Set(watchNamespaces ?? [flags.namespace])];
+  return { watchNamespaces: watched, scope: `namespace${watched.length > 1 ? 's' : ''} ${watched.join(', ')} (a Role in each)` };
 }
 
 function defaultImageWarning(image: string): string {

@@ -6,6 +6,7 @@ import { APP_VERSION } from '../../common/appVersion';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { connectKubeTarget } from '../connectKubeTarget';
 import { integerIn, parseDuration, parseListen } from '../options';
+import { safeForTerminal } from '../terminalText';
 
 const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
@@ -20,6 +21,8 @@ interface OperatorFlags {
   retryPeriod: number;
   listen: { host: string; port: number };
   workers: number;
+  watchNamespaces: string[];
+  toolSecrets: string;
 }
 
 const collectNamespaces = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((n) => n.trim()).filter(Boolean)];
@@ -38,6 +41,8 @@ export function registerOperator(program: Command, ctx: CliContext) {
     .option('--kubeconfig <file>', 'kubeconfig file (default: in-cluster ServiceAccount, else $KUBECONFIG or ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context (default: the current one)')
     .option('-n, --namespace <names>', 'watch only these namespaces (comma-separated or repeated; default: all)', collectNamespaces, [])
+    .option('--watch-namespaces <names>', 'the same as --namespace (as `kube install --watch-namespaces` passes it)', collectNamespaces, [])
+    .option('--tool-secrets <policy>', 'which Secrets a LanguageTool may read through secretKeyRef: labelled (tooldeck.dev/allow-tool-secrets: "true") or any', 'labelled')
     .option('--lease-namespace <name>', 'namespace of the leader-election Lease (default: $POD_NAMESPACE, the pod’s namespace, else default)')
     .option('--lease-name <name>', 'name of the leader-election Lease', 'tooldeck-operator')
     .option('--lease-duration <duration>', 'how long followers wait before taking over an unrenewed lease', parseDuration, 15_000)
@@ -53,6 +58,8 @@ export function registerOperator(program: Command, ctx: CliContext) {
       } catch (error) {
         throw new CliExit(ExitCode.Usage, (error as Error).message);
       }
+      if (flags.toolSecrets !== 'labelled' && flags.toolSecrets !== 'any') throw new CliExit(ExitCode.Usage, `--tool-secrets takes labelled or any, not "${safeForTerminal(flags.toolSecrets, 100)}"`);
+      const namespaces = [...new Set([...flags.namespace, ...flags.watchNamespaces])];
       const identity = process.env.POD_NAME || hostname();
       const leaseNamespace = flags.leaseNamespace ?? defaultLeaseNamespace(process.env);
       const connection = await connectKubeTarget({ kubeconfig: flags.kubeconfig, context: flags.context });
@@ -60,7 +67,8 @@ export function registerOperator(program: Command, ctx: CliContext) {
       const logger = createStderrLogger(process.env.TOOLDECK_LOG_LEVEL === 'debug' ? 'debug' : 'info');
       const operator = new Operator({
         connection,
-        namespaces: [...new Set(flags.namespace)],
+        namespaces,
+        toolSecrets: flags.toolSecrets,
         identity,
         leaseNamespace,
         leaseName: flags.leaseName,
@@ -80,7 +88,7 @@ export function registerOperator(program: Command, ctx: CliContext) {
       logger.info('operator started', {
         identity,
         lease: `${leaseNamespace}/${flags.leaseName}`,
-        namespaces: flags.namespace.length ? flags.namespace : 'all',
+        namespaces: namespaces.length ? namespaces : 'all',
         server: connection.server,
         endpoints: url,
         ...timings,

@@ -26,6 +26,8 @@ export interface OperatorOptions {
   /** Where /healthz, /readyz and /metrics are served. */
   listen: { host: string; port: number };
   workers?: number;
+  /** Which Secrets a LanguageTool may read through secretKeyRef (see LanguageToolReconcilerOptions.toolSecrets). */
+  toolSecrets?: 'labelled' | 'any';
 }
 
 export type OperatorEnd = 'stopped' | 'lost';
@@ -61,6 +63,7 @@ export class Operator {
           logger,
           clientInfo: { name: OPERATOR_COMPONENT, version: options.version },
           workers: options.workers,
+          toolSecrets: options.toolSecrets,
           onOutcome: (outcome) => this.onOutcome(outcome),
         }),
     );
@@ -175,7 +178,8 @@ export class Operator {
     this.lastReconcile = { at: new Date().toISOString(), key: `${outcome.kind}/${outcome.namespace}/${outcome.name}`, ...(outcome.error ? { error: outcome.error } : {}) };
     if (!outcome.object) return;
     const subject = { apiVersion: LANGOP_API_VERSION, kind: outcome.kind, namespace: outcome.namespace, name: outcome.name, uid: outcome.object.metadata.uid };
-    if (outcome.error) this.events.record(subject, 'Warning', 'ReconcileFailed', 'Reconcile', outcome.error);
+    // A refusal (NameConflict, FieldConflict, SecretNotAllowed) is an Event of its own reason, so `kubectl get events` says what was left alone and why.
+    if (outcome.error) this.events.record(subject, 'Warning', outcome.reason ?? 'ReconcileFailed', outcome.reason ? 'Refuse' : 'Reconcile', outcome.error);
     else if (outcome.changes.length) this.events.record(subject, 'Normal', 'Reconciled', 'Reconcile', outcome.changes.join('; '));
   }
 

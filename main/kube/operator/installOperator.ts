@@ -5,6 +5,7 @@ import { crdManifests, waitEstablished } from '../crds';
 import { isNotFound, KubeApiError } from '../KubeApiError';
 import { CONTENT_TYPE, type KubeRest } from '../KubeRest';
 import { lineDiff } from '../lineDiff';
+import { conflictingManagers } from '../managedFields';
 import { operatorManifests, type Manifest, type OperatorManifestOptions } from './operatorManifests';
 
 export type InstallAction = 'created' | 'configured' | 'unchanged';
@@ -38,12 +39,23 @@ export class InstallConflict extends Error {
   }
 }
 
+/** Namespaces named with --watch-namespaces that do not exist: install creates no namespace but its own. */
+export class MissingNamespaces extends Error {
+  constructor(readonly namespaces: string[]) {
+    super(`No namespace ${namespaces.join(', ')} in the cluster: create ${namespaces.length > 1 ? 'them' : 'it'} first, or leave ${namespaces.length > 1 ? 'them' : 'it'} out of --watch-namespaces`);
+  }
+}
+
 /**
  * `tooldeck kube install`: server-side applies the CRDs and the operator's objects as field manager
  * `tooldeck`, in order (CRDs are Established before anything else). A dry run sends every object
  * with dryRun=All and diffs the server's answer against the live object; nothing is written.
  */
 export async function installOperator(rest: KubeRest, options: InstallOptions): Promise<InstalledObject[]> {
+  const watched = options.clusterWide ? [] : (options.watchNamespaces ?? []).filter((ns) => ns !== options.namespace);
+  const missing: string[] = [];
+  for (const ns of watched) if (!(await exists(rest, `/api/v1/namespaces/${encodeURIComponent(ns)}`))) missing.push(ns);
+  if (missing.length) throw new MissingNamespaces(missing);
   const objects: Manifest[] = [...(crdManifests() as unknown as Manifest[]), ...operatorManifests(options)];
   const results: InstalledObject[] = [];
   let namespaceMissing = false;
@@ -71,6 +83,16 @@ export async function installOperator(rest: KubeRest, options: InstallOptions): 
   return results;
 }
 
+async function exists(rest: KubeRest, path: string): Promise<boolean> {
+  return rest.request('GET', path).then(
+    () => true,
+    (error: unknown) => {
+      if (isNotFound(error)) return false;
+      throw error;
+    },
+  );
+}
+
 async function apply(rest: KubeRest, path: string, object: Manifest, options: InstallOptions): Promise<Record<string, unknown>> {
   try {
     return await rest.request<Record<string, unknown>>('PATCH', path, {
@@ -80,7 +102,7 @@ async function apply(rest: KubeRest, path: string, object: Manifest, options: In
     });
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 409) {
-      const managers = [...new Set([...error.message.matchAll(/conflict with "([^"]+)"/g)].map((m) => m[1]!))];
+      const managers = conflictingManagers(error.message);
       throw new InstallConflict(`${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`, managers.length ? managers : ['another field manager']);
     }
     throw error;

@@ -49,16 +49,40 @@ describe('operator manifests', () => {
     expect(readDocs(join(chart, 'crds/crds.yaml'))).toEqual(JSON.parse(JSON.stringify(files['crds.yaml'])));
   });
 
-  it('grants nothing beyond what the reconcile paths use: no secrets, no wildcards, no cluster-wide leases', () => {
-    const objects = operatorManifests({ namespace: 'ops', image: 'x' });
+  it('grants nothing beyond what the reconcile paths use: secrets only by name (get), no wildcards, no cluster-wide leases', () => {
+    const objects = operatorManifests({ namespace: 'ops', image: 'x', clusterWide: true });
     const clusterRole = objects.find((o) => o.kind === 'ClusterRole') as unknown as { rules: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }> };
-    const resources = clusterRole.rules.flatMap((r) => r.resources);
-    expect(resources).not.toContain('secrets');
-    expect(resources).not.toContain('leases');
+    expect(clusterRole.rules.filter((r) => r.resources.includes('secrets'))).toEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]);
+    expect(clusterRole.rules.flatMap((r) => r.resources)).not.toContain('leases');
     expect(clusterRole.rules.flatMap((r) => [...r.apiGroups, ...r.resources, ...r.verbs])).not.toContain('*');
     const role = objects.find((o) => o.kind === 'Role') as unknown as { metadata: { namespace: string }; rules: Array<{ resources: string[] }> };
     expect(role.metadata.namespace).toBe('ops');
     expect(role.rules.flatMap((r) => r.resources)).toEqual(['leases']);
+  });
+
+  it('by default grants Roles in the watched namespaces only, and the operator watches exactly those; a ClusterRole only with clusterWide', () => {
+    const rbac = (objects: Manifest[]) => objects.filter((o) => o.apiVersion.startsWith('rbac.')).map((o) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`);
+    const args = (objects: Manifest[]) => (objects.find((o) => o.kind === 'Deployment') as unknown as { spec: { template: { spec: { containers: Array<{ args: string[] }> } } } }).spec.template.spec.containers[0]!.args;
+
+    const watched = operatorManifests({ namespace: 'ops', image: 'x', watchNamespaces: ['team-a', 'team-b'] });
+    expect(rbac(watched)).toEqual([
+      'Role team-a/tooldeck-operator',
+      'RoleBinding team-a/tooldeck-operator',
+      'Role team-b/tooldeck-operator',
+      'RoleBinding team-b/tooldeck-operator',
+      'Role ops/tooldeck-operator-leader-election',
+      'RoleBinding ops/tooldeck-operator-leader-election',
+    ]);
+    expect(watched.find((o) => o.kind === 'RoleBinding' && o.metadata.namespace === 'team-a')).toMatchObject({ subjects: [{ kind: 'ServiceAccount', name: 'tooldeck-operator', namespace: 'ops' }] });
+    expect(args(watched)).toEqual(['--listen=0.0.0.0:8080', '--watch-namespaces=team-a,team-b']);
+
+    const byDefault = operatorManifests({ namespace: 'ops', image: 'x' });
+    expect(rbac(byDefault)).toEqual(['Role ops/tooldeck-operator', 'RoleBinding ops/tooldeck-operator', 'Role ops/tooldeck-operator-leader-election', 'RoleBinding ops/tooldeck-operator-leader-election']);
+    expect(args(byDefault)).toEqual(['--listen=0.0.0.0:8080', '--watch-namespaces=ops']);
+
+    const clusterWide = operatorManifests({ namespace: 'ops', image: 'x', clusterWide: true });
+    expect(rbac(clusterWide)).toEqual(['ClusterRole /tooldeck-operator', 'ClusterRoleBinding /tooldeck-operator', 'Role ops/tooldeck-operator-leader-election', 'RoleBinding ops/tooldeck-operator-leader-election']);
+    expect(args(clusterWide)).toEqual(['--listen=0.0.0.0:8080']);
   });
 
   it('runs two non-root replicas with probes, resource requests and a disruption budget', () => {
@@ -70,7 +94,7 @@ describe('operator manifests', () => {
     expect(deployment.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
     expect(deployment.spec.template.spec.containers[0]).toMatchObject({
       image: 'registry.example/tooldeck/operator:1.2.3',
-      args: ['--listen=0.0.0.0:8080'],
+      args: ['--listen=0.0.0.0:8080', '--watch-namespaces=ops'],
       livenessProbe: { httpGet: { path: '/healthz' } },
       readinessProbe: { httpGet: { path: '/readyz' } },
       resources: { requests: { cpu: '100m', memory: '128Mi' } },

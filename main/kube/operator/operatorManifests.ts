@@ -6,6 +6,13 @@ export interface OperatorManifestOptions {
   namespace: string;
   image: string;
   replicas?: number;
+  /**
+   * The namespaces the operator reconciles, each granted by a Role of its own; the operator is
+   * started with --watch-namespaces for exactly these. Default: the operator's own namespace.
+   */
+  watchNamespaces?: string[];
+  /** Reconcile every namespace: one ClusterRole that writes Deployments, Services and ConfigMaps everywhere. Only when asked. */
+  clusterWide?: boolean;
 }
 
 export const DEFAULT_OPERATOR_NAMESPACE = 'tooldeck-system';
@@ -22,7 +29,8 @@ const labels = { 'app.kubernetes.io/name': OPERATOR_COMPONENT, 'app.kubernetes.i
 const selector = { 'app.kubernetes.io/name': OPERATOR_COMPONENT };
 
 /**
- * What the operator may do, and nothing more. Every rule is used by a reconcile path:
+ * What the operator may do, and nothing more, in each namespace it reconciles (a Role there, or a
+ * ClusterRole when installed cluster-wide). Every rule is used by a reconcile path:
  * - LanguageTools/LanguageAgents: watched; finalizers set and cleared with patches; status written.
  *   `languagetools/finalizers` lets owner references block deletion where the
  *   OwnerReferencesPermissionEnforcement admission plugin is on.
@@ -30,9 +38,11 @@ const selector = { 'app.kubernetes.io/name': OPERATOR_COMPONENT };
  *   switches to sidecar mode; ConfigMaps: agents' config.yaml (created and merge-patched).
  * - services/proxy: tools/list through the Service; pods + pods/proxy: the same for sidecar tools,
  *   which have no Service (a running agent pod is looked up, then reached through its proxy).
+ * - Secrets: `get` only, and read as metadata (PartialObjectMetadata): whether a Secret a
+ *   LanguageTool names in secretKeyRef carries tooldeck.dev/allow-tool-secrets. No list or watch.
  * - Events: reconcile outcomes. Leases are granted by a Role in the operator's own namespace only.
  */
-export const OPERATOR_CLUSTER_RULES = [
+export const OPERATOR_RULES = [
   { apiGroups: [LANGOP_GROUP], resources: ['languagetools', 'languageagents'], verbs: ['get', 'list', 'watch', 'patch', 'update'] },
   { apiGroups: [LANGOP_GROUP], resources: ['languagetools/status', 'languageagents/status'], verbs: ['get', 'patch', 'update'] },
   { apiGroups: [LANGOP_GROUP], resources: ['languagetools/finalizers'], verbs: ['update'] },
@@ -41,6 +51,7 @@ export const OPERATOR_CLUSTER_RULES = [
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'update'] },
   { apiGroups: [''], resources: ['services/proxy', 'pods/proxy'], verbs: ['get', 'create'] },
   { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] },
+  { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
   { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 
@@ -50,26 +61,30 @@ export const OPERATOR_LEASE_RULES = [{ apiGroups: ['coordination.k8s.io'], resou
  * The operator's objects, in apply order: the one home of these manifests. `deploy/kustomize/base`
  * and the Helm chart in `deploy/helm/tooldeck-operator` are kept equal to them by tests.
  */
-export function operatorManifests({ namespace, image, replicas = 2 }: OperatorManifestOptions): Manifest[] {
+export function operatorManifests({ namespace, image, replicas = 2, watchNamespaces, clusterWide = false }: OperatorManifestOptions): Manifest[] {
   const name = OPERATOR_COMPONENT;
+  const watched = clusterWide ? [] : [...new Set(watchNamespaces?.length ? watchNamespaces : [namespace])];
+  const subjects = [{ kind: 'ServiceAccount', name, namespace }];
+  const grants: Manifest[] = clusterWide
+    ? [
+        { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels }, rules: OPERATOR_RULES },
+        { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name, labels }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects },
+      ]
+    : watched.flatMap((ns): Manifest[] => [
+        { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace: ns, labels }, rules: OPERATOR_RULES },
+        { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name, namespace: ns, labels }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name }, subjects },
+      ]);
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace, labels }, automountServiceAccountToken: true },
-    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name, labels }, rules: OPERATOR_CLUSTER_RULES },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name, labels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
-      subjects: [{ kind: 'ServiceAccount', name, namespace }],
-    },
+    ...grants,
     { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: `${name}-leader-election`, namespace, labels }, rules: OPERATOR_LEASE_RULES },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
       metadata: { name: `${name}-leader-election`, namespace, labels },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: `${name}-leader-election` },
-      subjects: [{ kind: 'ServiceAccount', name, namespace }],
+      subjects,
     },
     {
       apiVersion: 'apps/v1',
@@ -95,7 +110,8 @@ export function operatorManifests({ namespace, image, replicas = 2 }: OperatorMa
                 name: 'operator',
                 image,
                 // The image's entrypoint is `tooldeck operator`; probes reach the pod IP, so not only loopback.
-                args: [`--listen=0.0.0.0:${OPERATOR_PORT}`],
+                // With Roles per namespace it may reconcile only those: it watches exactly them.
+                args: [`--listen=0.0.0.0:${OPERATOR_PORT}`, ...(watched.length ? [`--watch-namespaces=${watched.join(',')}`] : [])],
                 env: [
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
                   { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
