@@ -38,12 +38,18 @@ export function methodToolName(service: string, method: string): string {
 /**
  * What reflection found, as views (every service and method, with request and response schemas) and
  * registry entries `grpc:<source>.<package.Service/Method>` for the methods a form can call: unary
- * and server-streaming ones. Client- and bidi-streaming methods are listed, marked unusable.
+ * and server-streaming ones. Client- and bidi-streaming methods are listed, marked unusable, and so
+ * is a method whose schema exceeds a cap of `schemas` (one DescriptorSchemas per reflection, so the
+ * types the methods share are built once).
  */
-export function reflectedMethods(source: string, reflected: Reflected, config?: ToolConfig): { services: GrpcServiceView[]; entries: ToolEntry[]; methods: Map<string, CallableMethod> } {
+export function reflectedMethods(
+  source: string,
+  reflected: Reflected,
+  config?: ToolConfig,
+  schemas = new DescriptorSchemas(),
+): { services: GrpcServiceView[]; entries: ToolEntry[]; methods: Map<string, CallableMethod> } {
   const entries: ToolEntry[] = [];
   const methods = new Map<string, CallableMethod>();
-  const schemas = new DescriptorSchemas();
   const services = reflected.services.map((serviceName): GrpcServiceView => {
     const service = reflected.registry.getService(serviceName);
     if (!service) return { name: serviceName, methods: [] };

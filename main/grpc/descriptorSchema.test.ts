@@ -2,6 +2,7 @@ import { createFileRegistry } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
 import { dagFile } from '../../e2e/peers/grpc/hostileReflectionPeer';
 import { DESCRIPTOR_SCHEMA_CAPS, DescriptorSchemas } from './descriptorSchema';
+import { reflectedMethods } from './ReflectedMethods';
 
 // The hand-written hostile descriptor of e2e/peers/grpc/hostileReflectionPeer.ts: Level0 … Level30,
 // each with two fields of the next level.
@@ -33,5 +34,20 @@ describe('DescriptorSchemas', () => {
     const source = caps({ sourceJsonChars: 10_000 });
     source.messageSchema(level0, 'request');
     expect(() => source.messageSchema(level0, 'response')).toThrow("its response schema (hostile.v1.Level0) would take the source's schemas past 10,000 characters of JSON, the cap on one source");
+  });
+});
+
+describe('reflectedMethods over a schema past its cap', () => {
+  it('lists the method as unusable with the cap named, and registers no tool for it', () => {
+    const { services, entries } = reflectedMethods('dag', { services: ['hostile.v1.Dag'], registry }, undefined, new DescriptorSchemas({ ...DESCRIPTOR_SCHEMA_CAPS, nodes: 100 }));
+    const echo = services[0]!.methods.find((method) => method.method === 'Echo')!;
+    expect(echo).toMatchObject({
+      unusable: "hostile.v1.Dag/Echo cannot be called: its request schema (hostile.v1.Level0) would have more than 100 schema nodes, the cap on one method's schema.",
+      requestSchema: {},
+      responseSchema: {},
+    });
+    expect(echo.registryName).toBeUndefined();
+    // Flood's messages are the last level, well within the cap: it stays callable.
+    expect(entries.map((entry) => entry.toolName)).toEqual(['hostile.v1.Dag/Flood']);
   });
 });
