@@ -58,6 +58,19 @@ describe('AssertionEvaluator', () => {
     expect(check({ schema: { type: 'object' }, of: 'structuredContent' }, invalid)).toMatchObject({ passed: false, message: 'the result has no structuredContent' });
   });
 
+  it('runs `matches` and schema patterns in linear time, and names a pattern RE2 cannot run', () => {
+    // A hand-written hostile result and pattern: backtracking needs 2^40 steps for `^(a|a)+$` here.
+    const hostile = outcome({ content: [{ type: 'text', text: `${'a'.repeat(40)}!` }], structuredContent: { word: `${'a'.repeat(40)}!` } });
+    expect(check({ path: 'text', matches: '^(a|a)+$' }, hostile)).toMatchObject({ passed: false, message: expect.stringContaining('does not match /^(a|a)+$/') });
+    expect(check({ path: 'text', matches: '^(a|a)+!$' }, hostile)).toMatchObject({ passed: true });
+    expect(check({ schema: { type: 'object', properties: { word: { pattern: '^(a|a)+$' } } }, of: 'structuredContent' }, hostile)).toMatchObject({ passed: false, message: '/word must match pattern "^(a|a)+$"' });
+    expect(check({ path: 'text', matches: 'a(?=!)' }, hostile)).toMatchObject({
+      description: 'text matches /a(?=!)/',
+      passed: false,
+      message: "the pattern /a(?=!)/ uses a construct (a backreference or lookaround) that Tooldeck's linear-time pattern engine (RE2) does not run, so the assertion cannot pass",
+    });
+  });
+
   it('checks latency against the pipeline record', () => {
     expect(check({ latencyBelowMs: 100 }, outcome({ content: [] }, undefined, 12))).toEqual({ description: 'latency below 100 ms', passed: true, message: 'took 12 ms', actual: 12 });
     expect(check({ latencyBelowMs: 10 }, outcome({ content: [] }, undefined, 12))).toMatchObject({ passed: false, actual: 12 });

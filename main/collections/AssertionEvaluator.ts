@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { LinearPattern } from '../../shared/linearPattern';
+import { ajvLinearRegExp, linearPattern } from '../platform/linearPattern';
 import { assertionKind, type Assertion, type AssertionResult, type JsonType } from '../../shared/collections';
 import type { InvocationOutcome } from '../../shared/registry';
 import { outcomeDocument, queryOutcome } from './queryOutcome';
@@ -11,7 +13,9 @@ import { outcomeDocument, queryOutcome } from './queryOutcome';
  * leave part of a secret behind.
  */
 export class AssertionEvaluator {
-  private readonly ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+  // Patterns (`matches`, and a schema's `pattern`) run in RE2, in linear time: a collection from a
+  // cloned repository, or a schema copied from a server, cannot stall the runner with `^(a|a)+$`.
+  private readonly ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, code: { regExp: ajvLinearRegExp } });
   private readonly compiled = new WeakMap<object, ValidateFunction | Error>();
 
   constructor() {
@@ -117,11 +121,11 @@ function checkOperator(a: Assertion, operator: Operator, actual: unknown): { pas
       return contains(actual, a.contains);
     case 'matches': {
       if (typeof actual !== 'string') return { passed: false, message: `expected a string to match, got ${typeOf(actual)} ${preview(actual)}` };
-      let regex: RegExp;
+      let regex: LinearPattern;
       try {
-        regex = new RegExp(a.matches!);
+        regex = linearPattern(a.matches!);
       } catch (error) {
-        return { passed: false, message: `/${a.matches}/ is not a regular expression: ${(error as Error).message}` };
+        return { passed: false, message: `${(error as Error).message}, so the assertion cannot pass` };
       }
       return { passed: regex.test(actual), message: `${preview(actual)} does not match /${a.matches}/` };
     }

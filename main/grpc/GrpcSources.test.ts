@@ -203,11 +203,14 @@ describe('gRPC sources against real servers', () => {
     // reflection of the real server yields, or that test would pass on a schema the app never shows.
     expect(echo).toEqual(JSON.parse(readFileSync(new URL('../../renderer/src/features/grpc/testing/explorerEchoMethod.json', import.meta.url), 'utf8')));
     const schema = echo.requestSchema as { properties: Record<string, Record<string, unknown>>; oneOf: unknown[]; $defs: Record<string, unknown> };
-    expect(schema.properties.priority).toMatchObject({ enum: ['PRIORITY_UNSPECIFIED', 'PRIORITY_LOW', 'PRIORITY_HIGH'] });
+    // Every message and enum type is one $defs entry, referenced where used (see descriptorSchema.ts).
+    expect(schema.properties.priority).toEqual({ $ref: '#/$defs/explorer.v1.Priority', title: 'priority' });
+    expect(schema.$defs['explorer.v1.Priority']).toMatchObject({ enum: ['PRIORITY_UNSPECIFIED', 'PRIORITY_LOW', 'PRIORITY_HIGH'] });
     expect(schema.properties.at).toMatchObject({ format: 'date-time' });
     expect(schema.properties.tags).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(schema.properties.counts).toMatchObject({ type: 'object', additionalProperties: { type: 'integer' } });
-    expect(schema.properties.address).toMatchObject({ type: 'object', properties: { street: { type: 'string' } } });
+    expect(schema.properties.address).toEqual({ $ref: '#/$defs/explorer.v1.Address', title: 'address' });
+    expect(schema.$defs['explorer.v1.Address']).toMatchObject({ type: 'object', properties: { street: { type: 'string' } } });
     expect(schema.properties.big).toMatchObject({ type: 'string', pattern: '^-?[0-9]+$' });
     expect(schema.oneOf).toHaveLength(3);
     expect(schema.$defs['explorer.v1.Node']).toBeDefined();

@@ -5,11 +5,23 @@ import type { ToolEntry, ToolResult } from '../../shared/registry';
 import { createToolEntry, type ToolConfig } from '../registry/createToolEntry';
 import { toolEntryName } from '../registry/ToolCatalog';
 import type { ExecutionContext, ToolExecutor } from '../registry/types';
-import { messageSchema } from './descriptorSchema';
+import { DescriptorSchemas, SchemaCapExceeded } from './descriptorSchema';
 import type { CallEnd } from './GrpcChannel';
 import type { GrpcConnection } from './GrpcConnection';
 import { statusName } from './grpcStatus';
 import type { Reflected } from './ReflectionClient';
+
+/**
+ * Bounds on what one server-streaming call keeps: every message is held for the result (and the
+ * record), so a server that streams without end would otherwise fill memory. The call is canceled
+ * at either cap and fails naming it; the messages before it were already shown as progress.
+ */
+export const SERVER_STREAM_CAPS = {
+  /** Messages kept from one stream. */
+  messages: 10_000,
+  /** Bytes (as received, before decoding) kept from one stream. */
+  bytes: 32 * 1024 * 1024,
+};
 
 interface CallableMethod {
   path: string;
@@ -26,9 +38,16 @@ export function methodToolName(service: string, method: string): string {
 /**
  * What reflection found, as views (every service and method, with request and response schemas) and
  * registry entries `grpc:<source>.<package.Service/Method>` for the methods a form can call: unary
- * and server-streaming ones. Client- and bidi-streaming methods are listed, marked unusable.
+ * and server-streaming ones. Client- and bidi-streaming methods are listed, marked unusable, and so
+ * is a method whose schema exceeds a cap of `schemas` (one DescriptorSchemas per reflection, so the
+ * types the methods share are built once).
  */
-export function reflectedMethods(source: string, reflected: Reflected, config?: ToolConfig): { services: GrpcServiceView[]; entries: ToolEntry[]; methods: Map<string, CallableMethod> } {
+export function reflectedMethods(
+  source: string,
+  reflected: Reflected,
+  config?: ToolConfig,
+  schemas = new DescriptorSchemas(),
+): { services: GrpcServiceView[]; entries: ToolEntry[]; methods: Map<string, CallableMethod> } {
   const entries: ToolEntry[] = [];
   const methods = new Map<string, CallableMethod>();
   const services = reflected.services.map((serviceName): GrpcServiceView => {
@@ -40,7 +59,6 @@ export function reflectedMethods(source: string, reflected: Reflected, config?: 
         const name = methodToolName(serviceName, method.name);
         const clientStreaming = method.methodKind === 'client_streaming' || method.methodKind === 'bidi_streaming';
         const serverStreaming = method.methodKind === 'server_streaming' || method.methodKind === 'bidi_streaming';
-        const requestSchema = messageSchema(method.input);
         const view: GrpcMethodView = {
           name,
           service: serviceName,
@@ -49,9 +67,18 @@ export function reflectedMethods(source: string, reflected: Reflected, config?: 
           responseType: method.output.typeName,
           clientStreaming,
           serverStreaming,
-          requestSchema,
-          responseSchema: messageSchema(method.output),
+          requestSchema: {},
+          responseSchema: {},
         };
+        try {
+          view.requestSchema = schemas.messageSchema(method.input, 'request');
+          view.responseSchema = schemas.messageSchema(method.output, 'response');
+        } catch (error) {
+          // A method whose schema exceeds a cap is listed, unusable, with the cap named; the rest still work.
+          if (!(error instanceof SchemaCapExceeded)) throw error;
+          return { ...view, requestSchema: {}, responseSchema: {}, unusable: `${name} cannot be called: ${error.message}.` };
+        }
+        const requestSchema = view.requestSchema;
         if (clientStreaming) return { ...view, unusable: 'client-streaming and bidirectional methods cannot be called from a form' };
         const path = `/${serviceName}/${method.name}`;
         methods.set(name, { path, input: method.input, output: method.output, serverStreaming });
@@ -103,6 +130,7 @@ export class ReflectedMethodExecutor implements ToolExecutor {
         return callResult({ response: json(response) }, end);
       }
       const responses: unknown[] = [];
+      let keptBytes = 0;
       // A stream that keeps talking may outlive the per-request timeout (progress restarts it): its
       // deadline is the total limit then, and the pipeline's timer ends a stream that falls silent.
       const options = await this.connection.options(ctx.resetsOnProgress ? ctx.totalLeftMs : ctx.timeoutMs, ctx.signal);
@@ -110,6 +138,14 @@ export class ReflectedMethodExecutor implements ToolExecutor {
         method.path,
         request,
         (bytes) => {
+          // Thrown here, the channel cancels the call and the call fails with this.
+          keptBytes += bytes.byteLength;
+          if (responses.length >= SERVER_STREAM_CAPS.messages) {
+            throw new AppError('ExecutionFailed', `${entry.name}: the server streamed more than ${SERVER_STREAM_CAPS.messages.toLocaleString('en')} messages, the cap on one stream; the call was canceled there.`, { step: 'stream' });
+          }
+          if (keptBytes > SERVER_STREAM_CAPS.bytes) {
+            throw new AppError('ExecutionFailed', `${entry.name}: the server streamed more than ${SERVER_STREAM_CAPS.bytes / 1024 / 1024} MiB, the cap on one stream; the call was canceled there.`, { step: 'stream' });
+          }
           const message = json(bytes);
           responses.push(message);
           ctx.onProgress({ progress: responses.length, message: JSON.stringify(message) });

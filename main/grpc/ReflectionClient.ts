@@ -41,6 +41,18 @@ const BUNDLED: Record<string, DescFile> = Object.fromEntries(
   ].map((file) => [file.proto.name, file]),
 );
 
+/**
+ * Bounds on what one reflection reads from a server: the descriptor files (each import is one more
+ * request) and their bytes. A real API is far below both; a server that imports an endless chain of
+ * files, or sends huge ones, is stopped with the cap named.
+ */
+export const REFLECTION_CAPS = {
+  /** Descriptor files received in one reflection, each import counted. */
+  files: 2_000,
+  /** Bytes of descriptor files received in one reflection. */
+  bytes: 32 * 1024 * 1024,
+};
+
 export interface Reflected {
   services: string[];
   registry: FileRegistry;
@@ -56,7 +68,7 @@ export async function reflect(channel: GrpcChannel, options: CallOptions, addres
   let services: string[] | undefined;
   let lastError: unknown;
   for (const path of REFLECTION_PATHS) {
-    session = new ReflectionSession(channel, path, options);
+    session = new ReflectionSession(channel, path, options, address);
     try {
       services = await session.listServices();
       break;
@@ -74,15 +86,21 @@ export async function reflect(channel: GrpcChannel, options: CallOptions, addres
   }
   try {
     const files = new Map<string, FileDescriptorProto>();
-    for (const service of services) for (const file of await session.fileContainingSymbol(service)) files.set(file.name, file);
-    // Every import, transitively, so the registry can resolve each file it is built from.
-    const missing = () => [...files.values()].flatMap((file) => file.dependency).filter((name) => !files.has(name) && !BUNDLED[name]);
-    for (let wanted = missing(); wanted.length; wanted = missing()) {
-      for (const name of new Set(wanted)) {
-        const found = await session.fileByFilename(name);
-        if (!found.some((file) => file.name === name)) throw new AppError('ExecutionFailed', `${address} reflection did not return ${name}`, { step: 'reflection' });
-        for (const file of found) files.set(file.name, file);
-      }
+    // Every import, transitively, so the registry can resolve each file it is built from. Each
+    // file's imports are queued once, so the work grows with the files read (which REFLECTION_CAPS
+    // bounds), however the server chains them.
+    const imports: string[] = [];
+    const keep = (file: FileDescriptorProto) => {
+      files.set(file.name, file);
+      imports.push(...file.dependency);
+    };
+    for (const service of services) for (const file of await session.fileContainingSymbol(service)) keep(file);
+    for (let index = 0; index < imports.length; index++) {
+      const name = imports[index]!;
+      if (files.has(name) || BUNDLED[name]) continue;
+      const found = await session.fileByFilename(name);
+      if (!found.some((file) => file.name === name)) throw new AppError('ExecutionFailed', `${address} reflection did not return ${name}`, { step: 'reflection' });
+      for (const file of found) keep(file);
     }
     const resolve = (name: string) => files.get(name) ?? BUNDLED[name];
     const registries = [...files.values()].map((file) => createFileRegistry(file, resolve));
@@ -97,8 +115,17 @@ class ReflectionSession {
   private readonly call;
   private readonly pending: Array<{ resolve: (response: ServerReflectionResponse) => void; reject: (error: unknown) => void }> = [];
   private failure?: unknown;
+  private receivedFiles = 0;
+  private receivedBytes = 0;
+  /** A cap exceeded: final, never answered by a bundled file in its place. */
+  private capExceeded?: AppError;
 
-  constructor(channel: GrpcChannel, path: string, options: CallOptions) {
+  constructor(
+    channel: GrpcChannel,
+    path: string,
+    options: CallOptions,
+    private readonly address: string,
+  ) {
     this.call = channel.bidi(path, options);
     let headers: Record<string, string> = {};
     this.call.on('metadata', (metadata) => (headers = metadataRecord(metadata)));
@@ -126,7 +153,7 @@ class ReflectionSession {
 
   fileByFilename(name: string): Promise<FileDescriptorProto[]> {
     return this.files({ case: 'fileByFilename', value: name }).catch((error: unknown) => {
-      if (error instanceof AppError && error.step === 'reflection' && BUNDLED[name]) return [BUNDLED[name].proto];
+      if (error instanceof AppError && error.step === 'reflection' && error !== this.capExceeded && BUNDLED[name]) return [BUNDLED[name].proto];
       throw error;
     });
   }
@@ -140,7 +167,16 @@ class ReflectionSession {
   private async files(messageRequest: ServerReflectionRequest['messageRequest']): Promise<FileDescriptorProto[]> {
     const response = await this.ask(messageRequest);
     if (response.messageResponse.case !== 'fileDescriptorResponse') throw unexpected(response);
-    return response.messageResponse.value.fileDescriptorProto.map((bytes) => withDerivedJsonNames(fromBinary(FileDescriptorProtoSchema, bytes)));
+    const received = response.messageResponse.value.fileDescriptorProto;
+    this.receivedFiles += received.length;
+    this.receivedBytes += received.reduce((sum, bytes) => sum + bytes.byteLength, 0);
+    if (this.receivedFiles > REFLECTION_CAPS.files) {
+      throw (this.capExceeded = new AppError('ExecutionFailed', `${this.address} reflection sent more than ${REFLECTION_CAPS.files.toLocaleString('en')} descriptor files, the cap on one reflection; its methods were not listed.`, { step: 'reflection' }));
+    }
+    if (this.receivedBytes > REFLECTION_CAPS.bytes) {
+      throw (this.capExceeded = new AppError('ExecutionFailed', `${this.address} reflection sent more than ${REFLECTION_CAPS.bytes / 1024 / 1024} MiB of descriptor files, the cap on one reflection; its methods were not listed.`, { step: 'reflection' }));
+    }
+    return received.map((bytes) => withDerivedJsonNames(fromBinary(FileDescriptorProtoSchema, bytes)));
   }
 
   private ask(messageRequest: ServerReflectionRequest['messageRequest']): Promise<ServerReflectionResponse> {

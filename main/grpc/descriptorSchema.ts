@@ -60,80 +60,150 @@ function scalarSchema(scalar: ScalarType): Schema {
   }
 }
 
-function enumSchema(desc: DescEnum): Schema {
-  if (desc.typeName === 'google.protobuf.NullValue') return { type: 'null' };
-  return { type: 'string', enum: desc.values.map((value) => value.name), description: desc.typeName };
+/**
+ * Bounds on the schemas built from a server's descriptors. With a `$defs` entry per type a schema
+ * grows with the number of types, not with the paths through them, so these are never near for a
+ * real API; they stop a descriptor made to be large (many types, huge enums) from filling memory or
+ * the window, and each names itself when exceeded.
+ */
+export const DESCRIPTOR_SCHEMA_CAPS = {
+  /** Schema objects in one method's request or response schema, its `$defs` included. */
+  nodes: 100_000,
+  /** Characters of JSON of one method's request or response schema. */
+  jsonChars: 4_000_000,
+  /** Characters of JSON of all the schemas of one source together: what its view carries to the window. */
+  sourceJsonChars: 32_000_000,
+};
+
+/** A cap of DESCRIPTOR_SCHEMA_CAPS exceeded; the message is a clause naming it (`its request schema would …`). */
+export class SchemaCapExceeded extends Error {
+  override name = 'SchemaCapExceeded';
 }
+
+/** One type's schema (its fields refer to other types only by `$ref`), with what it costs. */
+interface Definition {
+  schema: Schema;
+  /** The types its `$ref`s name, by full name. */
+  refs: Map<string, DescMessage | DescEnum>;
+  nodes: number;
+  jsonChars: number;
+}
+
+const refTo = (typeName: string) => `#/$defs/${typeName}`;
 
 /**
- * The JSON Schema of a message in the proto3 JSON mapping, for the argument form (rjsf) and for the
- * pipeline's validation: fields by their JSON names, 64-bit integers as strings, enums by name,
- * repeated fields as arrays, maps as objects, well-known types as their JSON forms. A oneof becomes
- * a choice of which member to set (none included); a message that contains itself is referenced
- * through `$defs` instead of being unfolded forever.
+ * The JSON Schemas of a server's messages in the proto3 JSON mapping, for the argument form (rjsf)
+ * and for the pipeline's validation: fields by their JSON names, 64-bit integers as strings, enums by
+ * name, repeated fields as arrays, maps as objects, well-known types as their JSON forms. A oneof
+ * becomes a choice of which member to set (none included).
+ *
+ * Every message and enum a schema reaches is one entry of its `$defs`, referenced by `$ref`: a
+ * descriptor whose messages each hold two fields of the next type (a doubling DAG) stays as small as
+ * its list of types, where unfolding it would double at every level, and a message that contains
+ * itself is a reference, not an endless unfolding. Each type is built once per source and shared by
+ * every method schema that reaches it; the caps (DESCRIPTOR_SCHEMA_CAPS) bound each schema and the
+ * source's total.
  */
-export function messageSchema(root: DescMessage): Schema {
-  const defs: Record<string, Schema> = {};
-  const schema = new Builder(defs).message(root, [root.typeName]);
-  return Object.keys(defs).length ? { ...schema, $defs: defs } : schema;
-}
+export class DescriptorSchemas {
+  private readonly definitions = new Map<string, Definition>();
+  private spentJsonChars = 0;
 
-class Builder {
-  constructor(private readonly defs: Record<string, Schema>) {}
+  constructor(private readonly caps: typeof DESCRIPTOR_SCHEMA_CAPS = DESCRIPTOR_SCHEMA_CAPS) {}
 
-  message(desc: DescMessage, path: string[]): Schema {
-    const known = WELL_KNOWN[desc.typeName];
+  /** The schema of `root`: its own fields at the top, every type it reaches under `$defs`. Throws SchemaCapExceeded. */
+  messageSchema(root: DescMessage, role: 'request' | 'response'): Schema {
+    const known = WELL_KNOWN[root.typeName];
     if (known) return known;
-    const properties: Record<string, Schema> = {};
-    for (const field of desc.fields) if (!field.oneof) properties[field.jsonName] = this.field(field, path);
-    const schema: Schema = { type: 'object', title: desc.name, properties };
-    const groups = desc.oneofs
-      .filter((oneof) => !oneof.fields.every((field) => field.proto.proto3Optional))
-      .map((oneof) => ({
-        oneOf: [
-          { title: `no ${oneof.name}`, not: { anyOf: oneof.fields.map((field) => ({ required: [field.jsonName] })) } },
-          ...oneof.fields.map((field) => ({ title: field.jsonName, properties: { [field.jsonName]: this.field(field, path) }, required: [field.jsonName] })),
-        ],
-      }));
-    // proto3 `optional` is a synthetic oneof of one field: an ordinary optional property.
-    for (const oneof of desc.oneofs) for (const field of oneof.fields) if (field.proto.proto3Optional) properties[field.jsonName] = this.field(field, path);
-    if (groups.length === 1) schema.oneOf = groups[0]!.oneOf;
-    else if (groups.length > 1) schema.allOf = groups;
-    return schema;
+    const top = this.definition(root);
+    let nodes = top.nodes;
+    let jsonChars = top.jsonChars;
+    // Breadth-first over the references, each type once: the schema's size is the sum of its types'.
+    const reached = new Map<string, Definition>();
+    const queue = [...top.refs];
+    for (let index = 0; index < queue.length; index++) {
+      const [typeName, desc] = queue[index]!;
+      if (reached.has(typeName)) continue;
+      const definition = this.definition(desc);
+      reached.set(typeName, definition);
+      nodes += definition.nodes;
+      jsonChars += definition.jsonChars + typeName.length + 4;
+      if (nodes > this.caps.nodes) throw new SchemaCapExceeded(`its ${role} schema (${root.typeName}) would have more than ${this.caps.nodes.toLocaleString('en')} schema nodes, the cap on one method's schema`);
+      if (jsonChars > this.caps.jsonChars) throw new SchemaCapExceeded(`its ${role} schema (${root.typeName}) would be more than ${this.caps.jsonChars.toLocaleString('en')} characters of JSON, the cap on one method's schema`);
+      for (const ref of definition.refs) if (!reached.has(ref[0])) queue.push(ref);
+    }
+    if (this.spentJsonChars + jsonChars > this.caps.sourceJsonChars) {
+      throw new SchemaCapExceeded(`its ${role} schema (${root.typeName}) would take the source's schemas past ${this.caps.sourceJsonChars.toLocaleString('en')} characters of JSON, the cap on one source`);
+    }
+    this.spentJsonChars += jsonChars;
+    if (!reached.size) return { ...top.schema };
+    return { ...top.schema, $defs: Object.fromEntries([...reached].map(([typeName, definition]) => [typeName, definition.schema])) };
   }
 
-  private field(field: DescField, path: string[]): Schema {
-    const described = (schema: Schema) => ({ ...schema, title: field.name });
+  private definition(desc: DescMessage | DescEnum): Definition {
+    let definition = this.definitions.get(desc.typeName);
+    if (!definition) {
+      const refs = new Map<string, DescMessage | DescEnum>();
+      const schema = desc.kind === 'enum' ? enumDefinition(desc) : messageBody(desc, refs);
+      definition = { schema, refs, nodes: countNodes(schema), jsonChars: JSON.stringify(schema).length };
+      this.definitions.set(desc.typeName, definition);
+    }
+    return definition;
+  }
+}
+
+function enumDefinition(desc: DescEnum): Schema {
+  return { type: 'string', title: desc.name, enum: desc.values.map((value) => value.name), description: desc.typeName };
+}
+
+/** A message's own schema; each message or enum field is a `$ref`, recorded in `refs`. */
+function messageBody(desc: DescMessage, refs: Map<string, DescMessage | DescEnum>): Schema {
+  const ref = (type: DescMessage | DescEnum): Schema => {
+    const known = type.kind === 'message' ? WELL_KNOWN[type.typeName] : type.typeName === 'google.protobuf.NullValue' ? { type: 'null' } : undefined;
+    if (known) return known;
+    refs.set(type.typeName, type);
+    return { $ref: refTo(type.typeName) };
+  };
+  const field = (field: DescField): Schema => {
     switch (field.fieldKind) {
       case 'scalar':
-        return described(scalarSchema(field.scalar));
+        return { ...scalarSchema(field.scalar), title: field.name };
       case 'enum':
-        return described(enumSchema(field.enum));
+        return { ...ref(field.enum), title: field.name };
       case 'message':
-        return described(this.nested(field.message, path));
+        return { ...ref(field.message), title: field.name };
       case 'list': {
-        const items = field.listKind === 'scalar' ? scalarSchema(field.scalar) : field.listKind === 'enum' ? enumSchema(field.enum) : this.nested(field.message, path);
+        const items = field.listKind === 'scalar' ? scalarSchema(field.scalar) : field.listKind === 'enum' ? ref(field.enum) : ref(field.message);
         return { type: 'array', title: field.name, items };
       }
       case 'map': {
-        const values = field.mapKind === 'scalar' ? scalarSchema(field.scalar) : field.mapKind === 'enum' ? enumSchema(field.enum) : this.nested(field.message, path);
+        const values = field.mapKind === 'scalar' ? scalarSchema(field.scalar) : field.mapKind === 'enum' ? ref(field.enum) : ref(field.message);
         const keys = field.mapKey === ScalarType.STRING ? {} : field.mapKey === ScalarType.BOOL ? { propertyNames: { enum: ['true', 'false'] } } : { propertyNames: { pattern: '^-?[0-9]+$' } };
         return { type: 'object', title: field.name, additionalProperties: values, ...keys };
       }
     }
-  }
+  };
+  const properties: Record<string, Schema> = {};
+  for (const member of desc.fields) if (!member.oneof) properties[member.jsonName] = field(member);
+  const schema: Schema = { type: 'object', title: desc.name, properties };
+  const groups = desc.oneofs
+    .filter((oneof) => !oneof.fields.every((member) => member.proto.proto3Optional))
+    .map((oneof) => ({
+      oneOf: [
+        { title: `no ${oneof.name}`, not: { anyOf: oneof.fields.map((member) => ({ required: [member.jsonName] })) } },
+        ...oneof.fields.map((member) => ({ title: member.jsonName, properties: { [member.jsonName]: field(member) }, required: [member.jsonName] })),
+      ],
+    }));
+  // proto3 `optional` is a synthetic oneof of one field: an ordinary optional property.
+  for (const oneof of desc.oneofs) for (const member of oneof.fields) if (member.proto.proto3Optional) properties[member.jsonName] = field(member);
+  if (groups.length === 1) schema.oneOf = groups[0]!.oneOf;
+  else if (groups.length > 1) schema.allOf = groups;
+  return schema;
+}
 
-  private nested(desc: DescMessage, path: string[]): Schema {
-    if (WELL_KNOWN[desc.typeName]) return WELL_KNOWN[desc.typeName]!;
-    if (path.includes(desc.typeName)) {
-      if (!this.defs[desc.typeName]) {
-        // Placed before it is built, so the recursion inside it finds the reference and stops.
-        const definition: Schema = {};
-        this.defs[desc.typeName] = definition;
-        Object.assign(definition, this.message(desc, [desc.typeName]));
-      }
-      return { $ref: `#/$defs/${desc.typeName}` };
-    }
-    return this.message(desc, [...path, desc.typeName]);
-  }
+/** Objects and arrays in a schema (its `$ref`s not followed). */
+function countNodes(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 1;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) count += countNodes(child);
+  return count;
 }

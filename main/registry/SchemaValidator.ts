@@ -1,6 +1,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { AppError } from '../../shared/errors';
+import { ajvLinearRegExp } from '../platform/linearPattern';
 
 type Compiled = ValidateFunction | AppError;
 
@@ -8,9 +9,13 @@ type Compiled = ValidateFunction | AppError;
  * Validates arguments against a tool's inputSchema with JSON Schema 2020-12 (MCP's dialect). Each
  * schema object is compiled once and cached by identity, so a rediscovered tool (a new schema
  * object) is recompiled and the old validator goes with the old entry.
+ *
+ * Schemas come from servers, so their patterns run in RE2 (linear time): a `^(a|a)+$` cannot stall
+ * the main process. A schema with a pattern RE2 cannot run (backreference, lookaround) is refused as
+ * a whole, naming the pattern, rather than validated with that check left out.
  */
 export class SchemaValidator {
-  private readonly ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+  private readonly ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, code: { regExp: ajvLinearRegExp } });
   private readonly compiled = new WeakMap<object, Compiled>();
 
   constructor() {

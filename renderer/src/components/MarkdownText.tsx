@@ -1,5 +1,6 @@
 import { Anchor, Blockquote, Code, Divider, List, Text, Title, type TitleOrder } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { parseInline, type InlineNode } from './markdownInline';
 
 type Block =
   | { kind: 'heading'; level: number; text: string }
@@ -11,6 +12,25 @@ type Block =
 
 const UNORDERED = /^\s*[-*+]\s+(.*)$/;
 const ORDERED = /^\s*\d+[.)]\s+(.*)$/;
+
+/**
+ * `# Title ##` → level 1, "Title": the hashes, then the text without the spaces and closing hashes
+ * around it. Trimmed by hand: the expression this replaces (`^(#{1,6})\s+(.*?)\s*#*\s*$`) tried
+ * every split of a long run of spaces, and a 5,000-space heading took minutes.
+ */
+function headingOf(line: string): { level: number; text: string } | undefined {
+  const opening = /^#{1,6}\s/.exec(line);
+  if (!opening) return undefined;
+  const level = opening[0].length - 1;
+  let end = line.length;
+  const spaceAt = (index: number) => /\s/.test(line[index]!);
+  while (end > level && spaceAt(end - 1)) end--;
+  while (end > level && line[end - 1] === '#') end--;
+  while (end > level && spaceAt(end - 1)) end--;
+  let start = level;
+  while (start < end && spaceAt(start)) start++;
+  return { level, text: line.slice(start, end) };
+}
 
 function parseBlocks(source: string): Block[] {
   const lines = source.replace(/\r\n?/g, '\n').split('\n');
@@ -26,9 +46,9 @@ function parseBlocks(source: string): Block[] {
       blocks.push({ kind: 'code', text: body.join('\n') });
       continue;
     }
-    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    const heading = headingOf(line);
     if (heading) {
-      blocks.push({ kind: 'heading', level: heading[1]!.length, text: heading[2]! });
+      blocks.push({ kind: 'heading', ...heading });
       i++;
       continue;
     }
@@ -61,8 +81,6 @@ function parseBlocks(source: string): Block[] {
   return blocks;
 }
 
-const INLINE = /(`+)([\s\S]+?)\1|\*\*([\s\S]+?)\*\*|__([\s\S]+?)__|~~([\s\S]+?)~~|\*([^*\s][\s\S]*?)\*|\b_([^_\s][\s\S]*?)_\b|\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
-
 /** Only links that leave the app for an ordinary page or mail: no javascript:, data: or relative URLs. */
 function safeHref(href: string): string | undefined {
   try {
@@ -74,34 +92,35 @@ function safeHref(href: string): string | undefined {
 }
 
 function inline(text: string, keyPrefix: string): ReactNode[] {
-  const out: ReactNode[] = [];
-  let last = 0;
-  let n = 0;
-  for (const match of text.matchAll(INLINE)) {
-    const index = match.index;
-    if (index > last) out.push(text.slice(last, index));
-    const key = `${keyPrefix}.${n++}`;
-    const [, ticks, code, bold1, bold2, strike, em1, em2, linkText, href] = match;
-    if (ticks) out.push(<Code key={key}>{code}</Code>);
-    else if (bold1 ?? bold2) out.push(<strong key={key}>{inline((bold1 ?? bold2)!, key)}</strong>);
-    else if (strike) out.push(<s key={key}>{inline(strike, key)}</s>);
-    else if (em1 ?? em2) out.push(<em key={key}>{inline((em1 ?? em2)!, key)}</em>);
-    else if (linkText && href) {
-      const safe = safeHref(href);
-      out.push(
-        safe ? (
+  return renderInline(parseInline(text), keyPrefix);
+}
+
+function renderInline(nodes: InlineNode[], keyPrefix: string): ReactNode[] {
+  return nodes.map((node, n) => {
+    const key = `${keyPrefix}.${n}`;
+    switch (node.kind) {
+      case 'text':
+        return node.text;
+      case 'code':
+        return <Code key={key}>{node.text}</Code>;
+      case 'strong':
+        return <strong key={key}>{renderInline(node.children, key)}</strong>;
+      case 'em':
+        return <em key={key}>{renderInline(node.children, key)}</em>;
+      case 'strike':
+        return <s key={key}>{renderInline(node.children, key)}</s>;
+      case 'link': {
+        const safe = safeHref(node.href);
+        return safe ? (
           <Anchor key={key} href={safe} target="_blank" rel="noreferrer noopener">
-            {inline(linkText, key)}
+            {renderInline(node.children, key)}
           </Anchor>
         ) : (
-          <span key={key}>{inline(linkText, key)}</span>
-        ),
-      );
+          <span key={key}>{renderInline(node.children, key)}</span>
+        );
+      }
     }
-    last = index + match[0].length;
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
+  });
 }
 
 /**

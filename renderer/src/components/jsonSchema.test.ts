@@ -47,4 +47,20 @@ describe('schemaProblems', () => {
     expect(conforms({ $ref: '#/$defs/n' }, 3, root)).toBe(true);
     expect(conforms({ $ref: '#/$defs/n' }, 'three', root)).toBe(false);
   });
+
+  it("runs a server schema's patterns in linear time: a hand-written hostile `^(a|a)+$` cannot freeze the form", () => {
+    const hostile = { type: 'object', properties: { word: { type: 'string', pattern: '^(a|a)+$' } }, patternProperties: { '^(b|b)+$': { type: 'integer' } } };
+    // 2^40 backtracking steps for RegExp; RE2 reads the 41 characters once.
+    expect(schemaProblems(hostile, { word: `${'a'.repeat(40)}!` })).toEqual([{ path: '/word', message: 'must match ^(a|a)+$', keyword: 'pattern' }]);
+    expect(schemaProblems(hostile, { word: 'aaaa', [`${'b'.repeat(40)}!`]: 'x', bbbb: 'y' })).toEqual([{ path: '/bbbb', message: 'must be integer', keyword: 'type' }]);
+    expect(globalThis.RegExp).toBe(RegExp);
+    expect(new RegExp('a+').exec('baa')?.index).toBe(1);
+  });
+
+  it('reports a schema whose pattern RE2 cannot run as unusable, in one sentence naming it', () => {
+    expect(schemaProblems({ type: 'string', pattern: '^(?!admin)' }, 'bob')).toEqual([
+      { path: '', message: "the schema cannot be used: the pattern /^(?!admin)/ uses a construct (a backreference or lookaround) that Tooldeck's linear-time pattern engine (RE2) does not run", keyword: '$schema' },
+    ]);
+    expect(new RegExp('^(?!admin)').test('bob')).toBe(true);
+  });
 });

@@ -1,4 +1,5 @@
 import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { linearPattern } from './linearPattern';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -56,13 +57,33 @@ function validatorFor(schema: JsonSchema): Validator | Error {
   return validator;
 }
 
+/**
+ * Runs `validate` with the global RegExp constructor standing for RE2 (shared/linearPattern), so the
+ * `pattern` and `patternProperties` of a server's schema run in linear time: @cfworker/json-schema
+ * builds each with `new RegExp(pattern, 'u')` while validating, offers no hook for another engine,
+ * and on `^(a|a)+$` the backtracking engine would freeze the window as the operator types. Validation
+ * is synchronous, so nothing else runs while the constructor is replaced; it is put back even when
+ * validation throws (a pattern RE2 cannot run throws, and the schema is reported unusable).
+ */
+function withLinearPatterns<T>(validate: () => T): T {
+  const nativeRegExp = globalThis.RegExp;
+  globalThis.RegExp = function LinearRegExp(pattern: string) {
+    return linearPattern(pattern);
+  } as unknown as RegExpConstructor;
+  try {
+    return validate();
+  } finally {
+    globalThis.RegExp = nativeRegExp;
+  }
+}
+
 /** Every problem of `value` against `schema` (JSON Schema 2020-12); empty when it conforms. */
 export function schemaProblems(schema: JsonSchema, value: unknown): SchemaProblem[] {
   const validator = validatorFor(schema);
   if (validator instanceof Error) return [{ path: '', message: `the schema cannot be used: ${validator.message}`, keyword: '$schema' }];
   let result;
   try {
-    result = validator.validate(value);
+    result = withLinearPatterns(() => validator.validate(value));
   } catch (error) {
     return [{ path: '', message: `the schema cannot be used: ${(error as Error).message}`, keyword: '$schema' }];
   }

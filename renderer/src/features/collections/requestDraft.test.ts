@@ -32,6 +32,7 @@ describe('assertion drafts', () => {
     };
     expect(message({ ...EMPTY_ASSERTION, kind: 'path', path: 'structuredContent.x' })).toMatch(/starts with `\$`/);
     expect(message({ ...EMPTY_ASSERTION, kind: 'path', operator: 'matches', value: '(' })).toMatch(/regular expression/);
+    expect(message({ ...EMPTY_ASSERTION, kind: 'path', operator: 'matches', value: 'a(?=b)' })).toMatch(/^The pattern \/a\(\?=b\)\/ uses a construct \(a backreference or lookaround\)/);
     expect(message({ ...EMPTY_ASSERTION, kind: 'schema', schema: '[1]' })).toMatch(/object/);
     expect(message({ ...EMPTY_ASSERTION, kind: 'latency', latencyMs: '-5' })).toMatch(/positive/);
   });

@@ -1,5 +1,6 @@
 import { Assertion, JsonType, PATH_OPERATORS, SavedRequest, type ExpectedStatus, type PathOperator } from '../../../../shared/collections';
 import type { ErrorCode } from '../../../../shared/errors';
+import { linearPattern } from '../../components/linearPattern';
 
 /** One assertion as the editor holds it: every field as typed, so a half-written one is not lost. */
 export interface AssertionDraft {
@@ -81,10 +82,12 @@ export function assertionFromDraft(draft: AssertionDraft): Checked<Assertion> {
       if (draft.operator === 'type') return validated({ path, type: draft.type });
       if (draft.operator === 'exists') return validated({ path, exists: true });
       if (draft.operator === 'matches') {
+        // Checked by the engine the runner uses (RE2), so a pattern it would refuse is refused here.
         try {
-          new RegExp(draft.value);
-        } catch {
-          return { ok: false, message: 'The pattern is not a valid regular expression' };
+          linearPattern(draft.value);
+        } catch (error) {
+          const clause = (error as Error).message;
+          return { ok: false, message: `${clause.charAt(0).toUpperCase()}${clause.slice(1)}` };
         }
         return validated({ path, matches: draft.value });
       }
