@@ -1,8 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonForTerminal, safeForTerminal, safeLines } from './terminalText';
+import { parse as parseYaml, stringify } from 'yaml';
+import { escapeTerminalControls, jsonForTerminal, safeForTerminal, safeLines, terminalName } from './terminalText';
 import { runTooldeck } from './testing/runTooldeck';
 
 const hostileServer = `"${process.execPath}" "${join(import.meta.dirname, '../../e2e/peers/mcp/hostileTextServer.mjs')}"`;
@@ -12,6 +14,55 @@ const ESCAPES = '\u001b[2J\u001b]0;pwned\u0007\u009b31m\u202e';
 /** Anything a terminal would act on: C0 controls but tab and line feed, DEL, C1 controls, bidi overrides. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const ACTS_ON_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** Characters that hide or fake what a name says: zero-width, joiners, the byte order mark. */
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/;
+
+/**
+ * Pieces of hostile text, as a lock file, a workspace or a server can carry them: the OSC title
+ * change and hyperlink, CSI line erase and colour, bare CR, BEL, NUL, DEL, C1 controls (0x80–0x9f,
+ * CSI among them), bidi overrides and isolates, zero-width characters, and a line break followed by
+ * a line of its own (FORGED) to pass for the command's output.
+ */
+const hostilePiece = fc.oneof(
+  fc.constantFrom(
+    '\u001b]0;pwned\u0007',
+    '\u001b]8;;https://evil.example/\u001b\\click\u001b]8;;\u001b\\',
+    '\u001b[2K',
+    '\u001b[1A',
+    '\u001b[31m',
+    '\u001bc',
+    '\u009b2J',
+    '\u009d0;pwned\u009c',
+    '\u0085',
+    '\u0090',
+    '\u0080',
+    '\u009f',
+    '\r',
+    '\u0007',
+    '\u0008',
+    '\u0000',
+    '\u007f',
+    '\u202e',
+    '\u202d',
+    '\u2066',
+    '\u2067',
+    '\u2068',
+    '\u2069',
+    '\u061c',
+    '\u200f',
+    '\u200b',
+    '\u200d',
+    '\u2060',
+    '\ufeff',
+  ),
+  fc.constantFrom('\nFORGED every tool matches', '\rFORGED every tool matches', '\r\nFORGED every tool matches'),
+  fc.string({ maxLength: 6 }),
+  fc.integer({ min: 0x80, max: 0x9f }).map((code) => String.fromCharCode(code)),
+);
+const hostileText = fc.array(hostilePiece, { minLength: 1, maxLength: 6 }).map((pieces) => pieces.join(''));
+/** A line the output did not write itself: hostile text that broke out onto a line of its own. */
+const FORGED_LINE = /(^|\n)FORGED/;
 
 async function run(dataDir: string, argv: string[]) {
   const result = await runTooldeck(dataDir, argv);
@@ -93,6 +144,42 @@ describe('text from files reaches the terminal made safe and short', () => {
   });
 });
 
+describe('text from tooldeck.lock reaches the terminal made safe (fast-check)', () => {
+  const hash = `sha256:${'a'.repeat(64)}`;
+
+  it('lock status and lock verify, as text and as JSON, with generated hostile source and tool keys', { timeout: 300_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileText, hostileText, hostileText, async (sourceText, toolText, otherToolText) => {
+        const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-terminal-lock-'));
+        mkdirSync(join(dataDir, 'workspace'));
+        // A source key holds no whitespace (the lock's own rule); a tool key may hold anything.
+        const source = `mcp:s${sourceText.replace(/\s/g, '')}`;
+        const lock = { version: 1, sources: { [source]: { tools: { [`t${toolText}`]: { hash }, plain: { hash } } }, 'mcp:other': { tools: { [`u${otherToolText}`]: { hash } } } } };
+        writeFileSync(join(dataDir, 'workspace', 'tooldeck.lock'), stringify(lock));
+        for (const argv of [['lock', 'status'], ['lock', 'verify']]) {
+          const text = await run(dataDir, argv);
+          const context = `tooldeck ${argv.join(' ')} → ${text.code}\n${JSON.stringify(text.all)}`;
+          expect(text.code, context).toBe(argv[1] === 'status' ? 0 : 1);
+          expect(text.all, context).not.toMatch(ACTS_ON_TERMINAL);
+          expect(text.all, context).not.toMatch(INVISIBLE);
+          expect(text.all, context).not.toMatch(FORGED_LINE);
+          // Nothing is lost: the hostile source is named, made safe.
+          expect(text.stdout, context).toContain('mcp:s');
+
+          const json = await run(dataDir, [...argv, '--json']);
+          expect(json.all, context).not.toMatch(ACTS_ON_TERMINAL);
+          expect(json.all, context).not.toMatch(INVISIBLE);
+          // Still JSON, and parsed it gives the keys back exactly.
+          const parsed = JSON.parse(json.stdout) as { sources?: Array<{ source: string; removed: Array<{ tool: string }> }>; drift?: Array<{ source: string }> };
+          if (parsed.sources) expect(parsed.sources.find((entry) => entry.source === source)?.removed.map((tool) => tool.tool).sort()).toEqual([`t${toolText}`, 'plain'].sort());
+          else expect(parsed.drift?.map((item) => item.source)).toContain(source);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
 describe('terminalText', () => {
   it('safeLines keeps line feeds and escapes the rest; jsonForTerminal stays JSON', () => {
     expect(safeLines('a\nb\u001b[2J\tc\r')).toBe('a\nb\\e[2J\tc\\r');
@@ -103,5 +190,21 @@ describe('terminalText', () => {
     expect(json).not.toMatch(ACTS_ON_TERMINAL);
     expect(JSON.parse(json)).toEqual(value);
     expect(jsonForTerminal(undefined)).toBe('null');
+  });
+
+  it('terminalName spells out hidden characters and escapes controls, on one line', () => {
+    expect(terminalName('pay\u200bpal\u001b]0;x\u0007\nnext')).toBe('pay⟦U+200B ZERO WIDTH SPACE⟧pal⟦U+001B ESCAPE (terminal control sequence)⟧]0;x⟦U+0007 BELL⟧\\nnext');
+  });
+
+  it('escapeTerminalControls, the last line of defence on every stream: lines and tabs kept, JSON and YAML read back the same', () => {
+    expect(escapeTerminalControls('a\tb\nc\r\nd\re\u001b[2K\u009b\u202e')).toBe('a\tb\nc\r\nd\\re\\u001b[2K\\u009b\\u202e');
+    const value = { text: `x${ESCAPES}\u0085\u2066` };
+    // JSON.stringify and YAML leave C1 controls and bidi overrides raw; escaped, they parse back to the same value.
+    const json = escapeTerminalControls(JSON.stringify(value));
+    expect(json).not.toMatch(ACTS_ON_TERMINAL);
+    expect(JSON.parse(json)).toEqual(value);
+    const yaml = escapeTerminalControls(stringify(value));
+    expect(yaml).not.toMatch(ACTS_ON_TERMINAL);
+    expect(parseYaml(yaml)).toEqual(value);
   });
 });
