@@ -180,6 +180,48 @@ describe('text from tooldeck.lock reaches the terminal made safe (fast-check)', 
   });
 });
 
+describe('text from a hostile server reaches the terminal made safe (fast-check)', () => {
+  const namesServer = `"${process.execPath}" "${join(import.meta.dirname, '../../e2e/peers/mcp/hostileNamesServerForTests.mjs')}"`;
+  const hash = `sha256:${'b'.repeat(64)}`;
+
+  it('tool names in mcp tools, lint findings, an elicitation, and lock status/verify of a saved server', { timeout: 600_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileText, async (hostile) => {
+        const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-terminal-server-'));
+        mkdirSync(join(dataDir, 'workspace'));
+        const env = ['--env', `HOSTILE_TEXT=${JSON.stringify(hostile)}`];
+        const check = (result: { code: number; all: string }, argv: string[], names: boolean) => {
+          const context = `tooldeck ${argv.join(' ')} → ${result.code}\n${JSON.stringify(result.all)}`;
+          expect([0, 1], context).toContain(result.code);
+          expect(result.all, context).not.toMatch(ACTS_ON_TERMINAL);
+          expect(result.all, context).not.toMatch(FORGED_LINE);
+          // Names (of tools and sources) and lint findings spell hidden characters out.
+          if (names) expect(result.all, context).not.toMatch(INVISIBLE);
+        };
+        for (const argv of [
+          ['mcp', 'tools', '--stdio', namesServer, ...env],
+          ['lint', '--stdio', namesServer, ...env],
+          ['mcp', 'call', 'ask', '--stdio', namesServer, ...env],
+        ]) {
+          const result = await run(dataDir, argv);
+          check(result, argv, argv[0] === 'lint');
+          expect(result.all).toContain(argv[0] === 'mcp' && argv[1] === 'call' ? 'Confirm ' : 't');
+        }
+        // A saved server the lock names: its tools are new and held, one locked tool is gone.
+        const add = await run(dataDir, ['mcp', 'add', 'hostile', '--stdio', namesServer, ...env, '--no-connect']);
+        expect(add.code, add.all).toBe(0);
+        writeFileSync(join(dataDir, 'workspace', 'tooldeck.lock'), stringify({ version: 1, sources: { 'mcp:hostile': { tools: { [`gone${hostile}`]: { hash } } } } }));
+        for (const argv of [['lock', 'status'], ['lock', 'verify']]) {
+          const result = await run(dataDir, argv);
+          check(result, argv, true);
+          expect(result.stdout, result.all).toMatch(/new\b.* t/);
+        }
+      }),
+      { numRuns: 12 },
+    );
+  });
+});
+
 describe('terminalText', () => {
   it('safeLines keeps line feeds and escapes the rest; jsonForTerminal stays JSON', () => {
     expect(safeLines('a\nb\u001b[2J\tc\r')).toBe('a\nb\\e[2J\tc\\r');

@@ -7,7 +7,7 @@ import { APP_VERSION } from '../../common/appVersion';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { connectKubeTarget } from '../connectKubeTarget';
 import { integerIn, parseTimeoutSeconds } from '../options';
-import { safeForTerminal } from '../terminalText';
+import { jsonForTerminal, safeForTerminal } from '../terminalText';
 
 interface TargetFlags {
   kubeconfig?: string;
@@ -85,7 +85,7 @@ export function registerKube(program: Command, ctx: CliContext) {
           const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutSeconds * 1_000)));
           const outcome = await Promise.race([reconciler.whenSteady().then(() => 'steady' as const), timedOut, takenOver]).finally(() => clearTimeout(timer));
           if (outcome === 'timeout') {
-            const failures = [...reconciler.failures()].map(([key, f]) => `  ${key}: ${f.message} (attempt ${f.attempts})`);
+            const failures = [...reconciler.failures()].map(([key, f]) => `  ${safeForTerminal(key, 200)}: ${safeForTerminal(f.message, 400)} (attempt ${f.attempts})`);
             throw new CliExit(ExitCode.Failed, `No steady state after ${timeoutSeconds} s${failures.length ? `; still failing:\n${failures.join('\n')}` : ''}`);
           }
           const counts = reconciler.stats.snapshot();
@@ -151,7 +151,7 @@ export function registerKube(program: Command, ctx: CliContext) {
       const { readInventory } = await loadKubeModules();
       try {
         const inventory = await readInventory(connection);
-        ctx.io.stdout(flags.json ? `${JSON.stringify(inventory, null, 2)}\n` : formatInventory(inventory));
+        ctx.io.stdout(flags.json ? `${jsonForTerminal(inventory)}\n` : formatInventory(inventory));
       } finally {
         connection.close();
       }
@@ -278,7 +278,7 @@ function registerApprove(kube: Command, ctx: CliContext) {
           throw error;
         });
         const changed = approved.tool.status?.conditions?.find((condition) => condition.type === 'DefinitionsChanged');
-        if (definitionsHeld(approved.tool.status) && changed?.message) ctx.io.stdout(`${ref}: ${changed.message}\n`);
+        if (definitionsHeld(approved.tool.status) && changed?.message) ctx.io.stdout(`${ref}: ${safeForTerminal(changed.message, 600)}\n`);
         ctx.io.stdout(`Approved ${ref} definitions ${approved.hash}\n`);
       } finally {
         connection.close();

@@ -87,7 +87,7 @@ export async function reconcileWorkspace(ctx: CliContext, flags: { once?: boolea
   if (flags.workspace) ctx.useWorkspace(flags.workspace);
   const core = await ctx.getCore();
   const statuses = await core.resources.reconciler.reconcileOnce();
-  if (statuses.length === 0) return ctx.io.stdout(`Workspace ${core.resources.workspace.dir}: no McpServer resources.\n`);
+  if (statuses.length === 0) return ctx.io.stdout(`Workspace ${safeForTerminal(core.resources.workspace.dir)}: no McpServer resources.\n`);
   reportReconcile(ctx, statuses);
 }
 
@@ -101,7 +101,7 @@ function reportReconcile(ctx: CliContext, statuses: McpServerResourceView[]) {
     ctx.io.stdout(`McpServer/${safeForTerminal(name, 200)} (${safeForTerminal(source.file)}): ${status.phase} — ${safeForTerminal(detail, 400)}\n`);
   }
   const failed = statuses.filter((view) => view.status.phase !== 'Ready');
-  if (failed.length > 0) throw new CliExit(ExitCode.Failed, `${failed.map((view) => view.name).join(', ')} did not become Ready.`);
+  if (failed.length > 0) throw new CliExit(ExitCode.Failed, `${failed.map((view) => safeForTerminal(view.name, 200)).join(', ')} did not become Ready.`);
 }
 
 /** Reads and validates a file; prints every diagnostic; exit 1 when any is an error. */
