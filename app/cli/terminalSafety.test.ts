@@ -217,7 +217,7 @@ describe('text from a hostile server reaches the terminal made safe (fast-check)
           expect(result.stdout, result.all).toMatch(/new\b.* t/);
         }
       }),
-      { numRuns: 12 },
+      { numRuns: 8 },
     );
   });
 });

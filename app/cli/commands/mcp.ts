@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
 import { stdioLaunchLine, URL_ELICITATION_STEP, type McpTool } from '../../../shared/mcp';
-import { excerpt, jsonForTerminal, safeForTerminal, safeLines, terminalMessage, terminalName } from '../terminalText';
+import { excerpt, jsonForTerminal, safeForTerminal, safeLines, terminalMessage } from '../terminalText';
 import type { InvocationOutcome, ToolResult } from '../../../shared/registry';
 import type { Core } from '../../../main/core';
 import type { McpConnection } from '../../../main/mcp/McpConnection';
@@ -204,7 +204,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
         for (const tool of tools) {
           const verdict = verdictOf(tool)?.verdict;
           const mark = excluded[tool.name] ? `[${excluded[tool.name]!.reason}] ` : verdict === 'deny' ? '[denied] ' : verdict === 'confirm' ? '[needs approval] ' : '';
-          ctx.io.stdout(`${terminalName(tool.name, 200).padEnd(width)}  ${mark}${safeForTerminal((tool.description ?? '').split('\n')[0]!, 200)}\n`);
+          ctx.io.stdout(`${safeForTerminal(tool.name, 200).padEnd(width)}  ${mark}${safeForTerminal((tool.description ?? '').split('\n')[0]!, 200)}\n`);
         }
       } finally {
         await target.release();
