@@ -180,6 +180,31 @@ describe('text from tooldeck.lock reaches the terminal made safe (fast-check)', 
   });
 });
 
+describe('text from a workspace reaches the terminal made safe (fast-check)', () => {
+  it('file names, McpServer names and values in mcp list, reconcile and validate', { timeout: 300_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileText, async (hostile) => {
+        const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-terminal-workspace-'));
+        const workspace = join(dataDir, 'workspace');
+        mkdirSync(workspace);
+        // A file name holds anything but "/" and NUL.
+        const fileName = `servers${hostile.replaceAll('/', '').replaceAll('\u0000', '')}.yaml`;
+        const server = { apiVersion: 'orloj.dev/v1', kind: 'McpServer', metadata: { name: 'hostile' }, spec: { transport: 'stdio', command: `/nonexistent/${hostile}`, args: [hostile, `--flag=${hostile}`] } };
+        const misnamed = { ...server, metadata: { name: `bad${hostile}` } };
+        writeFileSync(join(workspace, fileName), `${stringify(server)}---\n${stringify(misnamed)}`);
+        for (const argv of [['mcp', 'list'], ['mcp', 'list', '--json'], ['reconcile', '--once'], ['validate', '-f', join(workspace, fileName)]]) {
+          const result = await run(dataDir, argv);
+          const context = `tooldeck ${argv.join(' ')} → ${result.code}\n${JSON.stringify(result.all)}`;
+          expect([0, 1, 2, 3], context).toContain(result.code);
+          expect(result.all, context).not.toMatch(ACTS_ON_TERMINAL);
+          expect(result.all, context).not.toMatch(FORGED_LINE);
+        }
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
+
 describe('text from a hostile server reaches the terminal made safe (fast-check)', () => {
   const namesServer = `"${process.execPath}" "${join(import.meta.dirname, '../../e2e/peers/mcp/hostileNamesServerForTests.mjs')}"`;
   const hash = `sha256:${'b'.repeat(64)}`;

@@ -108,14 +108,14 @@ function reportReconcile(ctx: CliContext, statuses: McpServerResourceView[]) {
 async function readValidated(ctx: CliContext, file: string, consequence: string): Promise<{ documents: LoadedDocument[]; text: string }> {
   // Counted as read: `-f /dev/stdin`, a FIFO or `/dev/zero` stop at the limit like a large file.
   const text = await readBoundedText(file, INPUT_LIMITS.resourceFile).catch((error: Error) => {
-    throw new CliExit(ExitCode.Failed, isAppError(error) ? error.message : `Cannot read ${file}: ${error.message}`);
+    throw new CliExit(ExitCode.Failed, isAppError(error) ? error.message : `Cannot read ${safeForTerminal(file)}: ${error.message}`);
   });
   const documents = parseResourceText(text, { fileName: basename(file) });
   const index = indexByIdentity(documents.map((doc) => ({ ...doc, file })));
   const diagnostics = documents.flatMap((doc) => documentDiagnostics(file, doc, index));
   printDiagnostics(ctx, diagnostics, file);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  if (errors > 0) throw new CliExit(ExitCode.Failed, `${file}: ${errors} error${errors === 1 ? '' : 's'}${consequence}.`);
+  if (errors > 0) throw new CliExit(ExitCode.Failed, `${safeForTerminal(file)}: ${errors} error${errors === 1 ? '' : 's'}${consequence}.`);
   return { documents, text };
 }
 
