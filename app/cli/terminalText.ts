@@ -1,4 +1,5 @@
 import { revealedString } from '../../shared/revealText';
+import { terminalSafeJson } from '../../shared/terminalSafeJson';
 import type { CliIo } from './CliContext';
 
 /**
@@ -51,13 +52,9 @@ export function safeLines(text: string, maxChars = Number.POSITIVE_INFINITY): st
   return cut.replace(UNSAFE_KEEPING_LINES, (char) => NAMED[char] ?? `\\u{${char.codePointAt(0)!.toString(16)}}`);
 }
 
-// JSON.stringify escapes C0 controls itself; C1 controls, bidirectional overrides and zero-width
-// characters it leaves raw.
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
-
 /** JSON for a terminal (`--json`): the same value, with every character that could act on the terminal or hide in it written as a \u escape. */
 export function jsonForTerminal(value: unknown, indent: number = 2): string {
-  return (JSON.stringify(value, null, indent) ?? 'null').replace(UNSAFE_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return terminalSafeJson(JSON.stringify(value, null, indent) ?? 'null');
 }
 
 /** An error message as the CLI prints it: lines kept, everything else safe, at most a screenful. */
