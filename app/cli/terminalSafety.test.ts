@@ -5,6 +5,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { escapeTerminalControls, jsonForTerminal, safeForTerminal, safeLines, terminalName } from './terminalText';
+import { renderCard } from './commands/a2a';
+import { formatDiff as formatKubeDiff, formatInventory } from './commands/kube';
+import { describeAuthorization } from './commands/mcpAuth';
+import { taskEventLine, taskLine } from './commands/mcpTasks';
+import { formatDiff as formatLockDiff, reviewLine } from './commands/lockOutput';
 import { runTooldeck } from './testing/runTooldeck';
 
 const hostileServer = `"${process.execPath}" "${join(import.meta.dirname, '../../e2e/peers/mcp/hostileTextServer.mjs')}"`;
@@ -243,6 +248,75 @@ describe('text from a hostile server reaches the terminal made safe (fast-check)
         }
       }),
       { numRuns: 8 },
+    );
+  });
+});
+
+describe('the line builders keep hostile text on its line (fast-check)', () => {
+  /**
+   * Builds the same output twice, once with hostile text in every field a peer or a file sets and
+   * once with a plain word: the hostile text must add no line, act on nothing, hide nothing.
+   */
+  function checkBuilder(label: string, build: (text: string) => string, options: { names?: boolean } = {}) {
+    fc.assert(
+      fc.property(hostileText, (hostile) => {
+        const output = build(hostile);
+        const context = `${label}: ${JSON.stringify(output)}`;
+        expect(output, context).not.toMatch(ACTS_ON_TERMINAL);
+        expect(output, context).not.toMatch(FORGED_LINE);
+        expect(output.split('\n').length, context).toBe(build('plain').split('\n').length);
+        if (options.names) expect(output, context).not.toMatch(INVISIBLE);
+      }),
+      { numRuns: 300 },
+    );
+  }
+
+  it('lock status and lock diff lines (names from tooldeck.lock and servers)', () => {
+    checkBuilder('reviewLine', (text) => reviewLine({ tool: `t${text}`, state: 'renamed', previousName: `p${text}`, changes: [] } as never), { names: true });
+    checkBuilder('reviewLine', (text) => reviewLine({ tool: `t${text}`, state: 'changed', changes: ['version', 'description'], version: `2${text}`, lockedVersion: `1${text}` } as never), { names: true });
+    const part = (text: string) => [{ op: '=', text: `same${text}` }, { op: '-', text: `old${text}` }, { op: '+', text: `new${text}` }];
+    checkBuilder(
+      'lock diff',
+      (text) =>
+        formatLockDiff({
+          source: `mcp:s${text}`,
+          from: 'approved',
+          to: 'current',
+          counts: { changed: 1, renamed: 1, added: 1, removed: 0, unchanged: 0 },
+          tools: [
+            { change: 'changed', name: `t${text}`, fields: ['title', 'description', 'inputSchema'], title: part(text), description: part(text), version: { before: `1${text}`, after: `2${text}` }, inputSchema: [{ kind: 'changed', path: `/properties/p${text}`, before: text, after: `x${text}` }], outputSchema: [] },
+            { change: 'renamed', name: `r${text}`, previousName: `q${text}`, fields: [], inputSchema: [], outputSchema: [] },
+            { change: 'added', name: `a${text}`, fields: [], inputSchema: [], outputSchema: [], after: { description: `d${text}` } },
+          ],
+        } as never),
+      { names: true },
+    );
+  });
+
+  it('MCP task lines, OAuth status, kube inventory and diff, and an A2A card', () => {
+    checkBuilder('taskLine', (text) => taskLine({ taskId: `id${text}`, status: `working${text}`, subject: `tool${text}`, createdAt: 0, statusMessage: `m${text}`, onServer: true, known: true } as never, 1_000));
+    checkBuilder('taskEventLine', (text) => taskEventLine({ taskId: `id${text}`, at: 0, status: `working${text}`, statusMessage: `m${text}`, via: 'poll' } as never));
+    checkBuilder('describeAuthorization', (text) =>
+      describeAuthorization({ server: `s${text}`, state: 'signed-in', issuer: `https://issuer${text}`, scope: `read${text}`, tokenType: `Bearer${text}`, hasRefreshToken: true, steps: [], settings: { grant: 'authorization_code' } } as never),
+    );
+    checkBuilder('formatInventory', (text) =>
+      formatInventory({ context: `c${text}`, server: `https://k${text}`, namespaces: [{ namespace: `ns${text}`, agents: [`a${text}`], tools: [{ name: `t${text}`, phase: `Ready${text}`, deploymentMode: `service${text}`, toolCount: 1, endpoint: `http://e${text}`, agents: [`a${text}`] }] }] } as never),
+    );
+    checkBuilder('kube formatDiff', (text) => formatKubeDiff([{ op: ' ', text: `a${text}` }, { op: '-', text: `b${text}` }, { op: '+', text: `c${text}` }]));
+    checkBuilder('renderCard', (text) =>
+      renderCard({
+        cardUrl: `https://agent${text}/card`,
+        card: {
+          name: `n${text}`,
+          version: `1${text}`,
+          protocolVersion: `0.3${text}`,
+          interfaces: [{ binding: `JSONRPC${text}`, url: `https://agent${text}`, protocolVersion: `0.3${text}` }],
+          capabilities: { streaming: true },
+          skills: [{ id: `s${text}`, name: `skill${text}`, description: `does${text}` }],
+          securitySchemes: [{ name: `k${text}`, type: 'apiKey', detail: `header${text}` }],
+        },
+        rows: [{ id: 'card', status: 'pass', title: `t${text}`, detail: `d${text}` }],
+      } as never),
     );
   });
 });

@@ -23,7 +23,7 @@ function describeError(error: AppError): string {
 
 const STATUS_LABEL: Record<A2aCheckRow['status'], string> = { pass: 'PASS', warn: 'WARN', fail: 'FAIL' };
 
-function renderCard(report: A2aCardReport): string {
+export function renderCard(report: A2aCardReport): string {
   const { card } = report;
   const lines = [
     `${line(card.name || '(unnamed)')}  ${line(card.version || '(no version)')}  (A2A ${line(card.protocolVersion)})`,

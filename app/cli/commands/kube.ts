@@ -287,10 +287,10 @@ function registerApprove(kube: Command, ctx: CliContext) {
 }
 
 export function formatInventory(inventory: KubeInventory): string {
-  if (inventory.namespaces.length === 0) return `No LanguageTools or LanguageAgents on ${inventory.server}\n`;
+  if (inventory.namespaces.length === 0) return `No LanguageTools or LanguageAgents on ${safeForTerminal(inventory.server, 500)}\n`;
   const lines: string[] = [];
   for (const ns of inventory.namespaces) {
-    lines.push(`Namespace ${ns.namespace}: ${ns.tools.length} tools, ${ns.agents.length} agents`);
+    lines.push(safeForTerminal(`Namespace ${ns.namespace}: ${ns.tools.length} tools, ${ns.agents.length} agents`, 500));
     const rows = ns.tools.map((t) => [t.name, `${t.phase}${t.deleting ? ' (deleting)' : ''}${t.definitionsChanged ? ' (definitions changed)' : ''}`, t.deploymentMode, String(t.toolCount), t.endpoint ?? '-', t.agents.join(',') || '-']);
     const header = ['TOOL', 'PHASE', 'MODE', 'TOOLS', 'ENDPOINT', 'AGENTS'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
