@@ -9,6 +9,7 @@ import { renderCard } from './commands/a2a';
 import { formatDiff as formatKubeDiff, formatInventory } from './commands/kube';
 import { describeAuthorization } from './commands/mcpAuth';
 import { taskEventLine, taskLine } from './commands/mcpTasks';
+import { prettyLoadSummary } from './commands/runLoad';
 import { formatDiff as formatLockDiff, reviewLine } from './commands/lockOutput';
 import { runTooldeck } from './testing/runTooldeck';
 
@@ -293,7 +294,7 @@ describe('the line builders keep hostile text on its line (fast-check)', () => {
     );
   });
 
-  it('MCP task lines, OAuth status, kube inventory and diff, and an A2A card', () => {
+  it('MCP task lines, OAuth status, a load run summary, kube inventory and diff, and an A2A card', () => {
     checkBuilder('taskLine', (text) => taskLine({ taskId: `id${text}`, status: `working${text}`, subject: `tool${text}`, createdAt: 0, statusMessage: `m${text}`, onServer: true, known: true } as never, 1_000));
     checkBuilder('taskEventLine', (text) => taskEventLine({ taskId: `id${text}`, at: 0, status: `working${text}`, statusMessage: `m${text}`, via: 'poll' } as never));
     checkBuilder('describeAuthorization', (text) =>
@@ -301,6 +302,29 @@ describe('the line builders keep hostile text on its line (fast-check)', () => {
     );
     checkBuilder('formatInventory', (text) =>
       formatInventory({ context: `c${text}`, server: `https://k${text}`, namespaces: [{ namespace: `ns${text}`, agents: [`a${text}`], tools: [{ name: `t${text}`, phase: `Ready${text}`, deploymentMode: `service${text}`, toolCount: 1, endpoint: `http://e${text}`, agents: [`a${text}`] }] }] } as never),
+    );
+    const figures = { p50: 1, p95: 2, p99: 3, p999: 4, max: 5 };
+    checkBuilder('prettyLoadSummary', (text) =>
+      prettyLoadSummary({
+        connectFailures: [{ target: `mcp:t${text}`, error: { code: 'ConnectionFailed', message: `m${text}` } }],
+        sent: 1,
+        achievedRps: 1,
+        askedRps: 1,
+        requests: 1,
+        dropped: 0,
+        settings: { concurrency: 1 },
+        latency: figures,
+        serviceTime: figures,
+        errors: 0,
+        errorsByCode: {},
+        perRequest: [{ name: `a${text}`, requests: 1, errors: 0, latency: figures }, { name: `b${text}`, requests: 1, errors: 0, latency: figures }],
+        replicas: [{ replica: `pod${text}`, achievedRps: 1, errors: 0, latency: figures }],
+        replicaDifferences: [{ request: `r${text}`, arguments: { text }, answers: [{ replicas: [`pod${text}`], answer: `x${text}` }] }],
+        thresholds: [{ passed: false, expression: `p95<${text}`, message: `m${text}` }],
+        runId: 'run',
+        durationMs: 1,
+        canceled: false,
+      } as never).join('\n'),
     );
     checkBuilder('kube formatDiff', (text) => formatKubeDiff([{ op: ' ', text: `a${text}` }, { op: '-', text: `b${text}` }, { op: '+', text: `c${text}` }]));
     checkBuilder('renderCard', (text) =>
