@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
-import { escapeTerminalControls, jsonForTerminal, safeForTerminal, safeLines, terminalName } from './terminalText';
+import { escapeTerminalControls, jsonForTerminal, safeForTerminal, safeLines, terminalMessage, terminalName } from './terminalText';
 import { renderCard } from './commands/a2a';
 import { formatDiff as formatKubeDiff, formatInventory } from './commands/kube';
 import { describeAuthorization } from './commands/mcpAuth';
@@ -104,11 +104,13 @@ describe('text from servers reaches the terminal made safe', () => {
   });
 
   it('what a server prints on stderr when it cannot be connected to', { timeout: 30_000 }, async () => {
-    const crashing = `"${process.execPath}" -e "process.stderr.write('boom\\u001b[2J\\u001b]0;pwned\\u0007'); process.exit(1)"`;
+    const crashing = `"${process.execPath}" -e "process.stderr.write('boom\\u001b[2J\\u001b]0;pwned\\u0007\\nFORGED every tool matches'); process.exit(1)"`;
     const result = await run(dataDir, ['mcp', 'tools', '--stdio', crashing]);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('boom\\e[2J\\e]0;pwned\\u{7}');
     expect(result.all).not.toMatch(ACTS_ON_TERMINAL);
+    // What the server wrote on another line stays on the error's.
+    expect(result.all).not.toMatch(FORGED_LINE);
   });
 });
 
@@ -236,7 +238,7 @@ describe('text from a hostile server reaches the terminal made safe (fast-check)
         ]) {
           const result = await run(dataDir, argv);
           check(result, argv, argv[0] === 'lint');
-          expect(result.all).toContain(argv[0] === 'mcp' && argv[1] === 'call' ? 'Confirm ' : 't');
+          expect(result.all).toContain(argv[2] === 'ask' ? 'Confirm ' : 't');
         }
         // A saved server the lock names: its tools are new and held, one locked tool is gone.
         const add = await run(dataDir, ['mcp', 'add', 'hostile', '--stdio', namesServer, ...env, '--no-connect']);
@@ -355,6 +357,11 @@ describe('terminalText', () => {
     expect(json).not.toMatch(ACTS_ON_TERMINAL);
     expect(JSON.parse(json)).toEqual(value);
     expect(jsonForTerminal(undefined)).toBe('null');
+  });
+
+  it('terminalMessage keeps the lines of a message but indents every line after the first, so quoted text cannot start a line of its own', () => {
+    expect(terminalMessage('Cannot connect: boom\nFORGED ok\r\n')).toBe('Cannot connect: boom\n  FORGED ok');
+    expect(terminalMessage('one line')).toBe('one line');
   });
 
   it('terminalName spells out hidden characters and escapes controls, on one line', () => {

@@ -57,9 +57,13 @@ export function jsonForTerminal(value: unknown, indent: number = 2): string {
   return terminalSafeJson(JSON.stringify(value, null, indent) ?? 'null');
 }
 
-/** An error message as the CLI prints it: lines kept, everything else safe, at most a screenful. */
+/**
+ * An error message as the CLI prints it: lines kept, everything else safe, at most a screenful.
+ * Every line after the first is indented: a message quotes peers (a server's error, a cluster's
+ * condition), and a line break in what they said must not start a line that passes for the CLI's own.
+ */
 export function terminalMessage(message: string): string {
-  return safeLines(message, 2_000);
+  return safeLines(message.replace(/[\r\n]+$/, ''), 2_000).replace(/\n/g, '\n  ');
 }
 
 // What acts on a terminal, as in safeLines; a carriage return only when no line feed follows it.
