@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { runCli } from './program';
 
 // Generated command lines against the real CLI, in process, with a data dir of its own. Nothing
@@ -27,8 +28,13 @@ const startDir = process.cwd();
 
 beforeAll(() => {
   process.chdir(root);
-  // An empty workspace: no example server to start, so every command stays fast.
+  // An empty workspace: no example server to start, so every command stays fast. Its lock names
+  // sources and tools as a hostile repository would: terminal escapes, C1 controls, bidi overrides,
+  // a bare CR and a line break before a forged line.
   mkdirSync(join(dataDir, 'workspace'), { recursive: true });
+  const hash = `sha256:${'c'.repeat(64)}`;
+  const hostileTools = { [`t\u001b]0;pwned\u0007\u001b[2K\rok\u009b31m\u202e\u2066\nFORGED`]: { hash }, plain: { hash } };
+  writeFileSync(join(dataDir, 'workspace', 'tooldeck.lock'), stringify({ version: 1, sources: { 'mcp:everything\u001b]8;;https://evil.example/\u001b\\\u0085\u202e': { tools: hostileTools }, 'mcp:m': { tools: hostileTools } } }));
   writeFileSync(files.tool, 'apiVersion: orloj.dev/v1\nkind: Tool\nmetadata:\n  name: small\nspec:\n  type: http\n  endpoint: http://127.0.0.1:1/x\n');
   writeFileSync(files.invalid, 'apiVersion: orloj.dev/v1\nkind: Tool\nmetadata: {name: "Bad Name"}\nspec: {type: nope}\n');
   writeFileSync(files.binary, Buffer.from([0xff, 0xfe, 0x00, 0x1b, 0x5b, 0x32, 0x4a]));
@@ -139,6 +145,12 @@ const anyCommandLine = fc.oneof(
   { arbitrary: fc.array(fc.oneof(junk, fc.constantFrom('mcp', 'grpc', 'kube', 'a2a', '--help', '-v', '--json', '--timeout', '--data-dir', 'list', 'call')), { maxLength: 6 }), weight: 1 },
 );
 
+/** Anything a terminal would act on: C0 controls but tab and line feed, DEL, C1 controls, bidi overrides. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const ACTS_ON_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** A line the output did not write itself: a lock key that broke onto a line of its own. */
+const FORGED_LINE = /(^|\n)FORGED/;
+
 /** A stack frame, e.g. "    at run (file.js:12:5)". */
 const STACK_FRAME = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
 /** zod's JSON dump of issues, as `--url "not a url"` once printed it. */
@@ -170,6 +182,9 @@ async function check(argv: string[]) {
   // A number that did not parse ("within NaN ms"), unless the command line itself said NaN.
   if (!argv.some((word) => word.includes('NaN'))) expect(stdout + stderr, context).not.toMatch(/\bNaN\b/);
   expect(stderr, context).not.toMatch(/\[object Object\]/);
+  // Whatever the command line, the lock and the workspace hold, nothing reaches the terminal raw.
+  expect(stdout + stderr, context).not.toMatch(ACTS_ON_TERMINAL);
+  expect(stdout + stderr, context).not.toMatch(FORGED_LINE);
   // A command that fails says why.
   if (code !== 0) expect((stdout + stderr).trim(), context).not.toBe('');
 }
@@ -177,7 +192,7 @@ async function check(argv: string[]) {
 // 10,000 command lines in all, in four runs of 2,500.
 describe('the CLI argument parser against generated command lines (fast-check)', () => {
   for (const part of [1, 2, 3, 4]) {
-    it(`ends every command line with 0, 1, 2 or 3, no stack trace and no zod dump (part ${part} of 4)`, { timeout: 300_000 }, async () => {
+    it(`ends every command line with 0, 1, 2 or 3, no stack trace, no zod dump and nothing a terminal acts on (part ${part} of 4)`, { timeout: 300_000 }, async () => {
       await fc.assert(fc.asyncProperty(anyCommandLine, check), { numRuns: 2_500 });
     });
   }

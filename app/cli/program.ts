@@ -20,7 +20,7 @@ import { registerRun } from './commands/run';
 import { registerSearch } from './commands/search';
 import { registerServe } from './commands/serve';
 import { parseFolder } from './options';
-import { terminalMessage } from './terminalText';
+import { terminalMessage, terminalSafeIo } from './terminalText';
 
 const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
@@ -34,7 +34,11 @@ const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGT
  * Runs the CLI with argv (without node and script) and returns the exit code; calls process.exit
  * only for a second SIGINT/SIGTERM while the first is still being handled.
  */
-export async function runCli(argv: string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runCli(argv: string[], streams: CliIo = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // One choke point for everything any command, commander or an error handler writes: names, paths
+  // and messages from lock files, workspaces and peers never reach the terminal as control
+  // characters, whichever command forgot to make them safe.
+  const io = terminalSafeIo(streams);
   const program = new Command('tooldeck');
   const ctx = new CliContext(io, () => {
     const dir = program.opts<{ dataDir?: string }>().dataDir;

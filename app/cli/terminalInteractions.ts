@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import type { InteractionAnswer, PendingInteraction } from '../../shared/mcp';
 import type { InteractionBroker } from '../../main/mcp/InteractionBroker';
 import type { CliIo } from './CliContext';
+import { safeForTerminal, safeLines, terminalName } from './terminalText';
 
 /** How the command line answers a server's elicitation and sampling requests. */
 export interface TerminalAnswers {
@@ -49,10 +50,11 @@ export function answerFromTerminal(broker: InteractionBroker, options: TerminalO
 }
 
 async function answerOne(interaction: PendingInteraction, answers: TerminalAnswers, io: CliIo, input: NodeJS.ReadableStream & { isTTY?: boolean }): Promise<InteractionAnswer> {
-  const forTask = interaction.relatedTaskId ? ` (task ${interaction.relatedTaskId})` : '';
+  // Everything shown here is the server's: its name, its message, its URL, its fields and choices.
+  const forTask = interaction.relatedTaskId ? ` (task ${safeForTerminal(interaction.relatedTaskId, 200)})` : '';
   if (interaction.kind === 'elicitation') {
-    io.stderr(`${interaction.server} asks${forTask}: ${interaction.message}\n`);
-    if (interaction.mode === 'url' && interaction.url) io.stderr(`  Open: ${interaction.url}\n`);
+    io.stderr(`${terminalName(interaction.server)} asks${forTask}: ${indented(interaction.message)}\n`);
+    if (interaction.mode === 'url' && interaction.url) io.stderr(`  Open: ${safeForTerminal(interaction.url, 2_000)}\n`);
     if (answers.elicitation) return { kind: 'elicitation', action: 'accept', content: answers.elicitation };
     if (answers.decline || !input.isTTY) {
       io.stderr(`  Declined${answers.decline ? '' : ' (no terminal to answer on; pass --answer <json> to accept with content)'}\n`);
@@ -60,7 +62,7 @@ async function answerOne(interaction: PendingInteraction, answers: TerminalAnswe
     }
     return { kind: 'elicitation', ...(await askFields(interaction.requestedSchema, input, io)) };
   }
-  io.stderr(`${interaction.server} asks for a sampling reply${forTask}:\n${interaction.messages.map((m) => `  ${describeMessage(m)}`).join('\n')}\n`);
+  io.stderr(`${terminalName(interaction.server)} asks for a sampling reply${forTask}:\n${interaction.messages.map((m) => `  ${indented(describeMessage(m))}`).join('\n')}\n`);
   if (answers.sampling !== undefined) return { kind: 'sampling', action: 'reply', text: answers.sampling, model: 'operator' };
   if (answers.decline || !input.isTTY) {
     io.stderr(`  Rejected${answers.decline ? '' : ' (no terminal to answer on; pass --reply <text>)'}\n`);
@@ -84,8 +86,9 @@ async function askFields(schema: Record<string, unknown> | undefined, input: Nod
   try {
     for (const [key, field] of Object.entries(properties)) {
       const choices = choicesOf(field);
-      if (choices.length) choices.forEach((c, i) => io.stderr(`    ${i + 1}. ${c.title}\n`));
-      const label = `  ${String(field.title ?? key)}${required.has(key) ? '' : ' (optional)'}${choices.length ? ' [number]' : ''}: `;
+      if (choices.length) choices.forEach((c, i) => io.stderr(`    ${i + 1}. ${safeForTerminal(c.title, 200)}\n`));
+      // readline writes the question to the terminal itself, past the CLI's streams.
+      const label = `  ${safeForTerminal(String(field.title ?? key), 200)}${required.has(key) ? '' : ' (optional)'}${choices.length ? ' [number]' : ''}: `;
       const raw = (await rl.question(label)).trim();
       if (!raw) {
         if (required.has(key) && Object.keys(content).length === 0) return { action: 'decline' };
@@ -109,6 +112,11 @@ function coerce(raw: string, type: unknown): unknown {
   if (type === 'number' || type === 'integer') return Number(raw);
   if (type === 'boolean') return /^(y|yes|true|1)$/i.test(raw);
   return raw;
+}
+
+/** A server's multi-line text: made safe, each further line indented under the first so none passes for the CLI's own. */
+function indented(text: string): string {
+  return safeLines(text, 4_000).replace(/\n/g, '\n    ');
 }
 
 function describeMessage(message: unknown): string {

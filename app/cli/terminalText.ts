@@ -1,3 +1,7 @@
+import { revealedString } from '../../shared/revealText';
+import { terminalSafeJson } from '../../shared/terminalSafeJson';
+import type { CliIo } from './CliContext';
+
 /**
  * Control characters (C0 but tab, DEL, C1) and bidirectional overrides: from a server or a file,
  * they could move the cursor, rewrite earlier lines, set the window title or reorder what the
@@ -15,6 +19,16 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\u001b': '\\e
 export function safeForTerminal(text: string, maxChars = Number.POSITIVE_INFINITY): string {
   const cut = text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
   return cut.replace(UNSAFE, (char) => NAMED[char] ?? `\\u{${char.codePointAt(0)!.toString(16)}}`);
+}
+
+/**
+ * A name from outside the operator's typing (a source or tool key of tooldeck.lock, a server's or
+ * a tool's name) for one terminal line: every hidden or look-alike character spelled out as the
+ * linter and the definition diff spell it (`⟦U+200B ZERO WIDTH SPACE⟧`), then made safe, so a name
+ * can neither act on the terminal, break onto a line of its own, nor pass for another name.
+ */
+export function terminalName(text: string, maxChars = 200): string {
+  return safeForTerminal(revealedString(text), maxChars);
 }
 
 /** A short, safe quote of untrusted output for a one-line error message. */
@@ -38,15 +52,36 @@ export function safeLines(text: string, maxChars = Number.POSITIVE_INFINITY): st
   return cut.replace(UNSAFE_KEEPING_LINES, (char) => NAMED[char] ?? `\\u{${char.codePointAt(0)!.toString(16)}}`);
 }
 
-// JSON.stringify escapes C0 controls itself; C1 controls and bidirectional overrides it leaves raw.
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** JSON for a terminal (`--json`): the same value, with every character that could act on the terminal written as a \u escape. */
+/** JSON for a terminal (`--json`): the same value, with every character that could act on the terminal or hide in it written as a \u escape. */
 export function jsonForTerminal(value: unknown, indent: number = 2): string {
-  return (JSON.stringify(value, null, indent) ?? 'null').replace(UNSAFE_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return terminalSafeJson(JSON.stringify(value, null, indent) ?? 'null');
 }
 
-/** An error message as the CLI prints it: lines kept, everything else safe, at most a screenful. */
+/**
+ * An error message as the CLI prints it: lines kept, everything else safe, at most a screenful.
+ * Every line after the first is indented: a message quotes peers (a server's error, a cluster's
+ * condition), and a line break in what they said must not start a line that passes for the CLI's own.
+ */
 export function terminalMessage(message: string): string {
-  return safeLines(message, 2_000);
+  return safeLines(message.replace(/[\r\n]+$/, ''), 2_000).replace(/\n/g, '\n  ');
+}
+
+// What acts on a terminal, as in safeLines; a carriage return only when no line feed follows it.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const ACTS_ON_TERMINAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
+
+/**
+ * Every character that would act on a terminal written as a `\uXXXX` escape (a lone carriage
+ * return as `\r`); line feeds and tabs kept. The CLI's last line of defence, applied to everything
+ * it writes: what a command forgot to make safe still cannot move the cursor, erase a line, set the
+ * title or open a hyperlink. `\uXXXX` reads back as the same character inside a JSON string and a
+ * YAML double-quoted one, so machine-readable output stays what it was.
+ */
+export function escapeTerminalControls(text: string): string {
+  return text.replace(ACTS_ON_TERMINAL, (char) => (char === '\r' ? '\\r' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
+/** The streams the CLI writes to, each passed through escapeTerminalControls. */
+export function terminalSafeIo(io: CliIo): CliIo {
+  return { stdout: (text) => io.stdout(escapeTerminalControls(text)), stderr: (text) => io.stderr(escapeTerminalControls(text)) };
 }

@@ -1,3 +1,5 @@
+import { terminalSafeJson } from '../../shared/terminalSafeJson';
+
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
@@ -13,7 +15,8 @@ export function createStderrLogger(level: 'debug' | 'info' | 'warn' | 'error' = 
   const min = order.indexOf(level);
   const write = (lvl: (typeof order)[number]) => (message: string, fields?: Record<string, unknown>) => {
     if (order.indexOf(lvl) < min) return;
-    process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), level: lvl, message, ...fields })}\n`);
+    // Messages and fields quote servers, files and clusters; the line is read on a terminal.
+    process.stderr.write(`${terminalSafeJson(JSON.stringify({ t: new Date().toISOString(), level: lvl, message, ...fields }))}\n`);
   };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

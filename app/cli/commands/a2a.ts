@@ -4,7 +4,10 @@ import type { A2aArtifact, A2aCardReport, A2aCheckRow, A2aEvent, A2aSendResult }
 import { isAppError, type AppError } from '../../../shared/errors';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { timeoutMsOption } from '../options';
-import { jsonForTerminal, safeLines } from '../terminalText';
+import { jsonForTerminal, safeForTerminal, safeLines } from '../terminalText';
+
+/** A field of the agent's card or answer that is one line: its line breaks escaped, so it cannot add a line (a forged PASS row) of its own. */
+const line = (text: string) => safeForTerminal(text, 500);
 
 /** Reaching the agent failed (nothing listens, no card there, no answer in time): exit 3; anything else: exit 1. */
 function exitFor(error: unknown): never {
@@ -20,20 +23,20 @@ function describeError(error: AppError): string {
 
 const STATUS_LABEL: Record<A2aCheckRow['status'], string> = { pass: 'PASS', warn: 'WARN', fail: 'FAIL' };
 
-function renderCard(report: A2aCardReport): string {
+export function renderCard(report: A2aCardReport): string {
   const { card } = report;
   const lines = [
-    `${card.name || '(unnamed)'}  ${card.version || '(no version)'}  (A2A ${card.protocolVersion})`,
+    `${line(card.name || '(unnamed)')}  ${line(card.version || '(no version)')}  (A2A ${line(card.protocolVersion)})`,
     ...(card.description ? [card.description] : []),
-    `Card        ${report.cardUrl}`,
+    `Card        ${line(report.cardUrl)}`,
     'Interfaces',
-    ...card.interfaces.map((i) => `  ${i.binding.padEnd(10)} ${i.url}${i.protocolVersion ? `  (${i.protocolVersion})` : ''}`),
+    ...card.interfaces.map((i) => `  ${line(i.binding).padEnd(10)} ${line(i.url)}${i.protocolVersion ? `  (${line(i.protocolVersion)})` : ''}`),
     `Streaming   ${card.capabilities.streaming ? 'yes' : 'no'}`,
     'Skills',
-    ...(card.skills.length ? card.skills.map((s) => `  ${s.id.padEnd(10)} ${s.name}${s.description ? ` — ${s.description}` : ''}`) : ['  (none)']),
-    `Security    ${card.securitySchemes.length ? card.securitySchemes.map((s) => `${s.name} (${s.type} ${s.detail})`).join(', ') : 'none'}`,
+    ...(card.skills.length ? card.skills.map((s) => `  ${line(s.id).padEnd(10)} ${line(s.name)}${s.description ? ` — ${line(s.description)}` : ''}`) : ['  (none)']),
+    `Security    ${card.securitySchemes.length ? card.securitySchemes.map((s) => line(`${s.name} (${s.type} ${s.detail})`)).join(', ') : 'none'}`,
     'Checks',
-    ...report.rows.map((r) => `  ${STATUS_LABEL[r.status]}  ${r.title}: ${r.detail}`),
+    ...report.rows.map((r) => `  ${STATUS_LABEL[r.status]}  ${line(r.title)}: ${line(r.detail)}`),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -43,24 +46,24 @@ function renderArtifact(artifact: A2aArtifact): string {
     .map((p) => (p.kind === 'text' ? p.text : p.kind === 'data' ? JSON.stringify(p.data, null, 2) : `[file ${p.filename ?? p.url ?? ''} ${p.mediaType ?? ''}]`.trim()))
     .join('\n');
   const kinds = [...new Set(artifact.parts.map((p) => p.kind))].join('+');
-  return `artifact ${artifact.name ?? artifact.artifactId} (${kinds})\n${body.replace(/^/gm, '  ')}\n`;
+  return `artifact ${line(artifact.name ?? artifact.artifactId)} (${kinds})\n${body.replace(/^/gm, '  ')}\n`;
 }
 
 function renderEvent(event: A2aEvent): string {
   const time = new Date(event.at).toISOString().slice(11, 23);
   if (event.kind === 'artifact') return event.artifact ? renderArtifact(event.artifact) : '';
   if (event.kind === 'message') return `${time}  agent: ${event.text ?? ''}\n`;
-  return `${time}  ${(event.state ?? '?').padEnd(14)} ${event.text ?? ''}`.trimEnd() + '\n';
+  return `${time}  ${line(event.state ?? '?').padEnd(14)} ${event.text ?? ''}`.trimEnd() + '\n';
 }
 
 function renderResult(result: A2aSendResult): string {
   if (result.kind === 'message') return `${result.text}\n`;
-  return `${result.state ?? '?'}${result.task?.statusText ? `  ${result.task.statusText}` : ''}\n${result.artifacts.map(renderArtifact).join('')}`;
+  return `${line(result.state ?? '?')}${result.task?.statusText ? `  ${line(result.task.statusText)}` : ''}\n${result.artifacts.map(renderArtifact).join('')}`;
 }
 
 function footer(taskId: string | undefined, contextId: string | undefined, state: string | undefined): string {
-  const ids = [taskId ? `task ${taskId}` : '', contextId ? `context ${contextId}` : ''].filter(Boolean).join('  ');
-  const hint = state === 'INPUT_REQUIRED' || state === 'AUTH_REQUIRED' ? `\nThe agent is waiting: answer with --task ${taskId} "<text>".` : '';
+  const ids = [taskId ? `task ${line(taskId)}` : '', contextId ? `context ${line(contextId)}` : ''].filter(Boolean).join('  ');
+  const hint = state === 'INPUT_REQUIRED' || state === 'AUTH_REQUIRED' ? `\nThe agent is waiting: answer with --task ${line(taskId ?? '')} "<text>".` : '';
   return ids ? `${ids}${hint}\n` : '';
 }
 

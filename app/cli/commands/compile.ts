@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CompileFormat } from '../../../shared/agentTools';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
-import { excerpt, safeForTerminal } from '../terminalText';
+import { excerpt, safeForTerminal, terminalName } from '../terminalText';
 
 /** `tooldeck compile --agent`: an agent's Clawdapus tools.json or Language Operator config.yaml from the workspace's pod files. */
 export function registerCompile(program: Command, ctx: CliContext) {
@@ -26,13 +26,13 @@ export function registerCompile(program: Command, ctx: CliContext) {
       }
       const compiled = await core.agentTools.compile(flags.agent, flags.format);
       // Held definitions are left out on purpose: say so, on stderr, so the file on stdout stays clean.
-      for (const item of compiled.withheld) ctx.io.stderr(`left out ${item.name}: ${item.reason}\n`);
+      for (const item of compiled.withheld) ctx.io.stderr(`left out ${terminalName(item.name)}: ${safeForTerminal(item.reason, 400)}\n`);
       if (!flags.out) return ctx.io.stdout(compiled.text);
       const path = resolve(flags.out);
       await writeFileAtomic(path, compiled.text).catch((error: NodeJS.ErrnoException) => {
         throw new CliExit(ExitCode.Failed, `Cannot write ${path}: ${error.code ?? error.message}`);
       });
       const what = flags.format === 'tools.json' ? `${compiled.toolCount} tool(s)` : `${compiled.toolCount} MCP server(s)`;
-      ctx.io.stderr(`${compiled.ref}: ${what} written to ${path}\n`);
+      ctx.io.stderr(`${safeForTerminal(compiled.ref, 200)}: ${what} written to ${safeForTerminal(path)}\n`);
     });
 }

@@ -184,7 +184,7 @@ export function registerGrpc(program: Command, ctx: CliContext) {
         const name = `grpc:${source}.${tool}`;
         if (!core.catalog.get(name)) {
           const known = core.catalog.list({ source: `grpc:${source}` }).map((entry) => entry.toolName);
-          throw new CliExit(ExitCode.Failed, `${address} has no callable method ${tool}. Methods: ${known.join(', ') || 'none'}`);
+          throw new CliExit(ExitCode.Failed, `${address} has no callable method ${tool}. Methods: ${known.map((method) => safeForTerminal(method, 200)).join(', ') || 'none'}`);
         }
         // Streamed messages are printed as they arrive, one JSON line each.
         const streaming = core.catalog.get(name)?.grpc?.serverStreaming === true && !flags.json;

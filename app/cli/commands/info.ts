@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../CliContext';
+import { jsonForTerminal, safeForTerminal } from '../terminalText';
 
 export function registerInfo(program: Command, ctx: CliContext) {
   program
@@ -9,11 +10,11 @@ export function registerInfo(program: Command, ctx: CliContext) {
     .action(async (options: { json?: boolean }) => {
       const { createCaller } = await import('../../../main/rpc/router');
       const info = await createCaller({ core: await ctx.getCore() }).system.info();
-      if (options.json) return ctx.io.stdout(`${JSON.stringify(info, null, 2)}\n`);
+      if (options.json) return ctx.io.stdout(`${jsonForTerminal(info)}\n`);
       const rows: Array<[string, string]> = [
         ['Tooldeck', info.appVersion],
         ['Host', info.host],
-        ['Data dir', info.dataDir],
+        ['Data dir', safeForTerminal(info.dataDir)],
         ['Node', info.versions.node],
         ['V8', info.versions.v8],
         ['SQLite', info.versions.sqlite ?? '-'],

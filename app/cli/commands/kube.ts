@@ -7,7 +7,7 @@ import { APP_VERSION } from '../../common/appVersion';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { connectKubeTarget } from '../connectKubeTarget';
 import { integerIn, parseTimeoutSeconds } from '../options';
-import { safeForTerminal } from '../terminalText';
+import { jsonForTerminal, safeForTerminal } from '../terminalText';
 
 interface TargetFlags {
   kubeconfig?: string;
@@ -85,7 +85,7 @@ export function registerKube(program: Command, ctx: CliContext) {
           const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutSeconds * 1_000)));
           const outcome = await Promise.race([reconciler.whenSteady().then(() => 'steady' as const), timedOut, takenOver]).finally(() => clearTimeout(timer));
           if (outcome === 'timeout') {
-            const failures = [...reconciler.failures()].map(([key, f]) => `  ${key}: ${f.message} (attempt ${f.attempts})`);
+            const failures = [...reconciler.failures()].map(([key, f]) => `  ${safeForTerminal(key, 200)}: ${safeForTerminal(f.message, 400)} (attempt ${f.attempts})`);
             throw new CliExit(ExitCode.Failed, `No steady state after ${timeoutSeconds} s${failures.length ? `; still failing:\n${failures.join('\n')}` : ''}`);
           }
           const counts = reconciler.stats.snapshot();
@@ -154,7 +154,7 @@ export function registerKube(program: Command, ctx: CliContext) {
       const { readInventory } = await loadKubeModules();
       try {
         const inventory = await readInventory(connection);
-        ctx.io.stdout(flags.json ? `${JSON.stringify(inventory, null, 2)}\n` : formatInventory(inventory));
+        ctx.io.stdout(flags.json ? `${jsonForTerminal(inventory)}\n` : formatInventory(inventory));
       } finally {
         connection.close();
       }
@@ -314,7 +314,7 @@ function registerApprove(kube: Command, ctx: CliContext) {
           throw error;
         });
         const changed = approved.tool.status?.conditions?.find((condition) => condition.type === 'DefinitionsChanged');
-        if (definitionsHeld(approved.tool.status) && changed?.message) ctx.io.stdout(`${ref}: ${changed.message}\n`);
+        if (definitionsHeld(approved.tool.status) && changed?.message) ctx.io.stdout(`${ref}: ${safeForTerminal(changed.message, 600)}\n`);
         ctx.io.stdout(`Approved ${ref} definitions ${approved.hash}\n`);
       } finally {
         connection.close();
@@ -323,10 +323,10 @@ function registerApprove(kube: Command, ctx: CliContext) {
 }
 
 export function formatInventory(inventory: KubeInventory): string {
-  if (inventory.namespaces.length === 0) return `No LanguageTools or LanguageAgents on ${inventory.server}\n`;
+  if (inventory.namespaces.length === 0) return `No LanguageTools or LanguageAgents on ${safeForTerminal(inventory.server, 500)}\n`;
   const lines: string[] = [];
   for (const ns of inventory.namespaces) {
-    lines.push(`Namespace ${ns.namespace}: ${ns.tools.length} tools, ${ns.agents.length} agents`);
+    lines.push(safeForTerminal(`Namespace ${ns.namespace}: ${ns.tools.length} tools, ${ns.agents.length} agents`, 500));
     const rows = ns.tools.map((t) => [t.name, `${t.phase}${t.deleting ? ' (deleting)' : ''}${t.definitionsChanged ? ' (definitions changed)' : ''}`, t.deploymentMode, String(t.toolCount), t.endpoint ?? '-', t.agents.join(',') || '-']);
     const header = ['TOOL', 'PHASE', 'MODE', 'TOOLS', 'ENDPOINT', 'AGENTS'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -3,7 +3,7 @@ import type { Core } from '../../../main/core';
 import type { ConnectOutcome } from '../../../main/lock/connectSources';
 import { NewSourcesPolicy, RevisionRef, type DefinitionDiff, type SourceReview, type ToolReview } from '../../../shared/lock';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
-import { jsonForTerminal, safeForTerminal } from '../terminalText';
+import { jsonForTerminal, safeForTerminal, terminalName } from '../terminalText';
 import { formatDiff, reviewLine } from './lockOutput';
 
 /** Builds the core for a lock command: a check or a decision must never trust anything on first use by itself. */
@@ -26,8 +26,8 @@ async function sourceArg(core: Core, ref: string): Promise<string> {
     throw new CliExit(
       ExitCode.Usage,
       candidates.length && !ref.includes(':') && candidates.every((id) => id.endsWith(`:${ref}`))
-        ? `${ref} is ambiguous: ${candidates.join(', ')}`
-        : `No source ${ref}${candidates.length ? `; sources: ${candidates.join(', ')}` : ' (add a server, agent or service first)'}`,
+        ? `${safeForTerminal(ref)} is ambiguous: ${names(candidates)}`
+        : `No source ${safeForTerminal(ref)}${candidates.length ? `; sources: ${names(candidates)}` : ' (add a server, agent or service first)'}`,
     );
   }
   return `${source.kind}:${source.name}`;
@@ -36,7 +36,7 @@ async function sourceArg(core: Core, ref: string): Promise<string> {
 /** Connects one source for a decision or a diff; cannot connect is exit 3. */
 async function connectOne(core: Core, id: string): Promise<void> {
   const [outcome] = await connectAll(core, [id]);
-  if (outcome && !outcome.ok) throw new CliExit(outcome.cannotConnect ? ExitCode.CannotConnect : ExitCode.Failed, `${id}: ${outcome.error}`);
+  if (outcome && !outcome.ok) throw new CliExit(outcome.cannotConnect ? ExitCode.CannotConnect : ExitCode.Failed, `${terminalName(id)}: ${terminalName(outcome.error ?? '', 400)}`);
 }
 
 function parseRef(value: string): RevisionRef {
@@ -47,7 +47,7 @@ function parseRef(value: string): RevisionRef {
 
 function lockProblem(core: Core): string | undefined {
   const status = core.lock.status();
-  return status.error ? `${status.file} cannot be used: ${safeForTerminal(status.error, 400)}` : undefined;
+  return status.error ? `${safeForTerminal(status.file)} cannot be used: ${terminalName(status.error, 400)}` : undefined;
 }
 
 export function registerLock(program: Command, ctx: CliContext) {
@@ -63,10 +63,10 @@ export function registerLock(program: Command, ctx: CliContext) {
       const status = core.lock.status();
       const unreachable = outcomes.filter((outcome) => !outcome.ok).map((outcome) => ({ source: outcome.id, error: outcome.error ?? '' }));
       if (flags.json) return ctx.io.stdout(`${jsonForTerminal({ ...status, unreachable })}\n`);
-      ctx.io.stdout(`${status.file}${status.exists ? '' : ' (not written yet)'} · new sources: ${status.newSources}\n`);
-      if (status.error) ctx.io.stdout(`  cannot be used: ${safeForTerminal(status.error, 400)} — every tool is held until it is fixed\n`);
+      ctx.io.stdout(`${safeForTerminal(status.file)}${status.exists ? '' : ' (not written yet)'} · new sources: ${status.newSources}\n`);
+      if (status.error) ctx.io.stdout(`  cannot be used: ${terminalName(status.error, 400)} — every tool is held until it is fixed\n`);
       for (const source of status.sources) printSource(ctx, source, unreachable.find((item) => item.source === source.source)?.error);
-      for (const item of unreachable.filter((entry) => !status.sources.some((source) => source.source === entry.source))) ctx.io.stdout(`\n${item.source}  not checked: ${safeForTerminal(item.error, 400)}\n`);
+      for (const item of unreachable.filter((entry) => !status.sources.some((source) => source.source === entry.source))) ctx.io.stdout(`\n${terminalName(item.source)}  not checked: ${terminalName(item.error, 400)}\n`);
     });
 
   lock
@@ -95,7 +95,7 @@ export function registerLock(program: Command, ctx: CliContext) {
       const id = await sourceArg(core, ref);
       const revisions = core.lock.history(id);
       if (flags.json) return ctx.io.stdout(`${jsonForTerminal(revisions)}\n`);
-      if (revisions.length === 0) return ctx.io.stdout(`${id} has no revisions yet: connect it once.\n`);
+      if (revisions.length === 0) return ctx.io.stdout(`${terminalName(id)} has no revisions yet: connect it once.\n`);
       for (const revision of revisions) {
         const change = [revision.added && `+${revision.added}`, revision.removed && `-${revision.removed}`, revision.renamed && `${revision.renamed} renamed`, revision.changed && `${revision.changed} changed`].filter(Boolean).join(', ');
         ctx.io.stdout(
@@ -117,13 +117,13 @@ export function registerLock(program: Command, ctx: CliContext) {
         const before = core.lock.review(id);
         const known = new Set(before.tools.map((tool) => tool.tool));
         const unknown = tools.filter((tool) => !known.has(tool));
-        if (unknown.length) throw new CliExit(ExitCode.Usage, `${id} has no tool ${unknown.join(', ')}; it has ${[...known].join(', ') || 'none'}`);
-        if (decision === 'reject' && tools.length === 0 && before.held === 0) return ctx.io.stdout(`${id}: nothing is held, nothing to reject.\n`);
+        if (unknown.length) throw new CliExit(ExitCode.Usage, `${terminalName(id)} has no tool ${unknown.map((tool) => safeForTerminal(tool)).join(', ')}; it has ${names([...known]) || 'none'}`);
+        if (decision === 'reject' && tools.length === 0 && before.held === 0) return ctx.io.stdout(`${terminalName(id)}: nothing is held, nothing to reject.\n`);
         const after = decision === 'approve' ? await core.lock.approve({ source: id, tools }) : await core.lock.reject({ source: id, tools });
         const named = tools.length ? tools : decision === 'approve' ? after.tools.map((tool) => tool.tool) : before.tools.filter((tool) => tool.state !== 'approved').map((tool) => tool.tool);
-        ctx.io.stdout(`${decision === 'approve' ? 'Approved' : 'Rejected'} ${named.length} tool(s) of ${id}: ${named.join(', ')}\n`);
-        if (after.held) ctx.io.stdout(`Still held: ${after.tools.filter((tool) => tool.state !== 'approved').map((tool) => `${tool.tool} (${tool.state})`).join(', ')}\n`);
-        ctx.io.stdout(`Written to ${core.lock.file}\n`);
+        ctx.io.stdout(`${decision === 'approve' ? 'Approved' : 'Rejected'} ${named.length} tool(s) of ${terminalName(id)}: ${names(named)}\n`);
+        if (after.held) ctx.io.stdout(`Still held: ${after.tools.filter((tool) => tool.state !== 'approved').map((tool) => `${terminalName(tool.tool)} (${tool.state})`).join(', ')}\n`);
+        ctx.io.stdout(`Written to ${safeForTerminal(core.lock.file)}\n`);
       });
   }
 
@@ -138,14 +138,15 @@ export function registerLock(program: Command, ctx: CliContext) {
       const drift = status.sources.flatMap((source) => driftOf(source, outcomes.find((outcome) => outcome.id === source.source)));
       const missing = outcomes.filter((outcome) => outcome.missing).map((outcome) => ({ source: outcome.id, tool: '', how: `is in tooldeck.lock but not configured here: ${outcome.error}` }));
       const unreachable = outcomes.filter((outcome) => !outcome.ok && !outcome.missing).map((outcome) => ({ source: outcome.id, error: outcome.error ?? '' }));
-      const failures = [...(status.error ? [{ source: '', tool: '', how: `${status.file} cannot be used: ${safeForTerminal(status.error, 400)}` }] : []), ...drift, ...missing];
+      const failures = [...(status.error ? [{ source: '', tool: '', how: `${status.file} cannot be used: ${status.error}` }] : []), ...drift, ...missing];
       if (flags.json) ctx.io.stdout(`${jsonForTerminal({ file: status.file, ok: failures.length === 0 && unreachable.length === 0, drift: failures, unreachable })}\n`);
       else {
-        for (const item of failures) ctx.io.stdout(`${item.source}${item.tool ? ` ${item.tool}` : ''}: ${item.how}\n`);
-        for (const item of unreachable) ctx.io.stdout(`${item.source}: not verified, cannot read its definitions: ${safeForTerminal(item.error, 400)}\n`);
-        if (failures.length === 0 && unreachable.length === 0) ctx.io.stdout(`Every tool of ${status.sources.length} source(s) matches ${status.file}\n`);
+        // One line per failure, whatever the lock's keys and the servers' names hold: a CI log shows what happened.
+        for (const item of failures) ctx.io.stdout(`${terminalName(item.source)}${item.tool ? ` ${terminalName(item.tool)}` : ''}: ${terminalName(item.how, 800)}\n`);
+        for (const item of unreachable) ctx.io.stdout(`${terminalName(item.source)}: not verified, cannot read its definitions: ${terminalName(item.error, 400)}\n`);
+        if (failures.length === 0 && unreachable.length === 0) ctx.io.stdout(`Every tool of ${status.sources.length} source(s) matches ${safeForTerminal(status.file)}\n`);
       }
-      if (failures.length) throw new CliExit(ExitCode.Failed, flags.json ? '' : `${failures.length} tool definition(s) differ from ${status.file}: review them with tooldeck lock diff <source>, then approve or reject`);
+      if (failures.length) throw new CliExit(ExitCode.Failed, flags.json ? '' : `${failures.length} tool definition(s) differ from ${safeForTerminal(status.file)}: review them with tooldeck lock diff <source>, then approve or reject`);
       if (unreachable.length) throw new CliExit(ExitCode.CannotConnect, flags.json ? '' : `${unreachable.length} source(s) could not be verified`);
     });
 
@@ -158,15 +159,24 @@ export function registerLock(program: Command, ctx: CliContext) {
       const problem = lockProblem(core);
       if (problem) throw new CliExit(ExitCode.Failed, `${problem}; fix or delete it first. Nothing was written.`);
       await core.lock.setNewSources(policy);
-      ctx.io.stdout(`New sources: ${policy} (${core.lock.file})\n`);
+      ctx.io.stdout(`New sources: ${policy} (${safeForTerminal(core.lock.file)})\n`);
     });
+}
+
+/**
+ * Source or tool names, listed on one line. Like every lock key, tool name and error quoting them,
+ * they come from tooldeck.lock and the servers and are printed through terminalName: a hostile key
+ * can neither act on the terminal nor break onto a line of its own in a CI log.
+ */
+function names(list: readonly string[]): string {
+  return list.map((name) => terminalName(name)).join(', ');
 }
 
 function printSource(ctx: CliContext, source: SourceReview, unreachable: string | undefined) {
   const state = !source.locked ? 'not in the lock' : source.held ? `${source.held} held` : 'all approved';
-  ctx.io.stdout(`\n${source.source}  ${source.tools.length} tools · ${state}${source.live ? '' : unreachable ? ` · not connected: ${safeForTerminal(unreachable, 400)}` : ' · from its last revision'}\n`);
+  ctx.io.stdout(`\n${terminalName(source.source)}  ${source.tools.length} tools · ${state}${source.live ? '' : unreachable ? ` · not connected: ${terminalName(unreachable, 400)}` : ' · from its last revision'}\n`);
   for (const tool of source.tools) if (tool.state !== 'approved') ctx.io.stdout(`  ${reviewLine(tool)}\n`);
-  for (const removed of source.removed) if (!removed.renamedTo) ctx.io.stdout(`  removed   ${removed.tool}\n`);
+  for (const removed of source.removed) if (!removed.renamedTo) ctx.io.stdout(`  removed   ${terminalName(removed.tool)}\n`);
 }
 
 /** Each way a source differs from the lock, one line per tool. */

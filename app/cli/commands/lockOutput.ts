@@ -1,17 +1,23 @@
 import type { DefinitionDiff, SchemaChange, TextDiffPart, ToolReview } from '../../../shared/lock';
-import { revealedString } from '../../../shared/revealText';
+import { terminalName } from '../terminalText';
+
+/**
+ * Names, versions and descriptions come from tooldeck.lock and from servers: every hidden character
+ * spelled out and every control character escaped, never cut (a reviewer reads all of it).
+ */
+const shown = (text: string) => terminalName(text, Number.POSITIVE_INFINITY);
 
 /** One held tool as `lock status` lists it. */
 export function reviewLine(tool: ToolReview): string {
   const detail =
     tool.state === 'renamed'
-      ? `from ${tool.previousName}`
+      ? `from ${shown(tool.previousName ?? '')}`
       : tool.state === 'changed'
         ? tool.changes.length
-          ? tool.changes.map((field) => (field === 'version' ? `version ${tool.lockedVersion} → ${tool.version}` : field)).join(', ')
+          ? tool.changes.map((field) => (field === 'version' ? `version ${shown(String(tool.lockedVersion))} → ${shown(String(tool.version))}` : field)).join(', ')
           : 'definition hash differs'
         : '';
-  return `${tool.state.padEnd(9)} ${revealedString(tool.tool)}${detail ? `  (${detail})` : ''}`;
+  return `${tool.state.padEnd(9)} ${shown(tool.tool)}${detail ? `  (${detail})` : ''}`;
 }
 
 /**
@@ -21,30 +27,30 @@ export function reviewLine(tool: ToolReview): string {
  */
 export function formatDiff(diff: DefinitionDiff): string {
   const { counts } = diff;
-  const lines = [`${diff.source}: ${diff.from} → ${diff.to}: ${counts.changed} changed, ${counts.renamed} renamed, ${counts.added} added, ${counts.removed} removed, ${counts.unchanged} unchanged`];
+  const lines = [`${shown(diff.source)}: ${diff.from} → ${diff.to}: ${counts.changed} changed, ${counts.renamed} renamed, ${counts.added} added, ${counts.removed} removed, ${counts.unchanged} unchanged`];
   for (const tool of diff.tools) {
     if (tool.change === 'unchanged') continue;
-    const name = revealedString(tool.name);
+    const name = shown(tool.name);
     lines.push('');
-    lines.push(tool.change === 'renamed' ? `renamed  ${revealedString(tool.previousName ?? '')} → ${name}` : `${tool.change.padEnd(8)} ${name}${tool.fields.length ? `  (${tool.fields.join(', ')})` : ''}`);
+    lines.push(tool.change === 'renamed' ? `renamed  ${shown(tool.previousName ?? '')} → ${name}` : `${tool.change.padEnd(8)} ${name}${tool.fields.length ? `  (${tool.fields.join(', ')})` : ''}`);
     if (tool.beforeUnknown) lines.push('  the approved definition is not in this machine’s history; only its hash is known');
-    if (tool.version) lines.push(`  version: ${tool.version.before ?? '—'} → ${tool.version.after ?? '—'}`);
+    if (tool.version) lines.push(`  version: ${shown(tool.version.before ?? '—')} → ${shown(tool.version.after ?? '—')}`);
     if (tool.title) lines.push(`  title: ${wordDiff(tool.title)}`);
     if (tool.description) lines.push(`  description: ${wordDiff(tool.description)}`);
     for (const [label, changes] of [['inputSchema', tool.inputSchema], ['outputSchema', tool.outputSchema]] as const) {
-      for (const change of changes) lines.push(`  ${label}${change.path || '/'}: ${schemaChange(change)}`);
+      for (const change of changes) lines.push(`  ${label}${shown(change.path || '/')}: ${schemaChange(change)}`);
     }
-    if (tool.change === 'added' && tool.after?.description) lines.push(`  description: ${revealedString(tool.after.description)}`);
+    if (tool.change === 'added' && tool.after?.description) lines.push(`  description: ${shown(tool.after.description)}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
 function wordDiff(parts: readonly TextDiffPart[]): string {
-  return parts.map((part) => (part.op === '=' ? revealedString(part.text) : part.op === '+' ? `{+${revealedString(part.text)}+}` : `[-${revealedString(part.text)}-]`)).join('');
+  return parts.map((part) => (part.op === '=' ? shown(part.text) : part.op === '+' ? `{+${shown(part.text)}+}` : `[-${shown(part.text)}-]`)).join('');
 }
 
 function schemaChange(change: SchemaChange): string {
-  const show = (value: unknown) => revealedString(JSON.stringify(value) ?? 'undefined');
+  const show = (value: unknown) => shown(JSON.stringify(value) ?? 'undefined');
   if (change.kind === 'added') return `added ${show(change.after)}`;
   if (change.kind === 'removed') return `removed ${show(change.before)}`;
   return `${show(change.before)} → ${show(change.after)}`;

@@ -198,7 +198,7 @@ export function describeAuthorization(status: OAuthStatus): string {
   const { settings } = status;
   const stored = (has: boolean | undefined) => (has ? 'stored' : 'none');
   const lines = [
-    `${status.server}: ${status.state}${status.issuer ? ` at ${status.issuer}` : ''}`,
+    `${safeForTerminal(status.server, 200)}: ${status.state}${status.issuer ? ` at ${safeForTerminal(status.issuer, 500)}` : ''}`,
     `  grant           ${settings.grant} (${OAUTH_GRANT_LABELS[settings.grant]})`,
     `  client id       ${settings.clientId ?? '(metadata document or dynamic registration)'}`,
     `  client auth     ${settings.clientAuth ?? "from the server's metadata"}; secret ${stored(settings.hasClientSecret)}; private key ${settings.hasPrivateKey ? `stored (${settings.signingAlg ?? 'algorithm from the key'})` : 'none'}`,
@@ -213,7 +213,7 @@ export function describeAuthorization(status: OAuthStatus): string {
   }
   if (status.state === 'signed-in') {
     lines.push(
-      `  token           ${status.tokenType ?? 'Bearer'}${status.dpopThumbprint ? ` bound to key ${status.dpopThumbprint}` : ''}${status.scope ? `, scope "${status.scope}"` : ''}${status.expiresAt ? `, expires ${new Date(status.expiresAt).toISOString()}` : ''}${status.hasRefreshToken ? ', refresh token kept' : ''}`,
+      `  token           ${safeForTerminal(status.tokenType ?? 'Bearer', 100)}${status.dpopThumbprint ? ` bound to key ${status.dpopThumbprint}` : ''}${status.scope ? `, scope "${safeForTerminal(status.scope, 500)}"` : ''}${status.expiresAt ? `, expires ${new Date(status.expiresAt).toISOString()}` : ''}${status.hasRefreshToken ? ', refresh token kept' : ''}`,
     );
   }
   return `${lines.join('\n')}\n`;

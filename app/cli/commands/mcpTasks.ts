@@ -6,6 +6,7 @@ import type { Core } from '../../../main/core';
 import { CliExit, ExitCode, type CliContext, type CliIo } from '../CliContext';
 import { answerFromTerminal, type TerminalAnswers } from '../terminalInteractions';
 import { parseArgs, renderResult } from './mcp';
+import { jsonForTerminal, safeForTerminal } from '../terminalText';
 
 /** The `mcp call` flags about tasks and about answering the server's questions. */
 export interface CallTaskFlags {
@@ -46,7 +47,8 @@ export function terminalAnswers(flags: CallTaskFlags): TerminalAnswers {
 export function taskEventLine(event: TaskEvent & { taskId: string }): string {
   const at = new Date(event.at).toISOString().slice(11, 23);
   const how = event.via === 'created' ? 'created, ' : '';
-  return `${at} task ${event.taskId} ${how}${event.status}${event.statusMessage ? ` — ${event.statusMessage}` : ''}\n`;
+  // Task ids, statuses and messages are the server's.
+  return `${at} task ${safeForTerminal(event.taskId, 200)} ${how}${safeForTerminal(event.status, 40)}${event.statusMessage ? ` — ${safeForTerminal(event.statusMessage, 400)}` : ''}\n`;
 }
 
 function age(ms: number): string {
@@ -58,7 +60,7 @@ function age(ms: number): string {
 
 export function taskLine(task: ServerTaskView, now = Date.now()): string {
   const where = task.gone ? ' (gone from the server)' : !task.onServer && task.known ? ' (last known)' : '';
-  return `${task.taskId}  ${task.status.padEnd(14)}  ${task.subject}  ${age(now - task.createdAt)} ago${where}${task.statusMessage ? `  — ${task.statusMessage}` : ''}`;
+  return `${safeForTerminal(task.taskId, 200)}  ${safeForTerminal(task.status, 40).padEnd(14)}  ${safeForTerminal(task.subject, 200)}  ${age(now - task.createdAt)} ago${where}${task.statusMessage ? `  — ${safeForTerminal(task.statusMessage, 400)}` : ''}`;
 }
 
 async function withServer<T>(core: Core, server: string, run: () => Promise<T>): Promise<T> {
@@ -83,7 +85,7 @@ async function withServer<T>(core: Core, server: string, run: () => Promise<T>):
 /** `tooldeck mcp task list|get|result|cancel <server> [<task-id>]`. */
 export function registerMcpTasks(mcp: Command, ctx: CliContext) {
   const task = mcp.command('task').description('MCP tasks of a saved server: list, status, result, cancel');
-  const out = (io: CliIo, json: boolean | undefined, value: unknown, text: () => string) => io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
+  const out = (io: CliIo, json: boolean | undefined, value: unknown, text: () => string) => io.stdout(json ? `${jsonForTerminal(value)}\n` : `${text()}\n`);
 
   task
     .command('list <server>')
@@ -92,7 +94,7 @@ export function registerMcpTasks(mcp: Command, ctx: CliContext) {
     .action(async (server: string, options: { json?: boolean }) => {
       const core = await ctx.getCore();
       const list = await withServer(core, server, () => core.mcp.tasks.list(server));
-      if (list.problem) ctx.io.stderr(`${list.problem}\n`);
+      if (list.problem) ctx.io.stderr(`${safeForTerminal(list.problem, 400)}\n`);
       out(ctx.io, options.json, list, () => (list.tasks.length ? list.tasks.map((t) => taskLine(t)).join('\n') : `No tasks on ${server}`));
     });
 
@@ -116,7 +118,7 @@ export function registerMcpTasks(mcp: Command, ctx: CliContext) {
     const stop = answerFromTerminal(core.mcp.broker, { io: ctx.io, answers: terminalAnswers(options) });
     try {
       const view = await withServer(core, server, () => core.mcp.tasks.result(server, taskId));
-      out(ctx.io, options.json, view, () => (view.result ? renderResult(view.result as ToolResult) : `Task ${taskId} ${view.task.status}${view.task.statusMessage ? `: ${view.task.statusMessage}` : ''}${view.error ? ` (${view.error.message})` : ''}`));
+      out(ctx.io, options.json, view, () => (view.result ? renderResult(view.result as ToolResult) : `Task ${safeForTerminal(taskId, 200)} ${safeForTerminal(view.task.status, 40)}${view.task.statusMessage ? `: ${safeForTerminal(view.task.statusMessage, 400)}` : ''}${view.error ? ` (${safeForTerminal(view.error.message, 400)})` : ''}`));
       if (!view.result || (view.result as ToolResult).isError) throw new CliExit(ExitCode.Failed, '');
     } finally {
       stop();

@@ -87,7 +87,7 @@ export async function reconcileWorkspace(ctx: CliContext, flags: { once?: boolea
   if (flags.workspace) ctx.useWorkspace(flags.workspace);
   const core = await ctx.getCore();
   const statuses = await core.resources.reconciler.reconcileOnce();
-  if (statuses.length === 0) return ctx.io.stdout(`Workspace ${core.resources.workspace.dir}: no McpServer resources.\n`);
+  if (statuses.length === 0) return ctx.io.stdout(`Workspace ${safeForTerminal(core.resources.workspace.dir)}: no McpServer resources.\n`);
   reportReconcile(ctx, statuses);
 }
 
@@ -101,21 +101,21 @@ function reportReconcile(ctx: CliContext, statuses: McpServerResourceView[]) {
     ctx.io.stdout(`McpServer/${safeForTerminal(name, 200)} (${safeForTerminal(source.file)}): ${status.phase} — ${safeForTerminal(detail, 400)}\n`);
   }
   const failed = statuses.filter((view) => view.status.phase !== 'Ready');
-  if (failed.length > 0) throw new CliExit(ExitCode.Failed, `${failed.map((view) => view.name).join(', ')} did not become Ready.`);
+  if (failed.length > 0) throw new CliExit(ExitCode.Failed, `${failed.map((view) => safeForTerminal(view.name, 200)).join(', ')} did not become Ready.`);
 }
 
 /** Reads and validates a file; prints every diagnostic; exit 1 when any is an error. */
 async function readValidated(ctx: CliContext, file: string, consequence: string): Promise<{ documents: LoadedDocument[]; text: string }> {
   // Counted as read: `-f /dev/stdin`, a FIFO or `/dev/zero` stop at the limit like a large file.
   const text = await readBoundedText(file, INPUT_LIMITS.resourceFile).catch((error: Error) => {
-    throw new CliExit(ExitCode.Failed, isAppError(error) ? error.message : `Cannot read ${file}: ${error.message}`);
+    throw new CliExit(ExitCode.Failed, isAppError(error) ? error.message : `Cannot read ${safeForTerminal(file)}: ${error.message}`);
   });
   const documents = parseResourceText(text, { fileName: basename(file) });
   const index = indexByIdentity(documents.map((doc) => ({ ...doc, file })));
   const diagnostics = documents.flatMap((doc) => documentDiagnostics(file, doc, index));
   printDiagnostics(ctx, diagnostics, file);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  if (errors > 0) throw new CliExit(ExitCode.Failed, `${file}: ${errors} error${errors === 1 ? '' : 's'}${consequence}.`);
+  if (errors > 0) throw new CliExit(ExitCode.Failed, `${safeForTerminal(file)}: ${errors} error${errors === 1 ? '' : 's'}${consequence}.`);
   return { documents, text };
 }
 

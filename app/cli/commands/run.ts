@@ -154,7 +154,7 @@ export function registerRun(program: Command, ctx: CliContext) {
         ctx.io.stderr(`${prettySummary(summary)}\n`);
       }
 
-      if (summary.connectFailures.length) throw new CliExit(ExitCode.CannotConnect, `Cannot connect: ${summary.connectFailures.map((f) => f.target).join(', ')}`);
+      if (summary.connectFailures.length) throw new CliExit(ExitCode.CannotConnect, `Cannot connect: ${summary.connectFailures.map((f) => safeForTerminal(f.target, 200)).join(', ')}`);
       if (!summary.ok) throw new CliExit(ExitCode.Failed, `${summary.requests.total - summary.requests.passed} of ${summary.requests.total} requests did not pass`);
     });
 }

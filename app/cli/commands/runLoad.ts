@@ -82,7 +82,7 @@ export async function runLoad(ctx: CliContext, collection: Collection, core: Cor
     );
     try {
       for await (const event of run) {
-        if (event.type === 'load-started' && event.replicas) say(`Replicas: ${event.replicas.join(', ')}`);
+        if (event.type === 'load-started' && event.replicas) say(`Replicas: ${event.replicas.map((replica) => safeForTerminal(replica, 200)).join(', ')}`);
         if (event.type === 'load-tick' && shouldPrint(event.tick, settings.durationMs)) say(tickLine(event.tick));
       }
     } finally {
@@ -171,13 +171,14 @@ export function prettyLoadSummary(s: LoadSummary): string[] {
   }
   if (s.replicas) {
     lines.push('Per replica');
-    const width = Math.max(...s.replicas.map((r) => r.replica.length));
-    for (const r of s.replicas) lines.push(`  ${r.replica.padEnd(width)}  ${String(r.achievedRps).padStart(7)}/s  ${String(r.errors).padStart(5)} errors  ${percentiles(r.latency)}`);
+    const replicaNames = s.replicas.map((r) => safeForTerminal(r.replica, 200));
+    const width = Math.max(...replicaNames.map((name) => name.length));
+    for (const [i, r] of s.replicas.entries()) lines.push(`  ${replicaNames[i]!.padEnd(width)}  ${String(r.achievedRps).padStart(7)}/s  ${String(r.errors).padStart(5)} errors  ${percentiles(r.latency)}`);
     if (s.replicaDifferences?.length) {
       lines.push('Replicas answered the same request differently');
       for (const d of s.replicaDifferences) {
         lines.push(`  ${safeForTerminal(d.request, 200)} ${safeForTerminal(JSON.stringify(d.arguments), 400)}`);
-        for (const a of d.answers) lines.push(`    ${a.replicas.join(', ')}: ${safeForTerminal(a.answer, 400)}`);
+        for (const a of d.answers) lines.push(`    ${a.replicas.map((replica) => safeForTerminal(replica, 200)).join(', ')}: ${safeForTerminal(a.answer, 400)}`);
       }
     } else {
       lines.push('Every replica answered each request alike.');
@@ -185,7 +186,7 @@ export function prettyLoadSummary(s: LoadSummary): string[] {
   }
   if (s.thresholds.length) {
     lines.push('Thresholds');
-    for (const t of s.thresholds) lines.push(`  ${t.passed ? '✓' : '✗'} ${t.expression.padEnd(20)} ${t.message}`);
+    for (const t of s.thresholds) lines.push(`  ${t.passed ? '✓' : '✗'} ${safeForTerminal(t.expression, 100).padEnd(20)} ${safeForTerminal(t.message, 400)}`);
   }
   lines.push(`Run ${s.runId} in ${formatSeconds(s.durationMs)}${s.canceled ? ' (stopped)' : ''}`);
   return lines;
