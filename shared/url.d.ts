@@ -8,6 +8,8 @@ declare class URL {
   username: string;
   protocol: string;
   search: string;
+  hostname: string;
+  port: string;
   /** scheme://host:port, without userinfo or path. */
   readonly origin: string;
   toString(): string;
