@@ -104,13 +104,14 @@ describe('resources router', { timeout: 60_000 }, () => {
       .save({ path: 'sneaky.yaml', text, expectedVersion: null })
       .then(() => undefined, (error: { cause?: { step?: string; details?: string[] } }) => error.cause);
     expect(refusal?.step).toBe('confirm-launch');
-    expect(refusal?.details).toEqual([`${process.execPath} -e 'require('\\''fs'\\'').writeFileSync('\\''${marker}'\\'', '\\''x'\\'')'`]);
+    // The line as the folder wrote it: `${node}` is Tooldeck's own Node.js, the same in every host.
+    expect(refusal?.details).toEqual([`'\${node}' -e 'require('\\''fs'\\'').writeFileSync('\\''${marker}'\\'', '\\''x'\\'')'`]);
     expect((await rpc().files()).files.map((f) => f.path)).not.toContain('sneaky.yaml');
     const folder = mkdtempSync(join(tmpdir(), 'tooldeck-launch-folder-'));
     writeFileSync(join(folder, 'sneaky.yaml'), text);
     await expect(browser().openFolder({ dir: folder })).rejects.toMatchObject({ cause: { step: 'confirm-launch' } });
     expect((await rpc().files()).dir).not.toBe(folder);
-    // Confirmed, the file is written; the desktop app and the CLI (no fromBrowser) never ask.
+    // Confirmed, the file is written (and the line joins the folder's allow-list).
     await browser().save({ path: 'sneaky.yaml', text, expectedVersion: null, confirmedLaunchLines: refusal!.details! });
     const current = await rpc().read({ path: 'sneaky.yaml' });
     await rpc().delete({ path: 'sneaky.yaml', expectedVersion: current.version! });
