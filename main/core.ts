@@ -16,6 +16,7 @@ import { McpAppHost } from './apps/McpAppHost';
 import { McpService } from './mcp/McpService';
 import type { PlaceholderContext } from './resources/commandPlaceholders';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
+import type { LaunchConfirmer } from './resources/LocalReconciler';
 import { ServerInventory } from './resources/ServerInventory';
 import type { Logger } from './platform/Logger';
 import { RedactingSecretStore, redactingLogger } from './platform/RedactingSecretStore';
@@ -56,6 +57,8 @@ export interface CoreDeps {
   exampleWorkspace?: boolean;
   /** Open this workspace folder instead of the one last opened (`tooldeck apply --workspace`). */
   workspaceDir?: string;
+  /** Asks the user about a workspace command line not confirmed yet (the CLI: a terminal question, or `--yes`). */
+  confirmLaunch?: LaunchConfirmer;
   /** What `${node}` and `${module:…}` mean in workspace commands: the desktop app names the Node.js and servers it ships. */
   placeholders?: PlaceholderContext;
 }
@@ -187,6 +190,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     watch: deps.autoConnect === true,
     seedExamples: deps.exampleWorkspace,
     placeholders: deps.placeholders,
+    confirmLaunch: deps.confirmLaunch,
     workspaceDir: deps.workspaceDir,
   });
   permissions = resources.permissions;

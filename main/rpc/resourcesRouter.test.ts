@@ -118,6 +118,29 @@ describe('resources router', { timeout: 60_000 }, () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
+  it('in the desktop app too (no fromBrowser), opening a folder starts none of its commands until their lines are confirmed, and remembers them for that folder only', async () => {
+    const before = (await rpc().files()).dir;
+    const marker = join(mkdtempSync(join(tmpdir(), 'tooldeck-desktop-open-')), 'ran');
+    const text = `apiVersion: orloj.dev/v1\nkind: McpServer\nmetadata: {name: cloned}\nspec:\n  transport: stdio\n  command: \${node}\n  args: ['-e', "require('fs').writeFileSync('${marker}', 'x')"]\n`;
+    const line = `'\${node}' -e 'require('\\''fs'\\'').writeFileSync('\\''${marker}'\\'', '\\''x'\\'')'`;
+    const cloned = mkdtempSync(join(tmpdir(), 'tooldeck-cloned-'));
+    writeFileSync(join(cloned, 'server.yaml'), text);
+    await expect(rpc().openFolder({ dir: cloned })).rejects.toMatchObject({ cause: { step: 'confirm-launch', details: [line] } });
+    expect((await rpc().files()).dir).toBe(before);
+    expect(await resources.launchAllowList.isConfirmed(cloned, line)).toBe(false);
+    // A line confirmed for one folder is not confirmed for another that declares it too.
+    const copy = mkdtempSync(join(tmpdir(), 'tooldeck-cloned-copy-'));
+    writeFileSync(join(copy, 'server.yaml'), text);
+    await rpc().openFolder({ dir: cloned, confirmedLaunchLines: [line] });
+    expect(await resources.launchAllowList.isConfirmed(cloned, line)).toBe(true);
+    expect(await resources.launchAllowList.isConfirmed(copy, line)).toBe(false);
+    await expect(rpc().openFolder({ dir: copy })).rejects.toMatchObject({ cause: { step: 'confirm-launch' } });
+    expect(readFileSync(join(dataDir, 'launch-allowlist.json'), 'utf8')).not.toContain(copy);
+    await rpc().openFolder({ dir: before });
+    rmSync(cloned, { recursive: true, force: true });
+    rmSync(copy, { recursive: true, force: true });
+  });
+
   it('opens another folder and remembers it for the next start', async () => {
     const other = mkdtempSync(join(tmpdir(), 'tooldeck-resources-other-'));
     writeFileSync(join(other, 'tool.yaml'), 'apiVersion: orloj.dev/v1\nkind: Tool\nmetadata: {name: solo}\n');
