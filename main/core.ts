@@ -35,6 +35,7 @@ import { ToolSearchIndex, type SearchOptions } from './registry/search/ToolSearc
 import type { SearchHit } from '../shared/registry';
 import { ToolCatalog } from './registry/ToolCatalog';
 import { SystemService } from './system/SystemService';
+import { USER_LOCK_DECISIONS_FILE, UserLockDecisions } from './lock/UserLockDecisions';
 import { DefinitionLock } from './lock/DefinitionLock';
 import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
 import type { ToolEntry } from '../shared/registry';
@@ -215,6 +216,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     tracked: (source) => (source.kind === 'mcp' ? mcp.isSaved(source.name) : source.kind === 'grpc' ? grpc.isLasting(source.name) : true),
     logger,
     watch: deps.autoConnect === true,
+    userDecisions: new UserLockDecisions(join(deps.dataDir, USER_LOCK_DECISIONS_FILE)),
   });
   await lock.init();
   holds = (entry) => lock.hold(entry);
