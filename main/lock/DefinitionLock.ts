@@ -90,7 +90,7 @@ export class DefinitionLock {
 
   /** Reads the lockfile, records every tracked source already in the catalog, and follows the catalog from now on. */
   async init(): Promise<void> {
-    await this.options.userDecisions?.load();
+    await this.loadUserDecisions();
     await this.reload();
     this.stopCatalog = this.options.catalog.onChange((change) => this.sourceChanged(change.source));
     for (const source of this.options.catalog.sources()) this.sourceChanged(source);
@@ -548,8 +548,15 @@ export class DefinitionLock {
     if (this.closed) return;
     const stamp = await stampOf(this.file);
     if (stamp === this.loaded.stamp && (stamp !== undefined) === this.loaded.exists) return;
+    // `tooldeck lock approve` in another process records the user's decision before it writes the lock.
+    await this.loadUserDecisions();
     this.apply(await readLock(this.file));
     this.options.logger.info('tooldeck.lock changed on disk', { file: this.file });
+  }
+
+  private async loadUserDecisions() {
+    const problem = await this.options.userDecisions?.load();
+    if (problem) this.options.logger.warn('lock decisions cannot be used', { problem });
   }
 
   private now(): number {

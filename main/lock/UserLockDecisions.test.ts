@@ -131,3 +131,15 @@ describe("a folder's tooldeck.lock under the user's decisions", () => {
     expect(readFileSync(join(cloned, 'tooldeck.lock'), 'utf8')).toContain(`rejected:\n          - ${hashes(poisoned).hash}`);
   });
 });
+
+describe('a damaged decisions file', () => {
+  it('holds what a folder approves instead of forgetting the rejections it held', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'user-lock-damaged-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const path = join(dataDir, USER_LOCK_DECISIONS_FILE);
+    writeFileSync(path, '{"sources": ');
+    const decisions = new UserLockDecisions(path);
+    expect(await decisions.load()).toMatch(/cannot be used/);
+    expect(decisions.current.newSources).toBe('hold');
+  });
+});

@@ -48,8 +48,19 @@ export class UserLockDecisions {
     return this.model;
   }
 
-  async load(): Promise<void> {
-    this.model = await this.file.read();
+  /**
+   * Reads the decisions. A file that cannot be used loses the user's rejections, so until it is
+   * fixed or deleted nothing a folder approves counts unless the user approves it again (as if the
+   * user held new sources); the reason is returned for the log.
+   */
+  async load(): Promise<string | undefined> {
+    try {
+      this.model = await this.file.read();
+      return undefined;
+    } catch (error) {
+      this.model = { newSources: 'hold', sources: {} };
+      return `${this.file.path} cannot be used (${(error as Error).message}); new sources and folder approvals are held until it is fixed or deleted`;
+    }
   }
 
   approve(source: string, tools: readonly DecidedTool[]): Promise<void> {
