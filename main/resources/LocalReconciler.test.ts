@@ -282,6 +282,18 @@ describe('LocalReconciler against server-everything over stdio', { timeout: 60_0
     await until(() => !mcp.configs().some((c) => c.name === 'gained') && !server('gained') && !server('dropper'));
   });
 
+  it('starts no workspace-managed server the open folder does not declare with a confirmed line, whoever asks (a Connect click, a collection run)', async () => {
+    // Left by an earlier run, as if saved for another folder: the open folder declares no "elsewhere".
+    await mcp.save({ config: { name: 'elsewhere', transport: 'stdio', command: process.execPath, args: [everythingScript, 'stdio'], description: WORKSPACE_MANAGED, enabled: false } as never });
+    await expect(mcp.connect('elsewhere')).rejects.toMatchObject({ code: 'PolicyDenied', step: 'confirm-launch', message: expect.stringContaining('is not a stdio McpServer of the open folder') });
+    await expect(mcp.whenConnected('elsewhere')).rejects.toMatchObject({ code: 'PolicyDenied' });
+    expect(mcp.connection('elsewhere')).toBeUndefined();
+    // The folder's own confirmed server still connects on request.
+    await mcp.whenConnected('everything');
+    expect(mcp.connection('everything')?.state.status).toBe('ready');
+    await mcp.remove('elsewhere');
+  });
+
   it('removes the saved server, its connection and its generated Tools when the resource goes', async () => {
     rmSync(join(workspaceDir, 'broken.yaml'));
     rmSync(join(workspaceDir, 'everything.yaml'));

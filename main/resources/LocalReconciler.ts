@@ -237,6 +237,23 @@ export class LocalReconciler {
     return launchLineOf(name, spec);
   }
 
+  /**
+   * For McpService's launch gate: a stdio server the workspace manages starts only while the open
+   * folder declares it as saved and its line is confirmed for that folder — so a server saved for
+   * another folder, or before the folder's line changed, is not started by a Connect click or a
+   * collection run either.
+   */
+  async launchRefusal(config: McpServerConfig): Promise<string | undefined> {
+    if (config.transport !== 'stdio' || !isWorkspaceManaged(config)) return undefined;
+    const declared = this.serverItem(config.name)?.value;
+    const line = declared && launchLineOf(config.name, declared.spec);
+    if (!declared || !line) return `${config.name} is not a stdio McpServer of the open folder ${this.options.workspace.dir}; it is not started.`;
+    if (await this.options.mcp.differsFromSaved(config.name, mcpServerConfig(config.name, declared.spec, this.placeholders))) {
+      return `${config.name} as saved is not what the McpServer of ${this.options.workspace.dir} declares; it starts once the folder's server is reconciled.`;
+    }
+    return (await this.options.launchAllowList.isConfirmed(this.options.workspace.dir, line)) ? undefined : launchNotConfirmedMessage(line);
+  }
+
   /** Server names are global in McpService: the first McpServer of a name (any namespace) owns it. */
   private serverItem(name: string): AppliedObject<McpServerObject> | undefined {
     return this.servers.list().find((item) => item.identity.name === name);

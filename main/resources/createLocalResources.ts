@@ -109,6 +109,7 @@ export async function createLocalResources(options: LocalResourcesOptions): Prom
     confirmLaunch: options.confirmLaunch,
   });
   reconciler.start();
+  options.mcp.setLaunchGate((config) => reconciler.launchRefusal(config));
 
   /**
    * Writes after the launch guard: the written text's lines that neither the folder's allow-list, nor
@@ -157,6 +158,7 @@ export async function createLocalResources(options: LocalResourcesOptions): Prom
       await launchAllowList.confirm(workspace.dir, lines);
     },
     async close() {
+      options.mcp.setLaunchGate(undefined);
       workspace.close();
       await reconciler.stop();
     },
