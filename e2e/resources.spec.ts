@@ -1,3 +1,5 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, openSection, test } from './support/fixtures';
 
 test('the example workspace runs locally: its McpServer is Ready with generated Tools, and its tools are in the browser', async ({ page, tooldeck }) => {
@@ -37,4 +39,31 @@ test('an invalid LanguageTool is marked at both fields; once fixed it saves', as
   await expect(problems).toContainText('No problems', { timeout: 10_000 });
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('listitem', { name: /tool\.yaml/ })).toBeVisible();
+});
+
+test('a stdio McpServer the open folder gains (a pull) does not start until its exact line is confirmed in the console; then it runs', async ({ page, tooldeck }) => {
+  const file = join(tooldeck.dataDir, 'workspace', 'gained.yaml');
+  const line = `FROM=pull '\${node}' '\${module:@modelcontextprotocol/server-everything/dist/index.js}' stdio`;
+  try {
+    await page.goto(tooldeck.url);
+    await openSection(page, 'Resources');
+    // Written behind the console's back, as a git pull would: the folder watcher picks it up.
+    writeFileSync(
+      file,
+      "apiVersion: orloj.dev/v1\nkind: McpServer\nmetadata: {name: gained}\nspec:\n  transport: stdio\n  command: ${node}\n  args: ['${module:@modelcontextprotocol/server-everything/dist/index.js}', stdio]\n  env: [{name: FROM, value: pull}]\n",
+    );
+    await page.getByRole('listitem', { name: /gained\.yaml/ }).click();
+    const status = page.getByRole('region', { name: 'Reconcile status' });
+    await expect(status).toContainText(`launch not confirmed: ${line}`, { timeout: 20_000 });
+    await expect(status).toContainText('Error');
+    await status.getByRole('button', { name: 'Review the command of gained' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run this command?' });
+    await expect(dialog.getByLabel('Command line')).toHaveText(line);
+    await dialog.getByRole('button', { name: 'Run' }).click();
+    await expect(status).toContainText('Ready', { timeout: 20_000 });
+    await expect(status).not.toContainText('launch not confirmed');
+  } finally {
+    // The console is shared with the specs that follow: leave its workspace as the example has it.
+    rmSync(file, { force: true });
+  }
 });

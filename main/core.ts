@@ -16,6 +16,7 @@ import { McpAppHost } from './apps/McpAppHost';
 import { McpService } from './mcp/McpService';
 import type { PlaceholderContext } from './resources/commandPlaceholders';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
+import type { LaunchConfirmer } from './resources/LocalReconciler';
 import { ServerInventory } from './resources/ServerInventory';
 import type { Logger } from './platform/Logger';
 import { RedactingSecretStore, redactingLogger } from './platform/RedactingSecretStore';
@@ -34,6 +35,7 @@ import { ToolSearchIndex, type SearchOptions } from './registry/search/ToolSearc
 import type { SearchHit } from '../shared/registry';
 import { ToolCatalog } from './registry/ToolCatalog';
 import { SystemService } from './system/SystemService';
+import { USER_LOCK_DECISIONS_FILE, UserLockDecisions } from './lock/UserLockDecisions';
 import { DefinitionLock } from './lock/DefinitionLock';
 import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
 import type { ToolEntry } from '../shared/registry';
@@ -56,6 +58,8 @@ export interface CoreDeps {
   exampleWorkspace?: boolean;
   /** Open this workspace folder instead of the one last opened (`tooldeck apply --workspace`). */
   workspaceDir?: string;
+  /** Asks the user about a workspace command line not confirmed yet (the CLI: a terminal question, or `--yes`). */
+  confirmLaunch?: LaunchConfirmer;
   /** What `${node}` and `${module:…}` mean in workspace commands: the desktop app names the Node.js and servers it ships. */
   placeholders?: PlaceholderContext;
 }
@@ -187,6 +191,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     watch: deps.autoConnect === true,
     seedExamples: deps.exampleWorkspace,
     placeholders: deps.placeholders,
+    confirmLaunch: deps.confirmLaunch,
     workspaceDir: deps.workspaceDir,
   });
   permissions = resources.permissions;
@@ -211,6 +216,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     tracked: (source) => (source.kind === 'mcp' ? mcp.isSaved(source.name) : source.kind === 'grpc' ? grpc.isLasting(source.name) : true),
     logger,
     watch: deps.autoConnect === true,
+    userDecisions: new UserLockDecisions(join(deps.dataDir, USER_LOCK_DECISIONS_FILE)),
   });
   await lock.init();
   holds = (entry) => lock.hold(entry);

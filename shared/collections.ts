@@ -96,7 +96,11 @@ export const SavedRequest = z.strictObject({
   timeoutMs: z.number().int().positive().optional(),
   /** Hard cap on the whole call, retries included. */
   maxTotalTimeoutMs: z.number().int().positive().optional(),
-  /** The call may run where policy asks for confirmation: the reviewed file is the confirmation. */
+  /**
+   * The call is meant to run where policy asks for confirmation. The file alone confirms nothing (it
+   * may come from anyone's repository): the operator confirms these requests when starting the run
+   * (RunOptions.confirm: `tooldeck run --yes`, the console's Run confirmation).
+   */
   confirmed: z.boolean().optional(),
   /** None given means `status: ok`. */
   assertions: z.array(Assertion).default([]),
@@ -141,6 +145,8 @@ export const RunOptions = z.object({
   environment: z.record(VariableName, z.unknown()).default({}),
   concurrency: z.number().int().min(1).max(64).default(1),
   bail: z.boolean().default(false),
+  /** The operator, starting this run, confirmed the requests marked `confirmed: true` (nothing else is confirmed). */
+  confirm: z.boolean().default(false),
 });
 export type RunOptions = z.infer<typeof RunOptions>;
 export type RunOptionsInput = z.input<typeof RunOptions>;

@@ -71,13 +71,14 @@ export class AppError extends Error {
 }
 
 /**
- * Browser mode refuses to start commands the operator has not seen: the refusal names them in
- * `details`, and the same request sent again with them confirmed goes through.
+ * A command the user has not confirmed is not started (browser mode, an opened folder, the CLI
+ * without a terminal): the refusal names the exact lines in `details`, and the same request sent
+ * again with them confirmed goes through.
  */
 export const CONFIRM_LAUNCH_STEP = 'confirm-launch';
 
 export function launchConfirmationRequired(lines: string[]): AppError {
-  return new AppError('PolicyDenied', `Starting ${lines.length === 1 ? 'a command' : `${lines.length} commands`} from the browser needs the exact command line confirmed first: ${lines.join(' ; ')}`, {
+  return new AppError('PolicyDenied', `Starting ${lines.length === 1 ? 'a command' : `${lines.length} commands`} needs the exact command line confirmed first: ${lines.join(' ; ')}`, {
     step: CONFIRM_LAUNCH_STEP,
     details: lines,
   });

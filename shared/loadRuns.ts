@@ -69,6 +69,8 @@ export const LoadOptions = z
     concurrency: z.number().int().min(1).max(MAX_LOAD_CONCURRENCY).default(DEFAULT_LOAD_CONCURRENCY),
     thresholds: z.array(ThresholdText).max(50).default([]),
     environment: z.record(VariableName, z.unknown()).default({}),
+    /** The operator, starting this run, confirmed the requests marked `confirmed: true` (see RunOptions.confirm). */
+    confirm: z.boolean().default(false),
   })
   .refine((o) => o.rampUpMs < o.durationMs, { path: ['rampUpMs'], message: 'the ramp-up must be shorter than the duration' });
 export type LoadOptions = z.infer<typeof LoadOptions>;

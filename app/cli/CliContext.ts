@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors';
 import type { HostKind } from '../../shared/system';
 import { APP_VERSION } from '../common/appVersion';
 import { CommandLineSecretStore } from './CommandLineSecretStore';
+import { askToLaunch } from './launchConfirmation';
 
 /** Exit codes every command honours. */
 export const ExitCode = { Ok: 0, Failed: 1, Usage: 2, CannotConnect: 3 } as const;
@@ -22,6 +23,8 @@ export class CliExit extends Error {
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Where questions are answered (default process.stdin); asked only when it is a terminal. */
+  input?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /** Builds the core on first use, so `--version` and usage errors never touch the data dir. */
@@ -78,6 +81,13 @@ export class CliContext {
 
   private workspaceDir?: string;
 
+  private assumeYes = false;
+
+  /** The command was given `--yes`: workspace command lines not confirmed yet are confirmed, not asked about. */
+  confirmLaunchesWithoutAsking() {
+    this.assumeYes = true;
+  }
+
   /** The workspace folder the core opens (before getCore): `apply --workspace` reconciles what it wrote. */
   useWorkspace(dir: string) {
     if (this.core) throw new Error('useWorkspace must come before getCore');
@@ -96,6 +106,8 @@ export class CliContext {
       autoConnect: host !== 'cli',
       shutdownGraceMs: host === 'cli' ? 200 : 2_000,
       ...(this.workspaceDir ? { workspaceDir: this.workspaceDir } : {}),
+      // A one-shot command asks; `serve` is a console, whose Resources view offers the confirmation.
+      ...(host === 'cli' ? { confirmLaunch: askToLaunch({ io: this.io, assumeYes: () => this.assumeYes, input: this.io.input ?? process.stdin }) } : {}),
     }).then((core) => {
       // `serve` logs it at warn level; a one-shot command's logger only shows errors, and this one
       // the operator must see: where the unusable file went, or that history is not being kept.

@@ -51,14 +51,14 @@ describe('one server inventory', { timeout: 60_000 }, () => {
   it('apply --target local reconciles what it applied and reports the outcome; a server that cannot start exits 1', async () => {
     const good = join(dataDir, 'good.yaml');
     writeFileSync(good, 'apiVersion: orloj.dev/v1\nkind: McpServer\nmetadata: {name: second}\nspec:\n  transport: stdio\n  command: ${node}\n  args: ["${module:@modelcontextprotocol/server-everything/dist/index.js}", stdio]\n');
-    const applied = await run(['apply', '-f', good]);
+    const applied = await run(['apply', '-f', good, '--yes']);
     expect(applied.code).toBe(0);
     expect(applied.stdout).toMatch(/McpServer\/second created/);
     expect(applied.stdout).toMatch(/McpServer\/second \(good\.yaml\): Ready — \d+ tools discovered, \d+ Tools generated/);
 
     const bad = join(dataDir, 'bad.yaml');
     writeFileSync(bad, 'apiVersion: orloj.dev/v1\nkind: McpServer\nmetadata: {name: broken}\nspec:\n  transport: stdio\n  command: tooldeck-no-such-command\n  reconnect: {max_attempts: 1, backoff: 1s}\n');
-    const failed = await run(['apply', '-f', bad]);
+    const failed = await run(['apply', '-f', bad, '--yes']);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toMatch(/McpServer\/broken \(bad\.yaml\): Error — .*tooldeck-no-such-command.*not found/);
     expect(failed.stderr).toBe('broken did not become Ready.\n');

@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { defaultDataDir } from '../../main/platform/dataDir';
-import { isAppError } from '../../shared/errors';
+import { CONFIRM_LAUNCH_STEP, isAppError } from '../../shared/errors';
 import { issuesSentence, validationIssues } from '../../shared/issuesSentence';
 import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
@@ -119,6 +119,11 @@ async function runProgram(program: Command, ctx: CliContext, argv: string[], io:
     if (error instanceof CliExit) {
       if (error.message) io.stderr(`${terminalMessage(error.message)}\n`);
       return error.exitCode;
+    }
+    if (isAppError(error) && error.step === CONFIRM_LAUNCH_STEP) {
+      // Nobody could be asked (no terminal, or the answer was no): the exact lines, and how to say yes.
+      io.stderr(`Not started: ${terminalMessage(error.message)}\nRun the command on a terminal to be asked, or confirm for this folder with: tooldeck reconcile --once --yes\n`);
+      return ExitCode.Usage;
     }
     if (isAppError(error)) {
       io.stderr(`${error.code}: ${terminalMessage(error.message)}\n`);

@@ -218,7 +218,8 @@ class RunExecution {
         arguments: args,
         timeoutMs: request.timeoutMs,
         maxTotalTimeoutMs: request.maxTotalTimeoutMs,
-        confirmed: request.confirmed,
+        // The file's `confirmed: true` counts only with the operator's own confirmation of this run.
+        confirmed: request.confirmed === true && this.settings.confirm,
         runId: this.runId,
         maskValues: this.templates.secrets(),
         signal: this.signal,

@@ -29,6 +29,7 @@ import type { DefinitionStore } from './DefinitionStore';
 import { lintTools } from './lint/lintTools';
 import { ensureLockedSource, lockText, newLockDocument, parseLock, readLock, removeLockedSource, setLockedTool, setNewSources, writeLock, type LoadedLock, type LockedTool, type LockModel } from './lockFile';
 import { holdOf, reviewSource, type CurrentTool, type ReviewContext } from './reviewSource';
+import { mergeUserDecisions, userRejected, type UserLockDecisions } from './UserLockDecisions';
 
 export interface DefinitionLockOptions {
   catalog: ToolCatalog;
@@ -40,6 +41,11 @@ export interface DefinitionLockOptions {
   logger: Logger;
   /** Watch the lockfile for edits by hand (the console hosts); one-shot commands read it once. */
   watch?: boolean;
+  /**
+   * The user's own decisions (in the data dir): a folder's lock applies under them and never
+   * loosens them (mergeUserDecisions); approve, reject, forget and the new-sources policy record them.
+   */
+  userDecisions?: UserLockDecisions;
   now?: () => number;
 }
 
@@ -84,6 +90,7 @@ export class DefinitionLock {
 
   /** Reads the lockfile, records every tracked source already in the catalog, and follows the catalog from now on. */
   async init(): Promise<void> {
+    await this.loadUserDecisions();
     await this.reload();
     this.stopCatalog = this.options.catalog.onChange((change) => this.sourceChanged(change.source));
     for (const source of this.options.catalog.sources()) this.sourceChanged(source);
@@ -222,6 +229,7 @@ export class DefinitionLock {
   async approve(input: ReviewDecisionInput): Promise<SourceReview> {
     const { id, tools, selected } = this.decisionTargets(input);
     const picked = new Set(selected.map((tool) => tool.name));
+    await this.options.userDecisions?.approve(id, selected);
     await this.mutate((doc, model) => {
       const lockedTools = model.sources[id]?.tools ?? {};
       for (const tool of selected) {
@@ -245,6 +253,7 @@ export class DefinitionLock {
   /** Rejects the named tools' current definitions (every held tool of the source when none is named): they are denied until approved. */
   async reject(input: ReviewDecisionInput): Promise<SourceReview> {
     const { id, selected } = this.decisionTargets(input, (review) => review.state !== 'approved');
+    await this.options.userDecisions?.reject(id, selected);
     await this.mutate((doc, model) => {
       const lockedTools = model.sources[id]?.tools ?? {};
       for (const tool of selected) {
@@ -260,10 +269,12 @@ export class DefinitionLock {
 
   /** Drops a source's entry from the lock (it is trusted on first use, or held, like a new source). */
   async forget(id: string): Promise<void> {
+    await this.options.userDecisions?.forget(id);
     await this.mutate((doc) => removeLockedSource(doc, id));
   }
 
   async setNewSources(policy: NewSourcesPolicy): Promise<LockStatus> {
+    await this.options.userDecisions?.setNewSources(policy);
     await this.mutate((doc) => setNewSources(doc, policy));
     return this.status();
   }
@@ -333,11 +344,14 @@ export class DefinitionLock {
   private trustFirstUse(id: string, entries: ToolEntry[]) {
     const { model, error } = this.loaded;
     if (error || model.sources[id] || model.newSources !== 'trust-on-first-use' || !this.trustOnFirstUse) return;
+    const decisions = this.options.userDecisions?.current;
     this.mutateInMemory((doc) => {
       for (const entry of entries) {
         const hashes = entryHashes(entry);
         const version = toolVersion(entry);
-        setLockedTool(doc, id, entry.toolName, { hash: hashes.hash, body: hashes.body, ...(version !== undefined ? { version } : {}) });
+        // First use never approves what the user rejected (in any folder).
+        if (decisions && userRejected(decisions, id, entry.toolName, hashes.hash)) setLockedTool(doc, id, entry.toolName, { rejected: [hashes.hash] });
+        else setLockedTool(doc, id, entry.toolName, { hash: hashes.hash, body: hashes.body, ...(version !== undefined ? { version } : {}) });
       }
     });
     this.options.logger.info('tool definitions trusted on first use', { source: id, tools: entries.length, lock: this.file });
@@ -489,7 +503,10 @@ export class DefinitionLock {
     void this.mutate(change).catch((error: Error) => this.options.logger.warn('tooldeck.lock not written', { file: this.file, error: error.message }));
   }
 
-  private apply(loaded: LoadedLock) {
+  /** The folder's lock as read becomes the one that applies, merged under the user's decisions. */
+  private apply(read: LoadedLock) {
+    const decisions = this.options.userDecisions?.current;
+    const loaded = decisions && !read.error ? { ...read, model: mergeUserDecisions(read.model, decisions) } : read;
     const before = this.loaded;
     this.loaded = loaded;
     if (loaded.error && loaded.error !== before.error) this.options.logger.warn('tooldeck.lock cannot be used: every tool of every tracked source is held', { file: this.file, error: loaded.error });
@@ -531,8 +548,15 @@ export class DefinitionLock {
     if (this.closed) return;
     const stamp = await stampOf(this.file);
     if (stamp === this.loaded.stamp && (stamp !== undefined) === this.loaded.exists) return;
+    // `tooldeck lock approve` in another process records the user's decision before it writes the lock.
+    await this.loadUserDecisions();
     this.apply(await readLock(this.file));
     this.options.logger.info('tooldeck.lock changed on disk', { file: this.file });
+  }
+
+  private async loadUserDecisions() {
+    const problem = await this.options.userDecisions?.load();
+    if (problem) this.options.logger.warn('lock decisions cannot be used', { problem });
   }
 
   private now(): number {

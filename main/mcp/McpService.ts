@@ -45,6 +45,9 @@ export interface SaveOptions {
   requireLaunchConfirmation?: boolean;
 }
 
+/** Why a saved server may not start now, or undefined when it may. */
+export type LaunchGate = (config: McpServerConfig) => Promise<string | undefined>;
+
 /** A server an import would add, as it would be stored, for the operator to review first. */
 export interface ImportPreviewEntry {
   name: string;
@@ -84,6 +87,7 @@ export class McpService {
   private readonly connecting = new Map<string, Promise<ServerSnapshot>>();
   private watcher?: FSWatcher;
   readonly redactor: SecretRedactor;
+  private launchGate?: LaunchGate;
 
   constructor(private readonly options: McpServiceOptions) {
     this.redactor = options.redactor ?? new SecretRedactor([], { minLength: 4 });
@@ -277,9 +281,19 @@ export class McpService {
     await this.connect(name);
   }
 
+  /**
+   * Asked before every connection of a saved server: a refusal (the workspace's launch allow-list
+   * for a server it manages) fails the connect with that sentence and nothing is spawned.
+   */
+  setLaunchGate(gate: LaunchGate | undefined): void {
+    this.launchGate = gate;
+  }
+
   private async connectNow(name: string, attempt: number): Promise<ServerSnapshot> {
     const config = this.requireConfig(name);
     this.cancelRetry(name);
+    const refusal = await this.launchGate?.(config);
+    if (refusal) throw new AppError('PolicyDenied', refusal, { step: CONFIRM_LAUNCH_STEP, retryable: false });
     await this.connections.get(name)?.close();
     let connection: McpConnection;
     try {

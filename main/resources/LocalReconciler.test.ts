@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { ToolCatalog } from '../registry/ToolCatalog';
 import { admitTool } from './admitTool';
 import { createLocalResources, type LocalResources } from './createLocalResources';
 import { WORKSPACE_MANAGED } from './mcpServerConfig';
+import { confirmFolderLaunches } from './testing/confirmFolderLaunches';
 
 const everythingScript = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -55,6 +56,9 @@ spec:
     - {operation_class: delete, verdict: deny}
 `;
 
+/** POSIX single quotes, as stdioLaunchLine writes an argument with spaces or quotes. */
+const shellQuoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
 describe('LocalReconciler against server-everything over stdio', { timeout: 60_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-local-data-'));
   const workspaceDir = mkdtempSync(join(tmpdir(), 'tooldeck-local-ws-'));
@@ -91,6 +95,7 @@ describe('LocalReconciler against server-everything over stdio', { timeout: 60_0
     writeFileSync(join(workspaceDir, 'everything.yaml'), everythingYaml(['echo', 'get-sum', 'trigger-long-running-operation']));
     writeFileSync(join(workspaceDir, 'tools.yaml'), toolsYaml);
     writeFileSync(join(workspaceDir, 'permissions.yaml'), permissionsYaml);
+    await confirmFolderLaunches(dataDir, workspaceDir);
     resources = await createLocalResources({ dataDir, mcp, logger: silentLogger, workspaceDir, resyncIntervalMs: 600_000 });
     sync = new McpCatalogSync(mcp, catalog, silentLogger, resources.toolConfig);
     resources.onPolicyChange(() => {
@@ -224,6 +229,8 @@ describe('LocalReconciler against server-everything over stdio', { timeout: 60_0
       join(workspaceDir, 'broken.yaml'),
       `apiVersion: orloj.dev/v1\nkind: McpServer\nmetadata: {name: broken}\nspec:\n  transport: stdio\n  command: ${JSON.stringify(process.execPath)}\n  args: [-e, "process.exit(3)"]\n  reconnect: {max_attempts: 2, backoff: 50ms}\n`,
     );
+    // The test stands for the user here: the line is confirmed, as the console's confirm action would.
+    await confirmFolderLaunches(resources.launchAllowList, workspaceDir);
     await resources.workspace.rescan();
     const status = await until(() => server('broken')?.status.phase === 'Error' && server('broken')!.status);
     expect(status.attempts).toBe(2);
@@ -239,6 +246,52 @@ describe('LocalReconciler against server-everything over stdio', { timeout: 60_0
     const status = await until(() => server('mine')?.status.phase === 'Error' && server('mine')!.status);
     expect(status.lastError).toBe('A server named "mine" is already saved and not managed by the workspace; rename the McpServer or remove that server.');
     expect(mcp.configs().find((c) => c.name === 'mine')?.description).toBeUndefined();
+  });
+
+  it('starts no stdio McpServer the folder gains after it was opened (a git pull, seen by the watcher) until its exact line is confirmed; then it starts', async () => {
+    // Hand-written hostile folder content: one line that would leave a marker if it ever ran, and
+    // the real server-everything under another name (its own line, not yet confirmed).
+    const marker = join(mkdtempSync(join(tmpdir(), 'tooldeck-gained-')), 'ran');
+    writeFileSync(
+      join(workspaceDir, 'gained.yaml'),
+      [
+        `apiVersion: orloj.dev/v1\nkind: McpServer\nmetadata: {name: dropper}\nspec:\n  transport: stdio\n  command: \${node}\n  args: [-e, ${JSON.stringify(`require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`)}]\n`,
+        `apiVersion: orloj.dev/v1\nkind: McpServer\nmetadata: {name: gained}\nspec:\n  transport: stdio\n  command: \${node}\n  args: ['\${module:@modelcontextprotocol/server-everything/dist/index.js}', stdio]\n  env: [{name: FROM, value: pull}]\n`,
+      ].join('---\n'),
+    );
+    const dropperLine = `'\${node}' -e ${shellQuoted(`require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`)}`;
+    const gainedLine = `FROM=pull '\${node}' '\${module:@modelcontextprotocol/server-everything/dist/index.js}' stdio`;
+    // No rescan: the folder watcher picks the file up, as it would after a pull.
+    const dropper = await until(() => server('dropper')?.status.phase === 'Error' && server('dropper')!.status);
+    const gained = await until(() => server('gained')?.status.phase === 'Error' && server('gained')!.status);
+    expect(dropper).toMatchObject({ lastError: `launch not confirmed: ${dropperLine}`, unconfirmedLaunch: dropperLine });
+    expect(gained).toMatchObject({ lastError: `launch not confirmed: ${gainedLine}`, unconfirmedLaunch: gainedLine });
+    expect(mcp.configs().map((c) => c.name)).not.toContain('gained');
+    expect(mcp.configs().map((c) => c.name)).not.toContain('dropper');
+    expect(mcp.connection('gained')).toBeUndefined();
+    expect(existsSync(marker)).toBe(false);
+    // A line the folder does not declare cannot be confirmed through the console.
+    await expect(resources.confirmLaunches([`${gainedLine} --extra`])).rejects.toMatchObject({ code: 'InvalidInput' });
+    await resources.confirmLaunches([gainedLine]);
+    await until(() => server('gained')?.status.phase === 'Ready');
+    expect(server('gained')!.status.unconfirmedLaunch).toBeUndefined();
+    expect(server('gained')!.status.discoveredTools).toContain('echo');
+    expect(server('dropper')!.status.phase).toBe('Error');
+    expect(existsSync(marker)).toBe(false);
+    rmSync(join(workspaceDir, 'gained.yaml'));
+    await until(() => !mcp.configs().some((c) => c.name === 'gained') && !server('gained') && !server('dropper'));
+  });
+
+  it('starts no workspace-managed server the open folder does not declare with a confirmed line, whoever asks (a Connect click, a collection run)', async () => {
+    // Left by an earlier run, as if saved for another folder: the open folder declares no "elsewhere".
+    await mcp.save({ config: { name: 'elsewhere', transport: 'stdio', command: process.execPath, args: [everythingScript, 'stdio'], description: WORKSPACE_MANAGED, enabled: false } as never });
+    await expect(mcp.connect('elsewhere')).rejects.toMatchObject({ code: 'PolicyDenied', step: 'confirm-launch', message: expect.stringContaining('is not a stdio McpServer of the open folder') });
+    await expect(mcp.whenConnected('elsewhere')).rejects.toMatchObject({ code: 'PolicyDenied' });
+    expect(mcp.connection('elsewhere')).toBeUndefined();
+    // The folder's own confirmed server still connects on request.
+    await mcp.whenConnected('everything');
+    expect(mcp.connection('everything')?.state.status).toBe('ready');
+    await mcp.remove('elsewhere');
   });
 
   it('removes the saved server, its connection and its generated Tools when the resource goes', async () => {

@@ -1,4 +1,4 @@
-import { stdioLaunchLine, type ConnectionStatus, type McpServerConfig, type McpTool } from '../../shared/mcp';
+import type { ConnectionStatus, McpServerConfig, McpTool } from '../../shared/mcp';
 import { sealServerConfig } from '../../shared/serverSecrets';
 import type { McpServerStatus } from '../../shared/resources/mcpServer';
 import type { McpServerResourceView, ObjectStatus, ResourceStatuses, ToolPermissionResourceView, ToolResourceView } from '../../shared/resources/statuses';
@@ -16,7 +16,8 @@ import { normalizeOrlojToolSpec, type OrlojToolObject } from './kinds/normalizeO
 import type { ToolPermissionObject } from './kinds/normalizeToolPermissionResource';
 import { ResourceIssues } from './kinds/ResourceIssues';
 import { LastAppliedSet, type AppliedObject } from './LastAppliedSet';
-import { isWorkspaceManaged, mcpServerConfig } from './mcpServerConfig';
+import type { LaunchAllowList } from './LaunchAllowList';
+import { isWorkspaceManaged, launchLineOf, mcpServerConfig } from './mcpServerConfig';
 import { generatedToolName, isIncluded, permissionPlan, toolResourceFor, toolSettings, type ResourceToolLookup } from './resourcePolicy';
 import type { Workspace } from './Workspace';
 import { grpcToolSource } from './grpcToolSource';
@@ -35,7 +36,22 @@ export interface LocalReconcilerOptions {
    * policy and permissions still apply, but no server is started or changed.
    */
   manageServers?: boolean;
+  /** The command lines the user confirmed per folder: a stdio McpServer starts only when its line is here. */
+  launchAllowList: LaunchAllowList;
+  /**
+   * Asks the user about a line not confirmed yet, where a host can ask at once (the CLI on a terminal,
+   * or `--yes`); a yes is recorded in the allow-list. Without it, or on a no, the McpServer is not
+   * started and its status names the line (`unconfirmedLaunch`) for the console's confirm action.
+   */
+  confirmLaunch?: LaunchConfirmer;
   now?: () => Date;
+}
+
+export type LaunchConfirmer = (request: { server: string; folder: string; line: string }) => Promise<boolean>;
+
+/** The status sentence of a stdio McpServer whose command line the user has not confirmed for this folder. */
+export function launchNotConfirmedMessage(line: string): string {
+  return `launch not confirmed: ${line}`;
 }
 
 interface ServerRuntime {
@@ -78,6 +94,11 @@ export class LocalReconciler {
     this.loop = new ReconcileLoop({ reconcile: (name) => this.reconcileServer(name), workers: 2, logger: options.logger });
   }
 
+  /** Servers waiting for their command line to be confirmed, retried as soon as a line is. */
+  private readonly awaitingConfirmation = () => {
+    for (const [name, state] of this.runtime) if (state.status.unconfirmedLaunch) this.loop.enqueue(name);
+  };
+
   /** Reads the workspace, removes managed servers whose resource is gone, and starts converging. */
   start() {
     if (this.options.manageServers !== false) this.loop.start();
@@ -85,6 +106,7 @@ export class LocalReconciler {
       this.options.workspace.onChange(() => this.sync()),
       this.options.mcp.onChange(() => this.observeConnections()),
       this.options.mcp.onToolsChanged((server) => this.toolsChanged(server)),
+      this.options.launchAllowList.onChange(this.awaitingConfirmation),
       ...(this.options.grpc ? [this.options.grpc.onChange(() => this.emitStatus())] : []),
     ];
     this.sync();
@@ -210,31 +232,29 @@ export class LocalReconciler {
     return this.tools.applied().map((item) => item.value);
   }
 
-  /** Server names are global in McpService: the first McpServer of a name (any namespace) owns it. */
-  /**
-   * The exact command line an McpServer resource would start (stdio only; sealed values as ***),
-   * placeholders expanded as the reconcile expands them.
-   */
+  /** The exact command line an McpServer resource would start (see launchLineOf); undefined for http servers. */
   launchLineOf(name: string, spec: McpServerObject['spec']): string | undefined {
-    return this.launchOf(name, spec)?.line;
+    return launchLineOf(name, spec);
   }
 
   /**
-   * The launch line an McpServer resource would start, and `exact`: the same with the values behind
-   * its `***` — every environment value is sealed, so two launches that differ only in a value
-   * (NODE_OPTIONS, say) show the same line and are still different launches.
+   * For McpService's launch gate: a stdio server the workspace manages starts only while the open
+   * folder declares it as saved and its line is confirmed for that folder — so a server saved for
+   * another folder, or before the folder's line changed, is not started by a Connect click or a
+   * collection run either.
    */
-  launchOf(name: string, spec: McpServerObject['spec']): { line: string; exact: string } | undefined {
-    try {
-      const sealed = sealServerConfig(mcpServerConfig(name, spec, this.placeholders));
-      if (sealed.config.transport !== 'stdio') return undefined;
-      const line = stdioLaunchLine(sealed.config);
-      return { line, exact: canonicalJson({ line, values: sealed.values }) };
-    } catch {
-      return undefined;
+  async launchRefusal(config: McpServerConfig): Promise<string | undefined> {
+    if (config.transport !== 'stdio' || !isWorkspaceManaged(config)) return undefined;
+    const declared = this.serverItem(config.name)?.value;
+    const line = declared && launchLineOf(config.name, declared.spec);
+    if (!declared || !line) return `${config.name} is not a stdio McpServer of the open folder ${this.options.workspace.dir}; it is not started.`;
+    if (await this.options.mcp.differsFromSaved(config.name, mcpServerConfig(config.name, declared.spec, this.placeholders))) {
+      return `${config.name} as saved is not what the McpServer of ${this.options.workspace.dir} declares; it starts once the folder's server is reconciled.`;
     }
+    return (await this.options.launchAllowList.isConfirmed(this.options.workspace.dir, line)) ? undefined : launchNotConfirmedMessage(line);
   }
 
+  /** Server names are global in McpService: the first McpServer of a name (any namespace) owns it. */
   private serverItem(name: string): AppliedObject<McpServerObject> | undefined {
     return this.servers.list().find((item) => item.identity.name === name);
   }
@@ -267,6 +287,16 @@ export class LocalReconciler {
     } catch (error) {
       return settle({ phase: 'Error', lastError: (error as Error).message, nextAttemptAt: undefined }, this.resyncMs);
     }
+    // The one gate every workspace launch passes (watcher, open folder, start-up, CLI): nothing is
+    // saved or started until the user confirmed this exact line for this folder.
+    const line = config.transport === 'stdio' ? launchLineOf(name, server.spec) : undefined;
+    if (line !== undefined && !(await this.launchConfirmed(name, line))) {
+      state.failures = 0;
+      if (saved && mcp.connection(name)) await this.exclusively(name, () => mcp.disconnect(name));
+      // Retried when a line is confirmed in this process, and at the resync for one confirmed elsewhere (the CLI).
+      return settle({ phase: 'Error', lastError: launchNotConfirmedMessage(line), unconfirmedLaunch: line, attempts: 0, nextAttemptAt: undefined }, this.resyncMs);
+    }
+    if (state.status.unconfirmedLaunch) state.status = { ...state.status, unconfirmedLaunch: undefined };
     if (!saved || (await mcp.differsFromSaved(name, config))) {
       state.failures = 0;
       this.setStatus(name, { phase: 'Connecting', nextAttemptAt: undefined });
@@ -301,6 +331,15 @@ export class LocalReconciler {
       state.failures = 0;
       return settle({ phase: 'Error', lastError, attempts: failures, nextAttemptAt: this.at(this.resyncMs) }, this.resyncMs);
     }
+  }
+
+  private async launchConfirmed(server: string, line: string): Promise<boolean> {
+    const { launchAllowList, confirmLaunch, workspace } = this.options;
+    const folder = workspace.dir;
+    if (await launchAllowList.isConfirmed(folder, line)) return true;
+    if (!confirmLaunch || !(await confirmLaunch({ server, folder, line }))) return false;
+    await launchAllowList.confirm(folder, [line]);
+    return true;
   }
 
   private get resyncMs(): number {

@@ -1,4 +1,4 @@
-import { AppError } from '../../shared/errors';
+import { AppError, launchConfirmationRequired } from '../../shared/errors';
 import type { McpServerConfig, ServerOrigin, ServerSnapshot } from '../../shared/mcp';
 import type { McpService } from '../mcp/McpService';
 import type { LocalReconciler } from './LocalReconciler';
@@ -80,6 +80,7 @@ export class ServerInventory {
       return;
     }
     const [status] = await this.reconciler.reconcileOnce([name]);
+    if (status?.status.unconfirmedLaunch) throw launchConfirmationRequired([status.status.unconfirmedLaunch]);
     if (status?.status.phase !== 'Ready') {
       throw new AppError('ConnectionFailed', `${name} (${server.origin.file}) is ${status?.status.phase ?? 'Pending'}: ${status?.status.lastError ?? server.problem ?? 'not reconciled'}`, { retryable: false });
     }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { launchConfirmationRequired } from '../../shared/errors';
+import { AppError, launchConfirmationRequired } from '../../shared/errors';
 import type { EditFileInput, SaveFileInput, WorkspaceFileView } from '../../shared/resources/workspace';
 import type { GrpcSources } from '../grpc/GrpcSources';
 import type { McpService } from '../mcp/McpService';
@@ -10,12 +10,14 @@ import type { Logger } from '../platform/Logger';
 import { JsonFile } from '../platform/JsonFile';
 import type { ToolPermission } from '../registry/policy/ToolPermission';
 import type { PlaceholderContext } from './commandPlaceholders';
-import { LocalReconciler } from './LocalReconciler';
+import { LaunchAllowList } from './LaunchAllowList';
+import { LocalReconciler, type LaunchConfirmer } from './LocalReconciler';
+import { launchLines } from './mcpServerConfig';
 import type { ResourceToolLookup } from './resourcePolicy';
 import { seedWorkspace } from './seedWorkspace';
-import type { McpServerObject } from './kinds/normalizeMcpServer';
 import { parseResourceText } from './parseResourceText';
 import { Workspace } from './Workspace';
+import { silentLogger } from '../platform/Logger';
 
 export interface LocalResourcesOptions {
   dataDir: string;
@@ -35,11 +37,17 @@ export interface LocalResourcesOptions {
   resyncIntervalMs?: number;
   /** Start, change and remove managed servers (default true); see LocalReconcilerOptions.manageServers. */
   manageServers?: boolean;
+  /** See LocalReconcilerOptions.confirmLaunch (the CLI asks on a terminal). */
+  confirmLaunch?: LaunchConfirmer;
 }
 
 /**
- * Browser mode: a change that would make the local target start a command the workspace does not
- * start yet (a new or changed stdio McpServer) needs that command line among the confirmed ones.
+ * What a write or an open folder does with stdio command lines the folder's allow-list does not hold.
+ * Lines in `confirmedLaunchLines` were shown to the user and confirmed: they join the allow-list.
+ * Any other new line is refused (CONFIRM_LAUNCH_STEP, the lines in `details`) when
+ * `requireLaunchConfirmation`; without it the write itself is the user's act (the desktop editor:
+ * the user typed the line) and confirms the lines it adds. Lines already in the folder are left to
+ * the reconciler, which starts none that is not confirmed.
  */
 export interface LaunchGuard {
   requireLaunchConfirmation?: boolean;
@@ -61,6 +69,9 @@ export interface LocalResources {
   onPolicyChange(listener: () => void): () => void;
   /** Opens another folder as the workspace and remembers it, after the launch guard. */
   openFolder(dir: string, guard?: LaunchGuard): Promise<void>;
+  /** The user confirmed these command lines of the open folder (each must be one an McpServer of it starts). */
+  confirmLaunches(lines: readonly string[]): Promise<void>;
+  readonly launchAllowList: LaunchAllowList;
   close(): Promise<void>;
 }
 
@@ -81,8 +92,9 @@ export async function createLocalResources(options: LocalResourcesOptions): Prom
     options.logger.warn('the workspace folder last opened is gone; opening the default one', { dir });
     dir = defaultDir;
   }
+  const launchAllowList = new LaunchAllowList(options.dataDir);
   if (dir === defaultDir && options.seedExamples === false) await mkdir(dir, { recursive: true });
-  else if (dir === defaultDir && (await seedWorkspace(dir, options.examplesDir))) options.logger.info('workspace created with the examples', { dir });
+  else if (dir === defaultDir && (await seedDefaultWorkspace(options.dataDir, options.examplesDir))) options.logger.info('workspace created with the examples', { dir });
   const workspace = new Workspace({ dir, logger: options.logger, watch: options.watch });
   await workspace.load();
   const reconciler = new LocalReconciler({
@@ -93,49 +105,94 @@ export async function createLocalResources(options: LocalResourcesOptions): Prom
     placeholders: options.placeholders,
     resyncIntervalMs: options.resyncIntervalMs,
     manageServers: options.manageServers,
+    launchAllowList,
+    confirmLaunch: options.confirmLaunch,
   });
   reconciler.start();
+  options.mcp.setLaunchGate((config) => reconciler.launchRefusal(config));
 
-  type Documents = Array<{ identity?: { kind: string; name: string }; stored?: Record<string, unknown>; valid?: boolean }>;
-  const launches = (documents: Documents) =>
-    documents.flatMap((doc) => {
-      if (doc.identity?.kind !== 'McpServer' || doc.valid === false || !doc.stored) return [];
-      const launch = reconciler.launchOf(doc.identity.name, (doc.stored as unknown as McpServerObject).spec);
-      return launch ? [launch] : [];
+  /**
+   * Writes after the launch guard: the written text's lines that neither the folder's allow-list, nor
+   * the folder as it is (the reconciler holds those back until confirmed), nor the guard's confirmed
+   * lines hold are refused when the guard requires confirmation, and otherwise confirmed by the write.
+   */
+  const guarded = async <T>(write: (check: (path: string, text: string) => void) => Promise<T>, guard: LaunchGuard | undefined): Promise<T> => {
+    const folder = workspace.dir;
+    const known = [...(await launchAllowList.linesOf(folder)), ...launchLines(workspace.documents())];
+    let confirmed: string[] = [];
+    const result = await write((path, text) => {
+      confirmed = linesToConfirm(launchLines(parseResourceText(text, { fileName: path })), known, guard);
     });
-  const guardLaunches = (documents: Documents, guard: LaunchGuard | undefined) => {
-    if (!guard?.requireLaunchConfirmation) return;
-    // Compared with the values behind the line's *** (every environment value is sealed): a new
-    // value is a new launch, confirmed by its line like any other.
-    const running = new Set(launches(workspace.documents()).map((launch) => launch.exact));
-    const unconfirmed = launches(documents).filter((launch) => !running.has(launch.exact) && !guard.confirmedLaunchLines?.includes(launch.line));
-    if (unconfirmed.length > 0) throw launchConfirmationRequired([...new Set(unconfirmed.map((launch) => launch.line))]);
+    await launchAllowList.confirm(folder, confirmed);
+    return result;
   };
-  const guardText = (guard: LaunchGuard | undefined) => (path: string, text: string) => guardLaunches(parseResourceText(text, { fileName: path }), guard);
 
   return {
     workspace,
-    save: (input, guard) => workspace.save(input, guardText(guard)),
-    edit: (input, guard) => workspace.edit(input, guardText(guard)),
+    save: (input, guard) => guarded((check) => workspace.save(input, check), guard),
+    edit: (input, guard) => guarded((check) => workspace.edit(input, check), guard),
     reconciler,
+    launchAllowList,
     toolConfig: reconciler.toolConfig,
     permissions: reconciler.permissions,
     onPolicyChange: (listener) => reconciler.onPolicyChange(listener),
     async openFolder(next, guard) {
-      if (guard?.requireLaunchConfirmation) {
-        const preview = new Workspace({ dir: resolve(next), logger: options.logger, watch: false });
+      const folder = resolve(next);
+      const preview = new Workspace({ dir: folder, logger: options.logger, watch: false });
+      let confirmed: string[];
+      try {
         await preview.load();
-        guardLaunches(preview.documents(), guard);
+        // Opening a folder is not typing its lines: the guard always asks for the ones not confirmed.
+        confirmed = linesToConfirm(launchLines(preview.documents()), await launchAllowList.linesOf(folder), { ...guard, requireLaunchConfirmation: true });
+      } finally {
         preview.close();
       }
-      await workspace.open(next);
+      await launchAllowList.confirm(folder, confirmed);
+      await workspace.open(folder);
       await settings.write({ workspaceDir: workspace.dir });
     },
+    async confirmLaunches(lines) {
+      const declared = new Set(launchLines(workspace.documents()));
+      const unknown = lines.filter((line) => !declared.has(line));
+      if (unknown.length > 0) throw new AppError('InvalidInput', `No McpServer of ${workspace.dir} starts ${unknown.join(' ; ')} (the file may have changed): nothing was confirmed.`);
+      await launchAllowList.confirm(workspace.dir, lines);
+    },
     async close() {
+      options.mcp.setLaunchGate(undefined);
       workspace.close();
       await reconciler.stop();
     },
   };
+}
+
+/**
+ * Of the `lines` about to be written or opened, those to add to the allow-list: the ones the user
+ * confirmed, and (when the guard does not require confirmation) the new ones. A new line that is not
+ * confirmed is refused with CONFIRM_LAUNCH_STEP when the guard requires confirmation.
+ */
+function linesToConfirm(lines: readonly string[], known: readonly string[], guard: LaunchGuard | undefined): string[] {
+  const confirmed = guard?.confirmedLaunchLines ?? [];
+  const unconfirmed = [...new Set(lines.filter((line) => !known.includes(line) && !confirmed.includes(line)))];
+  if (unconfirmed.length > 0 && guard?.requireLaunchConfirmation) throw launchConfirmationRequired(unconfirmed);
+  return [...unconfirmed, ...lines.filter((line) => confirmed.includes(line))];
+}
+
+/**
+ * Seeds the default workspace with the examples on first use and confirms the command lines of
+ * their servers: Tooldeck put them there from its own install, so the example runs without a prompt.
+ * Returns whether it seeded.
+ */
+async function seedDefaultWorkspace(dataDir: string, examplesDir?: string): Promise<boolean> {
+  const dir = defaultWorkspaceDir(dataDir);
+  if (!(await seedWorkspace(dir, examplesDir))) return false;
+  const seeded = new Workspace({ dir, logger: silentLogger, watch: false });
+  try {
+    await seeded.load();
+    await new LaunchAllowList(dataDir).confirm(dir, launchLines(seeded.documents()));
+  } finally {
+    seeded.close();
+  }
+  return true;
 }
 
 export function defaultWorkspaceDir(dataDir: string): string {
@@ -146,7 +203,7 @@ export function defaultWorkspaceDir(dataDir: string): string {
 export async function currentWorkspaceDir(dataDir: string, examplesDir?: string): Promise<string> {
   const stored = (await readSettings(settingsFile(dataDir))).workspaceDir;
   if (stored && existsSync(stored)) return stored;
-  await seedWorkspace(defaultWorkspaceDir(dataDir), examplesDir);
+  await seedDefaultWorkspace(dataDir, examplesDir);
   return defaultWorkspaceDir(dataDir);
 }
 

@@ -1,5 +1,6 @@
 import { AppError } from '../../shared/errors';
-import { McpServerConfig } from '../../shared/mcp';
+import { McpServerConfig, stdioLaunchLine } from '../../shared/mcp';
+import { isCredentialName } from '../../shared/secrets';
 import type { McpServerSpec } from '../../shared/resources/mcpServer';
 import { expandPlaceholders, type PlaceholderContext } from './commandPlaceholders';
 
@@ -16,6 +17,44 @@ export function isWorkspaceManaged(config: McpServerConfig): boolean {
  * Secrets stay in the secret store: `env[].secretRef` names become secret env vars and an http
  * server keeps the bearer token stored for it (set in the Servers view).
  */
+/**
+ * Placeholders kept as the folder wrote them: the line a user confirms says `${node}` and
+ * `${module:…}` (Tooldeck's own Node.js and installed packages), so it reads the same in the desktop
+ * app and the CLI, whose expansions differ, and survives an update that moves those paths.
+ */
+const LITERAL_PLACEHOLDERS: PlaceholderContext = { node: '${node}', resolveModule: (specifier) => `\${module:${specifier}}` };
+
+/**
+ * The exact command line an McpServer resource starts (stdio only): command, args, environment and
+ * working directory, placeholders unexpanded. This is what the user confirms and the launch
+ * allow-list holds; undefined for http servers and invalid specs.
+ *
+ * Environment values are shown as the folder wrote them, except those from a `secretRef` and those
+ * whose name says they are a credential (`***`). Saved servers seal every value, but the line must
+ * not: a folder that changes only `NODE_OPTIONS` or `LD_PRELOAD` has changed what runs, so it must
+ * read as a new line and be confirmed again.
+ */
+export function launchLineOf(name: string, spec: McpServerSpec): string | undefined {
+  try {
+    const config = mcpServerConfig(name, spec, LITERAL_PLACEHOLDERS);
+    if (config.transport !== 'stdio') return undefined;
+    const credentials = Object.keys(config.env).filter(isCredentialName);
+    const env = Object.fromEntries(Object.entries(config.env).filter(([variable]) => !isCredentialName(variable)));
+    return stdioLaunchLine({ ...config, env, secretEnv: [...new Set([...config.secretEnv, ...credentials])] });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The command lines the valid stdio McpServers among these documents start (see launchLineOf). */
+export function launchLines(documents: ReadonlyArray<{ identity?: { kind: string; name: string }; stored?: Record<string, unknown>; valid?: boolean }>): string[] {
+  return documents.flatMap((doc) => {
+    if (doc.identity?.kind !== 'McpServer' || doc.valid === false || !doc.stored) return [];
+    const line = launchLineOf(doc.identity.name, (doc.stored as { spec: McpServerSpec }).spec);
+    return line ? [line] : [];
+  });
+}
+
 export function mcpServerConfig(name: string, spec: McpServerSpec, placeholders: PlaceholderContext): McpServerConfig {
   const common = { name, enabled: false, description: WORKSPACE_MANAGED };
   if (spec.transport === 'http') {

@@ -57,7 +57,7 @@ export const collectionsRouter = router({
   run: procedure.input(RunInput).subscription(async function* ({ ctx, input, signal }): AsyncGenerator<RunEvent> {
     const collections = ctx.core.collections;
     const collection = input.collection ?? (await collections.store.read(input.name!)).collection;
-    const run = collections.run(collection, { environment: input.environment, concurrency: input.concurrency, bail: input.bail, signal });
+    const run = collections.run(collection, { environment: input.environment, concurrency: input.concurrency, bail: input.bail, confirm: input.confirm, signal });
     try {
       yield* run;
     } finally {

@@ -104,13 +104,14 @@ describe('resources router', { timeout: 60_000 }, () => {
       .save({ path: 'sneaky.yaml', text, expectedVersion: null })
       .then(() => undefined, (error: { cause?: { step?: string; details?: string[] } }) => error.cause);
     expect(refusal?.step).toBe('confirm-launch');
-    expect(refusal?.details).toEqual([`${process.execPath} -e 'require('\\''fs'\\'').writeFileSync('\\''${marker}'\\'', '\\''x'\\'')'`]);
+    // The line as the folder wrote it: `${node}` is Tooldeck's own Node.js, the same in every host.
+    expect(refusal?.details).toEqual([`'\${node}' -e 'require('\\''fs'\\'').writeFileSync('\\''${marker}'\\'', '\\''x'\\'')'`]);
     expect((await rpc().files()).files.map((f) => f.path)).not.toContain('sneaky.yaml');
     const folder = mkdtempSync(join(tmpdir(), 'tooldeck-launch-folder-'));
     writeFileSync(join(folder, 'sneaky.yaml'), text);
     await expect(browser().openFolder({ dir: folder })).rejects.toMatchObject({ cause: { step: 'confirm-launch' } });
     expect((await rpc().files()).dir).not.toBe(folder);
-    // Confirmed, the file is written; the desktop app and the CLI (no fromBrowser) never ask.
+    // Confirmed, the file is written (and the line joins the folder's allow-list).
     await browser().save({ path: 'sneaky.yaml', text, expectedVersion: null, confirmedLaunchLines: refusal!.details! });
     // Every environment value is sealed and shows as ***: a file that changes only a value (here
     // NODE_OPTIONS, which can load any code) shows the same line, and is a new launch all the same.
@@ -125,6 +126,29 @@ describe('resources router', { timeout: 60_000 }, () => {
     current = await browser().save({ path: 'sneaky.yaml', text: withOptions('--no-warnings'), expectedVersion: current.version! });
     await rpc().delete({ path: 'sneaky.yaml', expectedVersion: current.version! });
     rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('in the desktop app too (no fromBrowser), opening a folder starts none of its commands until their lines are confirmed, and remembers them for that folder only', async () => {
+    const before = (await rpc().files()).dir;
+    const marker = join(mkdtempSync(join(tmpdir(), 'tooldeck-desktop-open-')), 'ran');
+    const text = `apiVersion: orloj.dev/v1\nkind: McpServer\nmetadata: {name: cloned}\nspec:\n  transport: stdio\n  command: \${node}\n  args: ['-e', "require('fs').writeFileSync('${marker}', 'x')"]\n`;
+    const line = `'\${node}' -e 'require('\\''fs'\\'').writeFileSync('\\''${marker}'\\'', '\\''x'\\'')'`;
+    const cloned = mkdtempSync(join(tmpdir(), 'tooldeck-cloned-'));
+    writeFileSync(join(cloned, 'server.yaml'), text);
+    await expect(rpc().openFolder({ dir: cloned })).rejects.toMatchObject({ cause: { step: 'confirm-launch', details: [line] } });
+    expect((await rpc().files()).dir).toBe(before);
+    expect(await resources.launchAllowList.isConfirmed(cloned, line)).toBe(false);
+    // A line confirmed for one folder is not confirmed for another that declares it too.
+    const copy = mkdtempSync(join(tmpdir(), 'tooldeck-cloned-copy-'));
+    writeFileSync(join(copy, 'server.yaml'), text);
+    await rpc().openFolder({ dir: cloned, confirmedLaunchLines: [line] });
+    expect(await resources.launchAllowList.isConfirmed(cloned, line)).toBe(true);
+    expect(await resources.launchAllowList.isConfirmed(copy, line)).toBe(false);
+    await expect(rpc().openFolder({ dir: copy })).rejects.toMatchObject({ cause: { step: 'confirm-launch' } });
+    expect(readFileSync(join(dataDir, 'launch-allowlist.json'), 'utf8')).not.toContain(copy);
+    await rpc().openFolder({ dir: before });
+    rmSync(cloned, { recursive: true, force: true });
+    rmSync(copy, { recursive: true, force: true });
   });
 
   it('opens another folder and remembers it for the next start', async () => {

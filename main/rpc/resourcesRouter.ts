@@ -1,3 +1,4 @@
+import { INPUT_LIMITS } from '../../shared/inputLimits';
 import { RESOURCE_KINDS, workspaceDocumentSchema } from '../../shared/resources/kinds';
 import { AdmitToolInput, DeleteFileInput, EditFileInput, OpenFolderInput, ReadFileInput, SaveFileInput, ValidateTextInput, type WorkspaceEvent } from '../../shared/resources/workspace';
 import { watch } from '../platform/AsyncQueue';
@@ -6,8 +7,12 @@ import { admitTool } from '../resources/admitTool';
 import type { LaunchGuard, LocalResources } from '../resources/createLocalResources';
 import { procedure, router, type RpcContext } from './trpc';
 
-/** Command lines of stdio McpServers the operator confirmed (browser mode; see LaunchGuard). */
+/** Command lines of stdio McpServers the operator saw and confirmed (see LaunchGuard). */
 const confirmations = { confirmedLaunchLines: z.array(z.string()).default([]) };
+/**
+ * A file written in the desktop app's editor is the operator typing its lines; from the browser each
+ * new line is shown and confirmed first. Opening a folder always asks (createLocalResources).
+ */
 const launchGuard = (ctx: RpcContext, input: { confirmedLaunchLines: string[] }): LaunchGuard => ({ requireLaunchConfirmation: ctx.fromBrowser, confirmedLaunchLines: input.confirmedLaunchLines });
 
 /**
@@ -42,6 +47,13 @@ export function createResourcesRouter(resourcesOf: (ctx: RpcContext) => LocalRes
       await resourcesOf(ctx).openFolder(input.dir, launchGuard(ctx, input));
       return resourcesOf(ctx).workspace.listing();
     }),
+    /**
+     * The operator confirmed these exact command lines of the open folder's stdio McpServers (shown by
+     * their status as `unconfirmedLaunch`): they join the folder's launch allow-list and start.
+     */
+    confirmLaunches: procedure
+      .input(z.object({ lines: z.array(z.string().min(1).max(INPUT_LIMITS.resourceFile.maxBytes)).min(1).max(100) }))
+      .mutation(({ ctx, input }) => resourcesOf(ctx).confirmLaunches(input.lines)),
     /** McpServer statuses, Tool resources (generated ones included) and ToolPermissions. */
     statuses: procedure.query(({ ctx }) => resourcesOf(ctx).reconciler.statuses()),
     /** JSON Schemas for the YAML editor: one for any workspace document, and one per kind. */

@@ -65,6 +65,8 @@ export const McpServerStatus = z.object({
   attempts: z.number().int(),
   /** RFC 3339 time of the next connection attempt, while one is scheduled. */
   nextAttemptAt: z.string().optional(),
+  /** Not started: this exact command line is not confirmed for the workspace folder (the console offers to confirm it). */
+  unconfirmedLaunch: z.string().optional(),
 });
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 

@@ -147,8 +147,8 @@ describe('tooldeck apply --target local', () => {
     const missing = await run(['apply', '-f', file('team.yaml', `${server}---\n${tool('1m')}`), '--workspace', join(tmp, 'missing')]);
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining('does not exist or is not a folder') });
     mkdirSync(workspace);
-    // The McpServer it applied is reconciled once, and its outcome reported.
-    expect((await run(['apply', '-f', join(tmp, 'team.yaml'), '--workspace', workspace])).stdout).toMatch(
+    // The McpServer it applied is reconciled once, and its outcome reported (--yes: the user confirms its command).
+    expect((await run(['apply', '-f', join(tmp, 'team.yaml'), '--workspace', workspace, '--yes'])).stdout).toMatch(
       /^McpServer\/everything created \(team\.yaml\)\nTool\/slow created \(team\.yaml\)\nMcpServer\/everything \(team\.yaml\): Ready — \d+ tools discovered, \d+ Tools generated\n$/,
     );
     expect(readFileSync(join(workspace, 'team.yaml'), 'utf8')).toBe(`${server}---\n${tool('1m')}`);

@@ -26,6 +26,7 @@ export function registerResources(program: Command, ctx: CliContext) {
     .option('--kubeconfig <file>', 'cluster: kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
     .option('--context <name>', 'cluster: kubeconfig context')
     .option('-n, --namespace <name>', "cluster: namespace for objects that name none (default: the context's, else default)")
+    .option('--yes', "local: start the folder's stdio commands not confirmed yet without asking (they are confirmed for this folder)")
     .action(async (flags: ApplyFlags) => (await import('./resourcesActions')).apply(ctx, flags));
 
   program
@@ -33,5 +34,6 @@ export function registerResources(program: Command, ctx: CliContext) {
     .description("Reconcile the workspace's McpServers once and report each outcome (exit 1 unless all are Ready)")
     .option('--once', 'reconcile once and exit (the console reconciles continuously)')
     .option('--workspace <dir>', 'the workspace folder (default: the one the console opens)')
-    .action(async (flags: { once?: boolean; workspace?: string }) => (await import('./resourcesActions')).reconcileWorkspace(ctx, flags));
+    .option('--yes', "start the folder's stdio commands not confirmed yet without asking (they are confirmed for this folder)")
+    .action(async (flags: { once?: boolean; workspace?: string; yes?: boolean }) => (await import('./resourcesActions')).reconcileWorkspace(ctx, flags));
 }

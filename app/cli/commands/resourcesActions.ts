@@ -8,7 +8,7 @@ import { indexByIdentity, documentDiagnostics } from '../../../main/resources/du
 import { parseResourceText, type LoadedDocument } from '../../../main/resources/parseResourceText';
 import { Workspace } from '../../../main/resources/Workspace';
 import { formatDiagnostic, type Diagnostic } from '../../../shared/resources/diagnostics';
-import { isAppError } from '../../../shared/errors';
+import { isAppError, launchConfirmationRequired } from '../../../shared/errors';
 import { INPUT_LIMITS } from '../../../shared/inputLimits';
 import { readBoundedText } from '../../../main/platform/readBounded';
 import type { McpServerResourceView } from '../../../shared/resources/statuses';
@@ -24,6 +24,8 @@ export interface ApplyFlags {
   kubeconfig?: string;
   context?: string;
   namespace?: string;
+  /** local: confirm the folder's stdio command lines not confirmed yet instead of asking. */
+  yes?: boolean;
 }
 
 /** `tooldeck validate`: every diagnostic printed; exit 1 on errors. */
@@ -77,14 +79,19 @@ export async function apply(ctx: CliContext, flags: ApplyFlags) {
   const servers = documents.flatMap((doc) => (doc.identity?.kind === 'McpServer' ? [doc.identity.name] : []));
   if (servers.length === 0) return;
   ctx.useWorkspace(dir);
+  if (flags.yes) ctx.confirmLaunchesWithoutAsking();
   const core = await ctx.getCore();
   reportReconcile(ctx, await core.resources.reconciler.reconcileOnce(servers));
 }
 
-/** `tooldeck reconcile --once`: every McpServer of the workspace, reconciled now; exit 1 unless all are Ready. */
-export async function reconcileWorkspace(ctx: CliContext, flags: { once?: boolean; workspace?: string }) {
+/**
+ * `tooldeck reconcile --once`: every McpServer of the workspace, reconciled now; exit 1 unless all are
+ * Ready, 2 when a command line was not confirmed (no terminal to ask, or the answer was no).
+ */
+export async function reconcileWorkspace(ctx: CliContext, flags: { once?: boolean; workspace?: string; yes?: boolean }) {
   if (!flags.once) throw new CliExit(ExitCode.Usage, 'Add --once: this command reconciles the workspace once and reports; the console (tooldeck serve, the desktop app) reconciles continuously.');
   if (flags.workspace) ctx.useWorkspace(flags.workspace);
+  if (flags.yes) ctx.confirmLaunchesWithoutAsking();
   const core = await ctx.getCore();
   const statuses = await core.resources.reconciler.reconcileOnce();
   if (statuses.length === 0) return ctx.io.stdout(`Workspace ${safeForTerminal(core.resources.workspace.dir)}: no McpServer resources.\n`);
@@ -100,6 +107,8 @@ function reportReconcile(ctx: CliContext, statuses: McpServerResourceView[]) {
         : (status.lastError ?? 'not reconciled');
     ctx.io.stdout(`McpServer/${safeForTerminal(name, 200)} (${safeForTerminal(source.file)}): ${status.phase} — ${safeForTerminal(detail, 400)}\n`);
   }
+  const unconfirmed = statuses.flatMap((view) => (view.status.unconfirmedLaunch ? [view.status.unconfirmedLaunch] : []));
+  if (unconfirmed.length > 0) throw launchConfirmationRequired(unconfirmed);
   const failed = statuses.filter((view) => view.status.phase !== 'Ready');
   if (failed.length > 0) throw new CliExit(ExitCode.Failed, `${failed.map((view) => safeForTerminal(view.name, 200)).join(', ')} did not become Ready.`);
 }

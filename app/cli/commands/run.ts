@@ -110,6 +110,7 @@ export function registerRun(program: Command, ctx: CliContext) {
     .option('--env <file>', 'environment file (YAML or JSON key/values) overriding the collection variables')
     .addOption(new Option('--reporter <kind>', 'report format').choices(['pretty', 'json', 'junit']).default('pretty'))
     .option('--bail', 'stop at the first request that does not pass')
+    .option('--yes', 'confirm, for this run, the requests the collection marks confirmed: true (the file alone confirms nothing)')
     .option('--concurrency <n>', 'requests in flight at once (default 1; with --load, 100): captures still wait for their source', parseConcurrency)
     .option('--output <file>', 'write the report to this file; progress still prints')
     .option('--load', 'a load run: send the requests (in turn) at a constant rate; latency from each intended send time')
@@ -126,6 +127,10 @@ export function registerRun(program: Command, ctx: CliContext) {
       const { loadEnvironmentFile } = await collectionModules();
       const environment = options.env ? await loadEnvironmentFile(options.env).catch((error: Error) => Promise.reject(new CliExit(ExitCode.Usage, error.message))) : {};
       const { collection, core } = await loadCollection(ctx, arg);
+      const marked = collection.requests.filter((request) => request.confirmed === true).length;
+      if (marked > 0 && !options.yes) {
+        ctx.io.stderr(`note: ${marked} request${marked === 1 ? ' is' : 's are'} marked confirmed: true; the file alone confirms nothing — pass --yes to confirm ${marked === 1 ? 'it' : 'them'} for this run.\n`);
+      }
       if (options.load) return runLoad(ctx, collection, core, environment, options as LoadCommandOptions);
       // Progress goes to stdout unless stdout carries a machine-readable report.
       const showProgress = options.reporter === 'pretty' || options.output !== undefined;
@@ -135,7 +140,7 @@ export function registerRun(program: Command, ctx: CliContext) {
         if (showProgress) ctx.io.stdout(`${line}\n`);
       };
 
-      const run = core.collections.run(collection, { environment, concurrency: options.concurrency ?? 1, bail: options.bail ?? false });
+      const run = core.collections.run(collection, { environment, concurrency: options.concurrency ?? 1, bail: options.bail ?? false, confirm: options.yes === true });
       ctx.interrupted.addEventListener('abort', () => run.cancel(), { once: true });
       say(`${safeForTerminal(collection.name, 200)} — ${collection.requests.length} request${collection.requests.length === 1 ? '' : 's'}`);
       for await (const event of run) {

@@ -22,6 +22,8 @@ export interface LoadCommandOptions {
   kubeconfig?: string;
   context?: string;
   namespace?: string;
+  /** The operator confirms the requests the collection marks `confirmed: true`. */
+  yes?: boolean;
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
@@ -48,6 +50,7 @@ function loadSettings(options: LoadCommandOptions, environment: Record<string, u
     concurrency: options.concurrency,
     thresholds: options.threshold ?? [],
     environment,
+    confirm: options.yes === true,
   });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;

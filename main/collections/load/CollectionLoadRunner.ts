@@ -237,7 +237,8 @@ class LoadExecution {
       arguments: args,
       timeoutMs: request.timeoutMs,
       maxTotalTimeoutMs: request.maxTotalTimeoutMs,
-      confirmed: request.confirmed,
+      // The file's `confirmed: true` counts only with the operator's own confirmation of this run.
+      confirmed: request.confirmed === true && this.settings.confirm,
       runId: this.runId,
       // The same call is sent again and again on purpose.
       allowRepeats: true,

@@ -1,16 +1,29 @@
 import { Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { CONFIRM_LAUNCH_STEP, type AppErrorShape } from '../../../shared/errors';
 
-/** The command lines a browser-mode refusal asks the operator to confirm, if that is what it is. */
+/** The command lines a refusal asks the operator to confirm, if that is what it is. */
 export function launchesToConfirm(error: AppErrorShape): string[] | undefined {
   return error.step === CONFIRM_LAUNCH_STEP && error.details?.length ? error.details : undefined;
 }
 
 /**
- * Browser mode: nothing is spawned until the operator has seen each exact command line (a stdio
- * MCP server being saved, imported, or declared in a workspace file).
+ * Nothing is spawned until the operator has seen each exact command line (a stdio MCP server being
+ * saved or imported from the browser, or declared in a workspace folder). Confirmed lines of a
+ * folder are remembered for that folder.
  */
-export function LaunchConfirmModal({ lines, loading, onConfirm, onCancel }: { lines?: string[]; loading: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function LaunchConfirmModal({
+  lines,
+  loading,
+  onConfirm,
+  onCancel,
+  confirmLabel = 'Run and save',
+}: {
+  lines?: string[];
+  loading: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+  confirmLabel?: string;
+}) {
   const many = (lines?.length ?? 0) > 1;
   return (
     <Modal opened={lines !== undefined} onClose={onCancel} title={many ? 'Run these commands?' : 'Run this command?'} size="lg" centered zIndex={400}>
@@ -29,7 +42,7 @@ export function LaunchConfirmModal({ lines, loading, onConfirm, onCancel }: { li
             Cancel
           </Button>
           <Button color="orange" onClick={onConfirm} loading={loading}>
-            Run and save
+            {confirmLabel}
           </Button>
         </Group>
       </Stack>

@@ -111,16 +111,41 @@ function LoadedCollection({ collection, text, unsetSecrets, onRenamed, onRemoved
       confirmProps: { color: 'red' },
       onConfirm: () => remove.mutate({ name }),
     });
-  const run = () => {
-    setTab('results');
-    setShown('pass');
-    start({ concurrency, bail });
+  /**
+   * A request marked `confirmed: true` runs where policy asks for confirmation only when the operator
+   * confirms it here, as the run starts: the file (perhaps from someone's repository) confirms nothing.
+   */
+  const withConfirmation = (begin: (confirm: boolean) => void) => {
+    const marked = requests.filter((request) => request.confirmed === true);
+    if (marked.length === 0) return begin(false);
+    modals.openConfirmModal({
+      title: 'Confirm these calls?',
+      children: (
+        <Stack gap="xs">
+          <Text size="sm">The collection marks {marked.length === 1 ? 'this request' : 'these requests'} as confirmed: {marked.length === 1 ? 'it runs' : 'they run'} even where policy asks for confirmation.</Text>
+          {marked.map((request) => (
+            <Text key={request.name} size="sm" ff="monospace">
+              {request.name}: {request.target} {request.tool}
+            </Text>
+          ))}
+        </Stack>
+      ),
+      labels: { confirm: 'Confirm and run', cancel: 'Cancel' },
+      onConfirm: () => begin(true),
+    });
   };
-  const startLoad = () => {
-    setTab('results');
-    setShown('load');
-    load.start(toLoadOptions(loadSettings));
-  };
+  const run = () =>
+    withConfirmation((confirm) => {
+      setTab('results');
+      setShown('pass');
+      start({ concurrency, bail, ...(confirm ? { confirm } : {}) });
+    });
+  const startLoad = () =>
+    withConfirmation((confirm) => {
+      setTab('results');
+      setShown('load');
+      load.start({ ...toLoadOptions(loadSettings), ...(confirm ? { confirm } : {}) });
+    });
 
   const current = typeof selected === 'number' ? requests[selected] : undefined;
   const editing: SavedRequest | undefined = selected === 'new' ? { name: '', target: requests.at(-1)?.target ?? 'mcp:', tool: '', arguments: {}, assertions: [{ status: 'ok' }], capture: {} } : current;

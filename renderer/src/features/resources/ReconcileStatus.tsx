@@ -1,6 +1,10 @@
-import { Badge, Code, Group, Paper, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Alert, Badge, Button, Code, Group, Paper, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
 import type { McpServerResourceView } from '../../../../shared/resources/statuses';
+import { LaunchConfirmModal } from '../../components/LaunchConfirmModal';
+import { useTRPC } from '../../rpc/client';
+import { appErrorOf } from '../invoke/useInvocation';
 import { phaseColor } from './phaseColor';
 
 function relativeTime(iso: string): string {
@@ -21,6 +25,37 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
         {children}
       </Text>
     </div>
+  );
+}
+
+/**
+ * A stdio McpServer the folder declares whose command line the user has not confirmed for this
+ * folder is not started: this shows the exact line and confirms it (the status then moves on).
+ */
+function ConfirmLaunch({ server, line }: { server: string; line: string }) {
+  const trpc = useTRPC();
+  const confirm = useMutation(trpc.resources.confirmLaunches.mutationOptions());
+  const [reviewing, setReviewing] = useState(false);
+  return (
+    <>
+      <Group gap="xs">
+        <Button size="xs" color="orange" variant="light" onClick={() => setReviewing(true)} aria-label={`Review the command of ${server}`}>
+          Review command…
+        </Button>
+      </Group>
+      {confirm.error && (
+        <Alert color="red" variant="light" p="xs">
+          {appErrorOf(confirm.error).message}
+        </Alert>
+      )}
+      <LaunchConfirmModal
+        lines={reviewing ? [line] : undefined}
+        loading={confirm.isPending}
+        onCancel={() => setReviewing(false)}
+        confirmLabel="Run"
+        onConfirm={() => confirm.mutate({ lines: [line] }, { onSettled: () => setReviewing(false) })}
+      />
+    </>
   );
 }
 
@@ -47,6 +82,7 @@ export function ReconcileStatus({ servers }: { servers: McpServerResourceView[] 
                   {status.lastError}
                 </Text>
               )}
+              {status.unconfirmedLaunch && <ConfirmLaunch server={server.name} line={status.unconfirmedLaunch} />}
               <SimpleGrid cols={2} spacing="xs" verticalSpacing={6}>
                 <Field label="Discovered tools">{status.discoveredTools.length}</Field>
                 <Field label="Observed generation">

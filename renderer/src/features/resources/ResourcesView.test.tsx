@@ -182,6 +182,23 @@ describe('ResourcesView', () => {
     expect(screen.queryByText('everything--echo')).toBeNull();
   });
 
+  it('offers to confirm the exact command line of a server the folder may not start yet, and confirms that line only', async () => {
+    const line = "FROM=pull '${node}' server.js";
+    const awaiting = { ...statuses.mcpServers[0]!, status: { ...statuses.mcpServers[0]!.status, phase: 'Error' as const, lastError: `launch not confirmed: ${line}`, unconfirmedLaunch: line, generatedTools: [] } };
+    const backend = workspaceBackend()
+      .answer('resources.statuses', () => ({ ...statuses, mcpServers: [awaiting] }))
+      .answer('resources.confirmLaunches', () => undefined);
+    renderView(backend);
+
+    const status = await screen.findByRole('region', { name: 'Reconcile status' });
+    fireEvent.click(within(status).getByRole('button', { name: 'Review the command of everything' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Run this command?' });
+    expect(within(dialog).getByLabelText('Command line').textContent).toBe(line);
+    expect(backend.callsTo('resources.confirmLaunches')).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Run' }));
+    await waitFor(() => expect(backend.callsTo('resources.confirmLaunches')).toEqual([{ lines: [line] }]));
+  });
+
   describe('with a cluster connected', () => {
     /** The plain editor, remembering the schema it was given: what monaco-yaml would check the text against. */
     function schemaSpy() {

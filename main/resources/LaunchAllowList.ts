@@ -1,0 +1,67 @@
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { JsonFile } from '../platform/JsonFile';
+
+/** `<dataDir>/launch-allowlist.json`: never inside a workspace, so a cloned folder cannot approve its own commands. */
+export const LAUNCH_ALLOW_LIST_FILE = 'launch-allowlist.json';
+
+const AllowListContent = z.object({
+  /** Absolute folder path → the exact command lines (launchLineOf) the user confirmed for it. */
+  folders: z.record(z.string(), z.array(z.string())).default({}),
+});
+type AllowListContent = z.infer<typeof AllowListContent>;
+
+/**
+ * The command lines of stdio McpServers the user confirmed, per workspace folder. A line is what
+ * launchLineOf makes of a resource: command and args as the folder wrote them (placeholders such as
+ * `${node}` unexpanded), environment variable names (secret values as ***) and working directory.
+ * A folder's line starts only when it is listed here for that folder; the same line in another
+ * folder asks again. Read on every check, so a confirmation given by the CLI counts in a running
+ * console at its next reconcile.
+ */
+export class LaunchAllowList {
+  private readonly file: JsonFile<typeof AllowListContent>;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(dataDir: string) {
+    // A damaged file forgets confirmations (everything asks again); it never confirms anything.
+    this.file = new JsonFile(join(dataDir, LAUNCH_ALLOW_LIST_FILE), AllowListContent, () => ({ folders: {} }), { kind: 'launch allow-list', whenInvalid: 'empty' });
+  }
+
+  async isConfirmed(folder: string, line: string): Promise<boolean> {
+    return (await this.linesOf(folder)).includes(line);
+  }
+
+  async linesOf(folder: string): Promise<string[]> {
+    const content = await this.file.read();
+    return content.folders[folderKey(folder)] ?? [];
+  }
+
+  /** Records the user's confirmation of these lines for this folder. */
+  async confirm(folder: string, lines: readonly string[]): Promise<void> {
+    if (lines.length === 0) return;
+    const key = folderKey(folder);
+    const added = await this.file.update((current: AllowListContent) => {
+      const known = current.folders[key] ?? [];
+      const fresh = [...new Set(lines)].filter((line) => !known.includes(line));
+      return { next: { folders: { ...current.folders, [key]: [...known, ...fresh] } }, result: fresh.length > 0 };
+    });
+    if (added) for (const listener of this.listeners) listener();
+  }
+
+  /** Lines were confirmed in this process. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+/** The folder as one path: a symlinked or relative spelling of the same folder shares its confirmations. */
+function folderKey(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return resolve(folder);
+  }
+}
