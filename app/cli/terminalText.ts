@@ -83,5 +83,6 @@ export function escapeTerminalControls(text: string): string {
 
 /** The streams the CLI writes to, each passed through escapeTerminalControls. */
 export function terminalSafeIo(io: CliIo): CliIo {
-  return { stdout: (text) => io.stdout(escapeTerminalControls(text)), stderr: (text) => io.stderr(escapeTerminalControls(text)) };
+  // Everything else the host gave (the terminal questions are read from) passes through unchanged.
+  return { ...io, stdout: (text) => io.stdout(escapeTerminalControls(text)), stderr: (text) => io.stderr(escapeTerminalControls(text)) };
 }

@@ -113,15 +113,15 @@ describe('resources router', { timeout: 60_000 }, () => {
     expect((await rpc().files()).dir).not.toBe(folder);
     // Confirmed, the file is written (and the line joins the folder's allow-list).
     await browser().save({ path: 'sneaky.yaml', text, expectedVersion: null, confirmedLaunchLines: refusal!.details! });
-    // Every environment value is sealed and shows as ***: a file that changes only a value (here
-    // NODE_OPTIONS, which can load any code) shows the same line, and is a new launch all the same.
+    // A file that changes only an environment value (here NODE_OPTIONS, which can load any code)
+    // changes the line: saved servers seal every value, but the line shows what will run.
     const withOptions = (value: string) => text.replace('  command:', `  env: [{name: NODE_OPTIONS, value: "${value}"}]\n  command:`);
     let current = await rpc().save({ path: 'sneaky.yaml', text: withOptions('--no-warnings'), expectedVersion: (await rpc().read({ path: 'sneaky.yaml' })).version! });
     const changedValue = await browser()
       .save({ path: 'sneaky.yaml', text: withOptions('--require /tmp/not-confirmed.js'), expectedVersion: current.version! })
       .then(() => undefined, (error: { cause?: { step?: string; details?: string[] } }) => error.cause);
     expect(changedValue?.step).toBe('confirm-launch');
-    expect(changedValue?.details?.[0]).toMatch(/^NODE_OPTIONS=\*\*\* /);
+    expect(changedValue?.details?.[0]).toMatch(/^NODE_OPTIONS='--require \/tmp\/not-confirmed\.js' /);
     expect(readFileSync(join((await rpc().files()).dir, 'sneaky.yaml'), 'utf8')).toContain('--no-warnings');
     current = await browser().save({ path: 'sneaky.yaml', text: withOptions('--no-warnings'), expectedVersion: current.version! });
     await rpc().delete({ path: 'sneaky.yaml', expectedVersion: current.version! });

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import type { McpServerSpec } from '../../shared/resources/mcpServer';
+import { launchLineOf } from './mcpServerConfig';
+
+const spec = (env: McpServerSpec['env']): McpServerSpec =>
+  ({ transport: 'stdio', command: '${node}', args: ['server.js'], env, reconnect: { max_attempts: 3, backoff: '2s' } }) as McpServerSpec;
+
+describe('the launch line a folder asks the user to confirm', () => {
+  it('shows what will run: a value that changes only NODE_OPTIONS or LD_PRELOAD is a new line', () => {
+    const quiet = launchLineOf('s', spec([{ name: 'NODE_OPTIONS', value: '--no-warnings' }]));
+    const loading = launchLineOf('s', spec([{ name: 'NODE_OPTIONS', value: '--require ./evil.js' }]));
+    expect(quiet).toBe("NODE_OPTIONS=--no-warnings '${node}' server.js");
+    expect(loading).not.toBe(quiet);
+    expect(launchLineOf('s', spec([{ name: 'LD_PRELOAD', value: './a.so' }]))).not.toBe(launchLineOf('s', spec([{ name: 'LD_PRELOAD', value: './b.so' }])));
+  });
+
+  it('hides credential-named values and secret references behind ***', () => {
+    const line = launchLineOf('s', spec([{ name: 'GITHUB_TOKEN', value: 'ghp_not_shown' }, { name: 'API', secretRef: 'api-key' } as never]));
+    expect(line).not.toContain('ghp_not_shown');
+    expect(line).toContain('GITHUB_TOKEN=***');
+  });
+});
