@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { reasonOf } from '../../../shared/errors';
 import type { CliContext } from '../CliContext';
 import { positiveInteger } from '../options';
 import { excerpt, jsonForTerminal, safeForTerminal } from '../terminalText';
@@ -22,7 +23,7 @@ export function registerSearch(program: Command, ctx: CliContext) {
           core.grpc.refreshAll(),
           core.a2aSkills.syncAll(),
         ]);
-        mcpResults.forEach((r, i) => r.status === 'rejected' && report(refreshed[i]!.name, (r.reason as Error).message));
+        mcpResults.forEach((r, i) => r.status === 'rejected' && report(refreshed[i]!.name, reasonOf(r.reason)));
         for (const source of core.grpc.list()) if (source.error) report(`grpc:${source.name}`, source.error.message);
         await Promise.all(refreshed.map((server) => core.mcp.disconnect(server.name)));
       }
