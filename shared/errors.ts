@@ -84,6 +84,16 @@ export function launchConfirmationRequired(lines: string[]): AppError {
   });
 }
 
+/**
+ * What went wrong, for the end of a sentence such as `server reflection on HOST:PORT: <reason>`:
+ * never empty, since some libraries throw errors with no message at all.
+ */
+export function reasonOf(error: unknown, fallback = 'failed without saying why'): string {
+  if (error instanceof Error) return error.message.trim() || (error.name !== 'Error' ? error.name : '') || fallback;
+  if (typeof error === 'string' && error.trim()) return error;
+  return fallback;
+}
+
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }

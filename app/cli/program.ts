@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { defaultDataDir } from '../../main/platform/dataDir';
-import { CONFIRM_LAUNCH_STEP, isAppError } from '../../shared/errors';
+import { CONFIRM_LAUNCH_STEP, isAppError, reasonOf } from '../../shared/errors';
 import { issuesSentence, validationIssues } from '../../shared/issuesSentence';
 import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
@@ -126,7 +126,7 @@ async function runProgram(program: Command, ctx: CliContext, argv: string[], io:
       return ExitCode.Usage;
     }
     if (isAppError(error)) {
-      io.stderr(`${error.code}: ${terminalMessage(error.message)}\n`);
+      io.stderr(`${error.code}: ${terminalMessage(reasonOf(error))}\n`);
       return error.code === 'ConnectionFailed' ? ExitCode.CannotConnect : error.code === 'InvalidArguments' || error.code === 'InvalidInput' ? ExitCode.Usage : ExitCode.Failed;
     }
     // Input a service refused by its schema: one line naming each field, never zod's JSON dump.
@@ -135,7 +135,7 @@ async function runProgram(program: Command, ctx: CliContext, argv: string[], io:
       io.stderr(`${terminalMessage(issuesSentence(issues))}\n`);
       return ExitCode.Usage;
     }
-    io.stderr(`Error: ${terminalMessage((error as Error)?.message ?? String(error))}\n`);
+    io.stderr(`Error: ${terminalMessage(reasonOf(error, String(error)))}\n`);
     return ExitCode.Failed;
   } finally {
     await ctx.close();

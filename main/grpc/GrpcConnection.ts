@@ -1,4 +1,4 @@
-import { AppError } from '../../shared/errors';
+import { AppError, reasonOf } from '../../shared/errors';
 import { diagnoseConnection } from './GrpcConnectionDoctor';
 import { GrpcCallError, GrpcChannel, type CallOptions, type ChannelSettings } from './GrpcChannel';
 import { appErrorFromStatus, expiredBeforeConnecting, isConnectionFailure } from './grpcStatus';
@@ -29,7 +29,7 @@ export class GrpcConnection {
   /** `what` names the call in the message (a registry name, or "ListTools on <address>"). */
   async failure(error: unknown, what: string, signal?: AbortSignal): Promise<AppError> {
     if (signal?.aborted) return new AppError('Canceled', `The call to ${what} was canceled.`, { cause: error });
-    if (!(error instanceof GrpcCallError)) return error instanceof AppError ? error : new AppError('ExecutionFailed', `${what}: ${(error as Error).message}`, { cause: error });
+    if (!(error instanceof GrpcCallError)) return error instanceof AppError ? error : new AppError('ExecutionFailed', `${what}: ${reasonOf(error)}`, { cause: error });
     if (isConnectionFailure(error) || expiredBeforeConnecting(error)) {
       const diagnosed = await diagnoseConnection(this.settings);
       if (diagnosed) return new AppError('ConnectionFailed', `${what}: ${diagnosed.message}`, { step: diagnosed.step, retryable: diagnosed.retryable, cause: error });

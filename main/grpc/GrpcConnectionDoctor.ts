@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import * as http2 from 'node:http2';
 import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { AppError } from '../../shared/errors';
+import { AppError, reasonOf } from '../../shared/errors';
 import { parseGrpcAddress, type GrpcConnectStep } from '../../shared/grpc';
 import type { ChannelSettings } from './GrpcChannel';
 
@@ -40,7 +40,7 @@ export async function diagnoseConnection(settings: ChannelSettings, stepTimeoutM
       stream = await handshake(socket, host, settings, stepTimeoutMs);
     } catch (error) {
       socket.destroy();
-      return fail('tls', `The TLS handshake with ${settings.address} failed: ${(error as Error).message}`);
+      return fail('tls', `The TLS handshake with ${settings.address} failed: ${reasonOf(error)}`);
     }
     if ((stream as TLSSocket).alpnProtocol !== 'h2') {
       stream.destroy();
@@ -70,7 +70,7 @@ function fail(step: GrpcConnectStep, message: string): AppError {
 
 function errorCode(error: unknown): string {
   const { code, message } = error as NodeJS.ErrnoException;
-  return code ? `${code}${message && !message.includes(code) ? ` (${message})` : ''}` : (message ?? String(error));
+  return code ? `${code}${message && !message.includes(code) ? ` (${message})` : ''}` : message || String(error);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -143,8 +143,8 @@ function http2Settings(stream: Socket | TLSSocket, settings: ChannelSettings, ti
     };
     const timer = setTimeout(() => finish({ message: `no HTTP/2 SETTINGS within ${timeoutMs} ms`, tlsAlert: false }), timeoutMs);
     session.once('remoteSettings', () => finish(undefined));
-    session.once('error', (error: NodeJS.ErrnoException) => finish({ message: error.message, tlsAlert: isTlsAlert(error) }));
-    stream.once('error', (error: NodeJS.ErrnoException) => finish({ message: error.message, tlsAlert: isTlsAlert(error) }));
+    session.once('error', (error: NodeJS.ErrnoException) => finish({ message: reasonOf(error), tlsAlert: isTlsAlert(error) }));
+    stream.once('error', (error: NodeJS.ErrnoException) => finish({ message: reasonOf(error), tlsAlert: isTlsAlert(error) }));
     session.once('close', () => finish({ message: 'the connection closed before the server sent its HTTP/2 SETTINGS', tlsAlert: false, closed: true }));
   });
 }

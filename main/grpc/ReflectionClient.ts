@@ -17,9 +17,11 @@ import {
 } from '@bufbuild/protobuf/wkt';
 import { protoCamelCase } from '@bufbuild/protobuf/reflect';
 import { status as Status, type ServiceError } from '@grpc/grpc-js';
-import { AppError } from '../../shared/errors';
+import { AppError, reasonOf } from '../../shared/errors';
 import { ServerReflectionRequestSchema, ServerReflectionResponseSchema, type ServerReflectionRequest, type ServerReflectionResponse } from './gen/grpc/reflection/v1/reflection_pb';
 import { GrpcCallError, metadataRecord, type CallOptions, type GrpcChannel } from './GrpcChannel';
+import { statusName } from './grpcStatus';
+import { qualifyTypeNames } from './qualifyTypeNames';
 
 /** v1 first; servers that predate it (grpcio-reflection among them) only answer v1alpha, with the same messages. */
 const REFLECTION_PATHS = ['/grpc.reflection.v1.ServerReflection/ServerReflectionInfo', '/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo'];
@@ -102,9 +104,19 @@ export async function reflect(channel: GrpcChannel, options: CallOptions, addres
       if (!found.some((file) => file.name === name)) throw new AppError('ExecutionFailed', `${address} reflection did not return ${name}`, { step: 'reflection' });
       for (const file of found) keep(file);
     }
+    // Names relative to their scope (as @grpc/proto-loader writes them) become fully qualified first.
+    qualifyTypeNames([...files.values()], Object.values(BUNDLED).map((file) => file.proto), address);
     const resolve = (name: string) => files.get(name) ?? BUNDLED[name];
-    const registries = [...files.values()].map((file) => createFileRegistry(file, resolve));
-    return { services, registry: createFileRegistry(...registries) };
+    try {
+      const registries = [...files.values()].map((file) => createFileRegistry(file, resolve));
+      return { services, registry: createFileRegistry(...registries) };
+    } catch (error) {
+      // The registry's own errors can be bare (an assertion with no message): name what was being read.
+      throw new AppError('ExecutionFailed', `${address} reflection sent descriptor files that do not fit together (${[...files.keys()].join(', ')}): ${reasonOf(error, 'a type or import they name is missing')}`, {
+        step: 'reflection',
+        cause: error,
+      });
+    }
   } finally {
     session.close();
   }
@@ -209,7 +221,7 @@ function withDerivedJsonNames(file: FileDescriptorProto): FileDescriptorProto {
 function unexpected(response: ServerReflectionResponse): AppError {
   if (response.messageResponse.case === 'errorResponse') {
     const { errorCode, errorMessage } = response.messageResponse.value;
-    return new AppError('ExecutionFailed', `server reflection answered error ${errorCode}: ${errorMessage}`, { step: 'reflection' });
+    return new AppError('ExecutionFailed', `server reflection answered error ${statusName(errorCode)}: ${errorMessage || 'no message'}`, { step: 'reflection' });
   }
   return new AppError('ExecutionFailed', `server reflection answered ${response.messageResponse.case ?? 'nothing'}`, { step: 'reflection' });
 }

@@ -328,7 +328,7 @@ export class McpService {
   }
 
   async refresh(name: string): Promise<ServerSnapshot> {
-    const connection = this.requireReady(name);
+    const connection = this.requireConnection(name);
     await connection.discover();
     await this.emitTools(name);
     return connection.snapshot();
@@ -523,7 +523,11 @@ export class McpService {
     return config;
   }
 
-  private requireReady(name: string): McpConnection {
+  /**
+   * The ready connection to a saved server: NotFound for a name never saved, ConnectionFailed (with
+   * the step and reason of its last state) when it is not connected.
+   */
+  requireConnection(name: string): McpConnection {
     this.requireConfig(name);
     const connection = this.connections.get(name);
     if (!connection || connection.state.status !== 'ready') {

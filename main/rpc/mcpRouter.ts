@@ -38,18 +38,11 @@ export const mcpRouter = router({
   exportTranscript: procedure.input(byName).query(({ ctx, input }) => ctx.core.mcp.transcript(input.name)?.export() ?? ''),
   readResource: procedure
     .input(z.object({ server: ServerName, uri: z.string() }))
-    .mutation(async ({ ctx, input }) => {
-      const connection = ctx.core.mcp.connection(input.server);
-      if (!connection) throw new Error(`Server "${input.server}" is not connected`);
-      return connection.readResource(input.uri);
-    }),
+    // A server that is not connected answers ConnectionFailed (the UI shows it), not an internal error.
+    .mutation(({ ctx, input }) => ctx.core.mcp.requireConnection(input.server).readResource(input.uri)),
   getPrompt: procedure
     .input(z.object({ server: ServerName, name: z.string(), arguments: z.record(z.string(), z.string()).default({}) }))
-    .mutation(async ({ ctx, input }) => {
-      const connection = ctx.core.mcp.connection(input.server);
-      if (!connection) throw new Error(`Server "${input.server}" is not connected`);
-      return connection.getPrompt(input.name, input.arguments);
-    }),
+    .mutation(({ ctx, input }) => ctx.core.mcp.requireConnection(input.server).getPrompt(input.name, input.arguments)),
   /** An icon as a data: URL (https icons fetched by the console from public addresses only), or null. */
   icon: procedure.input(z.object({ src: z.string().min(1).max(300_000) })).query(async ({ ctx, input }) => (await ctx.core.mcp.icons.fetch(input.src)) ?? null),
   roots: procedure.query(({ ctx }) => ctx.core.mcp.roots()),

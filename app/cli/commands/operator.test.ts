@@ -53,3 +53,44 @@ describe('tooldeck operator flags', () => {
     expect(badListen.stderr).toContain('Use HOST:PORT');
   });
 });
+
+describe('tooldeck operator --help', () => {
+  async function help(argv: string[]) {
+    let stdout = '';
+    const code = await runCli([...argv, '--help'], { stdout: (t) => void (stdout += t), stderr: () => {} });
+    // Help wraps to the terminal's width: compare with runs of white space as one space.
+    return { code, stdout, flat: stdout.replace(/\s+/g, ' ') };
+  }
+
+  it('prints defaults the way they are typed: --listen as HOST:PORT, durations with their unit', async () => {
+    const { code, flat } = await help(['operator']);
+    expect(code).toBe(0);
+    expect(flat).toMatch(/--listen <host:port> [^-]*\(default: 127\.0\.0\.1:8080\)/);
+    expect(flat).toMatch(/--lease-duration <duration> [^-]*\(default: 15s\)/);
+    expect(flat).toMatch(/--renew-deadline <duration> [^-]*\(default: 10s\)/);
+    expect(flat).toMatch(/--retry-period <duration> [^-]*\(default: 2s\)/);
+    expect(flat).not.toContain('"host"');
+    expect(flat).not.toContain('(default: [])');
+  });
+
+  it('no command prints a default as a JSON object or [object Object]', async () => {
+    const seen = new Set<string>();
+    const queue: string[][] = [[]];
+    while (queue.length > 0) {
+      const path = queue.shift()!;
+      const { stdout, flat } = await help(path);
+      expect(flat, path.join(' ')).not.toMatch(/\(default: \{|\[object Object\]/);
+      // Sub-commands are listed under "Commands:", one per line, name first.
+      const commands = stdout.split(/\nCommands:\n/)[1] ?? '';
+      for (const line of commands.split('\n')) {
+        const name = /^ {2}([a-z][\w-]*)/.exec(line)?.[1];
+        const next = [...path, name ?? ''];
+        if (!name || name === 'help' || seen.has(next.join(' '))) continue;
+        seen.add(next.join(' '));
+        queue.push(next);
+      }
+    }
+    expect(seen.has('operator')).toBe(true);
+    expect(seen.has('grpc list')).toBe(true);
+  });
+});

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { createStderrLogger } from '../../../main/platform/Logger';
 import { APP_VERSION } from '../../common/appVersion';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
@@ -40,15 +40,16 @@ export function registerOperator(program: Command, ctx: CliContext) {
     .description('Run the Kubernetes reconciler as an in-cluster operator: leader election on a Lease, /healthz, /readyz and /metrics')
     .option('--kubeconfig <file>', 'kubeconfig file (default: in-cluster ServiceAccount, else $KUBECONFIG or ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context (default: the current one)')
-    .option('-n, --namespace <names>', 'watch only these namespaces (comma-separated or repeated; default: all)', collectNamespaces, [])
-    .option('--watch-namespaces <names>', 'the same as --namespace (as `kube install --watch-namespaces` passes it)', collectNamespaces, [])
+    .addOption(new Option('-n, --namespace <names>', 'watch only these namespaces (comma-separated or repeated)').argParser(collectNamespaces).default([], 'all'))
+    .addOption(new Option('--watch-namespaces <names>', 'the same as --namespace (as `kube install --watch-namespaces` passes it)').argParser(collectNamespaces).default([], 'all'))
     .option('--tool-secrets <policy>', 'which Secrets a LanguageTool may read through secretKeyRef: labelled (tooldeck.dev/allow-tool-secrets: "true") or any', 'labelled')
     .option('--lease-namespace <name>', 'namespace of the leader-election Lease (default: $POD_NAMESPACE, the pod’s namespace, else default)')
     .option('--lease-name <name>', 'name of the leader-election Lease', 'tooldeck-operator')
-    .option('--lease-duration <duration>', 'how long followers wait before taking over an unrenewed lease', parseDuration, 15_000)
-    .option('--renew-deadline <duration>', 'how long the leader retries a failing renewal before it stops leading', parseDuration, 10_000)
-    .option('--retry-period <duration>', 'between attempts to acquire or renew the lease', parseDuration, 2_000)
-    .option('--listen <host:port>', 'address of /healthz, /readyz and /metrics (in a pod: 0.0.0.0:8080)', parseListen, { host: '127.0.0.1', port: 8080 })
+    // Defaults are shown the way they are typed (15s, 127.0.0.1:8080), not as the parsed values.
+    .addOption(new Option('--lease-duration <duration>', 'how long followers wait before taking over an unrenewed lease').argParser(parseDuration).default(15_000, '15s'))
+    .addOption(new Option('--renew-deadline <duration>', 'how long the leader retries a failing renewal before it stops leading').argParser(parseDuration).default(10_000, '10s'))
+    .addOption(new Option('--retry-period <duration>', 'between attempts to acquire or renew the lease').argParser(parseDuration).default(2_000, '2s'))
+    .addOption(new Option('--listen <host:port>', 'address of /healthz, /readyz and /metrics (in a pod: 0.0.0.0:8080)').argParser(parseListen).default({ host: '127.0.0.1', port: 8080 }, '127.0.0.1:8080'))
     .option('--workers <n>', 'concurrent reconciles', integerIn(1, 64), 4)
     .action(async (flags: OperatorFlags) => {
       const { validateTimings } = await import('../../../main/kube/leaderelection/LeaderElector');

@@ -1,6 +1,8 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import type { GrpcSourceView } from '../../../shared/grpc';
+import type { HttpServiceView } from '../../../shared/httpServices';
 import type { ServerOrigin, ServerSnapshot } from '../../../shared/mcp';
 import type { SearchHit } from '../../../shared/registry';
 import type { McpServerResourceView, ResourceStatuses } from '../../../shared/resources/statuses';
@@ -32,11 +34,21 @@ const tool = (source: string, name: string, score: number, description?: string)
   ...(description ? { description } : {}),
 });
 
+/** A gRPC source as grpc.list returns it; the palette reads its name, protocol, state, error, address and counts. */
+function grpcSource(name: string, view: Partial<GrpcSourceView> = {}): GrpcSourceView {
+  return { name, address: '127.0.0.1:50051', protocol: 'tools.v1', tls: { mode: 'plaintext', customCa: false, clientCertificate: false }, metadataKeys: [], state: 'ready', tools: [], services: [], ...view };
+}
+
 /** The palette on a backend whose registry search answers `hits[query]` (nothing for the partial queries typed on the way). */
-async function search(query: string, { servers = [], hits = [], workspace = [] }: { servers?: ServerSnapshot[]; hits?: SearchHit[]; workspace?: McpServerResourceView[] }) {
+async function search(
+  query: string,
+  { servers = [], hits = [], workspace = [], grpc = [], http = [] }: { servers?: ServerSnapshot[]; hits?: SearchHit[]; workspace?: McpServerResourceView[]; grpc?: GrpcSourceView[]; http?: HttpServiceView[] },
+) {
   const user = userEvent.setup();
   const fake = new FakeBackend()
     .answer('mcp.list', () => servers)
+    .answer('grpc.list', () => grpc)
+    .answer('http.list', () => http)
     .answer('resources.statuses', (): ResourceStatuses => ({ mcpServers: workspace, tools: [], toolPermissions: [] }))
     .answer('tools.search', (input) => ((input as { query: string }).query === query ? hits : []));
   renderWithBackend(<CommandPalette />, fake);
@@ -171,6 +183,49 @@ describe('CommandPalette servers', () => {
       'stdio server · ready · workspace · everything.yaml',
       'not connected · Error: Another McpServer named "everything" (everything.yaml) owns that server name · workspace · copy.yaml',
       'stdio server · ready · saved',
+    ]);
+  });
+});
+
+describe('CommandPalette sources of every kind', () => {
+  it('lists gRPC sources and HTTP services beside MCP servers, each saying what it is, and leads to the gRPC view', async () => {
+    const mirror = { name: 'mirror', description: 'Reverses a text', version: '1.0.0', compatibleVersions: [], callVersion: '1.0.0', registryName: 'grpc:hid.mirror' };
+    const { user } = await search('hid', {
+      servers: [server('hidden-docs')],
+      grpc: [grpcSource('hid', { tools: [mirror, { ...mirror, name: 'shout', registryName: 'grpc:hid.shout' }] as GrpcSourceView['tools'] }), grpcSource('other')],
+      http: [{ service: 'hid-api', location: 'hid-api.yaml', baseUrl: 'http://127.0.0.1:8081', tools: ['lookup'] }],
+    });
+    await screen.findByText('hid-api');
+    expect(shown()).toEqual([
+      { name: 'hid', group: 'Best match' },
+      { name: 'hidden-docs', group: 'Servers' },
+      { name: 'hid-api', group: 'Servers' },
+    ]);
+    expect(descriptionOf('hid')).toBe('gRPC tools.v1 · 2 tools · ready · 127.0.0.1:50051');
+    expect(descriptionOf('hid-api')).toBe('HTTP service · 1 tool · http://127.0.0.1:8081');
+    await user.click(screen.getByText('hid'));
+    expect(`${window.location.pathname}${window.location.search}`).toBe('/grpc?source=hid');
+  });
+
+  it('says why a gRPC source could not be listed', async () => {
+    await search('shapes', {
+      grpc: [grpcSource('shapes', { protocol: 'reflection', state: 'error', error: { code: 'ConnectionFailed', message: 'connect ECONNREFUSED 127.0.0.1:50051', retryable: true } })],
+    });
+    await screen.findByText('shapes');
+    expect(descriptionOf('shapes')).toBe('gRPC reflection · 0 methods · error: connect ECONNREFUSED 127.0.0.1:50051 · 127.0.0.1:50051');
+  });
+
+  it('shows a gRPC tool and an A2A skill the search found, under tools and skills', async () => {
+    await search('reverse', {
+      hits: [
+        { id: 'grpc:hid.mirror', kind: 'tool', name: 'mirror', source: 'grpc:hid', score: 1, description: 'Reverses a text' },
+        { id: 'a2a:sample.flip', kind: 'skill', name: 'Flip', source: 'a2a:sample', score: 0.9, description: 'Reverses the words of a message' },
+      ],
+    });
+    await screen.findByRole('button', { name: 'Tool grpc:hid.mirror' });
+    expect(shown()).toEqual([
+      { name: 'Tool grpc:hid.mirror', group: 'Tools and skills' },
+      { name: 'Skill a2a:sample.flip', group: 'Tools and skills' },
     ]);
   });
 });

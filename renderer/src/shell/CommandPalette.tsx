@@ -1,9 +1,11 @@
 import { Badge, CloseButton, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Spotlight, spotlight } from '@mantine/spotlight';
-import { IconBolt, IconRobot, IconSearch, IconServer2, IconTool } from '@tabler/icons-react';
+import { IconApi, IconBolt, IconRobot, IconSearch, IconServer2, IconServerBolt, IconTool } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type ReactElement } from 'react';
+import type { GrpcSourceView } from '../../../shared/grpc';
+import type { HttpServiceView } from '../../../shared/httpServices';
 import type { ServerSnapshot } from '../../../shared/mcp';
 import type { SearchHit } from '../../../shared/registry';
 import type { McpServerResourceView } from '../../../shared/resources/statuses';
@@ -61,8 +63,25 @@ export function serverOrigin(server: ServerSnapshot): string {
   return server.origin?.kind === 'workspace' ? `workspace · ${server.origin.file}` : 'saved';
 }
 
-/** A server of the palette: one the MCP service holds, or a workspace McpServer it does not (its spec or config has a problem). */
-type PaletteServer = { name: string; held: ServerSnapshot } | { name: string; unheld: McpServerResourceView };
+/**
+ * A source of registry entries in the palette: an MCP server the MCP service holds, a workspace
+ * McpServer it does not (its spec or config has a problem), a gRPC source or an HTTP service.
+ * (A2A agents come as agent hits of the search.)
+ */
+type PaletteServer =
+  | { name: string; held: ServerSnapshot }
+  | { name: string; unheld: McpServerResourceView }
+  | { name: string; grpc: GrpcSourceView }
+  | { name: string; http: HttpServiceView };
+
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** What a gRPC source's action says under its name: protocol, state (with the failure) and address. */
+export function grpcSourceDescription(source: GrpcSourceView): string {
+  const state = source.error ? `${source.state}: ${source.error.message.slice(0, MAX_ERROR_CHARS)}` : source.state;
+  const count = source.protocol === 'tools.v1' ? counted(source.tools.length, 'tool') : counted(source.services.reduce((sum, service) => sum + service.methods.length, 0), 'method');
+  return `gRPC ${source.protocol} · ${count} · ${state} · ${source.address}${source.managedBy ? ' · workspace' : ''}`;
+}
 
 /**
  * The workspace's McpServer resources the MCP service does not hold: an invalid spec, a value that
@@ -106,6 +125,8 @@ export function CommandPalette() {
     placeholderData: keepPreviousData,
   });
   const servers = useQuery(trpc.mcp.list.queryOptions());
+  const grpcSources = useQuery(trpc.grpc.list.queryOptions());
+  const httpServices = useQuery(trpc.http.list.queryOptions());
   const statuses = useQuery(trpc.resources.statuses.queryOptions());
   const needle = query.trim().toLowerCase();
 
@@ -139,6 +160,8 @@ export function CommandPalette() {
   const paletteServers: PaletteServer[] = [
     ...(servers.data ?? []).map((held) => ({ name: held.config.name, held })),
     ...unheldWorkspaceServers(servers.data ?? [], statuses.data?.mcpServers ?? []).map((unheld) => ({ name: unheld.name, unheld })),
+    ...(grpcSources.data ?? []).map((grpc) => ({ name: grpc.name, grpc })),
+    ...(httpServices.data ?? []).map((http) => ({ name: http.service, http })),
   ];
   const serverMatches = matchingByName(paletteServers, (s) => s.name, needle).slice(0, 6);
   const sectionMatches = matchingByName(sections, (s) => s.label, needle);
@@ -156,7 +179,24 @@ export function CommandPalette() {
   const serverItems: Ranked[] = serverMatches.map(({ item: s, match }) => ({
     exact: match === 'exact',
     element:
-      'held' in s ? (
+      'grpc' in s ? (
+        <Spotlight.Action
+          key={`grpc:${s.name}`}
+          onClick={() => navigate('grpc', { source: s.name })}
+          leftSection={<IconServerBolt size={16} />}
+          label={s.name}
+          description={grpcSourceDescription(s.grpc)}
+        />
+      ) : 'http' in s ? (
+        // HTTP services have no view of their own: their tools are in the tool browser.
+        <Spotlight.Action
+          key={`http:${s.name}`}
+          onClick={() => navigate('tools', s.http.tools[0] ? { tool: `http:${s.name}.${s.http.tools[0]}` } : {})}
+          leftSection={<IconApi size={16} />}
+          label={s.name}
+          description={`HTTP service · ${counted(s.http.tools.length, 'tool')} · ${s.http.error ? `error: ${s.http.error.slice(0, MAX_ERROR_CHARS)}` : s.http.baseUrl}`}
+        />
+      ) : 'held' in s ? (
         <Spotlight.Action
           key={`server:${s.name}`}
           onClick={() => navigate('servers', { server: s.name })}
