@@ -1,3 +1,4 @@
+import { operatorCaller } from '../../shared/caller';
 import { randomUUID } from 'node:crypto';
 import {
   assertionKind,
@@ -219,7 +220,7 @@ class RunExecution {
         timeoutMs: request.timeoutMs,
         maxTotalTimeoutMs: request.maxTotalTimeoutMs,
         confirmed: request.confirmed,
-        runId: this.runId,
+        caller: operatorCaller('run', { runId: this.runId }),
         maskValues: this.templates.secrets(),
         signal: this.signal,
       });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../shared/errors';
+import { callerAgent, type Caller } from '../../shared/caller';
 import { SourceKind, type InvocationRecord, type InvocationStatus } from '../../shared/invocation';
 import type { EffectiveRuntime, InvocationOutcome, InvocationProgress, PolicyVerdict, ToolEntry, ToolResult } from '../../shared/registry';
 import type { Logger } from '../platform/Logger';
@@ -28,6 +29,8 @@ export { DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './policy/EffectivePolicy';
 const PREVIEW_CHARS = 200;
 
 export interface InvocationRequest {
+  /** Who called and through which way in (its run id, if any, is the run the call belongs to). Required: no way in may leave it out. */
+  caller: Caller;
   /** The registry name, `<kind>:<source>.<tool>`. */
   name: string;
   arguments?: Record<string, unknown>;
@@ -41,7 +44,6 @@ export interface InvocationRequest {
   confirmed?: boolean;
   /** The definition hash the caller reviewed: a tool the lock holds for review runs only in that definition. */
   reviewedHash?: string;
-  runId?: string;
   /** A load run sends the same call many times on purpose: the run's duplicate-call rule does not apply. */
   allowRepeats?: boolean;
   replayOf?: string;
@@ -139,7 +141,7 @@ export class InvocationPipeline {
     // One trace per call (W3C Trace Context): a span for the call, one per stage under it; the
     // executor's requests carry it (ExecutionContext.span) and the record keeps its trace id.
     const tracing = this.tracing;
-    const span = tracing.start('tool.invoke', tracing.exporting ? { 'tool.name': request.name } : undefined);
+    const span = tracing.start('tool.invoke', tracing.exporting ? { 'tool.name': request.name, ...callerAttributes(request.caller) } : undefined);
     if (!tracing.exporting) return this.invokeTraced(request, span);
     return this.invokeTraced(request, span).then(
       (outcome) => {
@@ -200,8 +202,9 @@ export class InvocationPipeline {
     if (this.tracing.exporting) this.tracing.stage('policy', span, { 'policy.verdict': verdict.verdict, 'policy.refused': refusal !== undefined }).end();
     if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, verdict);
 
-    if (request.runId !== undefined && request.allowRepeats !== true) {
-      const first = this.ledger.claim(request.runId, entry.name, args);
+    const { runId } = request.caller;
+    if (runId !== undefined && request.allowRepeats !== true) {
+      const first = this.ledger.claim(runId, entry.name, args);
       if (first) return this.finish(at, duplicateCallResult(entry.name, first), undefined, verdict, 0, true);
     }
     return new PreparedCall(at, entry, executor, args, verdict, span, this.policy.runtime(entry));
@@ -294,7 +297,10 @@ export class InvocationPipeline {
       truncated: capped?.truncated ?? false,
       attempts,
       traceId: at.traceId,
+      via: at.request.caller.via,
     };
+    const agent = callerAgent(at.request.caller);
+    if (agent !== undefined) record.agent = agent;
     if (failure) {
       record.errorCode = failure.error.code;
       record.errorMessage = failure.error.message;
@@ -305,7 +311,7 @@ export class InvocationPipeline {
       record.taskStatus = task.status;
     }
     if (at.request.replayOf !== undefined) record.replayOf = at.request.replayOf;
-    if (at.request.runId !== undefined) record.runId = at.request.runId;
+    if (at.request.caller.runId !== undefined) record.runId = at.request.caller.runId;
     if (at.request.maskValues?.length) maskRecord(record, at.request.maskValues);
     this.publish(record);
 
@@ -398,6 +404,12 @@ class PreparedCall implements AttemptCall {
     this.task.events.push(event);
     this.at.request.onTask?.(update);
   }
+}
+
+/** The span attributes that say who called and how (OpenTelemetry attribute names under `tooldeck.caller`). */
+function callerAttributes(caller: Caller): Record<string, string> {
+  const agent = callerAgent(caller);
+  return agent === undefined ? { 'tooldeck.caller.via': caller.via } : { 'tooldeck.caller.via': caller.via, 'tooldeck.caller.agent': agent };
 }
 
 /** What the record of a call knows before the call runs. */
