@@ -114,6 +114,17 @@ describe('InvocationPipeline', () => {
     }
   });
 
+  it('judges each call with its caller: a permission scoped to an agent refuses that agent and lets the operator through', async () => {
+    const scoped: ToolPermission[] = [{ name: 'planner-hands-off', toolRef: 'mcp:github.*', operationRules: [{ operationClass: '*', verdict: 'deny' }], targetAgents: ['planner-bot'] }];
+    const { pipeline, executor } = setup(() => ok(), undefined, { permissions: () => scoped });
+    const byAgent = await pipeline.invoke({ caller: agentCaller('planner-bot', 'gateway'), name: 'mcp:github.create_issue', arguments: issue });
+    expect(byAgent.record).toMatchObject({ status: 'denied', errorCode: 'PolicyDenied', agent: 'planner-bot', via: 'gateway' });
+    expect(byAgent.error?.message).toBe('Policy denies mcp:github.create_issue: planner-hands-off: read → deny.');
+    const byOperator = await pipeline.invoke({ caller: operatorCaller('ui'), name: 'mcp:github.create_issue', arguments: issue });
+    expect(byOperator.record.status).toBe('ok');
+    expect(executor.calls).toHaveLength(1);
+  });
+
   it('answers an unknown tool with ToolNotFound (not retryable) and records it', async () => {
     const { pipeline, recorder, executor } = setup();
     const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.close_issue', arguments: {} });

@@ -186,7 +186,7 @@ export class InvocationPipeline {
     const { source, toolName } = registered.entry;
     const at: CallRecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId, sourceKind: source.kind, sourceName: source.name, tool: toolName };
     const { entry, executor } = registered;
-    const verdict = this.policy.verdict(entry);
+    const verdict = this.policy.verdict(entry, request.caller);
 
     const validating = this.tracing.stage('validate', span);
     try {
