@@ -109,7 +109,6 @@ export class InvocationPipeline {
   private readonly ledger = new RunCallLedger();
   /** What every attempt shares: the clock, one watch for all deadlines, reusable abort signals. */
   private readonly services: AttemptServices;
-  private readonly listeners = new Set<(record: InvocationRecord) => void>();
 
   constructor(private readonly options: InvocationPipelineOptions) {
     this.catalog = options.catalog;
@@ -120,12 +119,6 @@ export class InvocationPipeline {
     this.maxRecordedArgumentsBytes = options.maxRecordedArgumentsBytes ?? MAX_RECORDED_ARGUMENTS_BYTES;
     this.tracing = options.tracing ?? callTracing;
     this.services = { clock: this.clock, deadlines: new DeadlineWatch(this.clock), signals: new ReusableSignals() };
-  }
-
-  /** Every record also goes to these listeners (metrics, live history); returns the unsubscribe. */
-  onRecorded(listener: (record: InvocationRecord) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Forgets a run's calls, so the same call may run again under that id. */
@@ -331,18 +324,12 @@ export class InvocationPipeline {
   private readonly previewEnd = (text: string, end: number, maskValues: readonly string[] = []): number =>
     this.options.redactor ? this.options.redactor.safeEnd(text, end, maskValues) : safeCutEnd(text, end, maskValues);
 
+  /** The one recorder takes every record (the console's fans it out to history, metrics and the live feed). */
   private publish(record: InvocationRecord) {
     try {
       this.options.recorder?.record(record);
     } catch (error) {
       this.options.logger?.warn('Invocation recorder failed', { error: String(error), id: record.id });
-    }
-    for (const listener of this.listeners) {
-      try {
-        listener(record);
-      } catch (error) {
-        this.options.logger?.warn('Invocation listener failed', { error: String(error), id: record.id });
-      }
     }
   }
 }
