@@ -172,6 +172,8 @@ describe('HistoryView', () => {
     expect(within(viaCell(agentRow!)).getByTitle('via Gateway by agent planner-bot')).toBeInTheDocument();
     expect(viaCell(operatorRow!)).toHaveTextContent(/^CLI$/);
     expect(viaCell(olderRow!)).toHaveTextContent(/^$/);
+    await user.click(agentRow!);
+    expect(await screen.findByText('agent planner-bot via Gateway')).toBeInTheDocument();
 
     await choose(user, 'Way in', 'Gateway');
     await waitFor(() => expect(lastListQuery(backend)).toEqual({ via: 'gateway', limit: 200 }));
