@@ -6,6 +6,7 @@ import { fakeTasksExtensionStdio } from '../e2e/peers/mcp/fakeTasksExtension';
 import { createCore, type Core } from './core';
 import { silentLogger } from './platform/Logger';
 import { MemorySecretStore } from './platform/SecretStore';
+import { operatorCaller } from '../shared/caller';
 
 const server = 'tasks2026';
 let core: Core;
@@ -32,7 +33,7 @@ afterAll(async () => {
  */
 describe('createCore: a detached task’s history record', () => {
   it('gets the task’s final status when the task ends after the call was recorded', async () => {
-    const outcome = await core.pipeline.invoke({ name: `mcp:${server}.slow_compute`, arguments: { seconds: 0.3, label: 'dunes' }, confirmed: true, task: { mode: 'detach' } });
+    const outcome = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: `mcp:${server}.slow_compute`, arguments: { seconds: 0.3, label: 'dunes' }, confirmed: true, task: { mode: 'detach' } });
     const taskId = outcome.task!.taskId;
     expect(outcome.record).toMatchObject({ taskId, taskStatus: 'working' });
     await core.history.flush();
@@ -45,7 +46,7 @@ describe('createCore: a detached task’s history record', () => {
   }, 30_000);
 
   it('records a cancelled task as cancelled', async () => {
-    const outcome = await core.pipeline.invoke({ name: `mcp:${server}.slow_compute`, arguments: { seconds: 60, label: 'long' }, confirmed: true, task: { mode: 'detach' } });
+    const outcome = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: `mcp:${server}.slow_compute`, arguments: { seconds: 60, label: 'long' }, confirmed: true, task: { mode: 'detach' } });
     const taskId = outcome.task!.taskId;
     await core.mcp.tasks.cancel(server, taskId);
     // cancel answers with the server's view; the ledger settles when the status is next read.

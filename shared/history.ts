@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallerAgentName, CallerVia } from './caller';
 import { InvocationStatus, SourceKind, type InvocationRecord } from './invocation';
 
 // Inputs of the history and metrics queries (the store implements them, the router exposes
@@ -24,6 +25,10 @@ export const InvocationFilter = z.object({
   traceId: z.string().regex(/^[0-9a-f]{32}$/, 'A trace id is 32 lowercase hex digits').optional(),
   /** The call that ran as this MCP task. */
   taskId: z.string().max(512).optional(),
+  /** Calls that came in this way (`ui`, `cli`, `run`, …). */
+  via: CallerVia.optional(),
+  /** Calls one agent made; `null` for the operator's own calls. */
+  agent: CallerAgentName.nullable().optional(),
   /** Case-insensitive substring of the tool name, arguments, result preview or error message. */
   text: z.string().max(500).optional(),
 });

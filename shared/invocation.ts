@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallerAgentName, CallerVia } from './caller';
 import { AppErrorShape, ErrorCode } from './errors';
 import { TaskStatus } from './tasks';
 
@@ -50,6 +51,10 @@ export const InvocationRecord = z.object({
   taskStatus: TaskStatus.optional(),
   /** The W3C trace id of the call (the traceparent its requests carried; its spans when exported). */
   traceId: z.string().regex(/^[0-9a-f]{32}$/).optional(),
+  /** The way in the call came through; absent on records made before callers were recorded. */
+  via: CallerVia.optional(),
+  /** The agent that made the call; absent when the operator did. */
+  agent: CallerAgentName.optional(),
 });
 export type InvocationRecord = z.infer<typeof InvocationRecord>;
 

@@ -1,3 +1,4 @@
+import { callerAgent, type Caller } from './caller';
 import { LOCK_FILE_NAME, LOCK_RULE_NAME, type ToolHold } from './lock';
 import type { OperationClass, PolicyVerdict, RiskLevel, ToolAnnotations, ToolEntry, Verdict, VerdictRule } from './registry';
 
@@ -17,6 +18,18 @@ export interface ToolPermission {
   operationRules: OperationRule[];
   /** The workspace file it is written in, so a verdict can point at it. */
   file?: string;
+  /**
+   * Orloj's `apply_mode: scoped`: the rules apply only to calls these agents make, never to the
+   * operator's own. Absent: the permission applies to every caller (`apply_mode: global`).
+   */
+  targetAgents?: readonly string[];
+}
+
+/** Whether a permission's rules apply to a call by `caller` (the operator when absent, as views ask). */
+export function permissionAppliesTo(permission: Pick<ToolPermission, 'targetAgents'>, caller: Caller | undefined): boolean {
+  if (permission.targetAgents === undefined) return true;
+  const agent = caller ? callerAgent(caller) : undefined;
+  return agent !== undefined && permission.targetAgents.includes(agent);
 }
 
 const STRICTNESS: Record<Verdict, number> = { allow: 0, confirm: 1, deny: 2 };
@@ -41,7 +54,7 @@ export function isDestructive(entry: Pick<ToolEntry, 'annotations'>): boolean {
  * exceptions an operator writes down, so tools nobody has classified stay usable. To hold back a
  * class everywhere, write a `*` permission with a rule for that class.
  */
-export function verdictFor(entry: Pick<ToolEntry, 'name' | 'policy' | 'annotations'>, permissions: readonly ToolPermission[]): PolicyVerdict {
+export function verdictFor(entry: Pick<ToolEntry, 'name' | 'policy' | 'annotations'>, permissions: readonly ToolPermission[], caller?: Caller): PolicyVerdict {
   let verdict: Verdict = 'allow';
   const reasons: string[] = [];
   const rules: VerdictRule[] = [];
@@ -52,7 +65,7 @@ export function verdictFor(entry: Pick<ToolEntry, 'name' | 'policy' | 'annotatio
   };
   if (isDestructive(entry)) match({ name: 'destructiveHint', verdict: 'confirm' }, 'its server marks it destructive (annotations.destructiveHint) → confirm');
   for (const permission of permissions) {
-    if (!permissionCovers(permission, entry.name)) continue;
+    if (!permissionCovers(permission, entry.name) || !permissionAppliesTo(permission, caller)) continue;
     for (const rule of permission.operationRules) {
       for (const operationClass of entry.policy.operationClasses) {
         if (rule.operationClass !== '*' && rule.operationClass !== operationClass) continue;

@@ -9,6 +9,7 @@ import { createCore } from '../../main/core';
 import { FileSecretStore } from '../../main/platform/FileSecretStore';
 import { silentLogger } from '../../main/platform/Logger';
 import { runTooldeck } from './testing/runTooldeck';
+import { operatorCaller } from '../../shared/caller';
 
 /**
  * Every kind of credential a saved server can carry is saved through the CLI, used for real
@@ -155,10 +156,10 @@ describe('secrets at rest', () => {
       }
       // ...and on every platform from the server itself: server-everything's get-env returns its
       // process.env. Its result, secrets and all, also lands in history, which must mask them.
-      const printed = await core.pipeline.invoke({ name: 'mcp:local.get-env', arguments: {} });
+      const printed = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:local.get-env', arguments: {} });
       const env = JSON.parse((printed.result?.content as Array<{ text: string }>)[0]!.text) as Record<string, string>;
       expect(env).toMatchObject({ MY_SERVICE_TOKEN: SECRETS.namedEnv, DATABASE_URL, GITHUB_PAT: SECRETS.plainNamedEnv, LOG_LEVEL: 'debug' });
-      await core.pipeline.invoke({ name: 'mcp:local.echo', arguments: { message: everySecret } });
+      await core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:local.echo', arguments: { message: everySecret } });
       const transcript = core.mcp.transcript('local')!.export();
       expect(transcript).toContain('echo');
       for (const secret of Object.values(SECRETS)) expect(transcript).not.toContain(secret);

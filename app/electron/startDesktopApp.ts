@@ -31,6 +31,7 @@ import {
   type AppFrameFeature,
 } from './windowSecurity';
 import { placementFor, WindowStateStore } from './WindowStateStore';
+import { operatorCaller } from '../../shared/caller';
 
 export interface DesktopAppOptions {
   electron: DesktopElectron;
@@ -161,7 +162,7 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
     electron.session.defaultSession.setPermissionCheckHandler((contents, permission, origin, details) => permissionCheckHandler(contents, permission, origin, details, appFrames));
     registerAppProtocol(electron, join(options.mainDir, '../renderer'), data.dir);
     let updates: AppUpdates | undefined;
-    const rpc = new IpcRpcHost(appRouter, () => corePromise.then((core) => ({ core })), IPC_EVENT);
+    const rpc = new IpcRpcHost(appRouter, () => corePromise.then((core) => ({ core, caller: operatorCaller('ui') })), IPC_EVENT);
     registerIpc(electron, rpc, () => updates?.install());
     const updater = options.updater?.();
     if (updater) updates = new AppUpdates(updater, log, (version) => notify({ kind: 'update-ready', version }));

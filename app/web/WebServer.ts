@@ -9,6 +9,7 @@ import type { Core } from '../../main/core';
 import { appRouter } from '../../main/rpc/router';
 import { SECURITY_HEADERS } from '../common/contentSecurityPolicy';
 import { checkFetchSite, checkHostAndOrigin, declaredBodyTooLarge, DEFAULT_MAX_BODY_BYTES, isLoopbackHost, presentedToken, tokensEqual } from '../../main/platform/requestGuard';
+import { operatorCaller } from '../../shared/caller';
 
 export interface WebServerOptions {
   core: Core;
@@ -72,7 +73,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     basePath: '/trpc/',
     // A chunked body (no Content-Length) is counted as it arrives and cut off at the same cap.
     maxBodySize: maxBodyBytes,
-    createContext: () => ({ core: options.core, fromBrowser: true }),
+    createContext: () => ({ core: options.core, fromBrowser: true, caller: operatorCaller('ui') }),
     onError: ({ error, path }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') options.core.logger.error('rpc failed', { path, message: error.message });
     },

@@ -17,6 +17,7 @@ import { MemorySecretStore } from '../../main/platform/SecretStore';
 import { InvocationPipeline } from '../../main/registry/InvocationPipeline';
 import { MemoryInvocationRecorder } from '../../main/registry/testing/MemoryInvocationRecorder';
 import { ToolCatalog } from '../../main/registry/ToolCatalog';
+import { operatorCaller } from '../../shared/caller';
 
 const ROUNDS = 25;
 const CALLS_PER_ROUND = 100;
@@ -36,7 +37,7 @@ async function round(piped: boolean): Promise<number> {
   const start = performance.now();
   for (let i = 0; i < CALLS_PER_ROUND; i++) {
     if (piped) {
-      const outcome = await pipeline.invoke({ name: 'grpc:bench.convert_units', arguments: ARGS });
+      const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:bench.convert_units', arguments: ARGS });
       if (outcome.error) throw new Error(outcome.error.message);
     } else {
       await client.executeTool('convert_units', '1.0.0', ARGS, await direct.options(30_000));

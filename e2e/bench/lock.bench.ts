@@ -25,6 +25,7 @@ import { MemoryInvocationRecorder } from '../../main/registry/testing/MemoryInvo
 import { ToolCatalog } from '../../main/registry/ToolCatalog';
 import type { ToolExecutor } from '../../main/registry/types';
 import { round, summarize } from './benchStats';
+import { operatorCaller } from '../../shared/caller';
 
 const ROUNDS = 15;
 const CALLS_PER_ROUND = 3000;
@@ -62,7 +63,7 @@ async function main() {
     const plain = new InvocationPipeline({ catalog, recorder: new MemoryInvocationRecorder(1000) });
     const run = async (pipeline: InvocationPipeline) => {
       const start = performance.now();
-      for (let i = 0; i < CALLS_PER_ROUND; i++) await pipeline.invoke({ name: `mcp:bench.tool_${i % TOOLS}`, arguments: { id: 'x' } });
+      for (let i = 0; i < CALLS_PER_ROUND; i++) await pipeline.invoke({ caller: operatorCaller('cli'), name: `mcp:bench.tool_${i % TOOLS}`, arguments: { id: 'x' } });
       return ((performance.now() - start) * 1000) / CALLS_PER_ROUND;
     };
     await run(plain);

@@ -16,6 +16,7 @@ import { silentLogger } from '../../main/platform/Logger';
 import { MemorySecretStore } from '../../main/platform/SecretStore';
 import { everythingScript, startEverythingHttp } from '../peers/mcp/everything';
 import { fmt, round, summarize } from './benchStats';
+import { operatorCaller } from '../../shared/caller';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const ROUNDS = 20;
@@ -80,13 +81,13 @@ try {
 
   const stdio = await measure(
     'stdio',
-    () => core.pipeline.invoke({ name: 'mcp:stdio.echo', arguments: args }),
+    () => core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:stdio.echo', arguments: args }),
     () => stdioBare.callTool({ name: 'echo', arguments: args }),
     STDIO_TARGET,
   );
   const httpResult = await measure(
     'http',
-    () => core.pipeline.invoke({ name: 'mcp:http.echo', arguments: args }),
+    () => core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:http.echo', arguments: args }),
     () => httpBare.callTool({ name: 'echo', arguments: args }),
   );
   await stdioBare.close();

@@ -18,6 +18,7 @@ import { MemoryInvocationRecorder } from '../../main/registry/testing/MemoryInvo
 import { toolDocument, ToolSearchIndex } from '../../main/registry/search/ToolSearchIndex';
 import { ToolCatalog } from '../../main/registry/ToolCatalog';
 import type { ExecutionContext, ToolExecutor } from '../../main/registry/types';
+import { operatorCaller } from '../../shared/caller';
 
 const ROUNDS = 25;
 const CALLS_PER_ROUND = 2000;
@@ -75,7 +76,7 @@ async function overhead(executor: ToolExecutor, callsPerRound: number) {
   };
   const piped = async () => {
     const start = performance.now();
-    for (let i = 0; i < callsPerRound; i++) await pipeline.invoke({ name: 'mcp:bench.echo', arguments: args });
+    for (let i = 0; i < callsPerRound; i++) await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:bench.echo', arguments: args });
     return ((performance.now() - start) * 1000) / callsPerRound;
   };
 

@@ -14,6 +14,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { nodeBinaryPath, projectRoot, SHIPPED_MODULES, stageDesktopResources } from '../../scripts/desktopResources.mjs';
 import { desktopBuildOverrides } from '../../scripts/packageDesktop.mjs';
 import { createFakeElectronDist } from './FakeElectronDist';
+import { operatorCaller } from '../../shared/caller';
 
 // electron-builder packages the app here for real (Linux, `dir` target) around a stand-in for the
 // Electron binary; what a user installs is this folder plus the binary.
@@ -155,7 +156,7 @@ describe('the packaged app', () => {
       expect(server.serverInfo?.name).toBe('mcp-servers/everything');
       // The docs it reads from disk were shipped beside the bundle.
       expect(server.instructions).toMatch(/Server Instructions/);
-      const call = await core.pipeline.invoke({ name: 'mcp:everything.get-sum', arguments: { a: 2, b: 3 } });
+      const call = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:everything.get-sum', arguments: { a: 2, b: 3 } });
       expect(call.record).toMatchObject({ status: 'ok' });
       expect(JSON.stringify(call.result)).toContain('The sum of 2 and 3 is 5');
     });

@@ -41,5 +41,7 @@ export function a2aTurnRecord(
     resultPreview: preview.slice(0, redactor ? redactor.safeEnd(preview, PREVIEW_CHARS) : PREVIEW_CHARS),
     truncated: false,
     ...(outcome.traceId ? { traceId: outcome.traceId } : {}),
+    // The operator talking to an agent: a turn's way in is A2A itself, from the console or the CLI.
+    via: 'a2a',
   };
 }

@@ -1,3 +1,4 @@
+import { operatorCaller } from '../../shared/caller';
 import { randomBytes } from 'node:crypto';
 import { AppResourceMeta, MCP_APP_MIME_TYPE, type AppActivity, type AppCallToolInput, type CspViolation, type OpenAppInput, type OpenedApp } from '../../shared/apps';
 import { AppError } from '../../shared/errors';
@@ -133,7 +134,7 @@ export class McpAppHost {
     const session = this.require(input.appId);
     const name = toolEntryName({ kind: 'mcp', name: session.server }, input.name);
     if (!this.options.catalog.get(name)) throw new AppError('NotFound', `The app can only call tools of ${session.server}; it has no tool ${input.name}`);
-    return this.options.pipeline.invoke({ name, arguments: input.arguments, ...(input.confirmed ? { confirmed: true } : {}) });
+    return this.options.pipeline.invoke({ caller: operatorCaller('app', { sessionId: input.appId }), name, arguments: input.arguments, ...(input.confirmed ? { confirmed: true } : {}) });
   }
 
   /** The app's resources/read, on its own server. */

@@ -1,3 +1,4 @@
+import { operatorCaller } from '../../shared/caller';
 import { randomUUID } from 'node:crypto';
 import {
   assertionKind,
@@ -220,7 +221,7 @@ class RunExecution {
         maxTotalTimeoutMs: request.maxTotalTimeoutMs,
         // The file's `confirmed: true` counts only with the operator's own confirmation of this run.
         confirmed: request.confirmed === true && this.settings.confirm,
-        runId: this.runId,
+        caller: operatorCaller('run', { runId: this.runId }),
         maskValues: this.templates.secrets(),
         signal: this.signal,
       });

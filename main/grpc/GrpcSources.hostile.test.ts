@@ -11,6 +11,7 @@ import { ToolCatalog } from '../registry/ToolCatalog';
 import { GrpcSources } from './GrpcSources';
 import { SERVER_STREAM_CAPS } from './ReflectedMethods';
 import { REFLECTION_CAPS } from './ReflectionClient';
+import { operatorCaller } from '../../shared/caller';
 
 /**
  * Against the hand-written hostile reflection server of e2e/peers/grpc/hostileReflectionPeer.ts: a
@@ -55,10 +56,10 @@ describe('gRPC reflection against a hostile server', () => {
     expect(JSON.stringify(view).length).toBeLessThan(31 * 200 * 3);
 
     const deep = { left: { right: { left: {} } }, right: {} };
-    const echoed = await pipeline.invoke({ name: 'grpc:dag.hostile.v1.Dag/Echo', arguments: deep });
+    const echoed = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:dag.hostile.v1.Dag/Echo', arguments: deep });
     expect(echoed.error).toBeUndefined();
     expect((echoed.result?.structuredContent as { response: unknown }).response).toEqual(deep);
-    const invalid = await pipeline.invoke({ name: 'grpc:dag.hostile.v1.Dag/Echo', arguments: { left: { right: { left: 'not a message' } } } });
+    const invalid = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:dag.hostile.v1.Dag/Echo', arguments: { left: { right: { left: 'not a message' } } } });
     expect(invalid.error).toMatchObject({ code: 'InvalidArguments', step: 'validate', message: expect.stringContaining('/left/right/left must be object') });
     await sources.close();
   });
@@ -67,7 +68,7 @@ describe('gRPC reflection against a hostile server', () => {
     const { sources, pipeline } = setup();
     await sources.add({ name: 'dag', address: dag.address, protocol: 'reflection' });
     let progress = 0;
-    const flooded = await pipeline.invoke({ name: 'grpc:dag.hostile.v1.Dag/Flood', arguments: { leaf: 'small' }, onProgress: () => progress++ });
+    const flooded = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:dag.hostile.v1.Dag/Flood', arguments: { leaf: 'small' }, onProgress: () => progress++ });
     expect(flooded.error).toMatchObject({
       code: 'ExecutionFailed',
       step: 'stream',
@@ -81,7 +82,7 @@ describe('gRPC reflection against a hostile server', () => {
   it('cuts a stream of large messages at the byte cap', async () => {
     const { sources, pipeline } = setup();
     await sources.add({ name: 'dag', address: dag.address, protocol: 'reflection' });
-    const flooded = await pipeline.invoke({ name: 'grpc:dag.hostile.v1.Dag/Flood', arguments: { leaf: 'big' } });
+    const flooded = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:dag.hostile.v1.Dag/Flood', arguments: { leaf: 'big' } });
     expect(flooded.error).toMatchObject({ code: 'ExecutionFailed', step: 'stream', message: expect.stringContaining(`the server streamed more than ${SERVER_STREAM_CAPS.bytes / 1024 / 1024} MiB, the cap on one stream`) });
     await sources.close();
   });

@@ -9,6 +9,7 @@ import { InvocationPipeline } from '../registry/InvocationPipeline';
 import { MemoryInvocationRecorder } from '../registry/testing/MemoryInvocationRecorder';
 import { ToolCatalog } from '../registry/ToolCatalog';
 import { GrpcSources } from './GrpcSources';
+import { operatorCaller } from '../../shared/caller';
 
 /**
  * The reference Node server reflection, @grpc/reflection 1.0.4 over descriptors from
@@ -55,12 +56,13 @@ describe('gRPC reflection against @grpc/reflection (the reference Node implement
     const { sources, pipeline } = setup();
     await sources.add({ name: 'node', address: peer.address, protocol: 'reflection' });
     const result = await pipeline.invoke({
+      caller: operatorCaller('cli'),
       name: 'grpc:node.nodepeer.v1.Shapes/Describe',
       arguments: { label: 'disc', kind: 'KIND_ROUND', center: { x: 1.5, y: 2 }, style: { color: 'red', kind: 'KIND_ROUND' } },
     });
     expect(result.error).toBeUndefined();
     expect(result.result?.structuredContent).toMatchObject({ response: { summary: 'shape disc', style: { color: 'red', kind: 'KIND_ROUND' }, shape: { center: { x: 1.5, y: 2 } } }, status: { name: 'OK' } });
-    const tools = await pipeline.invoke({ name: 'grpc:node.tools.v1.ToolServer/ListTools', arguments: {} });
+    const tools = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:node.tools.v1.ToolServer/ListTools', arguments: {} });
     expect(tools.result?.structuredContent).toMatchObject({ response: { tools: [expect.objectContaining({ name: 'mirror' }), expect.objectContaining({ name: 'shout' })] } });
     await sources.close();
   });
@@ -69,7 +71,7 @@ describe('gRPC reflection against @grpc/reflection (the reference Node implement
     const { sources, pipeline } = setup();
     const view = await sources.add({ name: 'hid', address: peer.address });
     expect(view.tools.map((tool) => tool.registryName)).toEqual(['grpc:hid.mirror', 'grpc:hid.shout']);
-    const mirrored = await pipeline.invoke({ name: 'grpc:hid.mirror', arguments: { text: 'abc' } });
+    const mirrored = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:hid.mirror', arguments: { text: 'abc' } });
     expect(mirrored.result?.structuredContent).toEqual({ text: 'cba' });
     await sources.close();
   });

@@ -10,6 +10,7 @@ import { InvocationPipeline } from '../registry/InvocationPipeline';
 import { MemoryInvocationRecorder } from '../registry/testing/MemoryInvocationRecorder';
 import { ToolCatalog } from '../registry/ToolCatalog';
 import { GrpcSources, grpcMetadataSecretKey } from './GrpcSources';
+import { operatorCaller } from '../../shared/caller';
 
 /**
  * Real peers: the tools.v1 server written for the tests from the contract in
@@ -76,11 +77,11 @@ describe('gRPC sources against real servers', () => {
   it('runs ExecuteTool through the pipeline: validation first, the JSON result, a record', async () => {
     const { sources, pipeline, recorder } = setup();
     await sources.add({ name: 'weather', address: plain.address });
-    const ok = await pipeline.invoke({ name: 'grpc:weather.forecast', arguments: { city: 'Oslo', days: 2 } });
+    const ok = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:weather.forecast', arguments: { city: 'Oslo', days: 2 } });
     expect(ok.error).toBeUndefined();
     expect(ok.result?.structuredContent).toMatchObject({ city: 'Oslo', days: 2, forecast: [{ day: 1 }, { day: 2 }] });
     expect(recorder.list().at(-1)).toMatchObject({ sourceKind: 'grpc', sourceName: 'weather', tool: 'forecast', status: 'ok' });
-    const invalid = await pipeline.invoke({ name: 'grpc:weather.forecast', arguments: { days: 9 } });
+    const invalid = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:weather.forecast', arguments: { days: 9 } });
     expect(invalid.error).toMatchObject({ code: 'InvalidArguments', step: 'validate' });
     await sources.close();
   });
@@ -88,7 +89,7 @@ describe('gRPC sources against real servers', () => {
   it('maps a non-empty error to ExecutionFailed and gRPC statuses to Tooldeck codes', async () => {
     const { sources, pipeline } = setup();
     await sources.add({ name: 'weather', address: plain.address });
-    const call = (name: string, args: Record<string, unknown>) => pipeline.invoke({ name: `grpc:weather.${name}`, arguments: args });
+    const call = (name: string, args: Record<string, unknown>) => pipeline.invoke({ caller: operatorCaller('cli'), name: `grpc:weather.${name}`, arguments: args });
     expect((await call('fail', {})).error).toMatchObject({ code: 'ExecutionFailed', message: expect.stringContaining('boom') });
     const expected: Record<string, [string, boolean]> = {
       INVALID_ARGUMENT: ['InvalidArguments', false],
@@ -111,11 +112,11 @@ describe('gRPC sources against real servers', () => {
     const { sources, pipeline } = setup();
     await sources.add({ name: 'weather', address: plain.address });
     // Far below the runtime's 30 s default, so the server can only have seen the timeout asked for.
-    const seen = await pipeline.invoke({ name: 'grpc:weather.deadline', timeoutMs: 8_000 });
+    const seen = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:weather.deadline', timeoutMs: 8_000 });
     const remaining = (seen.result?.structuredContent as { remaining_ms: number }).remaining_ms;
     expect(remaining).toBeGreaterThan(0);
     expect(remaining).toBeLessThanOrEqual(8_000);
-    const slow = await pipeline.invoke({ name: 'grpc:weather.sleep', arguments: { ms: 3_000 }, timeoutMs: 300 });
+    const slow = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:weather.sleep', arguments: { ms: 3_000 }, timeoutMs: 300 });
     expect(slow.error?.code).toBe('Timeout');
     await sources.close();
   });
@@ -125,7 +126,7 @@ describe('gRPC sources against real servers', () => {
     sources.applyWorkspace([{ name: 'ws', address: plain.address, tls: { mode: 'plaintext' }, config: { runtime: { retry: { max_attempts: 3, backoff: '10ms' } } } }]);
     await sources.ensureListed('ws');
     expect(catalog.get('grpc:ws.status')?.runtime.retry.maxAttempts).toBe(3);
-    const outcome = await pipeline.invoke({ name: 'grpc:ws.status', arguments: { code: 'UNAVAILABLE' } });
+    const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:ws.status', arguments: { code: 'UNAVAILABLE' } });
     expect(outcome.record.attempts).toBe(3);
     expect(sources.get('ws').managedBy).toBe('workspace');
     sources.applyWorkspace([]);
@@ -138,13 +139,13 @@ describe('gRPC sources against real servers', () => {
     await sources.add({ name: 'weather', address: plain.address });
     await sources.pin('weather', 'forecast', '2.0.0');
     expect(sources.get('weather').tools.find((tool) => tool.name === 'forecast')).toMatchObject({ pinnedVersion: '2.0.0', callVersion: '2.0.0' });
-    expect((await pipeline.invoke({ name: 'grpc:weather.forecast', arguments: { city: 'Rome' } })).error).toBeUndefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:weather.forecast', arguments: { city: 'Rome' } })).error).toBeUndefined();
     await sources.pin('weather', 'forecast', '1.0.0');
-    const refused = await pipeline.invoke({ name: 'grpc:weather.forecast', arguments: { city: 'Rome' } });
+    const refused = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:weather.forecast', arguments: { city: 'Rome' } });
     expect(refused.error).toMatchObject({ code: 'ExecutionFailed', step: 'version' });
     expect(refused.error?.message).toMatch(/incompatible version.*"1\.0\.0".*2\.1\.0.*2\.0\.0/);
     await sources.pin('weather', 'forecast', undefined);
-    expect((await pipeline.invoke({ name: 'grpc:weather.forecast', arguments: { city: 'Rome' } })).error).toBeUndefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:weather.forecast', arguments: { city: 'Rome' } })).error).toBeUndefined();
     await sources.close();
   });
 
@@ -153,7 +154,7 @@ describe('gRPC sources against real servers', () => {
     await expect(sources.add({ name: 'guarded', address: withToken.address })).rejects.toMatchObject({ code: 'Unauthorized' });
     expect(sources.has('guarded')).toBe(false);
     await sources.add({ name: 'guarded', address: withToken.address, metadata: { authorization: 'Bearer s3cret-token' } });
-    expect((await pipeline.invoke({ name: 'grpc:guarded.convert_units', arguments: { value: 10, from: 'km', to: 'mi' } })).result?.structuredContent).toEqual({ value: 6.2137, unit: 'mi' });
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:guarded.convert_units', arguments: { value: 10, from: 'km', to: 'mi' } })).result?.structuredContent).toEqual({ value: 6.2137, unit: 'mi' });
     const file = readFileSync(join(dataDir, 'grpc-sources.json'), 'utf8');
     expect(file).not.toContain('s3cret-token');
     expect(JSON.parse(file).sources[0].metadataKeys).toEqual(['authorization']);
@@ -164,9 +165,9 @@ describe('gRPC sources against real servers', () => {
   it('speaks TLS with a private CA and mTLS with a client certificate', async () => {
     const { sources, pipeline, dataDir } = setup();
     await sources.add({ name: 'secure', address: tlsPeer.address, tls: { mode: 'tls', ca: certs.pem.ca } });
-    expect((await pipeline.invoke({ name: 'grpc:secure.forecast', arguments: { city: 'Lima' } })).error).toBeUndefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:secure.forecast', arguments: { city: 'Lima' } })).error).toBeUndefined();
     await sources.add({ name: 'mutual', address: mtlsPeer.address, tls: { mode: 'mtls', ca: certs.pem.ca, cert: certs.pem.clientCert, key: certs.pem.clientKey } });
-    expect((await pipeline.invoke({ name: 'grpc:mutual.forecast', arguments: { city: 'Lima' } })).error).toBeUndefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:mutual.forecast', arguments: { city: 'Lima' } })).error).toBeUndefined();
     expect(readFileSync(join(dataDir, 'grpc-sources.json'), 'utf8')).not.toContain('PRIVATE KEY');
     await sources.close();
   });
@@ -194,7 +195,7 @@ describe('gRPC sources against real servers', () => {
     const { sources, pipeline } = setup();
     const view = await sources.add({ name: 'peer', address: reflecting.address, protocol: 'reflection' });
     expect(view.services.map((service) => service.name)).toEqual(expect.arrayContaining(['grpc.health.v1.Health', 'explorer.v1.Explorer']));
-    const health = await pipeline.invoke({ name: 'grpc:peer.grpc.health.v1.Health/Check', arguments: { service: 'explorer.v1.Explorer' } });
+    const health = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:peer.grpc.health.v1.Health/Check', arguments: { service: 'explorer.v1.Explorer' } });
     expect(health.result?.structuredContent).toMatchObject({ response: { status: 'SERVING' }, status: { code: 0, name: 'OK' } });
 
     const echo = view.services.find((service) => service.name === 'explorer.v1.Explorer')!.methods.find((method) => method.method === 'Echo')!;
@@ -231,23 +232,23 @@ describe('gRPC sources against real servers', () => {
       nickname: 'nick',
       tree: { label: 'root', children: [{ label: 'leaf' }] },
     };
-    const reply = await pipeline.invoke({ name: 'grpc:peer.explorer.v1.Explorer/Echo', arguments: args });
+    const reply = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:peer.explorer.v1.Explorer/Echo', arguments: args });
     expect(reply.error).toBeUndefined();
     const structured = reply.result?.structuredContent as { response: { request: Record<string, unknown>; summary: string }; trailers: Record<string, string> };
     expect(structured.response.summary).toBe('hi hi');
     expect(structured.response.request).toMatchObject({ big: '9007199254740993', priority: 'PRIORITY_HIGH', email: 'a@b.c', at: '2026-01-31T12:00:00Z', wait: '1.500s', nickname: 'nick', tree: { children: [{ label: 'leaf' }] } });
     expect(structured.trailers['x-echo-count']).toBe('2');
 
-    const twoContacts = await pipeline.invoke({ name: 'grpc:peer.explorer.v1.Explorer/Echo', arguments: { email: 'a@b.c', phone: '1' } });
+    const twoContacts = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:peer.explorer.v1.Explorer/Echo', arguments: { email: 'a@b.c', phone: '1' } });
     expect(twoContacts.error).toMatchObject({ code: 'InvalidArguments' });
 
     const progress: string[] = [];
-    const counted = await pipeline.invoke({ name: 'grpc:peer.explorer.v1.Explorer/Count', arguments: { to: 3, intervalMs: 10 }, onProgress: (p) => progress.push(p.message!) });
+    const counted = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:peer.explorer.v1.Explorer/Count', arguments: { to: 3, intervalMs: 10 }, onProgress: (p) => progress.push(p.message!) });
     expect(progress.map((message) => JSON.parse(message))).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
     expect(counted.result?.structuredContent).toMatchObject({ responses: [{ n: 1 }, { n: 2 }, { n: 3 }], status: { name: 'OK' } });
 
     const controller = new AbortController();
-    const canceled = await pipeline.invoke({
+    const canceled = await pipeline.invoke({ caller: operatorCaller('cli'),
       name: 'grpc:peer.explorer.v1.Explorer/Count',
       arguments: { to: 1000, intervalMs: 20 },
       signal: controller.signal,
@@ -255,7 +256,7 @@ describe('gRPC sources against real servers', () => {
     });
     expect(canceled.error?.code).toBe('Canceled');
 
-    expect((await pipeline.invoke({ name: 'grpc:peer.explorer.v1.Explorer/Fail', arguments: { code: 'PERMISSION_DENIED' } })).error).toMatchObject({ code: 'Unauthorized' });
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:peer.explorer.v1.Explorer/Fail', arguments: { code: 'PERMISSION_DENIED' } })).error).toMatchObject({ code: 'Unauthorized' });
     await sources.close();
   });
 

@@ -9,6 +9,7 @@ import { MemorySecretStore } from '../platform/SecretStore';
 import { InvocationPipeline } from '../registry/InvocationPipeline';
 import { ToolCatalog } from '../registry/ToolCatalog';
 import { HttpServices } from './HttpServices';
+import { operatorCaller } from '../../shared/caller';
 
 const descriptorNaming = (env: string) => ({
   version: 2,
@@ -68,12 +69,12 @@ describe('HTTP services: the environment variable auth.env sends is fixed when t
     const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-http-'));
     const first = await start(dataDir);
     expect(await first.services.add({ service: 'trading', location: service.location })).toMatchObject({ authEnv: 'SERVICE_TOKEN' });
-    expect((await first.pipeline.invoke({ name: 'http:trading.echo', arguments: {} })).error).toBeUndefined();
+    expect((await first.pipeline.invoke({ caller: operatorCaller('cli'), name: 'http:trading.echo', arguments: {} })).error).toBeUndefined();
     expect(service.state.authorizations).toEqual(['Bearer service-token']);
 
     service.state.descriptor = descriptorNaming('AWS_SECRET_ACCESS_KEY');
     const second = await start(dataDir);
-    const call = await second.pipeline.invoke({ name: 'http:trading.echo', arguments: {} });
+    const call = await second.pipeline.invoke({ caller: operatorCaller('cli'), name: 'http:trading.echo', arguments: {} });
     expect(service.state.authorizations.join('\n')).not.toContain('aws-secret-value');
     expect(call.error).toMatchObject({ code: 'ToolNotFound' });
     expect(second.services.list()[0]?.error).toBe(

@@ -10,6 +10,7 @@ import { InvocationPipeline } from '../registry/InvocationPipeline';
 import { ToolCatalog } from '../registry/ToolCatalog';
 import { DefinitionLock } from './DefinitionLock';
 import { DefinitionStore } from './DefinitionStore';
+import { operatorCaller } from '../../shared/caller';
 
 const server: ToolSource = { kind: 'mcp', name: 'files' };
 const readFileTool: DescribedTool = { name: 'read_file', description: 'Reads a file of the project', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } };
@@ -50,7 +51,7 @@ describe('DefinitionLock', () => {
     await list(readFileTool, listTool);
     expect(lockFile()).toMatch(/mcp:files:\n {4}tools:\n {6}list_dir:\n {8}hash: sha256:[0-9a-f]{64}\n {8}body: sha256:/);
     expect(lock.status().sources[0]).toMatchObject({ source: 'mcp:files', locked: true, live: true, held: 0 });
-    expect((await pipeline.invoke({ name: 'mcp:files.read_file', arguments: { path: 'a' } })).error).toBeUndefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: { path: 'a' } })).error).toBeUndefined();
   });
 
   it('holds a changed tool: the verdict says so, the pipeline refuses it until that definition is confirmed or approved', async () => {
@@ -61,22 +62,22 @@ describe('DefinitionLock', () => {
     expect(verdict).toMatchObject({ verdict: 'confirm', hold: { state: 'changed', changes: ['description'] }, rules: [{ name: 'tooldeck.lock', file: 'tooldeck.lock' }] });
     expect(verdict.reasons[0]).toBe('tooldeck.lock: held for review: its description changed since tooldeck.lock approved it → confirm');
 
-    const refused = await pipeline.invoke({ name: 'mcp:files.read_file', arguments: { path: 'a' }, confirmed: true });
+    const refused = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: { path: 'a' }, confirmed: true });
     expect(refused.error).toMatchObject({ code: 'PolicyDenied' });
     expect(refused.error!.message).toMatch(/held for review: its description changed.*tooldeck lock diff mcp:files.*tooldeck lock approve mcp:files read_file/);
     expect(refused.record.status).toBe('denied');
     expect(executor.calls).toHaveLength(0);
 
-    const stale = await pipeline.invoke({ name: 'mcp:files.read_file', arguments: {}, reviewedHash: `sha256:${'0'.repeat(64)}` });
+    const stale = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: {}, reviewedHash: `sha256:${'0'.repeat(64)}` });
     expect(stale.error!.message).toMatch(/no longer the current one/);
-    const confirmed = await pipeline.invoke({ name: 'mcp:files.read_file', arguments: {}, reviewedHash: verdict.hold!.hash });
+    const confirmed = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: {}, reviewedHash: verdict.hold!.hash });
     expect(confirmed.error).toBeUndefined();
     expect(executor.calls).toHaveLength(1);
     // The other tool is untouched.
-    expect((await pipeline.invoke({ name: 'mcp:files.list_dir' })).error).toBeUndefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.list_dir' })).error).toBeUndefined();
 
     await lock.approve({ source: 'mcp:files', tools: ['read_file'], hashes: { read_file: verdict.hold!.hash } });
-    expect((await pipeline.invoke({ name: 'mcp:files.read_file', arguments: {} })).error).toBeUndefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: {} })).error).toBeUndefined();
     expect(lock.review('mcp:files').held).toBe(0);
   });
 
@@ -96,11 +97,11 @@ describe('DefinitionLock', () => {
     const hash = lock.review('mcp:files').tools[0]!.hash;
     await lock.reject({ source: 'mcp:files' });
     expect(lockFile()).toContain(`rejected:\n          - ${hash}`);
-    const denied = await pipeline.invoke({ name: 'mcp:files.read_file', arguments: {}, reviewedHash: hash, confirmed: true });
+    const denied = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: {}, reviewedHash: hash, confirmed: true });
     expect(denied.error!.message).toMatch(/is denied: this definition of read_file was rejected in tooldeck.lock/);
     expect(denied.verdict!.verdict).toBe('deny');
     await list(readFileTool);
-    expect((await pipeline.invoke({ name: 'mcp:files.read_file', arguments: {} })).error).toBeUndefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: {} })).error).toBeUndefined();
   });
 
   it('recognises a rename and, approved, drops the old name from the lock', async () => {
@@ -136,9 +137,9 @@ describe('DefinitionLock', () => {
     const { list, lock, pipeline } = await setup({ lockText: 'version: 1\nnewSources: hold\n', tracked: (source) => source.name !== 'adhoc' });
     await list(readFileTool);
     expect(lock.review('mcp:files').tools[0]!.state).toBe('new');
-    expect((await pipeline.invoke({ name: 'mcp:files.read_file', arguments: {} })).error!.message).toMatch(/has no entry in tooldeck.lock and new sources are held/);
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: {} })).error!.message).toMatch(/has no entry in tooldeck.lock and new sources are held/);
     await lock.approve({ source: 'mcp:files' });
-    expect((await pipeline.invoke({ name: 'mcp:files.read_file', arguments: {} })).error).toBeUndefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: {} })).error).toBeUndefined();
   });
 
   it('never trusts on first use while checking', async () => {

@@ -12,6 +12,7 @@ import { DefinitionLock } from './DefinitionLock';
 import { entryHashes } from './definitionHash';
 import { DefinitionStore } from './DefinitionStore';
 import { USER_LOCK_DECISIONS_FILE, UserLockDecisions } from './UserLockDecisions';
+import { operatorCaller } from '../../shared/caller';
 
 const server: ToolSource = { kind: 'mcp', name: 'files' };
 const readFileTool: DescribedTool = { name: 'read_file', description: 'Reads a file of the project', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } };
@@ -77,7 +78,7 @@ describe("a folder's tooldeck.lock under the user's decisions", () => {
     writeFileSync(join(cloned, 'tooldeck.lock'), approvingLock('trust-on-first-use', poisoned));
     await open(cloned);
     expect(state('read_file')).toBe('rejected');
-    const denied = await pipeline.invoke({ name: 'mcp:files.read_file', arguments: {}, confirmed: true });
+    const denied = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: {}, confirmed: true });
     expect(denied.verdict!.verdict).toBe('deny');
   });
 
@@ -90,7 +91,7 @@ describe("a folder's tooldeck.lock under the user's decisions", () => {
     await open(cloned);
     await list(poisoned, listTool);
     expect(state('read_file')).toBe('changed');
-    expect((await pipeline.invoke({ name: 'mcp:files.read_file', arguments: {} })).error!.message).toMatch(/held for review/);
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: {} })).error!.message).toMatch(/held for review/);
     expect(state('list_dir')).toBe('new');
   });
 

@@ -6,6 +6,7 @@ import { everythingStdio } from '../../e2e/peers/mcp/everything';
 import { createCore, type Core } from '../core';
 import { FileSecretStore } from '../platform/FileSecretStore';
 import { silentLogger } from '../platform/Logger';
+import { operatorCaller } from '../../shared/caller';
 
 const driftingServer = join(import.meta.dirname, '../../e2e/peers/mcp/driftingServerForTests.mjs');
 const cores: Core[] = [];
@@ -61,9 +62,9 @@ describe('definitions that really change, through the console core', () => {
     const entry = core.catalog.get('mcp:drift.get_weather')!;
     const verdict = core.pipeline.policy.verdict(entry);
     expect(verdict.hold).toMatchObject({ state: 'changed', changes: ['description'] });
-    const refused = await core.pipeline.invoke({ name: 'mcp:drift.get_weather', arguments: { city: 'Lisbon' } });
+    const refused = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:drift.get_weather', arguments: { city: 'Lisbon' } });
     expect(refused.error).toMatchObject({ code: 'PolicyDenied', message: expect.stringContaining('held for review: its description changed') });
-    const reviewed = await core.pipeline.invoke({ name: 'mcp:drift.get_weather', arguments: { city: 'Lisbon' }, reviewedHash: verdict.hold!.hash });
+    const reviewed = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:drift.get_weather', arguments: { city: 'Lisbon' }, reviewedHash: verdict.hold!.hash });
     expect(reviewed.result?.content).toEqual([{ type: 'text', text: 'get_weather ran with {"city":"Lisbon"}' }]);
     // The diff shows what a reviewer must see.
     const diff = core.lock.compare({ source: 'mcp:drift', from: 'approved', to: 'current' });
@@ -71,7 +72,7 @@ describe('definitions that really change, through the console core', () => {
     expect(core.lock.lint('mcp:drift').filter((finding) => finding.severity === 'high').map((finding) => finding.rule)).toEqual(expect.arrayContaining(['model-instructions', 'secret-requests']));
 
     await core.lock.approve({ source: 'mcp:drift', tools: ['get_weather'] });
-    expect((await core.pipeline.invoke({ name: 'mcp:drift.get_weather', arguments: { city: 'Lisbon' } })).error).toBeUndefined();
+    expect((await core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:drift.get_weather', arguments: { city: 'Lisbon' } })).error).toBeUndefined();
   });
 
   it('holds an added parameter and a rename on list_changed, and a new tool after a restart; each distinct set is a revision', async () => {

@@ -9,6 +9,7 @@ import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { McpService } from './McpService';
 import { pipelineFor } from './testing/pipelineFor';
+import { operatorCaller } from '../../shared/caller';
 
 const peers = resolve(import.meta.dirname, '../../e2e/peers/mcp');
 const services: McpService[] = [];
@@ -156,7 +157,7 @@ describe('large and slow results', () => {
     try {
       await service.save({ config: { name: 'slow', transport: 'stdio', command: process.execPath, args: [misbehaving, '--slow-reply'] } as never });
       // 20 pieces 100 ms apart: 2 s in all, under a 800 ms answer timeout.
-      const result = await tools.pipeline.invoke({ name: 'mcp:slow.echo', arguments: { message: 'patient' }, timeoutMs: 800 });
+      const result = await tools.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:slow.echo', arguments: { message: 'patient' }, timeoutMs: 800 });
       expect(result.error).toBeUndefined();
       expect(result.record.responseBytes).toBeGreaterThan(200_000);
     } finally {
@@ -169,7 +170,7 @@ describe('large and slow results', () => {
     const tools = pipelineFor(service);
     try {
       await service.save({ config: { name: 'large', transport: 'stdio', command: process.execPath, args: [join(peers, 'largeResultServer.mjs')] } as never });
-      const outcome = await tools.pipeline.invoke({ name: 'mcp:large.blob', arguments: { megabytes: 3 } });
+      const outcome = await tools.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:large.blob', arguments: { megabytes: 3 } });
       expect(outcome.error).toMatchObject({ code: 'ResultTooLarge', retryable: false });
       expect(outcome.error!.message).toMatch(/^mcp:large\.blob: The reply is 3\.0 MiB, over the 2 MiB a result may have; it was not read$/);
       expect(service.get('large').state.status).toBe('ready');
@@ -193,7 +194,7 @@ describe('large and slow results', () => {
     for (const config of servers) {
       await service.save({ config: config as never });
       expect(service.get(config.name).state.status).toBe('ready');
-      const outcome = await tools.pipeline.invoke({ name: `mcp:${config.name}.blob`, arguments: { megabytes: 3 } });
+      const outcome = await tools.pipeline.invoke({ caller: operatorCaller('cli'), name: `mcp:${config.name}.blob`, arguments: { megabytes: 3 } });
       expect(outcome.error, config.name).toMatchObject({ code: 'ResultTooLarge', retryable: false });
       expect(outcome.error!.message).toMatch(new RegExp(`^mcp:${config.name}\\.blob: The reply is 3\\.0 MiB, over the 2 MiB a result may have; it was not read$`));
       // Refused, not broken: the connection stays up and a result within the limit arrives whole.
@@ -240,7 +241,7 @@ describe('a server that breaks the rules stays usable', () => {
       'Tool "scalar" is unusable (inputSchema.type: Invalid input: expected "object"); the other tools work.',
     ]);
     expect(await tools.call('malformed', 'add', { a: 1, b: 1 })).toMatchObject({ content: [{ type: 'text', text: '2' }] });
-    const unusable = await tools.pipeline.invoke({ name: 'mcp:malformed.scalar', arguments: {}, confirmed: true });
+    const unusable = await tools.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:malformed.scalar', arguments: {}, confirmed: true });
     expect(unusable.error).toMatchObject({ code: 'ToolNotFound' });
   });
 
@@ -252,7 +253,7 @@ describe('a server that breaks the rules stays usable', () => {
     // canceled once the garbage has been read (what a timeout would report too, without a race
     // against the clock; the CLI test in e2e/cli/misbehaving.test.ts runs into the timeout).
     const cancel = new AbortController();
-    const call = tools.pipeline.invoke({ name: 'mcp:garbage.echo', arguments: { message: 'hi' }, timeoutMs: 600_000, signal: cancel.signal, confirmed: true });
+    const call = tools.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:garbage.echo', arguments: { message: 'hi' }, timeoutMs: 600_000, signal: cancel.signal, confirmed: true });
     await waitFor(() => (service.transcript('garbage')!.list().some((entry) => entry.text.startsWith('Not JSON-RPC on stdout')) ? true : undefined));
     cancel.abort();
     const outcome = await call;

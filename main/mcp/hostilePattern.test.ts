@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../core';
 import { FileSecretStore } from '../platform/FileSecretStore';
 import { silentLogger } from '../platform/Logger';
+import { operatorCaller } from '../../shared/caller';
 
 const redosServer = join(import.meta.dirname, '../../e2e/peers/mcp/redosPatternServerForTests.mjs');
 const cores: Core[] = [];
@@ -24,9 +25,9 @@ describe('a tool whose input schema carries a catastrophic-backtracking pattern'
       check();
     });
     // 2^40 steps for RegExp; the pipeline validates before the call is sent.
-    const refused = await core.pipeline.invoke({ name: 'mcp:redos.match_word', arguments: { word: `${'a'.repeat(40)}!` } });
+    const refused = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:redos.match_word', arguments: { word: `${'a'.repeat(40)}!` } });
     expect(refused.error).toMatchObject({ code: 'InvalidArguments', step: 'validate', message: 'Invalid arguments for mcp:redos.match_word: /word must match pattern "^(a|a)+$".' });
-    const accepted = await core.pipeline.invoke({ name: 'mcp:redos.match_word', arguments: { word: 'a'.repeat(40) } });
+    const accepted = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:redos.match_word', arguments: { word: 'a'.repeat(40) } });
     expect(accepted.result?.content).toEqual([{ type: 'text', text: `got {"word":"${'a'.repeat(40)}"}` }]);
   });
 });

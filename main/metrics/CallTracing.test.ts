@@ -16,6 +16,7 @@ import { A2aCatalogSync } from '../a2a/A2aCatalogSync';
 import { InvocationPipeline } from '../registry/InvocationPipeline';
 import { ToolCatalog } from '../registry/ToolCatalog';
 import { callTracing, TRACEPARENT } from './CallTracing';
+import { agentCaller, operatorCaller } from '../../shared/caller';
 
 interface OtlpSpan {
   traceId: string;
@@ -23,6 +24,7 @@ interface OtlpSpan {
   parentSpanId?: string;
   name: string;
   kind: number;
+  attributes?: Array<{ key: string; value: { stringValue?: string } }>;
 }
 
 /** An OTLP/HTTP collector for the test: keeps the spans of every JSON export it receives. */
@@ -67,7 +69,7 @@ describe('trace context (W3C, SEP-414)', () => {
   });
 
   it('puts the call’s traceparent in the request’s _meta, keeps the trace id in the record, and exports a span per stage', async () => {
-    const outcome = await tools.pipeline.invoke({ name: 'mcp:traced.echo', arguments: { message: 'traced' }, confirmed: true });
+    const outcome = await tools.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:traced.echo', arguments: { message: 'traced' }, confirmed: true });
     const traceId = outcome.record.traceId!;
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
 
@@ -93,12 +95,26 @@ describe('trace context (W3C, SEP-414)', () => {
     expect(traceparent.split('-')[2]).toBe(byName.get('transport')!.spanId);
   });
 
+  it('says on the call’s span who called and how: the way in always, the agent when an agent called', async () => {
+    const byAgent = await tools.pipeline.invoke({ caller: agentCaller('planner-bot', 'gateway'), name: 'mcp:traced.echo', arguments: { message: 'agent' }, confirmed: true });
+    const byOperator = await tools.pipeline.invoke({ caller: operatorCaller('ui'), name: 'mcp:traced.echo', arguments: { message: 'operator' }, confirmed: true });
+    await callTracing.flush();
+    const callerAttributes = (traceId: string) =>
+      Object.fromEntries(
+        (collector.spans.find((s) => s.traceId === traceId && s.name === 'tool.invoke')?.attributes ?? [])
+          .filter((a) => a.key.startsWith('tooldeck.caller.'))
+          .map((a) => [a.key, a.value.stringValue]),
+      );
+    expect(callerAttributes(byAgent.record.traceId!)).toEqual({ 'tooldeck.caller.via': 'gateway', 'tooldeck.caller.agent': 'planner-bot' });
+    expect(callerAttributes(byOperator.record.traceId!)).toEqual({ 'tooldeck.caller.via': 'ui' });
+  });
+
   it('without an exporter still gives each call a trace of its own, marked not sampled, and records nothing', async () => {
     await callTracing.configureOtlp(undefined);
     try {
       const before = collector.spans.length;
-      const first = await tools.pipeline.invoke({ name: 'mcp:traced.echo', arguments: { message: 'one' }, confirmed: true });
-      const second = await tools.pipeline.invoke({ name: 'mcp:traced.echo', arguments: { message: 'two' }, confirmed: true });
+      const first = await tools.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:traced.echo', arguments: { message: 'one' }, confirmed: true });
+      const second = await tools.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:traced.echo', arguments: { message: 'two' }, confirmed: true });
       expect(first.record.traceId).toMatch(/^[0-9a-f]{32}$/);
       expect(second.record.traceId).toMatch(/^[0-9a-f]{32}$/);
       expect(second.record.traceId).not.toBe(first.record.traceId);
@@ -173,13 +189,13 @@ describe('trace context on A2A messages', () => {
         return request.headers!.traceparent!;
       };
 
-      const quiet = await pipeline.invoke({ name: 'a2a:sample.echo', arguments: { text: 'untraced' } });
+      const quiet = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'a2a:sample.echo', arguments: { text: 'untraced' } });
       expect(quiet.record.status).toBe('ok');
       expect(sent()).toMatch(TRACEPARENT);
       expect(sent().split('-')[1]).toBe(quiet.record.traceId);
 
       await callTracing.configureOtlp({ url: collector.url });
-      const traced = await pipeline.invoke({ name: 'a2a:sample.echo', arguments: { text: 'traced' } });
+      const traced = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'a2a:sample.echo', arguments: { text: 'traced' } });
       expect(sent().split('-')[1]).toBe(traced.record.traceId);
       await callTracing.flush();
       const spans = collector.spans.filter((span) => span.traceId === traced.record.traceId);

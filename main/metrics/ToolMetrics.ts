@@ -14,6 +14,12 @@ export const DURATION_INSTRUMENT = 'tool.invoke.duration';
 export const INVOCATIONS_INSTRUMENT = 'tool.invocations';
 /** Task-augmented calls (MCP tasks), by tool, source and the task's status when the call was recorded. */
 export const TASKS_INSTRUMENT = 'tool.tasks';
+/**
+ * Agents are configured, so their names are few; this cap keeps a label from growing without end
+ * should a way in ever accept names it was not configured with. Later agents share `other`.
+ */
+export const MAX_AGENT_LABELS = 100;
+export const OTHER_AGENTS_LABEL = 'other';
 
 export interface PrometheusOptions {
   /** 0 picks a free port. */
@@ -64,6 +70,7 @@ export class ToolMetrics {
   private readonly duration: Histogram;
   private readonly invocations: Counter;
   private readonly tasks: Counter;
+  private readonly agentLabels = new Set<string>();
   private server: Server | undefined;
   private prometheusUrl: string | undefined;
   private otlp: OtlpState | undefined;
@@ -85,9 +92,21 @@ export class ToolMetrics {
 
   observe(rec: InvocationRecord): void {
     const attributes: Attributes = { tool_name: rec.tool, source: sourceId({ kind: rec.sourceKind, name: rec.sourceName }), status: rec.status };
+    // Who called and how, when the record knows: `via` has a handful of values, `agent` one per
+    // configured agent (the operator's calls carry none), capped in case names ever are not bounded.
+    if (rec.via !== undefined) attributes.via = rec.via;
+    if (rec.agent !== undefined) attributes.agent = this.agentLabel(rec.agent);
     this.duration.record(rec.latencyMs, attributes);
     this.invocations.add(1, attributes);
     if (rec.taskId) this.tasks.add(1, { tool_name: rec.tool, source: attributes.source, task_status: rec.taskStatus ?? 'unknown' });
+  }
+
+  /** The agent's name as a label value; past MAX_AGENT_LABELS distinct names, `other`. */
+  private agentLabel(agent: string): string {
+    if (this.agentLabels.has(agent)) return agent;
+    if (this.agentLabels.size >= MAX_AGENT_LABELS) return OTHER_AGENTS_LABEL;
+    this.agentLabels.add(agent);
+    return agent;
   }
 
   /** Serves `/metrics` in the Prometheus text format; calling it again moves the endpoint. */

@@ -9,6 +9,7 @@ import type { Logger } from './Logger';
 import { RedactingSecretStore, redactingLogger } from './RedactingSecretStore';
 import { SecretRedactor } from './SecretRedactor';
 import { MemorySecretStore, type SecretStore } from './SecretStore';
+import { operatorCaller } from '../../shared/caller';
 
 interface LogLine {
   level: keyof Logger;
@@ -125,7 +126,7 @@ describe('the console (createCore) masks a secret stored by an earlier run', () 
       const head = `${secret} `;
       const message = `${head}${'.'.repeat(190 - prefix.length - head.length)}${secret} and more after it`;
       expect(`${prefix}${message}`.indexOf(secret, prefix.length + 1)).toBe(190);
-      const outcome = await core.pipeline.invoke({ name: 'mcp:everything.echo', arguments: { message } });
+      const outcome = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:everything.echo', arguments: { message } });
       // The caller gets the tool's answer as it is; only what is kept is masked.
       expect((outcome.result?.content as Array<{ text: string }>)[0]!.text).toBe(`${prefix}${message}`);
 

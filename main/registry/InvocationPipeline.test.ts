@@ -10,6 +10,8 @@ import { MemoryInvocationRecorder } from './testing/MemoryInvocationRecorder';
 import { SecretRedactor } from '../platform/SecretRedactor';
 import type { ToolPermission } from './policy/ToolPermission';
 import { ToolCatalog } from './ToolCatalog';
+import { agentCaller, operatorCaller } from '../../shared/caller';
+import { ToolMetrics } from '../metrics/ToolMetrics';
 
 const github: ToolSource = { kind: 'mcp', name: 'github' };
 const issueSchema = {
@@ -43,15 +45,13 @@ function setup(behave?: (call: FakeCall) => Promise<ToolResult> | ToolResult, co
 const issue = { owner: 'acme', repo: 'deck', title: 'Crash on start' };
 
 describe('InvocationPipeline', () => {
-  it('runs a valid call and records it once, for the recorder and for listeners alike', async () => {
+  it('runs a valid call and records it once', async () => {
     const { pipeline, executor, recorder, clock } = setup(({ ctx }) => {
       expect(ctx.attempt).toBe(1);
       return new Promise((resolve) => clock.setTimeout(() => resolve(ok('found 3')), 120));
     });
-    const heard: string[] = [];
-    pipeline.onRecorded((record) => heard.push(record.id));
     const args = { query: 'crash', token: 'ghp_secret' };
-    const pending = pipeline.invoke({ name: 'mcp:github.search_code', arguments: args, runId: 'run-1', replayOf: 'inv-0' });
+    const pending = pipeline.invoke({ name: 'mcp:github.search_code', arguments: args, caller: operatorCaller('run', { runId: 'run-1' }), replayOf: 'inv-0' });
     await clock.advance(120);
     const outcome = await pending;
 
@@ -75,16 +75,56 @@ describe('InvocationPipeline', () => {
       attempts: 1,
       replayOf: 'inv-0',
       runId: 'run-1',
+      via: 'run',
       // Every call is a trace of its own (W3C trace context).
       traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
     expect(recorder.list()).toEqual([outcome.record]);
-    expect(heard).toEqual(['inv-1']);
+  });
+
+  it('records who called and how, and the metrics fed from the records carry it as labels', async () => {
+    const metrics = new ToolMetrics();
+    const recorder = new MemoryInvocationRecorder();
+    const { pipeline } = setup(() => ok(), undefined, { recorder: { record: (record) => (recorder.record(record), metrics.observe(record)) } });
+    try {
+      const byAgent = await pipeline.invoke({ caller: agentCaller('planner-bot', 'gateway', { sessionId: 's-1' }), name: 'mcp:github.search_code', arguments: {} });
+      const inRun = await pipeline.invoke({ caller: operatorCaller('run', { runId: 'run-9' }), name: 'mcp:github.search_code', arguments: {} });
+      const unknown = await pipeline.invoke({ caller: agentCaller('planner-bot', 'bus'), name: 'mcp:github.nothing', arguments: {} });
+      expect(byAgent.record).toMatchObject({ via: 'gateway', agent: 'planner-bot', status: 'ok' });
+      expect(inRun.record).toMatchObject({ via: 'run', runId: 'run-9' });
+      expect(Object.keys(inRun.record)).not.toContain('agent');
+      // A call that never reached a tool still says who made it.
+      expect(unknown.record).toMatchObject({ via: 'bus', agent: 'planner-bot', errorCode: 'ToolNotFound' });
+      expect(recorder.list().map((r) => [r.via, r.agent ?? null])).toEqual([
+        ['bus', 'planner-bot'],
+        ['run', null],
+        ['gateway', 'planner-bot'],
+      ]);
+
+      const { url } = await metrics.startPrometheus({ port: 0 });
+      const text = await (await fetch(url)).text();
+      expect(text).toContain('tool_invocations_total{tool_name="search_code",source="mcp:github",status="ok",via="gateway",agent="planner-bot",otel_scope_name="tooldeck"} 1');
+      expect(text).toContain('tool_invocations_total{tool_name="search_code",source="mcp:github",status="ok",via="run",otel_scope_name="tooldeck"} 1');
+      expect(text).toContain('tool_invoke_duration_count{tool_name="nothing",source="mcp:github",status="error",via="bus",agent="planner-bot",otel_scope_name="tooldeck"} 1');
+    } finally {
+      await metrics.shutdown();
+    }
+  });
+
+  it('judges each call with its caller: a permission scoped to an agent refuses that agent and lets the operator through', async () => {
+    const scoped: ToolPermission[] = [{ name: 'planner-hands-off', toolRef: 'mcp:github.*', operationRules: [{ operationClass: '*', verdict: 'deny' }], targetAgents: ['planner-bot'] }];
+    const { pipeline, executor } = setup(() => ok(), undefined, { permissions: () => scoped });
+    const byAgent = await pipeline.invoke({ caller: agentCaller('planner-bot', 'gateway'), name: 'mcp:github.create_issue', arguments: issue });
+    expect(byAgent.record).toMatchObject({ status: 'denied', errorCode: 'PolicyDenied', agent: 'planner-bot', via: 'gateway' });
+    expect(byAgent.error?.message).toBe('Policy denies mcp:github.create_issue: planner-hands-off: read → deny.');
+    const byOperator = await pipeline.invoke({ caller: operatorCaller('ui'), name: 'mcp:github.create_issue', arguments: issue });
+    expect(byOperator.record.status).toBe('ok');
+    expect(executor.calls).toHaveLength(1);
   });
 
   it('answers an unknown tool with ToolNotFound (not retryable) and records it', async () => {
     const { pipeline, recorder, executor } = setup();
-    const outcome = await pipeline.invoke({ name: 'mcp:github.close_issue', arguments: {} });
+    const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.close_issue', arguments: {} });
     expect(outcome.error).toEqual({ code: 'ToolNotFound', message: 'No tool named mcp:github.close_issue is registered.', retryable: false });
     expect(outcome.verdict).toBeUndefined();
     expect(outcome.record).toMatchObject({ status: 'error', errorCode: 'ToolNotFound', sourceKind: 'mcp', sourceName: 'github', tool: 'close_issue', attempts: 0 });
@@ -94,12 +134,12 @@ describe('InvocationPipeline', () => {
 
   it('rejects a name that is not <kind>:<source>.<tool> at all', async () => {
     const { pipeline } = setup();
-    await expect(pipeline.invoke({ name: 'create_issue' })).rejects.toMatchObject({ code: 'InvalidInput' });
+    await expect(pipeline.invoke({ caller: operatorCaller('cli'), name: 'create_issue' })).rejects.toMatchObject({ code: 'InvalidInput' });
   });
 
   it('validates arguments against the input schema and lists every failing path', async () => {
     const { pipeline, executor } = setup();
-    const outcome = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: { owner: 7, title: '', labels: ['ok', 3], extra: true } });
+    const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: { owner: 7, title: '', labels: ['ok', 3], extra: true } });
     expect(executor.calls).toHaveLength(0);
     expect(outcome.record.status).toBe('error');
     expect(outcome.error?.code).toBe('InvalidArguments');
@@ -118,8 +158,8 @@ describe('InvocationPipeline', () => {
     };
     catalog.replaceSource(github, [createToolEntry({ source: github, tool: { name: 'invite', inputSchema: schema } })], new FakeExecutor());
     const pipeline = new InvocationPipeline({ catalog });
-    expect((await pipeline.invoke({ name: 'mcp:github.invite', arguments: { email: 'a@b.co', pair: ['x', 1] } })).record.status).toBe('ok');
-    const bad = await pipeline.invoke({ name: 'mcp:github.invite', arguments: { email: 'nope', pair: [1, 'x'] } });
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.invite', arguments: { email: 'a@b.co', pair: ['x', 1] } })).record.status).toBe('ok');
+    const bad = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.invite', arguments: { email: 'nope', pair: [1, 'x'] } });
     expect(bad.error?.message).toMatch(/\/email must match format "email"; \/pair\/0 must be string; \/pair\/1 must be number/);
   });
 
@@ -131,7 +171,7 @@ describe('InvocationPipeline', () => {
 
     it('records a denied call as denied and never runs it', async () => {
       const { pipeline, executor } = setup(undefined, undefined, { permissions: () => guard });
-      const outcome = await pipeline.invoke({ name: 'mcp:github.delete_repo' });
+      const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.delete_repo' });
       expect(executor.calls).toHaveLength(0);
       expect(outcome.record).toMatchObject({ status: 'denied', errorCode: 'PolicyDenied', attempts: 0 });
       expect(outcome.error?.message).toBe('Policy denies mcp:github.delete_repo: no-deletes: delete → deny.');
@@ -140,10 +180,10 @@ describe('InvocationPipeline', () => {
 
     it('asks for confirmation, and runs once the caller confirms', async () => {
       const { pipeline, executor } = setup(undefined, undefined, { permissions: () => guard });
-      const first = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, runId: 'r' });
+      const first = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, caller: operatorCaller('run', { runId: 'r' }) });
       expect(first.record.status).toBe('denied');
       expect(first.error?.message).toMatch(/needs approval before it runs \(confirm-issues: read → confirm\); confirm it \(CLI: --yes\)/);
-      const second = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, runId: 'r', confirmed: true });
+      const second = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, caller: operatorCaller('run', { runId: 'r' }), confirmed: true });
       expect(second.record.status).toBe('ok');
       expect(second.duplicate).toBeUndefined();
       expect(executor.calls).toHaveLength(1);
@@ -153,7 +193,7 @@ describe('InvocationPipeline', () => {
   describe('time limits and cancellation', () => {
     it('times out at the entry runtime timeout (Orloj default 30s), as a retryable Timeout, and aborts the executor', async () => {
       const { pipeline, executor, clock } = setup(never);
-      const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue });
+      const pending = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue });
       await clock.advance(29_999);
       expect(executor.calls[0]!.ctx.signal.aborted).toBe(false);
       await clock.advance(1);
@@ -166,14 +206,14 @@ describe('InvocationPipeline', () => {
 
     it('treats a timeout that is not a number as due at once rather than never', async () => {
       const { pipeline, clock } = setup(never);
-      const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, timeoutMs: Number.NaN });
+      const pending = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue, timeoutMs: Number.NaN });
       await clock.advance(0);
       expect((await pending).record).toMatchObject({ status: 'timeout', latencyMs: 0 });
     });
 
     it('uses the request timeout when given', async () => {
       const { pipeline, clock } = setup(never);
-      const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, timeoutMs: 500 });
+      const pending = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue, timeoutMs: 500 });
       await clock.advance(500);
       expect((await pending).record).toMatchObject({ status: 'timeout', latencyMs: 500 });
     });
@@ -182,7 +222,7 @@ describe('InvocationPipeline', () => {
       let finish!: (result: ToolResult) => void;
       const { pipeline, executor, clock } = setup(() => new Promise((resolve) => (finish = resolve)));
       const progress: number[] = [];
-      const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, timeoutMs: 1000, onProgress: (p) => progress.push(p.progress) });
+      const pending = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue, timeoutMs: 1000, onProgress: (p) => progress.push(p.progress) });
       for (let step = 1; step <= 3; step++) {
         await clock.advance(900);
         executor.calls[0]!.ctx.onProgress({ progress: step, total: 3 });
@@ -196,7 +236,7 @@ describe('InvocationPipeline', () => {
 
     it('does not restart the timeout on progress when asked not to', async () => {
       const { pipeline, executor, clock } = setup(never);
-      const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, timeoutMs: 1000, resetTimeoutOnProgress: false });
+      const pending = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue, timeoutMs: 1000, resetTimeoutOnProgress: false });
       await clock.advance(900);
       executor.calls[0]!.ctx.onProgress({ progress: 1 });
       await clock.advance(100);
@@ -205,7 +245,7 @@ describe('InvocationPipeline', () => {
 
     it('never runs past the total limit, however much progress arrives', async () => {
       const { pipeline, executor, clock } = setup(never);
-      const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, timeoutMs: 1000, maxTotalTimeoutMs: 2500 });
+      const pending = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue, timeoutMs: 1000, maxTotalTimeoutMs: 2500 });
       for (let i = 0; i < 3; i++) {
         await clock.advance(800);
         executor.calls[0]!.ctx.onProgress({ progress: i });
@@ -219,7 +259,7 @@ describe('InvocationPipeline', () => {
     it('cancels when the caller aborts, and tells the executor', async () => {
       const { pipeline, executor, clock } = setup(never);
       const controller = new AbortController();
-      const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, signal: controller.signal });
+      const pending = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue, signal: controller.signal });
       await clock.advance(10);
       controller.abort();
       const outcome = await pending;
@@ -236,7 +276,7 @@ describe('InvocationPipeline', () => {
         if (releasing) ctx.releaseSignal?.();
         return ok();
       });
-      const call = () => pipeline.invoke({ name: 'mcp:github.search_code', arguments: {} });
+      const call = () => pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.search_code', arguments: {} });
       await call();
       await call();
       expect(seen[1]).toBe(seen[0]);
@@ -255,10 +295,10 @@ describe('InvocationPipeline', () => {
         ctx.releaseSignal?.();
         return seen.length === 1 ? never() : ok();
       });
-      const timedOut = pipeline.invoke({ name: 'mcp:github.search_code', arguments: {}, timeoutMs: 100 });
+      const timedOut = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.search_code', arguments: {}, timeoutMs: 100 });
       await clock.advance(100);
       expect((await timedOut).record.status).toBe('timeout');
-      await pipeline.invoke({ name: 'mcp:github.search_code', arguments: {} });
+      await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.search_code', arguments: {} });
       expect(seen[0]!.aborted).toBe(true);
       expect(seen[1]).not.toBe(seen[0]);
       expect(seen[1]!.aborted).toBe(false);
@@ -267,7 +307,7 @@ describe('InvocationPipeline', () => {
     it('gives an executor that asks for its signal only after the attempt failed an aborted one', async () => {
       let late: AbortSignal | undefined;
       const { pipeline, clock } = setup(({ ctx }) => new Promise(() => clock.setTimeout(() => (late = ctx.signal), 200)));
-      const pending = pipeline.invoke({ name: 'mcp:github.search_code', arguments: {}, timeoutMs: 100 });
+      const pending = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.search_code', arguments: {}, timeoutMs: 100 });
       await clock.advance(100);
       expect((await pending).record.status).toBe('timeout');
       await clock.advance(100);
@@ -277,7 +317,7 @@ describe('InvocationPipeline', () => {
 
     it('does not start a call whose signal is already aborted', async () => {
       const { pipeline, executor } = setup(never);
-      const outcome = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, signal: AbortSignal.abort() });
+      const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue, signal: AbortSignal.abort() });
       expect(outcome.record.status).toBe('canceled');
       expect(executor.calls).toHaveLength(0);
     });
@@ -293,7 +333,7 @@ describe('InvocationPipeline', () => {
         if (ctx.attempt < 3) throw new AppError('ConnectionFailed', 'connection reset');
         return ok();
       }, retrying);
-      const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue });
+      const pending = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue });
       await clock.advance(1000);
       const outcome = await pending;
       expect(startedAt).toEqual([0, 100, 300]);
@@ -302,7 +342,7 @@ describe('InvocationPipeline', () => {
 
     it('gives up after max_attempts attempts in total with the last error', async () => {
       const { pipeline, executor, clock } = setup(never, retrying);
-      const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, timeoutMs: 1000 });
+      const pending = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue, timeoutMs: 1000 });
       await clock.advance(10_000);
       const outcome = await pending;
       expect(executor.calls).toHaveLength(3);
@@ -313,12 +353,12 @@ describe('InvocationPipeline', () => {
       const thrown = setup(() => {
         throw new Error('boom');
       }, retrying);
-      const failed = await thrown.pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue });
+      const failed = await thrown.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue });
       expect(failed.record).toMatchObject({ status: 'error', errorCode: 'ExecutionFailed', errorMessage: 'boom', attempts: 1 });
       expect(failed.error?.retryable).toBe(false);
 
       const toolError = setup(() => ({ content: [{ type: 'text', text: 'repo is archived' }], isError: true }), retrying);
-      const outcome = await toolError.pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue });
+      const outcome = await toolError.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue });
       expect(toolError.executor.calls).toHaveLength(1);
       expect(outcome.error).toBeUndefined();
       expect(outcome.result?.isError).toBe(true);
@@ -331,7 +371,7 @@ describe('InvocationPipeline', () => {
         throw new AppError('ConnectionFailed', 'refused');
       }, retrying);
       const controller = new AbortController();
-      const pending = pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, signal: controller.signal });
+      const pending = pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue, signal: controller.signal });
       await clock.advance(50);
       controller.abort();
       expect((await pending).record).toMatchObject({ status: 'canceled', attempts: 1 });
@@ -341,7 +381,7 @@ describe('InvocationPipeline', () => {
   it('caps large results at max_tool_result_bytes and says so', async () => {
     const big = ok('x'.repeat(50_000));
     const { pipeline } = setup(() => big, undefined, { maxToolResultBytes: 4096 });
-    const outcome = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue });
+    const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue });
     expect(outcome.truncated).toBe(true);
     expect(outcome.result?.truncated).toBe(true);
     expect(Buffer.byteLength(JSON.stringify(outcome.result))).toBeLessThanOrEqual(4096);
@@ -355,7 +395,7 @@ describe('InvocationPipeline', () => {
     const substituted = 'run-secret-a41c9f';
     const results = [ok(`${'x'.repeat(190)}${stored} tail`), ok(`${'y'.repeat(195)}${substituted} tail`), ok(`${'z'.repeat(180)}${stored} tail`)];
     const { pipeline } = setup(() => results.shift()!, undefined, { redactor: new SecretRedactor([stored], { minLength: 4 }) });
-    const call = (maskValues?: string[]) => pipeline.invoke({ name: 'mcp:github.search_code', arguments: {}, maskValues });
+    const call = (maskValues?: string[]) => pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.search_code', arguments: {}, maskValues });
     expect((await call()).record.resultPreview).toBe('x'.repeat(190));
     expect((await call([substituted])).record.resultPreview).toBe('y'.repeat(195));
     // A secret wholly inside the preview stays for the recorder to mask; the cut stays at 200.
@@ -366,10 +406,10 @@ describe('InvocationPipeline', () => {
     it('runs the first call, answers repeats with duplicate_tool_call, whatever the key order', async () => {
       const { pipeline, executor } = setup();
       // delete_repo is marked destructive by its server: it runs once approved.
-      await pipeline.invoke({ name: 'mcp:github.delete_repo', arguments: {}, runId: 'run-7', confirmed: true });
-      const first = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, runId: 'run-7' });
-      const again = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: { title: issue.title, repo: issue.repo, owner: issue.owner }, runId: 'run-7' });
-      const third = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, runId: 'run-7' });
+      await pipeline.invoke({ name: 'mcp:github.delete_repo', arguments: {}, caller: operatorCaller('run', { runId: 'run-7' }), confirmed: true });
+      const first = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, caller: operatorCaller('run', { runId: 'run-7' }) });
+      const again = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: { title: issue.title, repo: issue.repo, owner: issue.owner }, caller: operatorCaller('run', { runId: 'run-7' }) });
+      const third = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, caller: operatorCaller('run', { runId: 'run-7' }) });
 
       expect(first.duplicate).toBeUndefined();
       expect(executor.calls).toHaveLength(2);
@@ -390,24 +430,24 @@ describe('InvocationPipeline', () => {
 
     it('runs the same call again in another run, without a run, or after the run ended', async () => {
       const { pipeline, executor } = setup();
-      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, runId: 'a' });
-      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, runId: 'b' });
-      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue });
-      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue });
+      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, caller: operatorCaller('run', { runId: 'a' }) });
+      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, caller: operatorCaller('run', { runId: 'b' }) });
+      await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue });
+      await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue });
       pipeline.endRun('a');
-      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, runId: 'a' });
+      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, caller: operatorCaller('run', { runId: 'a' }) });
       expect(executor.calls).toHaveLength(5);
     });
 
     it('does not count calls that never reached the tool', async () => {
       const { pipeline, executor } = setup();
-      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: { owner: 'acme' }, runId: 'r' });
-      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: { owner: 'acme' }, runId: 'r' });
+      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: { owner: 'acme' }, caller: operatorCaller('run', { runId: 'r' }) });
+      await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: { owner: 'acme' }, caller: operatorCaller('run', { runId: 'r' }) });
       expect(executor.calls).toHaveLength(0);
     });
   });
 
-  it('keeps answering when the recorder or a listener throws', async () => {
+  it('keeps answering when the recorder throws', async () => {
     const warnings: string[] = [];
     const { pipeline } = setup(undefined, undefined, {
       recorder: {
@@ -417,17 +457,14 @@ describe('InvocationPipeline', () => {
       },
       logger: { debug() {}, info() {}, error() {}, warn: (message) => warnings.push(message) },
     });
-    pipeline.onRecorded(() => {
-      throw new Error('listener bug');
-    });
-    const outcome = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue });
+    const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: issue });
     expect(outcome.record.status).toBe('ok');
-    expect(warnings).toEqual(['Invocation recorder failed', 'Invocation listener failed']);
+    expect(warnings).toEqual(['Invocation recorder failed']);
   });
 
   it('records a result that is not shaped like a tool result as a failed call, not a rejected one', async () => {
     const { pipeline, recorder } = setup(() => ({ content: 'not a list' }) as unknown as ToolResult);
-    const outcome = await pipeline.invoke({ name: 'mcp:github.search_code', arguments: {} });
+    const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.search_code', arguments: {} });
     expect(outcome.record).toMatchObject({ status: 'error', errorCode: 'ExecutionFailed', attempts: 1 });
     expect(recorder.list()).toHaveLength(1);
   });
@@ -437,8 +474,8 @@ it('gives records ids unique to the pipeline instance, in call order', async () 
   const ids = async () => {
     const { catalog } = setup();
     const pipeline = new InvocationPipeline({ catalog });
-    const first = await pipeline.invoke({ name: 'mcp:github.search_code' });
-    const second = await pipeline.invoke({ name: 'mcp:github.search_code' });
+    const first = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.search_code' });
+    const second = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.search_code' });
     return [first.record.id, second.record.id];
   };
   const [a1, a2] = await ids();
@@ -452,7 +489,7 @@ describe('MemoryInvocationRecorder', () => {
   it('keeps the newest records, newest first', async () => {
     const recorder = new MemoryInvocationRecorder(3);
     const { pipeline } = setup(undefined, undefined, { recorder });
-    for (let i = 0; i < 5; i++) await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: { ...issue, title: `t${i}` } });
+    for (let i = 0; i < 5; i++) await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:github.create_issue', arguments: { ...issue, title: `t${i}` } });
     expect(recorder.list().map((r) => JSON.parse(r.argumentsJson).title)).toEqual(['t4', 't3', 't2']);
     expect(recorder.list(1)).toHaveLength(1);
     expect(recorder.get(recorder.list()[1]!.id)?.argumentsJson).toContain('t3');

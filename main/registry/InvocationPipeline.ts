@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../shared/errors';
+import { callerAgent, type Caller } from '../../shared/caller';
 import { SourceKind, type InvocationRecord, type InvocationStatus } from '../../shared/invocation';
 import type { EffectiveRuntime, InvocationOutcome, InvocationProgress, PolicyVerdict, ToolEntry, ToolResult } from '../../shared/registry';
 import type { Logger } from '../platform/Logger';
@@ -28,6 +29,8 @@ export { DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './policy/EffectivePolicy';
 const PREVIEW_CHARS = 200;
 
 export interface InvocationRequest {
+  /** Who called and through which way in (its run id, if any, is the run the call belongs to). Required: no way in may leave it out. */
+  caller: Caller;
   /** The registry name, `<kind>:<source>.<tool>`. */
   name: string;
   arguments?: Record<string, unknown>;
@@ -41,7 +44,6 @@ export interface InvocationRequest {
   confirmed?: boolean;
   /** The definition hash the caller reviewed: a tool the lock holds for review runs only in that definition. */
   reviewedHash?: string;
-  runId?: string;
   /** A load run sends the same call many times on purpose: the run's duplicate-call rule does not apply. */
   allowRepeats?: boolean;
   replayOf?: string;
@@ -107,7 +109,6 @@ export class InvocationPipeline {
   private readonly ledger = new RunCallLedger();
   /** What every attempt shares: the clock, one watch for all deadlines, reusable abort signals. */
   private readonly services: AttemptServices;
-  private readonly listeners = new Set<(record: InvocationRecord) => void>();
 
   constructor(private readonly options: InvocationPipelineOptions) {
     this.catalog = options.catalog;
@@ -118,12 +119,6 @@ export class InvocationPipeline {
     this.maxRecordedArgumentsBytes = options.maxRecordedArgumentsBytes ?? MAX_RECORDED_ARGUMENTS_BYTES;
     this.tracing = options.tracing ?? callTracing;
     this.services = { clock: this.clock, deadlines: new DeadlineWatch(this.clock), signals: new ReusableSignals() };
-  }
-
-  /** Every record also goes to these listeners (metrics, live history); returns the unsubscribe. */
-  onRecorded(listener: (record: InvocationRecord) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Forgets a run's calls, so the same call may run again under that id. */
@@ -139,7 +134,7 @@ export class InvocationPipeline {
     // One trace per call (W3C Trace Context): a span for the call, one per stage under it; the
     // executor's requests carry it (ExecutionContext.span) and the record keeps its trace id.
     const tracing = this.tracing;
-    const span = tracing.start('tool.invoke', tracing.exporting ? { 'tool.name': request.name } : undefined);
+    const span = tracing.start('tool.invoke', tracing.exporting ? { 'tool.name': request.name, ...callerAttributes(request.caller) } : undefined);
     if (!tracing.exporting) return this.invokeTraced(request, span);
     return this.invokeTraced(request, span).then(
       (outcome) => {
@@ -184,7 +179,7 @@ export class InvocationPipeline {
     const { source, toolName } = registered.entry;
     const at: CallRecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId, sourceKind: source.kind, sourceName: source.name, tool: toolName };
     const { entry, executor } = registered;
-    const verdict = this.policy.verdict(entry);
+    const verdict = this.policy.verdict(entry, request.caller);
 
     const validating = this.tracing.stage('validate', span);
     try {
@@ -200,8 +195,9 @@ export class InvocationPipeline {
     if (this.tracing.exporting) this.tracing.stage('policy', span, { 'policy.verdict': verdict.verdict, 'policy.refused': refusal !== undefined }).end();
     if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, verdict);
 
-    if (request.runId !== undefined && request.allowRepeats !== true) {
-      const first = this.ledger.claim(request.runId, entry.name, args);
+    const { runId } = request.caller;
+    if (runId !== undefined && request.allowRepeats !== true) {
+      const first = this.ledger.claim(runId, entry.name, args);
       if (first) return this.finish(at, duplicateCallResult(entry.name, first), undefined, verdict, 0, true);
     }
     return new PreparedCall(at, entry, executor, args, verdict, span, this.policy.runtime(entry));
@@ -294,7 +290,10 @@ export class InvocationPipeline {
       truncated: capped?.truncated ?? false,
       attempts,
       traceId: at.traceId,
+      via: at.request.caller.via,
     };
+    const agent = callerAgent(at.request.caller);
+    if (agent !== undefined) record.agent = agent;
     if (failure) {
       record.errorCode = failure.error.code;
       record.errorMessage = failure.error.message;
@@ -305,7 +304,7 @@ export class InvocationPipeline {
       record.taskStatus = task.status;
     }
     if (at.request.replayOf !== undefined) record.replayOf = at.request.replayOf;
-    if (at.request.runId !== undefined) record.runId = at.request.runId;
+    if (at.request.caller.runId !== undefined) record.runId = at.request.caller.runId;
     if (at.request.maskValues?.length) maskRecord(record, at.request.maskValues);
     this.publish(record);
 
@@ -325,18 +324,12 @@ export class InvocationPipeline {
   private readonly previewEnd = (text: string, end: number, maskValues: readonly string[] = []): number =>
     this.options.redactor ? this.options.redactor.safeEnd(text, end, maskValues) : safeCutEnd(text, end, maskValues);
 
+  /** The one recorder takes every record (the console's fans it out to history, metrics and the live feed). */
   private publish(record: InvocationRecord) {
     try {
       this.options.recorder?.record(record);
     } catch (error) {
       this.options.logger?.warn('Invocation recorder failed', { error: String(error), id: record.id });
-    }
-    for (const listener of this.listeners) {
-      try {
-        listener(record);
-      } catch (error) {
-        this.options.logger?.warn('Invocation listener failed', { error: String(error), id: record.id });
-      }
     }
   }
 }
@@ -398,6 +391,12 @@ class PreparedCall implements AttemptCall {
     this.task.events.push(event);
     this.at.request.onTask?.(update);
   }
+}
+
+/** The span attributes that say who called and how (OpenTelemetry attribute names under `tooldeck.caller`). */
+function callerAttributes(caller: Caller): Record<string, string> {
+  const agent = callerAgent(caller);
+  return agent === undefined ? { 'tooldeck.caller.via': caller.via } : { 'tooldeck.caller.via': caller.via, 'tooldeck.caller.agent': agent };
 }
 
 /** What the record of a call knows before the call runs. */

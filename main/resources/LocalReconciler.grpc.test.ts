@@ -12,6 +12,7 @@ import { MemorySecretStore } from '../platform/SecretStore';
 import { InvocationPipeline } from '../registry/InvocationPipeline';
 import { ToolCatalog } from '../registry/ToolCatalog';
 import { createLocalResources, type LocalResources } from './createLocalResources';
+import { operatorCaller } from '../../shared/caller';
 
 const grpcTool = (name: string, spec: string) => `apiVersion: orloj.dev/v1
 kind: Tool
@@ -96,8 +97,8 @@ spec:
 
   it('obeys the ToolPermission that names the Tool, for every tool of its source', async () => {
     await until(() => catalog.get('grpc:weather.forecast'));
-    expect((await pipeline.invoke({ name: 'grpc:weather.forecast', arguments: { city: 'Oslo' } })).error).toMatchObject({ code: 'PolicyDenied' });
-    expect((await pipeline.invoke({ name: 'grpc:weather.forecast', arguments: { city: 'Oslo' }, confirmed: true })).error).toBeUndefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:weather.forecast', arguments: { city: 'Oslo' } })).error).toMatchObject({ code: 'PolicyDenied' });
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:weather.forecast', arguments: { city: 'Oslo' }, confirmed: true })).error).toBeUndefined();
   });
 
   it('reports a bad endpoint, and a missing token until it is set, as Error with the reason', async () => {
@@ -106,7 +107,7 @@ spec:
     expect(waiting.lastError).toMatch(/needs authorization/);
     await grpc.setMetadata('guarded', { authorization: 'ws-token' });
     await until(() => status('guarded')?.phase === 'Ready');
-    expect((await pipeline.invoke({ name: 'grpc:guarded.convert_units', arguments: { value: 2, from: 'km', to: 'km' } })).error).toBeUndefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('cli'), name: 'grpc:guarded.convert_units', arguments: { value: 2, from: 'km', to: 'km' } })).error).toBeUndefined();
   });
 
   it('drops the token, sending it nowhere, when the Tool keeps its name but its endpoint moves (a git pull)', async () => {

@@ -13,6 +13,7 @@ import { admitTool } from './admitTool';
 import { createLocalResources, type LocalResources } from './createLocalResources';
 import { WORKSPACE_MANAGED } from './mcpServerConfig';
 import { confirmFolderLaunches } from './testing/confirmFolderLaunches';
+import { operatorCaller } from '../../shared/caller';
 
 const everythingScript = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -164,14 +165,14 @@ describe('LocalReconciler against server-everything over stdio', { timeout: 60_0
       },
     ]);
     expect(resources.reconciler.statuses().toolPermissions[0]).toMatchObject({ enforced: true, registryToolRef: 'mcp:everything.*', status: { phase: 'Ready' } });
-    const held = await pipeline.invoke({ name: 'mcp:everything.trigger-long-running-operation', arguments: { duration: 1, steps: 1 } });
+    const held = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:everything.trigger-long-running-operation', arguments: { duration: 1, steps: 1 } });
     expect(held.verdict).toEqual({
       verdict: 'confirm',
       reasons: ['everything-changes-need-approval (permissions.yaml): write → confirm'],
       rules: [{ name: 'everything-changes-need-approval', verdict: 'confirm', operationClass: 'write', file: 'permissions.yaml' }],
     });
     expect(held.record.status).toBe('denied');
-    const echoed = await pipeline.invoke({ name: 'mcp:everything.echo', arguments: { message: 'hi' } });
+    const echoed = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:everything.echo', arguments: { message: 'hi' } });
     expect(echoed.result?.content).toEqual([{ type: 'text', text: 'Echo: hi' }]);
   });
 
@@ -196,7 +197,7 @@ describe('LocalReconciler against server-everything over stdio', { timeout: 60_0
     expect(resources.workspace.read('everything.yaml').text).toMatch(/^# the reference server\n/);
     await until(() => server('everything')?.status.generatedTools.includes('everything--get-sum'));
     await vi.waitFor(() => expect(catalog.get('mcp:everything.get-sum')).toBeDefined(), { timeout: 10_000 });
-    const summed = await pipeline.invoke({ name: 'mcp:everything.get-sum', arguments: { a: 2, b: 3 } });
+    const summed = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:everything.get-sum', arguments: { a: 2, b: 3 } });
     expect(summed.verdict?.verdict).toBe('allow');
     expect(summed.record.status).toBe('ok');
     expect(JSON.stringify(summed.result?.content)).toContain('5');

@@ -8,6 +8,7 @@ import { MemorySecretStore } from '../platform/SecretStore';
 import { createResourcesRouter } from '../rpc/resourcesRouter';
 import { createCallerFactory, type RpcContext } from '../rpc/trpc';
 import { createLocalResources, type LocalResources } from './createLocalResources';
+import { operatorCaller } from '../../shared/caller';
 
 const everythingYaml = `# The reference server.
 apiVersion: orloj.dev/v1
@@ -54,7 +55,7 @@ describe('resources.admitTool on a real workspace folder', () => {
   const mcp = new McpService({ dataDir, secretStore: new MemorySecretStore(), logger: silentLogger, clientInfo: { name: 'tooldeck-test', version: '0' } });
   let resources: LocalResources;
   // The resources router needs no core; only fromBrowser is read from the context.
-  const rpc = (context: Partial<RpcContext> = {}) => createCallerFactory(createResourcesRouter(() => resources))({ core: undefined as never, ...context });
+  const rpc = (context: Partial<RpcContext> = {}) => createCallerFactory(createResourcesRouter(() => resources))({ core: undefined as never, caller: operatorCaller('ui'), ...context });
   const onDisk = (file: string) => readFileSync(join(workspaceDir, file), 'utf8');
   const refusal = (promise: Promise<unknown>) =>
     promise.then(

@@ -80,12 +80,14 @@ export function permissionPlan(resource: ToolPermissionObject, tools: readonly O
   const { spec, metadata } = resource;
   const ref = registryToolRef(spec.tool_ref, tools);
   if (!ref) return { message: `tool_ref ${spec.tool_ref} names no MCP tool or registry name; nothing is governed` };
-  if (spec.apply_mode === 'scoped') {
-    return { registryToolRef: ref, message: `scoped to agents ${spec.target_agents?.join(', ')}; calls made here are no agent's, so it does not apply to them` };
-  }
   if (!spec.operation_rules?.length) {
     return { registryToolRef: ref, message: 'no operation_rules: its required_permissions are checked against agent roles, which the local target does not have' };
   }
   const permission = normalizeToolPermission({ name: metadata.name, tool_ref: ref, operation_rules: spec.operation_rules });
+  if (spec.apply_mode === 'scoped') {
+    // Every call names its caller, so a scoped permission governs the calls its agents make (and not the operator's).
+    const targetAgents = spec.target_agents ?? [];
+    return { registryToolRef: ref, permission: { ...permission, targetAgents }, message: `applies only to calls made by agents ${targetAgents.join(', ')}; the operator's own calls are not governed by it` };
+  }
   return { registryToolRef: ref, permission };
 }

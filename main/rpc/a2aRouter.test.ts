@@ -7,6 +7,7 @@ import { createCore, type Core } from '../core';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { createCaller } from './router';
+import { operatorCaller } from '../../shared/caller';
 
 let core: Core;
 let agent: RunningPeer;
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 describe('A2A turns land in history and metrics', () => {
   it('records a blocking send and a streamed turn as a2a:<agent> calls', async () => {
-    const rpc = createCaller({ core });
+    const rpc = createCaller({ core, caller: operatorCaller('ui') });
     await rpc.a2a.save({ name: 'sample', url: agent.url });
     expect((await rpc.a2a.send({ agent: 'sample', message: '/echo hello' })).text).toContain('hello');
     const states: string[] = [];

@@ -10,6 +10,7 @@ import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { collectionsRouter } from './collectionsRouter';
 import { createCallerFactory } from './trpc';
+import { operatorCaller } from '../../shared/caller';
 
 let core: Core;
 const callerFor = createCallerFactory(collectionsRouter);
@@ -30,7 +31,7 @@ afterAll(() => core?.close());
 
 describe('collections router', () => {
   it('imports, lists, reads, exports and removes collections', async () => {
-    const rpc = callerFor({ core });
+    const rpc = callerFor({ core, caller: operatorCaller('ui') });
     await rpc.import({ text: example });
     expect(await rpc.list()).toEqual([{ name: 'everything', description: expect.stringContaining('Echo, sums'), requestCount: 6 }]);
     expect((await rpc.read({ name: 'everything' })).text).toBe(example);
@@ -42,12 +43,12 @@ describe('collections router', () => {
   });
 
   it('saves a call from the invoke panel and one from history into a collection that then runs', async () => {
-    const rpc = callerFor({ core });
+    const rpc = callerFor({ core, caller: operatorCaller('ui') });
     const fromPanel = await rpc.draftFromCall({ name: 'mcp:everything.echo', arguments: { message: 'saved from the panel' } });
     expect(fromPanel).toMatchObject({ name: 'echo', target: 'mcp:everything', tool: 'echo', assertions: [{ status: 'ok' }] });
     await rpc.saveRequest({ collection: 'saved-calls', request: { ...fromPanel, name: 'panel echo' }, description: 'calls worth keeping' });
 
-    const call = await core.pipeline.invoke({ name: 'mcp:everything.get-sum', arguments: { a: 'x', b: 1 } });
+    const call = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:everything.get-sum', arguments: { a: 'x', b: 1 } });
     await core.history.flush();
     const fromHistory = await rpc.draftFromHistory({ id: call.record.id });
     expect(fromHistory).toMatchObject({ target: 'mcp:everything', tool: 'get-sum', arguments: { a: 'x', b: 1 }, assertions: [{ status: 'error', code: 'InvalidArguments' }] });
@@ -64,7 +65,7 @@ describe('collections router', () => {
 
   it('cancels the run when the subscriber goes away', async () => {
     const controller = new AbortController();
-    const rpc = callerFor({ core }, { signal: controller.signal });
+    const rpc = callerFor({ core, caller: operatorCaller('ui') }, { signal: controller.signal });
     const collection = {
       name: 'slow',
       requests: [
@@ -84,7 +85,7 @@ describe('collections router', () => {
       // The caller rejects an aborted subscription; what matters is what happened to the run.
     }
     expect(events.slice(0, 2)).toEqual(['run-started', 'request-started']);
-    await expect.poll(() => callerFor({ core }).report({ runId, format: 'json' }).then((text) => JSON.parse(text).canceled), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => callerFor({ core, caller: operatorCaller('ui') }).report({ runId, format: 'json' }).then((text) => JSON.parse(text).canceled), { timeout: 10_000 }).toBe(true);
     await core.history.flush();
     expect(core.history.list({ runId }).items.map((r) => [r.tool, r.status])).toEqual([['trigger-long-running-operation', 'canceled']]);
   });

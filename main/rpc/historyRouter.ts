@@ -1,3 +1,4 @@
+import { operatorCaller } from '../../shared/caller';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { ExportFormat, InvocationFilter, InvocationListQuery } from '../../shared/history';
@@ -26,7 +27,7 @@ export async function replayInvocation(core: Core, id: string) {
   if (!args || typeof args !== 'object' || Array.isArray(args) || JSON.stringify(args).includes('"***"') || '_truncated' in (args as object)) {
     throw new AppError('InvalidInput', 'The recorded arguments were masked or cut to size, so the call cannot be replayed exactly');
   }
-  return core.pipeline.invoke({ name: toolEntryName({ kind: original.sourceKind, name: original.sourceName }, original.tool), arguments: args as Record<string, unknown>, replayOf: id, confirmed: true });
+  return core.pipeline.invoke({ caller: operatorCaller('replay'), name: toolEntryName({ kind: original.sourceKind, name: original.sourceName }, original.tool), arguments: args as Record<string, unknown>, replayOf: id, confirmed: true });
 }
 
 export const historyRouter = router({

@@ -8,6 +8,7 @@ import { createCore, type Core } from '../core';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { createCaller } from './router';
+import { operatorCaller } from '../../shared/caller';
 
 const everythingScript = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -22,7 +23,7 @@ afterAll(async () => {
 
 describe('resources and prompts of a server that is not connected', { timeout: 60_000 }, () => {
   it('answer ConnectionFailed (a contract error the UI can show), not an internal error; NotFound for a name never saved', async () => {
-    const rpc = createCaller({ core });
+    const rpc = createCaller({ core, caller: operatorCaller('ui') });
     await rpc.mcp.save({ config: McpServerConfig.parse({ name: 'everything', enabled: false, transport: 'stdio', command: process.execPath, args: [everythingScript, 'stdio'] }) });
 
     const notConnected = { code: 'BAD_GATEWAY', message: 'Server "everything" is not connected', cause: { code: 'ConnectionFailed', retryable: true } };

@@ -9,6 +9,7 @@ import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { oauthRouter } from './oauthRouter';
 import { createCallerFactory } from './trpc';
+import { operatorCaller } from '../../shared/caller';
 
 let core: Core;
 let server: ProtectedServer;
@@ -27,7 +28,7 @@ afterAll(async () => {
 
 describe('oauth router', () => {
   it('streams the steps of a sign-in started over RPC and finished by the browser, then signs out', async () => {
-    const rpc = callerFor({ core });
+    const rpc = callerFor({ core, caller: operatorCaller('ui') });
     expect(await rpc.status({ server: 'notes' })).toMatchObject({ state: 'signed-out', steps: [], hasRefreshToken: false });
 
     const seen: OAuthStatus[] = [];
@@ -53,7 +54,7 @@ describe('oauth router', () => {
   });
 
   it('validates client settings and refuses stdio servers', async () => {
-    const rpc = callerFor({ core });
+    const rpc = callerFor({ core, caller: operatorCaller('ui') });
     await expect(rpc.setClient({ server: 'notes', grant: 'client_credentials', clientId: 'machine' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('pre-registered client id and its secret or private key') });
     expect((await rpc.setClient({ server: 'notes', grant: 'client_credentials', clientId: 'machine', clientSecret: 'x'.repeat(24), scopes: 'mcp:tools' })).settings).toEqual({
       grant: 'client_credentials',

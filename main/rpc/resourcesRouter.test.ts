@@ -9,12 +9,13 @@ import { MemorySecretStore } from '../platform/SecretStore';
 import { createLocalResources, type LocalResources } from '../resources/createLocalResources';
 import { createResourcesRouter } from './resourcesRouter';
 import { createCallerFactory } from './trpc';
+import { operatorCaller } from '../../shared/caller';
 
 const exampleDir = join(import.meta.dirname, '../../examples/workspace');
 let core: Core;
 let resources: LocalResources;
 let dataDir: string;
-const rpc = () => createCallerFactory(createResourcesRouter(() => resources))({ core });
+const rpc = () => createCallerFactory(createResourcesRouter(() => resources))({ core, caller: operatorCaller('ui') });
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-resources-rpc-'));
@@ -97,7 +98,7 @@ describe('resources router', { timeout: 60_000 }, () => {
   });
 
   it('from the browser, starts no command a saved file or an opened folder declares until its line is confirmed', async () => {
-    const browser = () => createCallerFactory(createResourcesRouter(() => resources))({ core, fromBrowser: true });
+    const browser = () => createCallerFactory(createResourcesRouter(() => resources))({ core, fromBrowser: true, caller: operatorCaller('ui') });
     const marker = join(mkdtempSync(join(tmpdir(), 'tooldeck-launch-')), 'ran');
     const text = `apiVersion: orloj.dev/v1\nkind: McpServer\nmetadata: {name: sneaky}\nspec:\n  transport: stdio\n  command: \${node}\n  args: ['-e', "require('fs').writeFileSync('${marker}', 'x')"]\n`;
     const refusal = await browser()

@@ -8,6 +8,7 @@ import { createCore, type Core } from '../core';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { createCaller } from './router';
+import { operatorCaller } from '../../shared/caller';
 
 let core: Core;
 let grpcPeer: NodeReflectionPeer;
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 describe('tools.search (what the command palette asks)', () => {
   it('finds gRPC tools, reflected gRPC methods and A2A skills, not only MCP tools', async () => {
-    const rpc = createCaller({ core });
+    const rpc = createCaller({ core, caller: operatorCaller('ui') });
     await rpc.grpc.add({ name: 'hid', address: grpcPeer.address });
     await rpc.grpc.add({ name: 'shapes', address: grpcPeer.address, protocol: 'reflection' });
     await rpc.a2a.save({ name: 'sample', url: agent.url });

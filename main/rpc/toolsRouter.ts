@@ -5,10 +5,16 @@ import { InvokeRequest, SearchQuery, ToolListFilter } from '../../shared/registr
 import { AsyncQueue, watch } from '../platform/AsyncQueue';
 import { classifyError } from '../registry/classifyError';
 import type { Core } from '../core';
-import { procedure, router } from './trpc';
+import type { InvocationRequest } from '../registry/InvocationPipeline';
+import { procedure, router, type RpcContext } from './trpc';
 
 function toolViews(core: Core, filter?: z.infer<typeof ToolListFilter>) {
   return core.catalog.list(filter).map((entry) => core.pipeline.policy.view(entry));
+}
+
+/** The host's caller, in the run the request names (a run id sent with a call joins that run's ledger). */
+function invocationOf(ctx: RpcContext, { runId, ...request }: InvokeRequest): InvocationRequest {
+  return { ...request, caller: runId === undefined ? ctx.caller : { ...ctx.caller, runId } };
 }
 
 export const toolsRouter = router({
@@ -41,7 +47,7 @@ export const toolsRouter = router({
     return entry ? ctx.core.pipeline.policy.view(entry) : null;
   }),
   /** One call, no streaming: for scripts and the CLI-like uses of the UI (replay). */
-  invoke: procedure.input(InvokeRequest).mutation(({ ctx, input, signal }) => ctx.core.pipeline.invoke({ ...input, signal })),
+  invoke: procedure.input(InvokeRequest).mutation(({ ctx, input, signal }) => ctx.core.pipeline.invoke({ ...invocationOf(ctx, input), signal })),
   /**
    * A call with live progress. Unsubscribing cancels it: the signal reaches the executor, which sends
    * the protocol's cancel (notifications/cancelled for MCP).
@@ -51,7 +57,7 @@ export const toolsRouter = router({
     queue.push({ type: 'started', at: Date.now() });
     ctx.core.pipeline
       .invoke({
-        ...input,
+        ...invocationOf(ctx, input),
         signal,
         onProgress: (p) => queue.push({ type: 'progress', at: Date.now(), ...p }),
         onTask: (update) => queue.push({ type: 'task', ...update }),

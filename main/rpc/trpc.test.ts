@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { createCallerFactory, procedure, router } from './trpc';
+import { operatorCaller } from '../../shared/caller';
 
 const testRouter = router({
   failingQuery: procedure.query(() => {
@@ -14,7 +15,7 @@ const testRouter = router({
     throw new AppError('ExecutionFailed', 'the turn failed');
   }),
 });
-const caller = createCallerFactory(testRouter)({ core: undefined as never });
+const caller = createCallerFactory(testRouter)({ core: undefined as never, caller: operatorCaller('ui') });
 
 describe('errors across the contract', () => {
   it('maps an AppError to its tRPC code, keeping the message', async () => {
@@ -36,7 +37,7 @@ describe('errors across the contract', () => {
       endpoint: '/trpc',
       req: new Request(`http://127.0.0.1/trpc/withInput?input=${input}`),
       router: testRouter,
-      createContext: () => ({ core: undefined as never }),
+      createContext: () => ({ core: undefined as never, caller: operatorCaller('ui') }),
     });
     expect(response.status).toBe(400);
     const { error } = (await response.json()) as { error: { message: string; data: { app: { code: string; message: string } } } };

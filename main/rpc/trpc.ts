@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { AppError } from '../../shared/errors';
 import { issuesSentence, validationIssues } from '../../shared/issuesSentence';
+import type { Caller } from '../../shared/caller';
 import type { Core } from '../core';
 
 export interface RpcContext {
@@ -11,6 +12,11 @@ export interface RpcContext {
    * app and the CLI are the operator's own hands and keep their behaviour.
    */
   fromBrowser?: boolean;
+  /**
+   * Who the host's requests come from and through which way in: the operator via `ui` for the
+   * desktop app and browser mode alike, `cli` for the CLI. Calls the router makes carry it.
+   */
+  caller: Caller;
 }
 
 const trpcCodeFor: Record<AppError['code'], TRPCError['code']> = {

@@ -172,6 +172,23 @@ describe('metric queries', () => {
     expect(store.breakdown({ ...window, by: 'tool', filter: { text: 'NEEDLE' } })[0]).toMatchObject({ count: 1, p50: 6 });
   });
 
+  it('answers way-in and agent filters from the rows (the rollup keeps neither)', () => {
+    const store = storeWith([
+      invocation({ id: '1', startedAt: base + 1_000, latencyMs: 4, via: 'gateway', agent: 'planner-bot' }),
+      invocation({ id: '2', startedAt: base + 2_000, latencyMs: 6, via: 'ui' }),
+      invocation({ id: '3', startedAt: base + 3_000, latencyMs: 8, via: 'gateway', agent: 'triage-bot' }),
+      invocation({ id: '4', startedAt: base + 4_000, latencyMs: 10 }),
+    ]);
+    const window = { since: base, until: base + 2 * MIN };
+    const count = (filter: MetricFilter) => store.breakdown({ ...window, by: 'tool', filter })[0]?.count ?? 0;
+    expect(count({ via: 'gateway' })).toBe(2);
+    expect(count({ agent: 'planner-bot' })).toBe(1);
+    expect(count({ agent: null })).toBe(2);
+    expect(count({ via: 'gateway', agent: 'triage-bot' })).toBe(1);
+    expect(store.latencyHistogram({ ...window, filter: { via: 'ui' } }).total).toBe(1);
+    expect(store.timeSeries({ ...window, bucketMs: MIN, filter: { via: 'gateway' } }).series[0]!.points.reduce((n, p) => n + p.count, 0)).toBe(2);
+  });
+
   it('keeps exact percentiles when a single minute holds more calls than one rollup chunk', () => {
     const count = CHUNK_CAPACITY + 904;
     const next = random(3);

@@ -76,6 +76,9 @@ function dataset(): InvocationRecord[] {
       latencyMs: 1 + ((i * 37) % 400),
       resultPreview: i % 11 === 0 ? 'Weather: SUNNY' : `result ${i}`,
       ...(i % 5 === 0 ? { runId: `run-${i % 2}` } : {}),
+      // Older records have no way in; some calls are an agent's.
+      ...(i % 6 === 5 ? {} : { via: i % 5 === 0 ? ('run' as const) : i % 2 ? ('ui' as const) : ('gateway' as const) }),
+      ...(i % 4 === 1 ? { agent: i % 8 === 1 ? 'planner-bot' : 'triage-bot' } : {}),
     });
   });
 }
@@ -91,6 +94,8 @@ function matches(rec: InvocationRecord, f: InvocationFilter): boolean {
     (f.since === undefined || rec.startedAt >= f.since) &&
     (f.until === undefined || rec.startedAt < f.until) &&
     (f.runId === undefined || rec.runId === f.runId) &&
+    (f.via === undefined || rec.via === f.via) &&
+    (f.agent === undefined || (rec.agent ?? null) === f.agent) &&
     (text === undefined || [rec.tool, rec.argumentsJson, rec.resultPreview, rec.errorMessage ?? ''].some((v) => v.toLowerCase().includes(text)))
   );
 }
@@ -123,6 +128,17 @@ describe('InvocationStore records', () => {
     expect(store.get('bare')).toEqual(bare);
     expect(Object.keys(store.get('bare')!)).not.toContain('errorCode');
     expect(store.get('missing')).toBeUndefined();
+  });
+
+  it('reads back who called and how: the agent and the way in, absent for the operator and for older records', () => {
+    const store = memoryStore();
+    const byAgent = invocation({ id: 'agent', via: 'gateway', agent: 'planner-bot' });
+    const byOperator = invocation({ id: 'operator', via: 'cli' });
+    store.record(byAgent);
+    store.record(byOperator);
+    expect(store.get('agent')).toEqual(byAgent);
+    expect(store.get('operator')).toEqual(byOperator);
+    expect(Object.keys(store.get('operator')!)).not.toContain('agent');
   });
 
   it('keeps the first of two records with the same id', () => {
@@ -192,6 +208,12 @@ describe('InvocationStore queries', () => {
     { text: 'item_1' },
     { sourceKind: 'a2a', sourceName: 'everything' },
     { status: [] },
+    { via: 'gateway' },
+    { via: 'run', runId: 'run-0' },
+    { agent: 'planner-bot' },
+    { agent: null },
+    { agent: 'triage-bot', via: 'ui', status: ['ok'] },
+    { agent: 'nobody' },
   ];
 
   it.each(filters.map((f) => [JSON.stringify(f), f] as const))('list and count agree with the filter %s', (_, filter) => {
@@ -249,10 +271,10 @@ describe('InvocationStore queries', () => {
     const csv = store.export({}, 'csv');
     const [header, ...rest] = csv.split('\r\n');
     expect(header).toBe(
-      'id,startedAt,sourceKind,sourceName,tool,argumentsJson,status,errorCode,errorMessage,latencyMs,requestBytes,responseBytes,resultPreview,truncated,replayOf,runId,isError,attempts,taskId,taskStatus,traceId',
+      'id,startedAt,sourceKind,sourceName,tool,argumentsJson,status,errorCode,errorMessage,latencyMs,requestBytes,responseBytes,resultPreview,truncated,replayOf,runId,isError,attempts,taskId,taskStatus,traceId,via,agent',
     );
     expect(rest.join('\r\n')).toBe(
-      'csv-1,2026-11-22T09:30:00.250Z,mcp,everything,echo,"{""a"":1,""b"":""x""}",error,ExecutionFailed,"\'=HYPERLINK(""http://evil"")",12.5,19,42,"He said ""hi"",\r\nthen left",false,,,,,,,\r\n',
+      'csv-1,2026-11-22T09:30:00.250Z,mcp,everything,echo,"{""a"":1,""b"":""x""}",error,ExecutionFailed,"\'=HYPERLINK(""http://evil"")",12.5,19,42,"He said ""hi"",\r\nthen left",false,,,,,,,,,\r\n',
     );
   });
 });

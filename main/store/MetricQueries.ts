@@ -201,8 +201,9 @@ export class MetricQueries {
     const allowed = new Uint8Array(InvocationStatus.options.length).fill(filter.status?.length ? 0 : 1);
     for (const status of filter.status ?? []) allowed[STATUS_INDEX.get(status)!] = 1;
     const collector = new Collector(window, allowed);
-    const rollupFits =
-      options.useRollup !== false && !filter.text && filter.runId === undefined && filter.traceId === undefined && filter.taskId === undefined && (bucketMs === undefined || bucketMs % MINUTE_MS === 0);
+    // The rollup keeps groups (source, tool) and statuses only: any other filter reads the rows.
+    const rowOnly = filter.text || filter.runId !== undefined || filter.traceId !== undefined || filter.taskId !== undefined || filter.via !== undefined || filter.agent !== undefined;
+    const rollupFits = options.useRollup !== false && !rowOnly && (bucketMs === undefined || bucketMs % MINUTE_MS === 0);
     const firstMinute = Math.ceil(since / MINUTE_MS);
     const endMinute = Math.floor(until / MINUTE_MS);
     if (!rollupFits || firstMinute >= endMinute) {

@@ -29,6 +29,9 @@ export function filterSql(filter: InvocationFilter, extra: { sql: string; params
   if (filter.runId !== undefined) add('run_id = ?', filter.runId);
   if (filter.traceId !== undefined) add('trace_id = ?', filter.traceId);
   if (filter.taskId !== undefined) add('task_id = ?', filter.taskId);
+  if (filter.via !== undefined) add('via = ?', filter.via);
+  if (filter.agent === null) add('agent IS NULL');
+  else if (filter.agent !== undefined) add('agent = ?', filter.agent);
   if (filter.text) {
     const pattern = likePattern(filter.text);
     add(

@@ -1,4 +1,5 @@
 import type { SQLInputValue, SQLOutputValue } from 'node:sqlite';
+import type { CallerVia } from '../../shared/caller';
 import type { ErrorCode } from '../../shared/errors';
 import { InvocationStatus, type InvocationRecord, type SourceKind } from '../../shared/invocation';
 import type { TaskStatus } from '../../shared/tasks';
@@ -26,6 +27,8 @@ export const RECORD_FIELDS = [
   'taskId',
   'taskStatus',
   'traceId',
+  'via',
+  'agent',
 ] as const satisfies readonly (keyof InvocationRecord)[];
 
 export const COLUMNS = RECORD_FIELDS.map((field) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
@@ -77,6 +80,8 @@ export function toParams(rec: InvocationRecord): SQLInputValue[] {
     optional(rec.taskId),
     optional(rec.taskStatus),
     optional(rec.traceId),
+    optional(rec.via),
+    optional(rec.agent),
   ];
 }
 
@@ -107,5 +112,7 @@ export function fromRow(row: InvocationRow): InvocationRecord {
   if (row.task_id !== null && row.task_id !== undefined) rec.taskId = row.task_id as string;
   if (row.task_status !== null && row.task_status !== undefined) rec.taskStatus = row.task_status as TaskStatus;
   if (row.trace_id !== null && row.trace_id !== undefined) rec.traceId = row.trace_id as string;
+  if (row.via !== null && row.via !== undefined) rec.via = row.via as CallerVia;
+  if (row.agent !== null && row.agent !== undefined) rec.agent = row.agent as string;
   return rec;
 }

@@ -31,6 +31,18 @@ describe('migrate', () => {
     expect(db.prepare('SELECT count(*) AS n FROM invocations').get()).toEqual({ n: 1 });
   });
 
+  it('gives a version-4 database the caller columns and keeps its calls, whose way in stays unknown', () => {
+    const db = memoryDb();
+    migrate(db, migrations.filter((m) => m.version <= 4));
+    db.exec("INSERT INTO invocations (id, started_at, source_kind, source_name, tool, arguments_json, status, latency_ms, request_bytes, response_bytes, result_preview, truncated) VALUES ('old', 1, 'mcp', 's', 't', '{}', 'ok', 1, 2, 3, '', 0)");
+    expect(migrate(db)).toEqual({ from: 4, to: LATEST_SCHEMA_VERSION });
+    const columns = (db.prepare('PRAGMA table_info(invocations)').all() as { name: string }[]).map((c) => c.name);
+    expect(columns).toEqual(expect.arrayContaining(['via', 'agent']));
+    expect(db.prepare('SELECT id, via, agent FROM invocations').all()).toEqual([{ id: 'old', via: null, agent: null }]);
+    db.exec("INSERT INTO invocations (id, started_at, source_kind, source_name, tool, arguments_json, status, latency_ms, request_bytes, response_bytes, result_preview, truncated, via, agent) VALUES ('new', 2, 'mcp', 's', 't', '{}', 'ok', 1, 2, 3, '', 0, 'gateway', 'planner-bot')");
+    expect(db.prepare("SELECT id FROM invocations WHERE agent = 'planner-bot' AND via = 'gateway'").all()).toEqual([{ id: 'new' }]);
+  });
+
   it('rolls a failing migration back entirely and keeps the last good version', () => {
     const db = memoryDb();
     const broken: Migration = {

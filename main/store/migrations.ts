@@ -95,6 +95,17 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    description: 'who made each call (the agent, null for the operator) and through which way in',
+    up(db) {
+      // Calls recorded before this version keep a null `via`: which way they came in was not kept.
+      db.exec(`
+        ALTER TABLE invocations ADD COLUMN via TEXT;
+        ALTER TABLE invocations ADD COLUMN agent TEXT;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = Math.max(...migrations.map((m) => m.version));

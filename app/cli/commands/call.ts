@@ -1,3 +1,4 @@
+import { operatorCaller } from '../../../shared/caller';
 import type { Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
 import type { InvocationOutcome } from '../../../shared/registry';
@@ -46,7 +47,7 @@ export function registerCall(program: Command, ctx: CliContext) {
         const known = core.catalog.list({ source: `${source.kind}:${source.name}` }).map((entry) => entry.toolName);
         throw new CliExit(ExitCode.Failed, `No tool named ${tool} is registered.${known.length ? ` ${source.kind}:${source.name} has: ${known.map((name) => safeForTerminal(name, 100)).join(', ')}` : ''}`);
       }
-      const outcome = await core.pipeline.invoke({ name: tool, arguments: args, timeoutMs: options.timeout, confirmed: options.yes, signal: ctx.interrupted });
+      const outcome = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: tool, arguments: args, timeoutMs: options.timeout, confirmed: options.yes, signal: ctx.interrupted });
       reportOutcome(ctx, outcome, options.json);
     });
 }

@@ -1,3 +1,4 @@
+import { operatorCaller } from '../../../shared/caller';
 import type { Core } from '../../../main/core';
 import { registerEphemeral } from '../../../main/mcp/McpToolSource';
 import { HeadlessAuthorizer } from '../../../main/mcp/oauth/HeadlessAuthorizer';
@@ -181,7 +182,7 @@ export async function runConformanceClient(core: Core, url: string, env: NodeJS.
       // The schema as the registry holds it (what every view and the validator use), not the wire copy.
       if (echoOf) args.schema = core.catalog.get(toolEntryName({ kind: 'mcp', name: SOURCE }, echoOf))?.inputSchema;
       io.stderr(`[${scenario}] calling ${tool.name} ${JSON.stringify(args)} (schema ${JSON.stringify(tool.inputSchema)})\n`);
-      const outcome = await core.pipeline.invoke({ name: toolEntryName({ kind: 'mcp', name: SOURCE }, tool.name), arguments: args, confirmed: true });
+      const outcome = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: toolEntryName({ kind: 'mcp', name: SOURCE }, tool.name), arguments: args, confirmed: true });
       if (outcome.error) failures.push(`${tool.name}: ${outcome.error.code} ${outcome.error.message}`);
       io.stderr(`[${scenario}] ${tool.name}: ${outcome.error ? `${outcome.error.code} ${outcome.error.message}` : outcome.result?.isError ? 'isError' : 'ok'}\n`);
     }

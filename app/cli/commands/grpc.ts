@@ -1,3 +1,4 @@
+import { operatorCaller } from '../../../shared/caller';
 import type { Command } from 'commander';
 import { isAppError, type AppError } from '../../../shared/errors';
 import { INPUT_LIMITS } from '../../../shared/inputLimits';
@@ -189,6 +190,7 @@ export function registerGrpc(program: Command, ctx: CliContext) {
         // Streamed messages are printed as they arrive, one JSON line each.
         const streaming = core.catalog.get(name)?.grpc?.serverStreaming === true && !flags.json;
         const outcome = await core.pipeline.invoke({
+          caller: operatorCaller('cli'),
           name,
           arguments: args,
           timeoutMs: flags.timeout,

@@ -1,8 +1,10 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { MAX_PAGE_SIZE } from '../../../shared/history';
+import { CallerAgentName, CallerVia } from '../../../shared/caller';
 import { InvocationStatus } from '../../../shared/invocation';
 import type { InvocationRecord } from '../../../shared/invocation';
 import type { CliContext } from '../CliContext';
+import { CliExit, ExitCode } from '../CliContext';
 import { clampLimit, collectChoice, parseAge, positiveInteger } from '../options';
 import { jsonForTerminal, safeForTerminal } from '../terminalText';
 
@@ -11,7 +13,20 @@ const fmtMs = (ms: number | null) => (ms === null ? '—' : ms >= 1000 ? `${(ms 
 function row(r: InvocationRecord): string {
   const when = new Date(r.startedAt).toISOString().replace('T', ' ').slice(0, 19);
   const status = r.isError ? 'isError' : r.status;
-  return `${when}  ${status.padEnd(8)} ${fmtMs(r.latencyMs).padStart(9)}  ${safeForTerminal(`${r.sourceKind}:${r.sourceName}`, 100).padEnd(22)} ${safeForTerminal(r.tool, 200)}${r.errorCode ? `  ${r.errorCode}` : ''}`;
+  return `${when}  ${status.padEnd(8)} ${fmtMs(r.latencyMs).padStart(9)}  ${safeForTerminal(`${r.sourceKind}:${r.sourceName}`, 100).padEnd(22)} ${safeForTerminal(r.tool, 200)}${r.errorCode ? `  ${r.errorCode}` : ''}${callerText(r)}`;
+}
+
+/** Who called and how, when the record knows: `  via gateway by planner-bot`. */
+function callerText(r: InvocationRecord): string {
+  if (r.via === undefined) return r.agent ? `  by ${safeForTerminal(r.agent, 100)}` : '';
+  return `  via ${r.via}${r.agent ? ` by ${safeForTerminal(r.agent, 100)}` : ''}`;
+}
+
+/** `--agent NAME`, checked like the history filter checks it. */
+function agentName(value: string): string {
+  const parsed = CallerAgentName.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError("Give an agent's name: 1 to 200 characters.");
+  return parsed.data;
 }
 
 export function registerHistory(program: Command, ctx: CliContext) {
@@ -21,14 +36,20 @@ export function registerHistory(program: Command, ctx: CliContext) {
     .option('--tool <name>', 'only this tool')
     .option('--status <status>', 'only this status (repeatable): ok, error, timeout, canceled, denied', collectChoice(InvocationStatus.options))
     .option('--since <age>', 'only calls newer than this: 15m, 1h, 7d', parseAge)
+    .addOption(new Option('--via <way>', 'only calls that came in this way').choices(CallerVia.options))
+    .option('--agent <name>', 'only calls this agent made', agentName)
+    .option('--operator', "only the operator's own calls (no agent's)")
     .option('--limit <n>', `at most this many rows (up to ${MAX_PAGE_SIZE.toLocaleString('en-US')})`, positiveInteger, 50)
     .option('--json', 'print JSON')
-    .action(async (options: { tool?: string; status?: InvocationStatus[]; since?: number; limit: number; json?: boolean }) => {
+    .action(async (options: { tool?: string; status?: InvocationStatus[]; since?: number; via?: CallerVia; agent?: string; operator?: boolean; limit: number; json?: boolean }) => {
+      if (options.agent !== undefined && options.operator) throw new CliExit(ExitCode.Usage, '--agent and --operator exclude each other: a call is either an agent\'s or the operator\'s.');
       const core = await ctx.getCore();
       const page = core.history.list({
         tool: options.tool,
         status: options.status,
         since: options.since ? Date.now() - options.since : undefined,
+        via: options.via,
+        agent: options.operator ? null : options.agent,
         limit: clampLimit(ctx.io, options.limit, MAX_PAGE_SIZE, 'history'),
       });
       if (options.json) return ctx.io.stdout(`${jsonForTerminal(page.items)}\n`);

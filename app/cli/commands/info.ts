@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../CliContext';
 import { jsonForTerminal, safeForTerminal } from '../terminalText';
+import { operatorCaller } from '../../../shared/caller';
 
 export function registerInfo(program: Command, ctx: CliContext) {
   program
@@ -9,7 +10,7 @@ export function registerInfo(program: Command, ctx: CliContext) {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const { createCaller } = await import('../../../main/rpc/router');
-      const info = await createCaller({ core: await ctx.getCore() }).system.info();
+      const info = await createCaller({ core: await ctx.getCore(), caller: operatorCaller('cli') }).system.info();
       if (options.json) return ctx.io.stdout(`${jsonForTerminal(info)}\n`);
       const rows: Array<[string, string]> = [
         ['Tooldeck', info.appVersion],

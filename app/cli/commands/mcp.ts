@@ -1,3 +1,4 @@
+import { operatorCaller } from '../../../shared/caller';
 import type { Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
 import { stdioLaunchLine, URL_ELICITATION_STEP, type McpTool } from '../../../shared/mcp';
@@ -233,6 +234,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
         }
         const { toolEntryName } = await import('../../../main/registry/ToolCatalog');
         outcome = await core.pipeline.invoke({
+          caller: operatorCaller('cli'),
           name: toolEntryName({ kind: 'mcp', name: target.server }, tool),
           arguments: args,
           timeoutMs: options.timeout,

@@ -9,6 +9,7 @@ import { silentLogger } from '../../../main/platform/Logger';
 import { MemorySecretStore } from '../../../main/platform/SecretStore';
 import { createCaller } from '../../../main/rpc/router';
 import { runTooldeck } from '../testing/runTooldeck';
+import { operatorCaller } from '../../../shared/caller';
 
 /** `tooldeck search` over every kind of registry entry, against a real gRPC server and a real A2A agent. */
 describe('tooldeck search', () => {
@@ -20,7 +21,7 @@ describe('tooldeck search', () => {
     [grpcPeer, agent] = await Promise.all([startNodeReflectionPeer(), startSampleAgent()]);
     // The CLI has no command to save an agent: saved through the contract, as the UI does.
     const core = await createCore({ exampleWorkspace: false, appVersion: '0', host: 'cli', dataDir, secretStore: new MemorySecretStore(), logger: silentLogger });
-    await createCaller({ core }).a2a.save({ name: 'sample', url: agent.url });
+    await createCaller({ core, caller: operatorCaller('cli') }).a2a.save({ name: 'sample', url: agent.url });
     await core.close();
   });
   afterAll(async () => {

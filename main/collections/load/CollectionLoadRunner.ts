@@ -1,3 +1,4 @@
+import { operatorCaller } from '../../../shared/caller';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
@@ -9,7 +10,7 @@ import { AsyncQueue } from '../../platform/AsyncQueue';
 import { SecretRedactor } from '../../platform/SecretRedactor';
 import type { SecretStore } from '../../platform/SecretStore';
 import { classifyError } from '../../registry/classifyError';
-import type { InvocationPipeline } from '../../registry/InvocationPipeline';
+import type { InvocationPipeline, InvocationRequest } from '../../registry/InvocationPipeline';
 import type { Clock } from '../../registry/types';
 import { AssertionEvaluator } from '../AssertionEvaluator';
 import type { RunTarget } from '../CollectionRunner';
@@ -231,7 +232,7 @@ class LoadExecution {
     return { request, arguments: args, assertions };
   }
 
-  private invocation(request: SavedRequest, name: string, args: Record<string, unknown>) {
+  private invocation(request: SavedRequest, name: string, args: Record<string, unknown>): InvocationRequest {
     return {
       name,
       arguments: args,
@@ -239,7 +240,7 @@ class LoadExecution {
       maxTotalTimeoutMs: request.maxTotalTimeoutMs,
       // The file's `confirmed: true` counts only with the operator's own confirmation of this run.
       confirmed: request.confirmed === true && this.settings.confirm,
-      runId: this.runId,
+      caller: operatorCaller('run', { runId: this.runId }),
       // The same call is sent again and again on purpose.
       allowRepeats: true,
       maskValues: this.templates.secrets(),

@@ -12,6 +12,7 @@ import { MemorySecretStore } from '../../platform/SecretStore';
 import { McpService } from '../McpService';
 import { pipelineFor } from '../testing/pipelineFor';
 import { TaskLedger } from './TaskLedger';
+import { operatorCaller } from '../../../shared/caller';
 
 /** Resolves with the next pending interaction the broker holds that matches. */
 function nextInteraction(service: McpService, match: (p: PendingInteraction) => boolean = () => true): Promise<PendingInteraction> {
@@ -59,7 +60,7 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('MCP tasks with server-ever
 
   async function invoke(tool: string, args: Record<string, unknown>, extra: Partial<Parameters<typeof tools.pipeline.invoke>[0]> = {}): Promise<{ outcome: InvocationOutcome; updates: Array<TaskEvent & { taskId: string }> }> {
     const updates: Array<TaskEvent & { taskId: string }> = [];
-    const outcome = await tools.pipeline.invoke({ name: `mcp:${server}.${tool}`, arguments: args, confirmed: true, onTask: (u) => updates.push(u), ...extra });
+    const outcome = await tools.pipeline.invoke({ caller: operatorCaller('cli'), name: `mcp:${server}.${tool}`, arguments: args, confirmed: true, onTask: (u) => updates.push(u), ...extra });
     return { outcome, updates };
   }
 

@@ -14,6 +14,7 @@ import { McpService } from '../McpService';
 import { pipelineFor } from '../testing/pipelineFor';
 import { TaskLedger } from './TaskLedger';
 import { TASKS_EXTENSION } from './taskWire';
+import { operatorCaller } from '../../../shared/caller';
 
 function nextInteraction(service: McpService, match: (p: PendingInteraction) => boolean = () => true): Promise<PendingInteraction> {
   return new Promise((resolve) => {
@@ -60,7 +61,7 @@ describe.each(['stdio', 'Streamable HTTP'] as const)('MCP tasks extension (SEP-2
 
   async function invoke(tool: string, args: Record<string, unknown>, extra: Partial<Parameters<typeof tools.pipeline.invoke>[0]> = {}): Promise<{ outcome: InvocationOutcome; updates: Array<TaskEvent & { taskId: string }> }> {
     const updates: Array<TaskEvent & { taskId: string }> = [];
-    const outcome = await tools.pipeline.invoke({ name: `mcp:${server}.${tool}`, arguments: args, confirmed: true, onTask: (u) => updates.push(u), ...extra });
+    const outcome = await tools.pipeline.invoke({ caller: operatorCaller('cli'), name: `mcp:${server}.${tool}`, arguments: args, confirmed: true, onTask: (u) => updates.push(u), ...extra });
     return { outcome, updates };
   }
 

@@ -5,6 +5,7 @@ import { InvocationPipeline } from '../../registry/InvocationPipeline';
 import { ToolCatalog } from '../../registry/ToolCatalog';
 import type { McpService } from '../McpService';
 import { McpCatalogSync } from '../McpToolSource';
+import { operatorCaller } from '../../../shared/caller';
 
 export interface PipelineCallOptions {
   signal?: AbortSignal;
@@ -24,7 +25,7 @@ export function pipelineFor(service: McpService, options: { maxToolResultBytes?:
   return {
     pipeline,
     async call(server: string, tool: string, args: Record<string, unknown>, options: PipelineCallOptions = {}): Promise<ToolResult> {
-      const outcome = await pipeline.invoke({ name: `mcp:${server}.${tool}`, arguments: args, confirmed: true, ...options });
+      const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: `mcp:${server}.${tool}`, arguments: args, confirmed: true, ...options });
       if (outcome.error) throw new AppError(outcome.error.code, outcome.error.message, { retryable: outcome.error.retryable, step: outcome.error.step });
       return outcome.result!;
     },

@@ -10,6 +10,7 @@ import { httpToolEntries } from './httpToolEntries';
 import { HttpToolExecutor } from './HttpToolExecutor';
 import { loadClawDescriptor } from './loadClawDescriptor';
 import { parseClawDescriptor } from './ClawDescriptor';
+import { operatorCaller } from '../../../shared/caller';
 
 interface Seen {
   method: string;
@@ -88,7 +89,7 @@ async function tradingDesk(executor: HttpToolExecutor) {
 describe('HttpToolExecutor against a local HTTP service (Clawdapus http tools)', () => {
   it('fills {param} from the arguments, URL-encoded, sends the rest as query for GET, with the bearer token from auth.env', async () => {
     const { pipeline } = await tradingDesk(new HttpToolExecutor({ env: { TRADING_API_TOKEN: 'tok-env' } }));
-    const outcome = await pipeline.invoke({ name: 'http:trading-api.find', arguments: { claw_id: 'analyst 0/1', symbols: ['AAPL', 'MSFT'], limit: 5, filter: { open: true } } });
+    const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'http:trading-api.find', arguments: { claw_id: 'analyst 0/1', symbols: ['AAPL', 'MSFT'], limit: 5, filter: { open: true } } });
     expect(outcome.record.status).toBe('ok');
     const request = seen.at(-1)!;
     expect(request.method).toBe('GET');
@@ -100,20 +101,20 @@ describe('HttpToolExecutor against a local HTTP service (Clawdapus http tools)',
 
   it('sends the remaining arguments as a JSON body for other methods, under body_key when set', async () => {
     const { pipeline } = await tradingDesk(new HttpToolExecutor({ env: { TRADING_API_TOKEN: 'tok' } }));
-    const trade = await pipeline.invoke({ name: 'http:trading-api.execute_trade', arguments: { symbol: 'AAPL', side: 'buy', quantity: 10 } });
+    const trade = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'http:trading-api.execute_trade', arguments: { symbol: 'AAPL', side: 'buy', quantity: 10 } });
     expect(trade.record.status).toBe('ok');
     expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/api/v1/trades', body: '{"symbol":"AAPL","side":"buy","quantity":10}' });
     expect(seen.at(-1)!.headers['content-type']).toBe('application/json');
     expect(trade.result?.structuredContent).toEqual({ id: 'T-1', symbol: 'AAPL', side: 'buy', quantity: 10 });
 
-    await pipeline.invoke({ name: 'http:trading-api.order', arguments: { symbol: 'MSFT' } });
+    await pipeline.invoke({ caller: operatorCaller('cli'), name: 'http:trading-api.order', arguments: { symbol: 'MSFT' } });
     expect(seen.at(-1)).toMatchObject({ method: 'PUT', body: '{"order":{"symbol":"MSFT"}}' });
   });
 
   it('refuses a call whose path argument is missing, without sending anything', async () => {
     const { pipeline } = await tradingDesk(new HttpToolExecutor({ env: { TRADING_API_TOKEN: 'tok' } }));
     const before = seen.length;
-    const outcome = await pipeline.invoke({ name: 'http:trading-api.quote', arguments: {} });
+    const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'http:trading-api.quote', arguments: {} });
     expect(outcome.error).toEqual({
       code: 'InvalidArguments',
       message: 'http:trading-api.quote: the argument "symbol" is required to fill the path /quotes/{symbol}.',
@@ -126,11 +127,11 @@ describe('HttpToolExecutor against a local HTTP service (Clawdapus http tools)',
     const secrets = new MemorySecretStore();
     await secrets.set('http:trading-api/token', 'tok-store');
     const stored = await tradingDesk(new HttpToolExecutor({ env: {}, secretStore: secrets }));
-    await stored.pipeline.invoke({ name: 'http:trading-api.get_market_context', arguments: { claw_id: 'a' } });
+    await stored.pipeline.invoke({ caller: operatorCaller('cli'), name: 'http:trading-api.get_market_context', arguments: { claw_id: 'a' } });
     expect(seen.at(-1)!.headers.authorization).toBe('Bearer tok-store');
 
     const none = await tradingDesk(new HttpToolExecutor({ env: {}, secretStore: new MemorySecretStore() }));
-    const outcome = await none.pipeline.invoke({ name: 'http:trading-api.get_market_context', arguments: { claw_id: 'a' } });
+    const outcome = await none.pipeline.invoke({ caller: operatorCaller('cli'), name: 'http:trading-api.get_market_context', arguments: { claw_id: 'a' } });
     expect(outcome.error).toMatchObject({
       code: 'Unauthorized',
       message: 'http:trading-api.get_market_context needs a token: set $TRADING_API_TOKEN or store the secret http:trading-api/token.',
@@ -139,7 +140,7 @@ describe('HttpToolExecutor against a local HTTP service (Clawdapus http tools)',
 
   it('returns an HTTP error status as a tool error result (isError), not retried', async () => {
     const { pipeline } = await tradingDesk(new HttpToolExecutor({ env: { TRADING_API_TOKEN: 'tok' } }));
-    const outcome = await pipeline.invoke({ name: 'http:trading-api.quote', arguments: { symbol: 'ZZZZ' } });
+    const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'http:trading-api.quote', arguments: { symbol: 'ZZZZ' } });
     expect(outcome.record).toMatchObject({ status: 'error', isError: true, attempts: 1 });
     expect(outcome.result).toEqual({
       content: [{ type: 'text', text: 'HTTP 404: {"error":"no such symbol"}' }],
@@ -150,7 +151,7 @@ describe('HttpToolExecutor against a local HTTP service (Clawdapus http tools)',
 
   it('treats 503 as transient: retried per the tool runtime until it answers', async () => {
     const { pipeline } = await tradingDesk(new HttpToolExecutor({ env: { TRADING_API_TOKEN: 'tok' } }));
-    const outcome = await pipeline.invoke({ name: 'http:trading-api.flaky' });
+    const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'http:trading-api.flaky' });
     expect(outcome.record).toMatchObject({ status: 'ok', attempts: 3, resultPreview: 'finally' });
   });
 
@@ -162,13 +163,13 @@ describe('HttpToolExecutor against a local HTTP service (Clawdapus http tools)',
     const deadBase = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     catalog.replaceSource({ kind: 'http', name: 'gone' }, httpToolEntries(descriptor, { service: 'gone', baseUrl: deadBase }), new HttpToolExecutor());
-    const outcome = await new InvocationPipeline({ catalog }).invoke({ name: 'http:gone.ping' });
+    const outcome = await new InvocationPipeline({ catalog }).invoke({ caller: operatorCaller('cli'), name: 'http:gone.ping' });
     expect(outcome.error).toMatchObject({ code: 'ConnectionFailed', retryable: true, message: expect.stringContaining(`cannot reach ${deadBase}`) });
   });
 
   it('aborts the HTTP request when the call times out', async () => {
     const { pipeline } = await tradingDesk(new HttpToolExecutor({ env: { TRADING_API_TOKEN: 'tok' } }));
-    const outcome = await pipeline.invoke({ name: 'http:trading-api.hang', timeoutMs: 200 });
+    const outcome = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'http:trading-api.hang', timeoutMs: 200 });
     expect(outcome.record.status).toBe('timeout');
     await expect.poll(() => aborted).toBe(1);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { agentCaller, operatorCaller } from '../../../shared/caller';
 import type { ToolHold } from '../../../shared/lock';
 import { createToolEntry } from '../createToolEntry';
 import { EffectivePolicy } from './EffectivePolicy';
@@ -27,5 +28,18 @@ describe('EffectivePolicy verdicts', () => {
     const held = policy.verdict(entry);
     expect(held.verdict).toBe('confirm');
     expect(held.hold).toBe(hold);
+  });
+
+  it('applies a permission scoped to agents to those agents’ calls only, never to the operator’s or another agent’s', () => {
+    const scoped: ToolPermission[] = [{ ...denyDeletes[0]!, name: 'planner-no-removes', targetAgents: ['planner-bot'] }];
+    const policy = new EffectivePolicy({ permissions: () => scoped });
+    expect(policy.verdict(entry, agentCaller('planner-bot', 'gateway')).verdict).toBe('deny');
+    expect(policy.verdict(entry, agentCaller('planner-bot', 'gateway')).reasons).toEqual(['planner-no-removes: delete → deny']);
+    expect(policy.verdict(entry, agentCaller('triage-bot', 'gateway')).verdict).toBe('allow');
+    expect(policy.verdict(entry, operatorCaller('ui')).verdict).toBe('allow');
+    // What views show (no caller) is the operator's verdict.
+    expect(policy.verdict(entry).verdict).toBe('allow');
+    // An agent named like the operator is still an agent: only target_agents decide.
+    expect(policy.verdict(entry, agentCaller('operator', 'bus')).verdict).toBe('allow');
   });
 });

@@ -2,6 +2,7 @@ import type { ToolHold } from '../../../shared/lock';
 import { withHold } from '../../../shared/policy';
 import type { EffectiveRuntime, PolicyVerdict, ToolEntry, ToolView } from '../../../shared/registry';
 import { DEFAULT_MAX_TOOL_RESULT_BYTES } from '../resultCap';
+import { callerAgent, type Caller } from '../../../shared/caller';
 import { verdictFor, type ToolPermission } from './ToolPermission';
 
 /** The hard cap on one call, retries and backoff included, however much progress arrives. */
@@ -44,9 +45,17 @@ export class EffectivePolicy {
     this.maxTotalTimeoutMs = options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
   }
 
-  verdict(entry: ToolEntry): PolicyVerdict {
+  /**
+   * The verdict on a call to `entry` by `caller`; without one, the operator's (what views show).
+   * Permissions scoped to agents apply only to those agents' calls, so an agent's verdict may differ.
+   */
+  verdict(entry: ToolEntry, caller?: Caller): PolicyVerdict {
     const permissions = this.permissions();
     const hold = this.holds(entry);
+    // The cache holds the operator's verdict, which is every caller's unless a permission is scoped to agents.
+    if (caller && callerAgent(caller) !== undefined && permissions.some((p) => p.targetAgents !== undefined)) {
+      return withHold(verdictFor(entry, permissions, caller), hold);
+    }
     const known = this.verdicts.get(entry);
     if (known && known.permissions === permissions && known.hold === hold) return known.verdict;
     const verdict = withHold(verdictFor(entry, permissions), hold);

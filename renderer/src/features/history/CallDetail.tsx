@@ -17,6 +17,7 @@ import { appErrorOf } from '../invoke/useInvocation';
 import { formatLatency } from '../metrics/formatMetric';
 import { CallStatusBadge } from './CallStatusBadge';
 import { McpTranscriptTable } from '../../components/McpTranscriptTable';
+import { VIA_LABEL } from './HistoryFilterBar';
 
 export interface CallDetailProps {
   id: string;
@@ -148,6 +149,7 @@ function LoadedCall({ record, transcript, replayOutcome, onSelect, onReplayed, o
         <Fact label="Sent" value={formatBytes(record.requestBytes)} />
         <Fact label="Received" value={formatBytes(record.responseBytes)} />
         {record.attempts !== undefined && <Fact label="Attempts" value={String(record.attempts)} />}
+        {(record.via || record.agent) && <Fact label="Caller" value={`${record.agent ? `agent ${record.agent}` : 'operator'}${record.via ? ` via ${VIA_LABEL[record.via]}` : ''}`} />}
         {record.runId && <Fact label="Run" value={record.runId} />}
         {record.taskId && <Fact label="Task" value={`${record.taskId}${record.taskStatus ? ` (${record.taskStatus})` : ''}`} />}
       </SimpleGrid>

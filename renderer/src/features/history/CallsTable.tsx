@@ -6,6 +6,7 @@ import type { InvocationRecord } from '../../../../shared/invocation';
 import { formatBytes } from '../../components/format';
 import { formatLatency } from '../metrics/formatMetric';
 import { CallStatusBadge } from './CallStatusBadge';
+import { VIA_LABEL } from './HistoryFilterBar';
 
 const ROW_HEIGHT = 38;
 /** Load the next page when this close to the end of what is loaded. */
@@ -62,6 +63,26 @@ const COLUMNS: Column[] = [
         {r.tool}
       </Text>
     ),
+  },
+  {
+    label: 'Via',
+    width: 120,
+    // The way in, and the agent when an agent made the call; blank for calls recorded before either was kept.
+    cell: (r) =>
+      r.via || r.agent ? (
+        <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }} title={[r.via ? `via ${VIA_LABEL[r.via]}` : '', r.agent ? `by agent ${r.agent}` : 'by the operator'].filter(Boolean).join(' ')}>
+          {r.via && (
+            <Text span fz="xs" c="dimmed" style={{ flexShrink: 0 }}>
+              {VIA_LABEL[r.via]}
+            </Text>
+          )}
+          {r.agent && (
+            <Text span fz="xs" fw={500} truncate="end">
+              {r.agent}
+            </Text>
+          )}
+        </Group>
+      ) : null,
   },
   { label: 'Latency', width: 76, align: 'right', cell: (r) => <Mono>{formatLatency(r.latencyMs)}</Mono> },
   // Sent and received share a column so that the tool's name keeps the width.

@@ -1,11 +1,24 @@
 import { Badge, Button, CloseButton, Group, MultiSelect, Paper, Select } from '@mantine/core';
 import { IconFilterOff, IconPlayerPlay, IconSearch } from '@tabler/icons-react';
+import { CallerVia } from '../../../../shared/caller';
 import { InvocationStatus } from '../../../../shared/invocation';
 import { TimeRangePicker } from '../metrics/TimeRangePicker';
-import { hasFilters, NO_FILTERS, traceIdOf, type HistoryFilters } from './historyFilter';
+import { agentChoice, hasFilters, NO_FILTERS, OPERATOR_CHOICE, traceIdOf, type HistoryFilters } from './historyFilter';
 import { ClearableTextInput } from '../../components/ClearableTextInput';
 
 const STATUS_LABEL: Record<InvocationStatus, string> = { ok: 'OK', error: 'Error', timeout: 'Timeout', canceled: 'Canceled', denied: 'Denied' };
+/** How each way in reads in the filter and the calls table. */
+export const VIA_LABEL: Record<CallerVia, string> = {
+  ui: 'UI',
+  cli: 'CLI',
+  run: 'Run',
+  app: 'MCP App',
+  replay: 'Replay',
+  a2a: 'A2A',
+  gateway: 'Gateway',
+  mediation: 'Model mediation',
+  bus: 'Message bus',
+};
 const KIND_GROUP: Record<string, string> = { mcp: 'MCP servers', a2a: 'A2A agents', http: 'HTTP services' };
 
 export interface HistoryFilterBarProps {
@@ -16,12 +29,19 @@ export interface HistoryFilterBarProps {
   /** Known sources (`mcp:everything`) and tools to offer; the current choices are always offered. */
   sources: string[];
   tools: string[];
+  /** Agents known to have made calls, to offer beside the operator. */
+  agents?: string[];
 }
 
-export function HistoryFilterBar({ value, onChange, sources, tools, runLabel }: HistoryFilterBarProps) {
+export function HistoryFilterBar({ value, onChange, sources, tools, runLabel, agents = [] }: HistoryFilterBarProps) {
   const set = (patch: Partial<HistoryFilters>) => onChange({ ...value, ...patch });
   const sourceData = groupSources(value.source && !sources.includes(value.source) ? [...sources, value.source] : sources);
   const toolData = value.tool && !tools.includes(value.tool) ? [...tools, value.tool] : tools;
+  const agentChoices = agents.map((agent) => ({ value: agentChoice(agent), label: agent }));
+  if (value.caller && value.caller !== OPERATOR_CHOICE && !agentChoices.some((c) => c.value === value.caller)) {
+    agentChoices.push({ value: value.caller, label: value.caller.slice('agent:'.length) });
+  }
+  const callerData = [{ value: OPERATOR_CHOICE, label: 'Operator' }, ...(agentChoices.length ? [{ group: 'Agents', items: agentChoices }] : [])];
 
   return (
     <Paper withBorder p="xs" radius="md">
@@ -62,6 +82,28 @@ export function HistoryFilterBar({ value, onChange, sources, tools, runLabel }: 
           styles={value.status.length ? { inputField: { minWidth: 0, width: 0, flex: 0 } } : undefined}
           clearSectionMode="clear"
           clearable
+        />
+        <Select
+          size="sm"
+          w={150}
+          aria-label="Way in"
+          placeholder="Any way in"
+          data={CallerVia.options.map((via) => ({ value: via, label: VIA_LABEL[via] }))}
+          value={value.via}
+          onChange={(via) => set({ via: via as CallerVia | null })}
+          clearable
+        />
+        <Select
+          size="sm"
+          w={160}
+          aria-label="Caller"
+          placeholder="Any caller"
+          data={callerData}
+          value={value.caller}
+          onChange={(caller) => set({ caller: caller === null ? null : String(caller) })}
+          searchable
+          clearable
+          nothingFoundMessage="No such agent"
         />
         <TimeRangePicker value={value.range} onChange={(range) => set({ range })} keys={['15m', '1h', '24h', '7d', 'all', 'custom']} />
         <ClearableTextInput

@@ -154,4 +154,32 @@ describe('HistoryView', () => {
     expect(top).toHaveAttribute('aria-selected', 'true');
     expect(within(top).getByRole('img', { name: 'Replay of orig' })).toBeInTheDocument();
   });
+
+  it('shows who called and how in a Via column, and filters by the way in and by the caller', async () => {
+    const user = userEvent.setup();
+    const backend = backendWith([
+      call('by-agent', { via: 'gateway', agent: 'planner-bot', startedAt: NOW - 1_000 }),
+      call('by-operator', { via: 'cli', startedAt: NOW - 2_000 }),
+      call('before-callers', { startedAt: NOW - 3_000 }),
+    ]);
+    renderHistory(backend);
+    await screen.findByRole('grid', { name: 'Calls' });
+    expect(screen.getByRole('columnheader', { name: 'Via' })).toBeInTheDocument();
+    await waitFor(() => expect(dataRows()).toHaveLength(3));
+    const [agentRow, operatorRow, olderRow] = dataRows();
+    const viaCell = (row: HTMLElement) => within(row).getAllByRole('cell')[4]!;
+    expect(viaCell(agentRow!)).toHaveTextContent('Gatewayplanner-bot');
+    expect(within(viaCell(agentRow!)).getByTitle('via Gateway by agent planner-bot')).toBeInTheDocument();
+    expect(viaCell(operatorRow!)).toHaveTextContent(/^CLI$/);
+    expect(viaCell(olderRow!)).toHaveTextContent(/^$/);
+    await user.click(agentRow!);
+    expect(await screen.findByText('agent planner-bot via Gateway')).toBeInTheDocument();
+
+    await choose(user, 'Way in', 'Gateway');
+    await waitFor(() => expect(lastListQuery(backend)).toEqual({ via: 'gateway', limit: 200 }));
+    await choose(user, 'Caller', 'planner-bot');
+    await waitFor(() => expect(lastListQuery(backend)).toEqual({ via: 'gateway', agent: 'planner-bot', limit: 200 }));
+    await choose(user, 'Caller', 'Operator');
+    await waitFor(() => expect(lastListQuery(backend)).toEqual({ via: 'gateway', agent: null, limit: 200 }));
+  });
 });

@@ -72,6 +72,7 @@ export function HistoryView() {
     ...trpc.metrics.breakdown.queryOptions({ since: filter.since ?? 0, until: filter.until ?? now + 1, by: 'tool' }),
     placeholderData: keepPreviousData,
   });
+  const agents = useMemo(() => [...new Set(history.rows.flatMap((r) => (r.agent ? [r.agent] : [])))].sort(), [history.rows]);
   const { sources, tools } = useMemo(() => {
     const pairs = [...(seen.data ?? []).map((row) => ({ source: row.group.source, tool: row.group.tool ?? '' })), ...history.rows.map((r) => ({ source: `${r.sourceKind}:${r.sourceName}`, tool: r.tool }))];
     return {
@@ -125,6 +126,7 @@ export function HistoryView() {
         onChange={changeFilters}
         sources={sources}
         tools={tools}
+        agents={agents}
         runLabel={filteredRun ? `${filteredRun.collection} · ${new Date(filteredRun.startedAt).toLocaleTimeString()}` : undefined}
       />
 

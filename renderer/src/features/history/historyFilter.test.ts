@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InvocationRecord } from '../../../../shared/invocation';
-import { filterParams, filtersFromParams, hasFilters, matchesFilter, NO_FILTERS, splitSource, toInvocationFilter } from './historyFilter';
+import { agentChoice, filterParams, filtersFromParams, hasFilters, matchesFilter, NO_FILTERS, OPERATOR_CHOICE, splitSource, toInvocationFilter } from './historyFilter';
 
 const record: InvocationRecord = {
   id: 'r1',
@@ -49,5 +49,18 @@ describe('filters', () => {
     expect(hasFilters({ ...NO_FILTERS, trace: 'abc' })).toBe(true);
     expect(matchesFilter({ ...record, traceId: trace }, { traceId: trace })).toBe(true);
     expect(matchesFilter(record, { traceId: trace })).toBe(false);
+  });
+
+  it('filters by the way in and by the caller: the operator (no agent) or one agent, even one named "operator"', () => {
+    expect(toInvocationFilter({ ...NO_FILTERS, via: 'gateway', caller: agentChoice('operator') }, 0)).toEqual({ via: 'gateway', agent: 'operator' });
+    expect(toInvocationFilter({ ...NO_FILTERS, caller: OPERATOR_CHOICE }, 0)).toEqual({ agent: null });
+    expect(hasFilters({ ...NO_FILTERS, via: 'bus' })).toBe(true);
+    expect(filtersFromParams({ via: 'mediation', agent: 'planner-bot' })).toMatchObject({ via: 'mediation', caller: agentChoice('planner-bot') });
+    expect(filtersFromParams({ via: 'pigeon' })).toMatchObject({ via: null, caller: null });
+    const byAgent = { ...record, via: 'gateway' as const, agent: 'planner-bot' };
+    expect(matchesFilter(byAgent, { via: 'gateway', agent: 'planner-bot' })).toBe(true);
+    expect(matchesFilter(byAgent, { agent: null })).toBe(false);
+    expect(matchesFilter(record, { agent: null })).toBe(true);
+    expect(matchesFilter(record, { via: 'ui' })).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { CallerVia } from '../../../../shared/caller';
 import type { InvocationFilter } from '../../../../shared/history';
 import { InvocationStatus, SourceKind, type InvocationRecord } from '../../../../shared/invocation';
 import { windowOf, type RangeKey, type RangePreset, type TimeRange } from '../metrics/timeRange';
@@ -13,9 +14,27 @@ export interface HistoryFilters {
   trace: string;
   /** Only the calls of this collection run or load run. */
   run: string | null;
+  /** Only the calls that came in this way (UI, CLI, a run, …). */
+  via: CallerVia | null;
+  /** Only the operator's own calls (`OPERATOR_CHOICE`) or one agent's (`agent:<name>`, see agentChoice). */
+  caller: string | null;
 }
 
-export const NO_FILTERS: HistoryFilters = { source: null, tool: null, status: [], range: { key: 'all' }, text: '', trace: '', run: null };
+/** The caller choice for the operator's own calls. */
+export const OPERATOR_CHOICE = 'operator';
+
+/** The caller choice for one agent's calls; prefixed so an agent named "operator" stays an agent. */
+export function agentChoice(agent: string): string {
+  return `agent:${agent}`;
+}
+
+/** The history filter's `agent` for a caller choice: null for the operator's calls, the name for an agent's. */
+function agentOf(caller: string): string | null | undefined {
+  if (caller === OPERATOR_CHOICE) return null;
+  return caller.startsWith('agent:') && caller.length > 'agent:'.length ? caller.slice('agent:'.length) : undefined;
+}
+
+export const NO_FILTERS: HistoryFilters = { source: null, tool: null, status: [], range: { key: 'all' }, text: '', trace: '', run: null, via: null, caller: null };
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
 
@@ -38,6 +57,7 @@ export function toInvocationFilter(filters: HistoryFilters, now: number): Invoca
   const source = filters.source ? splitSource(filters.source) : undefined;
   const window = windowOf(filters.range, now);
   const text = filters.text.trim();
+  const agent = filters.caller ? agentOf(filters.caller) : undefined;
   return {
     ...source,
     ...(filters.tool ? { tool: filters.tool } : {}),
@@ -48,6 +68,8 @@ export function toInvocationFilter(filters: HistoryFilters, now: number): Invoca
     ...(text ? { text } : {}),
     ...(traceIdOf(filters.trace) ? { traceId: traceIdOf(filters.trace) } : {}),
     ...(filters.run ? { runId: filters.run } : {}),
+    ...(filters.via ? { via: filters.via } : {}),
+    ...(agent !== undefined ? { agent } : {}),
   };
 }
 
@@ -62,6 +84,8 @@ export function matchesFilter(record: InvocationRecord, filter: InvocationFilter
   if (filter.runId !== undefined && record.runId !== filter.runId) return false;
   if (filter.traceId !== undefined && record.traceId !== filter.traceId) return false;
   if (filter.taskId !== undefined && record.taskId !== filter.taskId) return false;
+  if (filter.via !== undefined && record.via !== filter.via) return false;
+  if (filter.agent !== undefined && (record.agent ?? null) !== filter.agent) return false;
   if (filter.text) {
     const needle = filter.text.toLowerCase();
     const fields = [record.tool, record.argumentsJson, record.resultPreview, record.errorMessage ?? ''];
@@ -71,7 +95,7 @@ export function matchesFilter(record: InvocationRecord, filter: InvocationFilter
 }
 
 export function hasFilters(filters: HistoryFilters): boolean {
-  return Boolean(filters.source || filters.tool || filters.status.length || filters.text.trim() || filters.trace.trim() || filters.range.key !== 'all' || filters.run);
+  return Boolean(filters.source || filters.tool || filters.status.length || filters.text.trim() || filters.trace.trim() || filters.range.key !== 'all' || filters.run || filters.via || filters.caller);
 }
 
 const LINKABLE_RANGES: (RangePreset | 'all')[] = ['15m', '1h', '24h', '7d', 'all'];
@@ -86,6 +110,7 @@ export function filtersFromParams(params: Record<string, string>): HistoryFilter
     .map((s) => InvocationStatus.safeParse(s))
     .flatMap((s) => (s.success ? [s.data] : []));
   const range = LINKABLE_RANGES.find((key) => key === params.range);
+  const via = CallerVia.safeParse(params.via);
   return {
     source: params.source && splitSource(params.source) ? params.source : null,
     tool: params.tool || null,
@@ -94,6 +119,8 @@ export function filtersFromParams(params: Record<string, string>): HistoryFilter
     text: params.q ?? '',
     trace: traceIdOf(params.trace ?? '') ?? '',
     run: params.run || null,
+    via: via.success ? via.data : null,
+    caller: params.agent ? agentChoice(params.agent) : null,
   };
 }
 
