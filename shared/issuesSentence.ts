@@ -29,6 +29,8 @@ export function issuesSentence(issues: readonly IssueLike[], subject = 'input'):
 
 /** A ZodError (or anything shaped like one) — without importing zod's classes where they may differ. */
 export function validationIssues(error: unknown): readonly IssueLike[] | undefined {
-  const issues = (error as { issues?: unknown } | null)?.issues;
+  // A procedure called in process (tRPC's createCaller) wraps the schema's error as its cause.
+  const refused = error as { issues?: unknown; cause?: { issues?: unknown } } | null;
+  const issues = refused?.issues ?? refused?.cause?.issues;
   return Array.isArray(issues) && issues.every((issue) => typeof (issue as IssueLike)?.message === 'string' && Array.isArray((issue as IssueLike).path)) ? (issues as IssueLike[]) : undefined;
 }
