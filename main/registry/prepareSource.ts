@@ -1,8 +1,19 @@
 import { AppError } from '../../shared/errors';
 import { sourceId, type ToolSource } from '../../shared/invocation';
-import type { Core } from '../core';
+import type { A2aAgentService } from '../a2a/A2aAgentService';
+import type { A2aCatalogSync } from '../a2a/A2aCatalogSync';
+import type { GrpcSources } from '../grpc/GrpcSources';
+import type { McpService } from '../mcp/McpService';
+import type { ToolCatalog } from './ToolCatalog';
 
-export type SourceServices = Pick<Core, 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'grpc'>;
+/** The services that turn a source into registry entries: what preparing a source needs, and no more. */
+export interface SourceServices {
+  readonly mcp: Pick<McpService, 'whenConnected'>;
+  readonly a2a: Pick<A2aAgentService, 'list'>;
+  readonly a2aSkills: Pick<A2aCatalogSync, 'sync'>;
+  readonly catalog: Pick<ToolCatalog, 'list'>;
+  readonly grpc: Pick<GrpcSources, 'ensureListed'>;
+}
 
 /**
  * Makes a source's tools registry entries before a call names one of them: connects a saved MCP
