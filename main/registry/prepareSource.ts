@@ -1,18 +1,22 @@
 import { AppError } from '../../shared/errors';
 import { sourceId, type ToolSource } from '../../shared/invocation';
-import type { A2aAgentService } from '../a2a/A2aAgentService';
-import type { A2aCatalogSync } from '../a2a/A2aCatalogSync';
-import type { GrpcSources } from '../grpc/GrpcSources';
-import type { McpService } from '../mcp/McpService';
 import type { ToolCatalog } from './ToolCatalog';
 
-/** The services that turn a source into registry entries: what preparing a source needs, and no more. */
+/**
+ * The services that turn a source into registry entries: what preparing a source needs, and no
+ * more. Written as shapes, not as the protocol folders' classes, so registry/ (the layer below
+ * them) imports none of mcp/, a2a/ or grpc/.
+ */
 export interface SourceServices {
-  readonly mcp: Pick<McpService, 'whenConnected'>;
-  readonly a2a: Pick<A2aAgentService, 'list'>;
-  readonly a2aSkills: Pick<A2aCatalogSync, 'sync'>;
+  /** McpService: resolves once the saved server is connected and its tools are listed. */
+  readonly mcp: { whenConnected(name: string): Promise<void> };
+  /** A2aAgentService: the saved agents. */
+  readonly a2a: { list(): Promise<readonly { name: string }[]> };
+  /** A2aCatalogSync: reads an agent's card and registers its skills. */
+  readonly a2aSkills: { sync(agent: string): Promise<void> };
   readonly catalog: Pick<ToolCatalog, 'list'>;
-  readonly grpc: Pick<GrpcSources, 'ensureListed'>;
+  /** GrpcSources: lists a source's tools unless they are listed. */
+  readonly grpc: { ensureListed(name: string): Promise<void> };
 }
 
 /**
