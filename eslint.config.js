@@ -17,10 +17,23 @@ const rendererPatterns = [
   { regex: '^(ajv|ajv/.*|@rjsf/validator-ajv8)$', message: 'Ajv compiles schemas with eval, which the CSP forbids; use @cfworker/json-schema (components/jsonSchema.ts).' },
 ];
 
+const mainPatterns = [
+  { regex: '(^|/)(app|renderer|e2e)(/|$)', message: 'main/ imports shared/ only.' },
+  { regex: '^(react|react-dom|@mantine/.*)$', message: 'main/ is the backend: no UI packages.' },
+  noTestDoubles,
+];
+
+/** The domain folders of main/ (docs/architecture.md): everything but core.ts, rpc/ and testing/. */
+const mainDomainFolders = ['mcp', 'a2a', 'grpc', 'http', 'registry', 'lock', 'collections', 'resources', 'kube', 'store', 'metrics', 'apps', 'settings', 'reconcile', 'platform', 'system'];
+const domainPatterns = [
+  { regex: '^(\\.{1,2}/)+core(\\.ts)?$', message: 'A domain folder of main/ never imports main/core.ts: take the services you use as explicit dependencies.' },
+  { regex: '^(\\.{1,2}/)+rpc(/|$)', message: 'A domain folder of main/ never imports main/rpc/: the tRPC routers call the domain, not the other way.' },
+];
+
 /**
  * The layer rules (README "Layout"; e2e/architecture/layering.test.ts checks that lint enforces them):
  *   shared/   imports nothing of ours and no package but zod
- *   main/     imports shared/ only (plain Node, no electron)
+ *   main/     imports shared/ only (plain Node, no electron); a domain folder of main/ never imports core.ts or rpc/
  *   renderer/ imports shared/ and `import type` from main/rpc
  *   only app/electron imports electron
  */
@@ -46,19 +59,14 @@ const layerRules = [
     files: ['main/**/*.ts'],
     // Tests may start the peers and rigs in e2e/ (real servers to talk to).
     ignores: testCode,
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [electronOnlyInApp],
-          patterns: [
-            { regex: '(^|/)(app|renderer|e2e)(/|$)', message: 'main/ imports shared/ only.' },
-            { regex: '^(react|react-dom|@mantine/.*)$', message: 'main/ is the backend: no UI packages.' },
-            noTestDoubles,
-          ],
-        },
-      ],
-    },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [electronOnlyInApp], patterns: mainPatterns }] },
+  },
+  {
+    // Inside main/: core.ts composes the domain folders and rpc/ serves them, so neither may be
+    // imported back by a domain folder (a service names the services it needs, not Pick<Core>).
+    files: mainDomainFolders.map((folder) => `main/${folder}/**/*.ts`),
+    ignores: testCode,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [electronOnlyInApp], patterns: [...mainPatterns, ...domainPatterns] }] },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

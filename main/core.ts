@@ -205,7 +205,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   if (deps.autoConnect) void a2aSkills.syncAll();
   const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger });
   await http.init();
-  const collections = new Collections({ deps, secrets, mcp, a2a, a2aSkills, catalog, pipeline, grpc, history, logger });
+  const collections = new Collections({ dataDir: deps.dataDir, secrets, mcp, a2a, a2aSkills, catalog, pipeline, grpc, history, logger });
   const definitions = DefinitionStore.open(join(deps.dataDir, DEFINITIONS_FILE_NAME));
   if (definitions.report) logger.warn(definitions.report);
   const lock = new DefinitionLock({

@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors';
 import type { HostKind } from '../../shared/system';
 import { APP_VERSION } from '../common/appVersion';
 import { CommandLineSecretStore } from './CommandLineSecretStore';
+import type { CliIo } from './CliIo';
 import { askToLaunch } from './launchConfirmation';
 
 /** Exit codes every command honours. */
@@ -20,12 +21,7 @@ export class CliExit extends Error {
   }
 }
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Where questions are answered (default process.stdin); asked only when it is a terminal. */
-  input?: NodeJS.ReadableStream & { isTTY?: boolean };
-}
+export type { CliIo } from './CliIo';
 
 /** Builds the core on first use, so `--version` and usage errors never touch the data dir. */
 export class CliContext {

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { LaunchConfirmer } from '../../main/resources/LocalReconciler';
-import type { CliIo } from './CliContext';
+import type { CliIo } from './CliIo';
 import { safeForTerminal } from './terminalText';
 
 export interface LaunchQuestionOptions {

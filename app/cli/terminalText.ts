@@ -1,6 +1,6 @@
 import { revealedString } from '../../shared/revealText';
 import { terminalSafeJson } from '../../shared/terminalSafeJson';
-import type { CliIo } from './CliContext';
+import type { CliIo } from './CliIo';
 
 /**
  * Control characters (C0 but tab, DEL, C1) and bidirectional overrides: from a server or a file,

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -38,5 +39,24 @@ describe('import rules', () => {
 
   it('main/ may not import from app/ or renderer/', async () => {
     expect(await violations('main/probe.ts', "import { runCli } from '../app/cli/program';\nexport const r = runCli;\n")).not.toEqual([]);
+  });
+
+  // Every folder of main/ but rpc/ (which serves the domain) and testing/ is a domain folder.
+  const domainFolders = readdirSync(new URL('../../main', import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !['rpc', 'testing'].includes(entry.name))
+    .map((entry) => entry.name);
+
+  it.each(domainFolders)('main/%s/ may not import main/core.ts or main/rpc/, not even a type', async (folder) => {
+    expect((await violations(`main/${folder}/probe.ts`, "import type { Core } from '../core';\nexport type C = Core;\n")).join('\n')).toMatch(/never imports main\/core\.ts/);
+    expect((await violations(`main/${folder}/deeper/probe.ts`, "import { createCore } from '../../core';\nexport const c = createCore;\n")).join('\n')).toMatch(/never imports main\/core\.ts/);
+    expect((await violations(`main/${folder}/probe.ts`, "import type { AppRouter } from '../rpc/router';\nexport type R = AppRouter;\n")).join('\n')).toMatch(/never imports main\/rpc\//);
+    // The rules of all of main/ still hold there.
+    expect((await violations(`main/${folder}/probe.ts`, "import { runCli } from '../../app/cli/program';\nexport const r = runCli;\n")).join('\n')).toMatch(/main\/ imports shared\/ only/);
+  });
+
+  it('main/core.ts and main/rpc/ may import the domain folders, and a domain folder its neighbours', async () => {
+    expect(await violations('main/core.ts', "import { McpService } from './mcp/McpService';\nexport const m = McpService;\n")).toEqual([]);
+    expect(await violations('main/rpc/probe.ts', "import type { Core } from '../core';\nexport type C = Core;\n")).toEqual([]);
+    expect(await violations('main/collections/probe.ts', "import { prepareSource } from '../registry/prepareSource';\nexport const p = prepareSource;\n")).toEqual([]);
   });
 });

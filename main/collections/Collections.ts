@@ -1,13 +1,23 @@
 import type { Collection, RunSummary } from '../../shared/collections';
 import { AppError } from '../../shared/errors';
-import type { Core } from '../core';
-import { prepareSource } from '../registry/prepareSource';
+import type { Logger } from '../platform/Logger';
+import type { SecretStore } from '../platform/SecretStore';
+import type { InvocationPipeline } from '../registry/InvocationPipeline';
+import { prepareSource, type SourceServices } from '../registry/prepareSource';
+import type { InvocationStore } from '../store/InvocationStore';
 import { CollectionRunner, type CollectionRun, type CollectionRunOptions, type RunTarget } from './CollectionRunner';
 import { CollectionStore } from './CollectionStore';
 import { CollectionLoadRunner, type LoadRun, type LoadRunOptions } from './load/CollectionLoadRunner';
 
-/** What collections need of the core. */
-export type CollectionsCore = Pick<Core, 'deps' | 'secrets' | 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'pipeline' | 'grpc' | 'history' | 'logger'>;
+/** What collections need: where to keep them, the pipeline their requests go through, and the services that prepare a source. */
+export interface CollectionsDeps extends SourceServices {
+  readonly dataDir: string;
+  /** The redacting SecretStore (Core.secrets). */
+  readonly secrets: SecretStore;
+  readonly pipeline: InvocationPipeline;
+  readonly history: Pick<InvocationStore, 'saveRun'>;
+  readonly logger: Logger;
+}
 
 /** How many finished runs are kept for reports (JUnit, JSON) after their events are gone. */
 const RECENT_RUNS = 20;
@@ -20,8 +30,8 @@ export class Collections {
   private readonly recent = new Map<string, RunSummary>();
   private readonly active = new Map<string, LoadRun>();
 
-  constructor(private readonly core: CollectionsCore) {
-    this.store = new CollectionStore(core.deps.dataDir, core.secrets);
+  constructor(private readonly core: CollectionsDeps) {
+    this.store = new CollectionStore(core.dataDir, core.secrets);
     this.runner = new CollectionRunner({ pipeline: core.pipeline, secretStore: core.secrets, prepareTarget: (target) => this.prepareTarget(target) });
     this.loadRunner = new CollectionLoadRunner({ pipeline: core.pipeline, secretStore: core.secrets, prepareTarget: (target) => this.prepareTarget(target) });
   }
@@ -59,7 +69,7 @@ export class Collections {
     return run !== undefined;
   }
 
-  private keep(run: Parameters<CollectionsCore['history']['saveRun']>[0]) {
+  private keep(run: Parameters<InvocationStore['saveRun']>[0]) {
     try {
       this.core.history.saveRun(run);
     } catch (error) {

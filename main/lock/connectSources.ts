@@ -1,9 +1,18 @@
 import { isAppError } from '../../shared/errors';
 import { SourceKind, sourceId, type ToolSource } from '../../shared/invocation';
-import type { Core } from '../core';
-import { prepareSource } from '../registry/prepareSource';
+import type { GrpcSources } from '../grpc/GrpcSources';
+import type { HttpServices } from '../http/HttpServices';
+import type { McpService } from '../mcp/McpService';
+import { prepareSource, type SourceServices } from '../registry/prepareSource';
+import type { DefinitionLock } from './DefinitionLock';
 
-export type LockSources = Pick<Core, 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'grpc' | 'http' | 'lock'>;
+/** The services the lock lists and prepares sources with: every source kind, and the lockfile's own list. */
+export interface LockSources extends SourceServices {
+  readonly mcp: Pick<McpService, 'whenConnected' | 'configs'>;
+  readonly http: Pick<HttpServices, 'list'>;
+  readonly grpc: Pick<GrpcSources, 'ensureListed' | 'list'>;
+  readonly lock: Pick<DefinitionLock, 'lockedSources'>;
+}
 
 /**
  * Every source the lock speaks about: those in the lockfile, and every saved or workspace source in

@@ -10,7 +10,7 @@ import { duplicateCallResult } from './duplicateCallResult';
 import { backoffDelay, shouldRetry } from './policy/backoff';
 import { decidingReasons, withoutHold } from '../../shared/policy';
 import { EffectivePolicy, type EffectivePolicyOptions } from './policy/EffectivePolicy';
-import { reviewRefusal } from '../lock/reviewRefusal';
+import { reviewRefusal } from './policy/reviewRefusal';
 import type { ToolPermission } from './policy/ToolPermission';
 import { recordedArguments, MAX_RECORDED_ARGUMENTS_BYTES } from './recordedArguments';
 import { runAttempt, type AttemptCall, type AttemptServices } from './runAttempt';

@@ -1,8 +1,23 @@
 import { AppError } from '../../shared/errors';
 import { sourceId, type ToolSource } from '../../shared/invocation';
-import type { Core } from '../core';
+import type { ToolCatalog } from './ToolCatalog';
 
-export type SourceServices = Pick<Core, 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'grpc'>;
+/**
+ * The services that turn a source into registry entries: what preparing a source needs, and no
+ * more. Written as shapes, not as the protocol folders' classes, so registry/ (the layer below
+ * them) imports none of mcp/, a2a/ or grpc/.
+ */
+export interface SourceServices {
+  /** McpService: resolves once the saved server is connected and its tools are listed. */
+  readonly mcp: { whenConnected(name: string): Promise<void> };
+  /** A2aAgentService: the saved agents. */
+  readonly a2a: { list(): Promise<readonly { name: string }[]> };
+  /** A2aCatalogSync: reads an agent's card and registers its skills. */
+  readonly a2aSkills: { sync(agent: string): Promise<void> };
+  readonly catalog: Pick<ToolCatalog, 'list'>;
+  /** GrpcSources: lists a source's tools unless they are listed. */
+  readonly grpc: { ensureListed(name: string): Promise<void> };
+}
 
 /**
  * Makes a source's tools registry entries before a call names one of them: connects a saved MCP

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
 import type { InvocationOutcome } from '../../../shared/registry';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
-import { exitCodeFor, parseArgs, renderResult } from './mcp';
+import { exitCodeFor, parseArgs, renderResult } from './toolCallText';
 import { timeoutMsOption } from '../options';
 import { jsonForTerminal, safeForTerminal, terminalMessage } from '../terminalText';
 

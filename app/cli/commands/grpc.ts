@@ -11,7 +11,7 @@ import { collectKeyValue, timeoutMsOption } from '../options';
 import { jsonForTerminal, safeForTerminal, safeLines } from '../terminalText';
 import { issuesSentence, validationIssues } from '../../../shared/issuesSentence';
 import { reportOutcome } from './call';
-import { parseArgs } from './mcp';
+import { parseArgs } from './toolCallText';
 
 interface TargetFlags {
   tls?: boolean;

@@ -2,12 +2,13 @@ import { operatorCaller } from '../../../shared/caller';
 import type { Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
 import { stdioLaunchLine, URL_ELICITATION_STEP, type McpTool } from '../../../shared/mcp';
-import { excerpt, jsonForTerminal, safeForTerminal, safeLines, terminalMessage } from '../terminalText';
-import type { InvocationOutcome, ToolResult } from '../../../shared/registry';
+import { excerpt, jsonForTerminal, safeForTerminal, terminalMessage } from '../terminalText';
+import type { InvocationOutcome } from '../../../shared/registry';
 import type { Core } from '../../../main/core';
 import type { McpConnection } from '../../../main/mcp/McpConnection';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { registerMcpAuth } from './mcpAuth';
+import { exitCodeFor, parseArgs, renderResult } from './toolCallText';
 import { addCallTaskOptions, registerMcpTasks, taskEventLine, taskOptionsFrom, terminalAnswers, type CallTaskFlags } from './mcpTasks';
 import { answerFromTerminal } from '../terminalInteractions';
 import { adHocConfig, addTargetOptions, keyValues, splitCommandLine, type TargetOptions } from '../targetOptions';
@@ -60,41 +61,6 @@ async function connectTarget(core: Core, name: string | undefined, options: Targ
 
 function toolJson(tool: McpTool) {
   return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
-}
-
-export function renderResult(result: ToolResult): string {
-  const lines: string[] = [];
-  for (const block of result.content) {
-    if (block.type === 'text') lines.push(block.text);
-    else if (block.type === 'image' || block.type === 'audio') lines.push(`[${block.type} ${block.mimeType}, ${Math.round((block.data.length * 3) / 4)} bytes]`);
-    else if (block.type === 'resource_link') lines.push(`[resource link ${block.uri}${block.title ? ` — ${block.title}` : ''}]`);
-    else if (block.type === 'resource') lines.push('text' in block.resource ? String(block.resource.text) : `[embedded resource ${block.resource.uri}]`);
-  }
-  if (result.structuredContent !== undefined) lines.push(JSON.stringify(result.structuredContent, null, 2));
-  if (result.truncated) lines.push('(result truncated to the size cap)');
-  return safeLines(lines.join('\n'));
-}
-
-export function parseArgs(text: string | undefined, flag = '--args'): Record<string, unknown> {
-  if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CliExit(ExitCode.Usage, `${flag} is not valid JSON: ${(error as Error).message}`);
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new CliExit(ExitCode.Usage, `${flag} must be a JSON object`);
-  return value as Record<string, unknown>;
-}
-
-/** Exit codes of `mcp call`: 0 ok, 1 tool error or isError, 2 invalid arguments, 3 cannot connect. */
-export function exitCodeFor(outcome: InvocationOutcome): number {
-  if (outcome.error) {
-    if (outcome.error.code === 'InvalidArguments') return ExitCode.Usage;
-    if (outcome.error.code === 'ConnectionFailed') return ExitCode.CannotConnect;
-    return ExitCode.Failed;
-  }
-  return outcome.result?.isError ? ExitCode.Failed : ExitCode.Ok;
 }
 
 export function registerMcp(program: Command, ctx: CliContext) {

@@ -5,7 +5,7 @@ import type { InvokeTaskOptions, ServerTaskView, TaskEvent } from '../../../shar
 import type { Core } from '../../../main/core';
 import { CliExit, ExitCode, type CliContext, type CliIo } from '../CliContext';
 import { answerFromTerminal, type TerminalAnswers } from '../terminalInteractions';
-import { parseArgs, renderResult } from './mcp';
+import { parseArgs, renderResult } from './toolCallText';
 import { jsonForTerminal, safeForTerminal } from '../terminalText';
 
 /** The `mcp call` flags about tasks and about answering the server's questions. */

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { stringify } from 'yaml';
 import { createStderrLogger } from '../../../main/platform/Logger';
-import { applyToCluster } from '../../../main/resources/applyToCluster';
+import { applyToCluster } from '../../../main/kube/applyToCluster';
 import { applyToWorkspace } from '../../../main/resources/applyToWorkspace';
 import { currentWorkspaceDir } from '../../../main/resources/createLocalResources';
 import { indexByIdentity, documentDiagnostics } from '../../../main/resources/duplicateDiagnostics';

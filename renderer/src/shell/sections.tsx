@@ -1,6 +1,7 @@
 import { IconChartLine, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import { ServersView } from '../features/servers/ServersView';
+import type { SectionId } from './sectionIds';
 
 // The first view (Servers) is in the entry chunk; every other section is fetched when first
 // opened, so the console is interactive before the code of charts, editors and forms arrives.
@@ -15,7 +16,7 @@ const MetricsView = lazy(() => import('../features/metrics/MetricsView').then((m
 const AboutView = lazy(() => import('../features/about/AboutView').then((m) => ({ default: m.AboutView })));
 
 export interface Section {
-  id: string;
+  id: SectionId;
   label: string;
   icon: Icon;
   component: ComponentType;
@@ -23,7 +24,7 @@ export interface Section {
   footer?: boolean;
 }
 
-/** Only sections that work are listed; each feature adds itself here. */
+/** Every id of sectionIds.ts, in its order (sections.test.ts checks): each feature adds itself there and here. */
 export const sections: Section[] = [
   { id: 'servers', label: 'Servers', icon: IconServer2, component: ServersView },
   { id: 'agents', label: 'Agents', icon: IconRobot, component: AgentsView },
@@ -36,5 +37,3 @@ export const sections: Section[] = [
   { id: 'metrics', label: 'Metrics', icon: IconChartLine, component: MetricsView },
   { id: 'about', label: 'About', icon: IconInfoCircle, component: AboutView, footer: true },
 ];
-
-export const defaultSectionId = sections.find((s) => !s.footer)?.id ?? sections[0]!.id;

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { defaultSectionId, sections } from './sections';
+import { defaultSectionId, isSectionId } from './sectionIds';
 
 export interface Location {
   section: string;
@@ -9,7 +9,7 @@ export interface Location {
 function readLocation(): Location {
   const id = window.location.pathname.replace(/^\/+/, '').split('/')[0];
   return {
-    section: sections.some((s) => s.id === id) ? id! : defaultSectionId,
+    section: isSectionId(id) ? id : defaultSectionId,
     params: Object.fromEntries(new URLSearchParams(window.location.search)),
   };
 }

@@ -1,5 +1,5 @@
-import { AppError } from '../../shared/errors';
-import type { PolicyVerdict, ToolEntry } from '../../shared/registry';
+import { AppError } from '../../../shared/errors';
+import type { PolicyVerdict, ToolEntry } from '../../../shared/registry';
 
 /**
  * Why the pipeline refuses a call because of the lockfile: a rejected definition never runs; a

@@ -1,10 +1,10 @@
 import { AppError } from '../../shared/errors';
 import { LANGOP_API_VERSION, TOOLDECK_FIELD_MANAGER } from '../../shared/kube';
-import { isConflict, isKubeApiError, isNotFound } from '../kube/KubeApiError';
-import type { KubeConnection } from '../kube/KubeConnection';
-import { CONTENT_TYPE } from '../kube/KubeRest';
-import type { ApplyAction } from './applyToWorkspace';
-import { describeIdentity, type ResourceIdentity } from './normalizeResource';
+import { isConflict, isKubeApiError, isNotFound } from './KubeApiError';
+import type { KubeConnection } from './KubeConnection';
+import { CONTENT_TYPE } from './KubeRest';
+import type { ApplyAction } from '../resources/applyToWorkspace';
+import { describeIdentity, type ResourceIdentity } from '../resources/normalizeResource';
 
 export interface ClusterObject {
   identity: ResourceIdentity;
