@@ -38,7 +38,7 @@ describe('A2A turns land in history and metrics', () => {
     expect(items[0]!.resultPreview).toContain('COMPLETED');
   });
 
-  it('records each turn once, through the pipeline, with its caller: the operator by way of A2A, the conversation as its session', async () => {
+  it('records each turn once, through the pipeline, with its caller: the operator by way of A2A', async () => {
     const rpc = createCaller({ core, caller: operatorCaller('ui') });
     await rpc.a2a.save({ name: 'once', url: agent.url });
     const first = await rpc.a2a.send({ agent: 'once', message: 'first words' });
