@@ -31,7 +31,7 @@ import { latestTask, waitingTask, type ChatMessage, type Conversation, type Task
 import { formatClock, shortId } from './display';
 import { PartView } from './PartView';
 import { TaskStateBadge } from './TaskStateBadge';
-import { TaskTimeline } from './TaskTimeline';
+import { A2aTaskTimeline } from './A2aTaskTimeline';
 import type { ConversationController, TurnStatus } from './useConversation';
 
 export interface ConversationPanelProps {
@@ -503,7 +503,7 @@ function TaskInspector({
           <Text size="xs" tt="uppercase" fw={700} c="dimmed" mb={8}>
             Timeline
           </Text>
-          <TaskTimeline entries={task.timeline} live={live} />
+          <A2aTaskTimeline entries={task.timeline} live={live} />
           {task.timeline.length === 0 && (
             <Text size="sm" c="dimmed">
               No state reported yet.
