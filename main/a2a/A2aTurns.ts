@@ -65,6 +65,8 @@ interface TurnListener {
   answer?: A2aSendResult;
   onEvent?(event: A2aEvent): void;
   cancelOnAbort: boolean;
+  /** The sender's own limit: the service then cancels the task at the agent when it runs out, not only stops waiting. */
+  timeoutMs?: number;
 }
 const turnListener = new AsyncLocalStorage<TurnListener>();
 
@@ -78,7 +80,7 @@ export class A2aTurnExecutor implements ToolExecutor {
   async execute(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
     const { message, contextId, taskId } = turnArguments(args);
     const listener = turnListener.getStore();
-    const continuation = { ...(contextId ? { contextId } : {}), ...(taskId ? { taskId } : {}), trace: ctx.span };
+    const continuation = { ...(contextId ? { contextId } : {}), ...(taskId ? { taskId } : {}), ...(listener?.timeoutMs !== undefined ? { timeoutMs: listener.timeoutMs } : {}), trace: ctx.span };
     if (entry.toolName === TURN_TOOLS.stream) {
       let state: string | undefined;
       let text = '';
@@ -153,7 +155,7 @@ export class A2aTurns {
 
   /** Sends a message and waits for the agent's answer; refused, failed and canceled turns are recorded too. */
   async send(agent: string, message: A2aOutgoingMessage, opts: A2aTurnOptions): Promise<A2aSendResult> {
-    const listener: TurnListener = { cancelOnAbort: true };
+    const listener: TurnListener = { cancelOnAbort: true, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) };
     const outcome = await this.withEntries(agent, (name) =>
       turnListener.run(listener, () => this.deps.pipeline.invoke({ ...this.request(name, message, opts), signal: opts.signal })),
       TURN_TOOLS.send,
@@ -168,7 +170,7 @@ export class A2aTurns {
     const events = new AsyncQueue<A2aEvent>();
     const stop = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
-    const listener: TurnListener = { cancelOnAbort: opts.cancelOnAbort ?? true, onEvent: (event) => events.push(event) };
+    const listener: TurnListener = { cancelOnAbort: opts.cancelOnAbort ?? true, onEvent: (event) => events.push(event), ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) };
     const call = this.withEntries(agent, (name) => turnListener.run(listener, () => this.deps.pipeline.invoke({ ...this.request(name, message, opts), signal })), TURN_TOOLS.stream).finally(() =>
       events.close(),
     );

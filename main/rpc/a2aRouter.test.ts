@@ -56,6 +56,17 @@ describe('A2A turns land in history and metrics', () => {
     expect(records[0]).toMatchObject({ attempts: 1, traceId: expect.stringMatching(/^[0-9a-f]{32}$/), argumentsJson: expect.stringContaining('first words') });
     expect(records[1]!.argumentsJson).toContain(first.contextId!);
   });
+
+  it('gives up on a turn at its timeout, cancels the task at the agent, and records the turn as timed out', async () => {
+    const rpc = createCaller({ core, caller: operatorCaller('ui') });
+    await rpc.a2a.save({ name: 'patient', url: agent.url });
+    await expect(rpc.a2a.send({ agent: 'patient', message: '/slow', timeoutMs: 800 })).rejects.toMatchObject({ cause: { code: 'Timeout' } });
+    expect(core.history.list({ sourceKind: 'a2a', sourceName: 'patient' }).items.map((r) => [r.tool, r.status, r.errorCode])).toEqual([['SendMessage', 'timeout', 'Timeout']]);
+    // The task is canceled, not left working at the agent (the cancel may land just after the call ends).
+    const [thread] = core.a2a.threads('patient');
+    const taskId = thread!.tasks[0]!.taskId;
+    await expect.poll(async () => (await rpc.a2a.getTask({ agent: 'patient', taskId })).state).toBe('CANCELED');
+  });
 });
 
 describe('A2A turns obey policy like any registry entry', () => {
