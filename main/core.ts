@@ -5,7 +5,7 @@ import type { HostKind, SystemInfo } from '../shared/system';
 import { A2aAgentService } from './a2a/A2aAgentService';
 import { Collections } from './collections/Collections';
 import { A2aCatalogSync } from './a2a/A2aCatalogSync';
-import { A2aTurns } from './a2a/A2aTurns';
+import { A2aTurns, isTurnEntry } from './a2a/A2aTurns';
 import { GrpcSources } from './grpc/GrpcSources';
 import { HttpServices } from './http/HttpServices';
 import type { ClawPod } from '../shared/resources/clawPod';
@@ -218,6 +218,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     workspaceDir: () => resources.workspace.dir,
     // HTTP entries exist only for saved services; MCP, gRPC and A2A (an agent addressed by URL) also register one-off targets.
     tracked: (source) => (source.kind === 'mcp' ? mcp.isSaved(source.name) : source.kind === 'grpc' ? grpc.isLasting(source.name) : source.kind === 'a2a' ? !/^https?:/i.test(source.name) : true),
+    // An agent's turn entries are Tooldeck's own definitions, not the agent's: nothing to review.
+    reviews: (entry) => !isTurnEntry(entry),
     logger,
     watch: deps.autoConnect === true,
     userDecisions: new UserLockDecisions(join(deps.dataDir, USER_LOCK_DECISIONS_FILE)),

@@ -77,6 +77,11 @@ export class A2aCatalogSync {
     }
   }
 
+  /** Whether the agent's skills are registered (its turn entries are, for a saved agent, even while its card cannot be read). */
+  hasSkills(agent: string): boolean {
+    return this.catalog.list({ source: `a2a:${agent}` }).some((entry) => !isTurnEntry(entry));
+  }
+
   cardOf(agent: string): A2aCardView | undefined {
     return this.cards.get(agent);
   }

@@ -1,7 +1,6 @@
 import { AppError } from '../../shared/errors';
 import { sourceId, type ToolSource } from '../../shared/invocation';
 import type { Core } from '../core';
-import { isTurnEntry } from '../a2a/A2aTurns';
 
 export type SourceServices = Pick<Core, 'mcp' | 'a2a' | 'a2aSkills' | 'catalog' | 'grpc'>;
 
@@ -23,7 +22,7 @@ export async function prepareSource(core: SourceServices, source: ToolSource): P
     return;
   }
   // A saved agent's turn entries stay registered while its card cannot be read: only skills say it was.
-  const hasSkills = () => core.catalog.list({ source: sourceId(source) }).some((entry) => !isTurnEntry(entry));
+  const hasSkills = () => core.a2aSkills.hasSkills(name);
   if (hasSkills()) return;
   if (!(await core.a2a.list()).some((agent) => agent.name === name)) throw new AppError('NotFound', `No saved agent named "${name}"`);
   await core.a2aSkills.sync(name);
