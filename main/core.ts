@@ -5,6 +5,7 @@ import type { HostKind, SystemInfo } from '../shared/system';
 import { A2aAgentService } from './a2a/A2aAgentService';
 import { Collections } from './collections/Collections';
 import { A2aCatalogSync } from './a2a/A2aCatalogSync';
+import { A2aTurns, isTurnEntry } from './a2a/A2aTurns';
 import { GrpcSources } from './grpc/GrpcSources';
 import { HttpServices } from './http/HttpServices';
 import type { ClawPod } from '../shared/resources/clawPod';
@@ -79,6 +80,8 @@ export interface Core {
   readonly mcp: McpService;
   readonly a2a: A2aAgentService;
   readonly a2aSkills: A2aCatalogSync;
+  /** Conversation turns: each one call of the agent's turn entry through the pipeline. */
+  readonly a2aTurns: A2aTurns;
   readonly http: HttpServices;
   /** gRPC tool servers (tools.v1) and reflected services, saved or declared by Orloj Tools of type grpc. */
   readonly grpc: GrpcSources;
@@ -199,8 +202,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const mcpSync = new McpCatalogSync(mcp, catalog, logger, resources.toolConfig);
   const apps = new McpAppHost({ mcp, catalog, pipeline, logger });
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
-  const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger, recorder, redactor });
+  const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger });
   const a2aSkills = new A2aCatalogSync(a2a, catalog, logger);
+  const a2aTurns = new A2aTurns({ agents: a2a, pipeline, catalog, sync: (agent) => a2aSkills.sync(agent) });
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
   if (deps.autoConnect) void a2aSkills.syncAll();
   const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger });
@@ -212,8 +216,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     catalog,
     store: definitions,
     workspaceDir: () => resources.workspace.dir,
-    // A2A and HTTP entries exist only for saved agents and services; MCP and gRPC also register one-off targets.
-    tracked: (source) => (source.kind === 'mcp' ? mcp.isSaved(source.name) : source.kind === 'grpc' ? grpc.isLasting(source.name) : true),
+    // HTTP entries exist only for saved services; MCP, gRPC and A2A (an agent addressed by URL) also register one-off targets.
+    tracked: (source) => (source.kind === 'mcp' ? mcp.isSaved(source.name) : source.kind === 'grpc' ? grpc.isLasting(source.name) : source.kind === 'a2a' ? !/^https?:/i.test(source.name) : true),
+    // An agent's turn entries are Tooldeck's own definitions, not the agent's: nothing to review.
+    reviews: (entry) => !isTurnEntry(entry),
     logger,
     watch: deps.autoConnect === true,
     userDecisions: new UserLockDecisions(join(deps.dataDir, USER_LOCK_DECISIONS_FILE)),
@@ -272,6 +278,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     mcp,
     a2a,
     a2aSkills,
+    a2aTurns,
     http,
     grpc,
     resources,

@@ -19,15 +19,11 @@ import {
   type A2aThread,
   type A2aTranscriptEntry,
 } from '../../shared/a2a';
-import type { InvocationRecord } from '../../shared/invocation';
 import { isSecretSetting } from '../../shared/secrets';
-import { classifyError } from '../registry/classifyError';
-import { a2aTurnRecord } from './recordA2aTurn';
 import { AppError, isAppError } from '../../shared/errors';
 import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
-import type { SecretRedactor } from '../platform/SecretRedactor';
 import { credentialOriginText, credentialsMayGoTo } from '../../shared/endpointOrigin';
 import { a2aSecretKey, cardPointsElsewhere, createAuthFetch, fetchPinnedTo, resolveAuth, SECRET_NAMES, type AuthFetch } from './A2aAuth';
 import { A2aThreads } from './A2aThreads';
@@ -47,13 +43,6 @@ export interface A2aAgentServiceDeps {
   transcript?: A2aTranscript;
   /** Bound for card fetches and the validator's reachability probes. */
   cardTimeoutMs?: number;
-  /**
-   * The core's recorder: every conversation turn lands in history and metrics like a tool call,
-   * whichever host sent it (the UI, the CLI, a collection).
-   */
-  recorder?: { record(record: InvocationRecord): void };
-  /** The console's redactor, so a recorded preview is never cut through a secret (see a2aTurnRecord). */
-  redactor?: Pick<SecretRedactor, 'safeEnd'>;
 }
 
 export interface A2aSendOptions {
@@ -241,52 +230,26 @@ export class A2aAgentService {
 
   // ── messaging ──────────────────────────────────────────────────────────────────────────────
 
-  /** Sends a message and waits for the agent's answer (the finished task, a waiting task, or a message); the turn is recorded. */
-  async send(agent: string, message: A2aOutgoingMessage, opts: A2aSendOptions = {}): Promise<A2aSendResult> {
-    const startedAt = Date.now();
-    let traceId: string | undefined;
-    try {
-      const result = await this.deliver(agent, message, opts, (id) => (traceId = id));
-      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { state: result.state, text: result.text, traceId }, this.deps.redactor));
-      return result;
-    } catch (error) {
-      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendMessage', message, startedAt, { error: classifyError(error).toShape(), canceled: opts.signal?.aborted, traceId }, this.deps.redactor));
-      throw error;
-    }
+  /**
+   * Sends a message and waits for the agent's answer (the finished task, a waiting task, or a
+   * message). The protocol operation only: a conversation turn is a call of the agent's turn entry
+   * through the invocation pipeline (A2aTurns), which records it; a skill call is one too.
+   */
+  send(agent: string, message: A2aOutgoingMessage, opts: A2aSendOptions = {}): Promise<A2aSendResult> {
+    return this.deliver(agent, message, opts);
   }
 
-  /** Sends a message and yields the agent's updates as they arrive, ending at a final state; the turn is recorded. */
-  async *stream(agent: string, message: A2aOutgoingMessage, opts: A2aStreamOptions = {}, signal?: AbortSignal): AsyncGenerator<A2aEvent> {
-    const startedAt = Date.now();
-    let state: string | undefined;
-    let text = '';
-    let failure: AppError | undefined;
-    let traceId: string | undefined;
-    try {
-      for await (const event of this.deliverStream(agent, message, opts, signal, (id) => (traceId = id))) {
-        if (event.state) state = event.state;
-        if (event.text) text = event.text;
-        yield event;
-      }
-    } catch (error) {
-      failure = classifyError(error);
-      throw error;
-    } finally {
-      const aborted = (signal ?? opts.signal)?.aborted === true;
-      const settled = state !== undefined && /COMPLETED|FAILED|CANCELED|REJECTED|INPUT_REQUIRED|AUTH_REQUIRED/.test(state);
-      this.deps.recorder?.record(a2aTurnRecord(agent, 'SendStreamingMessage', message, startedAt, { state, text, error: failure?.toShape(), canceled: !failure && aborted && !settled, traceId }, this.deps.redactor));
-    }
+  /** Sends a message and yields the agent's updates as they arrive, ending at a final state (the protocol operation only, as `send`). */
+  stream(agent: string, message: A2aOutgoingMessage, opts: A2aStreamOptions = {}, signal?: AbortSignal): AsyncGenerator<A2aEvent> {
+    return this.deliverStream(agent, message, opts, signal);
   }
 
   /** One SendMessage in a transport span whose trace context travels with the message. */
-  private deliver(agent: string, message: A2aOutgoingMessage, opts: A2aSendOptions, onTrace: (traceId: string) => void): Promise<A2aSendResult> {
+  private deliver(agent: string, message: A2aOutgoingMessage, opts: A2aSendOptions): Promise<A2aSendResult> {
     return callTracing.within(
       'transport',
       { 'rpc.system': 'a2a', 'rpc.method': 'SendMessage', 'a2a.agent': agent },
-      (span) => {
-        onTrace(span.spanContext().traceId);
-        return this.sendNow(agent, message, opts, traceparentOf(span));
-      },
+      (span) => this.sendNow(agent, message, opts, traceparentOf(span)),
       SpanKind.CLIENT,
       opts.trace,
     );
@@ -312,9 +275,8 @@ export class A2aAgentService {
   }
 
   /** One SendStreamingMessage in a transport span whose trace context travels with the message. */
-  private async *deliverStream(agent: string, message: A2aOutgoingMessage, opts: A2aStreamOptions, signal: AbortSignal | undefined, onTrace: (traceId: string) => void): AsyncGenerator<A2aEvent> {
+  private async *deliverStream(agent: string, message: A2aOutgoingMessage, opts: A2aStreamOptions, signal: AbortSignal | undefined): AsyncGenerator<A2aEvent> {
     const span = callTracing.start('transport', { 'rpc.system': 'a2a', 'rpc.method': 'SendStreamingMessage', 'a2a.agent': agent }, { kind: SpanKind.CLIENT, parent: opts.trace });
-    onTrace(span.spanContext().traceId);
     try {
       yield* this.streamNow(agent, message, opts, signal, traceparentOf(span));
     } finally {

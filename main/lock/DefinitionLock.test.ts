@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolSource } from '../../shared/invocation';
+import type { ToolEntry } from '../../shared/registry';
 import { silentLogger } from '../platform/Logger';
 import { createToolEntry, type DescribedTool } from '../registry/createToolEntry';
 import { FakeExecutor } from '../registry/testing/FakeExecutor';
@@ -20,12 +21,12 @@ const poisoned: DescribedTool = { ...readFileTool, description: `${readFileTool.
 const closers: Array<() => void> = [];
 afterEach(() => closers.splice(0).forEach((close) => close()));
 
-async function setup(options: { watch?: boolean; lockText?: string; tracked?: (source: ToolSource) => boolean } = {}) {
+async function setup(options: { watch?: boolean; lockText?: string; tracked?: (source: ToolSource) => boolean; reviews?: (entry: ToolEntry) => boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'definition-lock-'));
   if (options.lockText !== undefined) writeFileSync(join(dir, 'tooldeck.lock'), options.lockText);
   const catalog = new ToolCatalog();
   const store = DefinitionStore.open(join(dir, 'definitions.db'));
-  const lock = new DefinitionLock({ catalog, store, workspaceDir: () => dir, tracked: options.tracked ?? (() => true), logger: silentLogger, watch: options.watch });
+  const lock = new DefinitionLock({ catalog, store, workspaceDir: () => dir, tracked: options.tracked ?? (() => true), reviews: options.reviews, logger: silentLogger, watch: options.watch });
   await lock.init();
   const executor = new FakeExecutor();
   const pipeline = new InvocationPipeline({ catalog, holds: (entry) => lock.hold(entry) });
@@ -131,6 +132,18 @@ describe('DefinitionLock', () => {
     const diff = lock.compare({ source: 'mcp:files', from: 1, to: 3 });
     expect(diff.counts).toMatchObject({ added: 1, changed: 1, unchanged: 1 });
     expect(lock.compare({ source: 'mcp:files', from: 'approved', to: 'current' }).tools[0]).toMatchObject({ change: 'changed', name: 'read_file', fields: ['description'] });
+  });
+
+  it('reviews no entry whose definition is Tooldeck’s own (an agent’s turn entries), while a new tool of the same source is held', async () => {
+    const own: DescribedTool = { name: 'SendMessage', description: 'Send the agent a message', inputSchema: { type: 'object' } };
+    const { list, lock, lockFile, catalog, pipeline } = await setup({ reviews: (entry) => entry.toolName !== own.name });
+    await list(readFileTool);
+    await list(readFileTool, own, listTool);
+    expect(lock.hold(catalog.get('mcp:files.SendMessage')!)).toBeUndefined();
+    expect(lock.hold(catalog.get('mcp:files.list_dir')!)).toBeDefined();
+    expect((await pipeline.invoke({ caller: operatorCaller('a2a'), name: 'mcp:files.SendMessage', arguments: {} })).error).toBeUndefined();
+    expect(lockFile()).not.toContain('SendMessage');
+    expect(lock.status().sources[0]).toMatchObject({ source: 'mcp:files', held: 1 });
   });
 
   it('holds every tool of a new source when new sources are held, and one-off sources never', async () => {

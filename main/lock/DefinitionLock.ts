@@ -38,6 +38,11 @@ export interface DefinitionLockOptions {
   workspaceDir: () => string;
   /** Sources that are pinned: saved and workspace ones. One-off targets (`mcp call --stdio`) are not. */
   tracked: (source: ToolSource) => boolean;
+  /**
+   * Whether the lock reviews an entry of a tracked source; all of them when absent. An entry whose
+   * definition is Tooldeck's own, not a server's (an A2A agent's turn entries), has nothing to review.
+   */
+  reviews?: (entry: ToolEntry) => boolean;
   logger: Logger;
   /** Watch the lockfile for edits by hand (the console hosts); one-shot commands read it once. */
   watch?: boolean;
@@ -125,7 +130,7 @@ export class DefinitionLock {
 
   /** Why the entry may not run as is, or undefined when its definition is approved (or its source is not tracked). */
   hold(entry: ToolEntry): ToolHold | undefined {
-    if (!this.options.tracked(entry.source)) return undefined;
+    if (!this.options.tracked(entry.source) || this.options.reviews?.(entry) === false) return undefined;
     const id = sourceId(entry.source);
     const cached = this.cached(id);
     const hash = entryHashes(entry).hash;
@@ -318,7 +323,7 @@ export class DefinitionLock {
     this.cache.delete(id);
     this.lintCache.delete(id);
     if (!this.options.tracked(source)) return;
-    const entries = this.options.catalog.list({ source: id });
+    const entries = this.reviewedEntries(id);
     // A source that is gone or down has no entries: that is not a new set of definitions.
     if (entries.length > 0) {
       try {
@@ -368,7 +373,7 @@ export class DefinitionLock {
   private cached(id: string): CachedSource | undefined {
     const existing = this.cache.get(id);
     if (existing) return existing;
-    const entries = this.options.catalog.list({ source: id });
+    const entries = this.reviewedEntries(id);
     if (entries.length === 0) return undefined;
     const ctx = this.reviewContext(id);
     const count = this.revisionCount(id);
@@ -422,6 +427,13 @@ export class DefinitionLock {
   }
 
   /** Tracked sources with entries in the catalog now. */
+  /** A source's live entries that the lock reviews (see `reviews`). */
+  private reviewedEntries(id: string): ToolEntry[] {
+    const entries = this.options.catalog.list({ source: id });
+    const reviews = this.options.reviews;
+    return reviews ? entries.filter((entry) => reviews(entry)) : entries;
+  }
+
   private liveSources(): string[] {
     return this.options.catalog
       .sources()
@@ -432,7 +444,7 @@ export class DefinitionLock {
   private side(id: string, ref: RevisionRef): DiffTool[] {
     if (ref === 'current') {
       const cached = this.cached(id);
-      if (cached) return this.options.catalog.list({ source: id }).map((entry) => this.currentTool(entry));
+      if (cached) return this.reviewedEntries(id).map((entry) => this.currentTool(entry));
       const latest = this.options.store.latest(id);
       if (!latest) throw new AppError('NotFound', `${id} has no definitions yet: connect it first.`);
       return this.revisionTools(latest.id);

@@ -36,8 +36,10 @@ export async function prepareSource(core: SourceServices, source: ToolSource): P
     if (!core.catalog.list({ source: sourceId(source) }).length) throw new AppError('NotFound', `No HTTP service named "${name}" is loaded`);
     return;
   }
-  if (core.catalog.list({ source: sourceId(source) }).length) return;
+  // A saved agent's turn entries stay registered while its card cannot be read: only skills say it was.
+  const hasSkills = () => core.a2aSkills.hasSkills(name);
+  if (hasSkills()) return;
   if (!(await core.a2a.list()).some((agent) => agent.name === name)) throw new AppError('NotFound', `No saved agent named "${name}"`);
   await core.a2aSkills.sync(name);
-  if (!core.catalog.list({ source: sourceId(source) }).length) throw new AppError('ConnectionFailed', `Agent "${name}" has no skills registered: its card could not be read`);
+  if (!hasSkills()) throw new AppError('ConnectionFailed', `Agent "${name}" has no skills registered: its card could not be read`);
 }

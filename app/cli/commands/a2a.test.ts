@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
@@ -22,11 +22,12 @@ afterAll(async () => {
 });
 
 /** Runs `tooldeck a2a …` on a fresh program wired the way program.ts wires commands; returns the exit code. */
-async function run(argv: string[]) {
+async function run(argv: string[], workspaceDir?: string) {
   let stdout = '';
   let stderr = '';
   const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
   const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-a2a-cli-'));
+  if (workspaceDir) writeFileSync(join(dataDir, 'resources.json'), JSON.stringify({ workspaceDir }));
   const program = new Command('tooldeck').exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   registerA2a(program, new CliContext(io, () => dataDir));
   let code: number = ExitCode.Ok;
@@ -104,5 +105,17 @@ describe('tooldeck a2a send', () => {
     expect((await run(['send', peers.urls.sample!, '/fail no disk'])).code).toBe(ExitCode.Failed);
     expect((await run(['send', `http://127.0.0.1:${await closedPort()}`, 'hi'])).code).toBe(ExitCode.CannotConnect);
     expect((await run(['send', peers.urls.sample!, 'hi', '--timeout', 'soon'])).code).toBe(ExitCode.Usage);
+  });
+
+  it('asks for --yes where a ToolPermission wants turns with the agent approved, as tooldeck call does', async () => {
+    const workspaceDir = mkdtempSync(join(tmpdir(), 'tooldeck-a2a-cli-policy-'));
+    writeFileSync(
+      join(workspaceDir, 'permissions.yaml'),
+      'apiVersion: orloj.dev/v1\nkind: ToolPermission\nmetadata:\n  name: approve-every-turn\nspec:\n  tool_ref: "a2a:*"\n  operation_rules:\n    - {operation_class: "*", verdict: approval_required}\n',
+    );
+    const refused = await run(['send', peers.urls.sample!, 'hello policy'], workspaceDir);
+    expect(refused).toMatchObject({ code: ExitCode.Failed, stdout: '', stderr: expect.stringMatching(/^PolicyDenied: a2a:http:\/\/127\.0\.0\.1:\d+\.SendMessage needs approval .*--yes/) });
+    const confirmed = await run(['send', peers.urls.sample!, 'hello policy', '--yes'], workspaceDir);
+    expect(confirmed).toMatchObject({ code: ExitCode.Ok, stdout: expect.stringMatching(/^hello policy\n/) });
   });
 });

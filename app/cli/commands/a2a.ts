@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { A2aAgentService } from '../../../main/a2a/A2aAgentService';
+import type { A2aTurns } from '../../../main/a2a/A2aTurns';
+import { operatorCaller } from '../../../shared/caller';
 import type { A2aArtifact, A2aCardReport, A2aCheckRow, A2aEvent, A2aSendResult } from '../../../shared/a2a';
 import { isAppError, type AppError } from '../../../shared/errors';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
@@ -70,6 +72,8 @@ function footer(taskId: string | undefined, contextId: string | undefined, state
 /** `tooldeck a2a card|send`: inspect an agent's card, or talk to it, by URL or saved name. */
 export function registerA2a(program: Command, ctx: CliContext) {
   const agents = async (): Promise<A2aAgentService> => (await ctx.getCore()).a2a;
+  // A turn is a call of the agent's turn entry through the pipeline: policy applies, history records it.
+  const turns = async (): Promise<A2aTurns> => (await ctx.getCore()).a2aTurns;
 
   const a2a = program.command('a2a').description('A2A agents: inspect cards, send messages');
 
@@ -99,22 +103,23 @@ export function registerA2a(program: Command, ctx: CliContext) {
     .option('--json', 'print JSON (one event per line with --stream)')
     .option('--context <id>', 'continue this conversation')
     .option('--task <id>', 'continue this task (answer an INPUT_REQUIRED question)')
+    .option('--yes', 'confirm a turn that policy says needs confirmation')
     .addOption(timeoutMsOption('give up after this long and cancel the task').default(120_000))
-    .action(async (target: string, text: string, options: { stream?: boolean; json?: boolean; context?: string; task?: string; timeout: number }) => {
-      const opts = { contextId: options.context, taskId: options.task, timeoutMs: options.timeout, signal: ctx.interrupted };
+    .action(async (target: string, text: string, options: { stream?: boolean; json?: boolean; context?: string; task?: string; timeout: number; yes?: boolean }) => {
+      const opts = { caller: operatorCaller('a2a'), contextId: options.context, taskId: options.task, timeoutMs: options.timeout, confirmed: options.yes, signal: ctx.interrupted };
       let taskId: string | undefined;
       let contextId: string | undefined;
       let state: string | undefined;
       try {
         if (options.stream) {
-          for await (const event of (await agents()).stream(target, text, opts)) {
+          for await (const event of (await turns()).stream(target, text, opts)) {
             taskId ??= event.taskId;
             contextId ??= event.contextId;
             state = event.state ?? state;
             ctx.io.stdout(options.json ? `${jsonForTerminal(event, 0)}\n` : safeLines(renderEvent(event)));
           }
         } else {
-          const result = await (await agents()).send(target, text, opts);
+          const result = await (await turns()).send(target, text, opts);
           ({ taskId, contextId, state } = result);
           ctx.io.stdout(options.json ? `${jsonForTerminal(result)}\n` : safeLines(renderResult(result)));
         }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { A2aEvent, A2aTaskView } from '../../../../shared/a2a';
 import { ConversationPanel } from './ConversationPanel';
 import { FakeBackend, renderWithBackend } from '../invoke/testing/FakeBackend';
+import { toolView } from '../invoke/testing/fixtures';
 import { useConversation } from './useConversation';
 
 function Harness({ streaming = true }: { streaming?: boolean }) {
@@ -27,8 +28,9 @@ function Harness({ streaming = true }: { streaming?: boolean }) {
 const T0 = 1_750_000_000_000;
 const event = (e: Partial<A2aEvent> & Pick<A2aEvent, 'kind'>, offset = 0): A2aEvent => ({ taskId: 'task-1', contextId: 'ctx-1', at: T0 + offset, ...e });
 
-function setup(streaming = true) {
+function setup(streaming = true, prepare: (backend: FakeBackend) => void = () => undefined) {
   const backend = new FakeBackend().answer('a2a.threads', () => []);
+  prepare(backend);
   const user = userEvent.setup();
   renderWithBackend(<Harness streaming={streaming} />, backend);
   const send = async (text: string) => {
@@ -170,5 +172,21 @@ describe('ConversationPanel', () => {
     await waitFor(() => expect(timelineItems().map((i) => i.textContent)).toEqual([expect.stringMatching(/COMPLETED.*All done\./)]));
     expect(backend.callsTo('a2a.send')).toEqual([{ agent: 'demo', message: 'hello' }]);
     expect(backend.subscriptionsTo('a2a.stream')).toHaveLength(0);
+  });
+
+  it('asks before a turn the agent’s ToolPermission wants approved, and sends it confirmed once the operator agrees', async () => {
+    // The agent's streaming turn entry, its verdict from the same rules the pipeline enforces.
+    const turnEntry = toolView({ name: 'a2a:demo.SendStreamingMessage', source: { kind: 'a2a', name: 'demo' }, toolName: 'SendStreamingMessage', title: 'Stream a message' }, [
+      { name: 'ask-before-talking-to-demo', toolRef: 'a2a:demo.*', operationRules: [{ operationClass: '*', verdict: 'confirm' }], file: 'permissions.yaml' },
+    ]);
+    const { backend, user, send } = setup(true, (fake) => fake.answer('tools.get', () => turnEntry));
+    await waitFor(() => expect(backend.callsTo('tools.get')).toEqual([{ name: 'a2a:demo.SendStreamingMessage' }]));
+    await send('hello there');
+
+    const dialog = await screen.findByRole('dialog', { name: /Stream a message/ });
+    expect(within(dialog).getByText(/ask-before-talking-to-demo/)).toBeInTheDocument();
+    expect(backend.subscriptionsTo('a2a.stream')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm and invoke' }));
+    expect(backend.subscriptionsTo('a2a.stream')[0]!.input).toEqual({ agent: 'demo', message: 'hello there', confirmed: true });
   });
 });

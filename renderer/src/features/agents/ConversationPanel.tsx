@@ -25,13 +25,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { isTerminalA2aState, type A2aThread } from '../../../../shared/a2a';
 import { CopyButton } from '../../components/CopyButton';
+import { ConfirmInvokeDialog } from '../invoke/ConfirmInvokeDialog';
+import type { ToolView } from '../invoke/types';
 import { useTRPC } from '../../rpc/client';
 import { ArtifactsView } from './ArtifactsView';
 import { latestTask, waitingTask, type ChatMessage, type Conversation, type TaskRecord } from './conversationModel';
 import { formatClock, shortId } from './display';
 import { PartView } from './PartView';
 import { TaskStateBadge } from './TaskStateBadge';
-import { TaskTimeline } from './TaskTimeline';
+import { A2aTaskTimeline } from './A2aTaskTimeline';
 import type { ConversationController, TurnStatus } from './useConversation';
 
 export interface ConversationPanelProps {
@@ -73,11 +75,23 @@ export function ConversationPanel({
     conversation.tasks.find((t) => t.taskId === selectedTaskId) ||
     latestTask(conversation);
 
+  // A turn is a call of the agent's turn entry (a2a:<agent>.SendMessage or SendStreamingMessage):
+  // where policy wants it approved, the operator confirms it here as for any tool. A denied turn is
+  // sent and refused by the pipeline, which records the refusal; the turn's status says why.
+  const turnEntry = useQuery({ ...trpc.tools.get.queryOptions({ name: `a2a:${agent}.${stream ? 'SendStreamingMessage' : 'SendMessage'}` }), retry: false, staleTime: 10_000 });
+  const turnTool = (turnEntry.data ?? undefined) as ToolView | undefined;
+  const [confirming, setConfirming] = useState<string>();
+
+  const sendNow = (text: string, confirmed: boolean) => {
+    setSelectedTaskId(undefined);
+    controller.send(text, { stream, ...(confirmed ? { confirmed: true } : {}) });
+    onDraftChange('');
+  };
+
   const submit = () => {
     if (busy || !draft.trim()) return;
-    setSelectedTaskId(undefined);
-    controller.send(draft, { stream });
-    onDraftChange('');
+    if (turnTool?.verdict.verdict === 'confirm' && !turnTool.verdict.hold) setConfirming(draft);
+    else sendNow(draft, false);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -89,6 +103,19 @@ export function ConversationPanel({
 
   return (
     <Stack gap="sm">
+      {turnTool && (
+        <ConfirmInvokeDialog
+          opened={confirming !== undefined}
+          tool={turnTool}
+          arguments={{ text: confirming ?? '' }}
+          onConfirm={() => {
+            const text = confirming ?? '';
+            setConfirming(undefined);
+            sendNow(text, true);
+          }}
+          onClose={() => setConfirming(undefined)}
+        />
+      )}
       <Group justify="space-between" wrap="wrap" gap="sm">
         <Group gap="xs">
           <ThreadPicker
@@ -503,7 +530,7 @@ function TaskInspector({
           <Text size="xs" tt="uppercase" fw={700} c="dimmed" mb={8}>
             Timeline
           </Text>
-          <TaskTimeline entries={task.timeline} live={live} />
+          <A2aTaskTimeline entries={task.timeline} live={live} />
           {task.timeline.length === 0 && (
             <Text size="sm" c="dimmed">
               No state reported yet.

@@ -132,7 +132,7 @@ export function useConversation(agent: string) {
   );
 
   const send = useCallback(
-    (text: string, options: { stream: boolean }) => {
+    (text: string, options: { stream: boolean; confirmed?: boolean }) => {
       if (running.current || !text.trim()) return;
       const current = conversationRef.current;
       const continued = waitingTask(current);
@@ -141,6 +141,8 @@ export function useConversation(agent: string) {
         message: text,
         ...(current.contextId ? { contextId: current.contextId } : {}),
         ...(continued ? { taskId: continued.taskId } : {}),
+        // The operator approved a turn the agent's ToolPermission wants approved.
+        ...(options.confirmed ? { confirmed: true } : {}),
       };
       setConversation((c) =>
         withMessage(c, { id: `local-${++messageSeq}`, role: 'user', text, at: Date.now(), ...(continued ? { taskId: continued.taskId } : {}) }),

@@ -10,7 +10,7 @@ import type { AppActivity, CspViolation, OpenedApp } from '../../../../shared/ap
 import type { ToolResult, ToolView } from '../../../../shared/registry';
 import { useTRPCClient } from '../../rpc/client';
 import { ConfirmInvokeDialog } from '../invoke/ConfirmInvokeDialog';
-import { clockTime } from '../tasks/TaskTimeline';
+import { clockTime } from '../tasks/McpTaskTimeline';
 
 type AppsClient = TRPCClient<typeof appsRouter>;
 type ToolsClient = { get: { query(input: { name: string }): Promise<ToolView | null> } };

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ClusterToolDetail } from '../../../../shared/kubeApi';
 import { DefinitionDiffView } from '../lock/DefinitionDiffView';
-import { RevisionHistory } from '../lock/HistoryPanel';
+import { RevisionHistory } from '../lock/DefinitionHistoryPanel';
 import { RevealedText } from '../lock/RevealedText';
 import type { Condition } from '../../../../shared/kube';
 import type { ToolRef } from '../../../../shared/kubeApi';

@@ -9,7 +9,7 @@ import { readablePath, schemaProblems, type SchemaProblem } from '../../componen
 import { useNavigate } from '../../shell/useSection';
 import { McpAppFrame } from '../apps/McpAppFrame';
 import { filterParams } from '../history/historyFilter';
-import { TaskStatusBadge, TaskTimeline } from '../tasks/TaskTimeline';
+import { TaskStatusBadge, McpTaskTimeline } from '../tasks/McpTaskTimeline';
 import { ContentBlockView } from './ContentBlockView';
 import type { InvocationTask } from '../../../../shared/tasks';
 import { URL_ELICITATION_STEP } from '../../../../shared/mcp';
@@ -248,7 +248,7 @@ function TaskSection({ task, server }: { task: InvocationTask; server?: string }
           </Text>
         )}
       </Group>
-      <TaskTimeline events={task.events} label={`Timeline of task ${task.taskId}`} />
+      <McpTaskTimeline events={task.events} label={`Timeline of task ${task.taskId}`} />
     </Paper>
   );
 }

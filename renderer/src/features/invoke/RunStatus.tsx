@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { formatDuration } from '../../components/format';
 import type { InvocationProgress } from '../../../../shared/registry';
 import type { TaskEvent } from '../../../../shared/tasks';
-import { TaskStatusBadge, TaskTimeline } from '../tasks/TaskTimeline';
+import { TaskStatusBadge, McpTaskTimeline } from '../tasks/McpTaskTimeline';
 
 /** A running task-augmented call: its task and the status changes so far. */
 export interface RunningTask {
@@ -78,7 +78,7 @@ export function RunStatus({ startedAt, progress, task, onCancel }: RunStatusProp
             <Text size="xs" c="dimmed">
               Task <Text span ff="monospace" size="xs">{task.taskId}</Text>
             </Text>
-            <TaskTimeline events={task.events} label={`Timeline of task ${task.taskId}`} />
+            <McpTaskTimeline events={task.events} label={`Timeline of task ${task.taskId}`} />
           </>
         )}
       </Stack>

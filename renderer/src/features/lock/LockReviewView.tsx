@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { NewSourcesPolicy, SourceReview } from '../../../../shared/lock';
 import { useTRPC } from '../../rpc/client';
 import { appErrorOf } from '../invoke/useInvocation';
-import { HistoryPanel } from './HistoryPanel';
+import { DefinitionHistoryPanel } from './DefinitionHistoryPanel';
 import { useLockStatus } from './useLock';
 
 /**
@@ -95,7 +95,7 @@ export function LockReviewView({ selected, onSelect }: { selected?: string; onSe
                     </Badge>
                   )}
                 </Group>
-                <HistoryPanel key={current.source} source={current.source} />
+                <DefinitionHistoryPanel key={current.source} source={current.source} />
               </Stack>
             )}
           </Box>

@@ -17,7 +17,7 @@ import type { McpIcon } from '../../../../shared/icons';
 // console's first screen and should not wait for their code.
 const AuthorizationPanel = lazy(() => import('./AuthorizationPanel').then((m) => ({ default: m.AuthorizationPanel })));
 const ExcludedToolModal = lazy(() => import('./ExcludedToolModal').then((m) => ({ default: m.ExcludedToolModal })));
-const HistoryPanel = lazy(() => import('../lock/HistoryPanel').then((m) => ({ default: m.HistoryPanel })));
+const DefinitionHistoryPanel = lazy(() => import('../lock/DefinitionHistoryPanel').then((m) => ({ default: m.DefinitionHistoryPanel })));
 const PromptsPanel = lazy(() => import('./PromptsPanel').then((m) => ({ default: m.PromptsPanel })));
 const ResourcesPanel = lazy(() => import('./ResourcesPanel').then((m) => ({ default: m.ResourcesPanel })));
 const ServerFormModal = lazy(() => import('./ServerFormModal').then((m) => ({ default: m.ServerFormModal })));
@@ -217,7 +217,7 @@ export function ServerDetail({ server }: { server: ServerSnapshot }) {
           <TranscriptPanel server={name} />
         </Tabs.Panel>
         <Tabs.Panel value="history" pt="md">
-          <HistoryPanel source={`mcp:${name}`} />
+          <DefinitionHistoryPanel source={`mcp:${name}`} />
         </Tabs.Panel>
         {server.config.transport !== 'stdio' && (
           <Tabs.Panel value="authorization" pt="md">

@@ -10,7 +10,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { JsonTree } from '../../components/JsonTree';
 import { useTRPCClient } from '../../rpc/client';
 import { ContentBlockView } from '../invoke/ContentBlockView';
-import { clockTime, TaskStatusBadge } from '../tasks/TaskTimeline';
+import { clockTime, TaskStatusBadge } from '../tasks/McpTaskTimeline';
 
 type TasksClient = TRPCClient<typeof tasksRouter>;
 

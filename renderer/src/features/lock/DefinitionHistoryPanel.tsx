@@ -15,7 +15,7 @@ import { useLockDecisions, useSourceReview } from './useLock';
  * tool or for the whole source), the revision timeline, and a diff between any two revisions, the
  * approved set, or the current one.
  */
-export function HistoryPanel({ source }: { source: string }) {
+export function DefinitionHistoryPanel({ source }: { source: string }) {
   const review = useSourceReview(source);
   // A new set listed, or a decision written: the timeline and the diff are read again.
   const version = review ? `${review.revision}:${review.locked}:${review.tools.map((tool) => `${tool.tool}=${tool.hash}:${tool.state}`).join(',')}` : '';

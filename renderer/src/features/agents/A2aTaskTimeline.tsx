@@ -5,8 +5,8 @@ import { formatClock } from './display';
 import { TaskStateBadge } from './TaskStateBadge';
 import { TASK_STATE_STYLE } from './taskStateStyle';
 
-/** Each state a task went through, in order, with the agent's status text and when it came. */
-export function TaskTimeline({ entries, live = false }: { entries: A2aTimelineEntry[]; live?: boolean }) {
+/** An A2A task's timeline (MCP tasks have McpTaskTimeline): each state it went through, in order, with the agent's status text and when it came. */
+export function A2aTaskTimeline({ entries, live = false }: { entries: A2aTimelineEntry[]; live?: boolean }) {
   const first = entries[0]?.at;
   const last = entries.at(-1);
   const waiting = live && !isFinalA2aState(last?.state);

@@ -39,8 +39,8 @@ export function clockTime(at: number): string {
   return `${d.toLocaleTimeString(undefined, { hour12: false })}.${String(d.getMilliseconds()).padStart(3, '0')}`;
 }
 
-/** A task's status changes in order: when Tooldeck saw each, the status, the server's message and how it was learned. */
-export function TaskTimeline({ events, label }: { events: readonly TaskEvent[]; label: string }) {
+/** An MCP task's status changes in order (A2A tasks have A2aTaskTimeline): when Tooldeck saw each, the status, the server's message and how it was learned. */
+export function McpTaskTimeline({ events, label }: { events: readonly TaskEvent[]; label: string }) {
   if (!events.length) return null;
   const start = events[0]!.at;
   return (
