@@ -121,11 +121,6 @@ export class InvocationPipeline {
     this.services = { clock: this.clock, deadlines: new DeadlineWatch(this.clock), signals: new ReusableSignals() };
   }
 
-  /** Readies argument validation ahead of the first call (see SchemaValidator.prepare). */
-  prepareValidation(): void {
-    this.validator.prepare();
-  }
-
   /** Forgets a run's calls, so the same call may run again under that id. */
   endRun(runId: string): void {
     this.ledger.endRun(runId);

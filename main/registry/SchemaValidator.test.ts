@@ -40,16 +40,3 @@ describe('SchemaValidator patterns', () => {
     expect(() => validator.validate('ids', schema, { id: '1abc' })).toThrow(/\/id must match pattern/);
   });
 });
-
-describe('SchemaValidator.prepare', () => {
-  it('readies validation ahead of time without changing what is accepted or refused', () => {
-    const validator = new SchemaValidator();
-    validator.prepare();
-    validator.prepare();
-    const schema = { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] };
-    expect(() => validator.validate('echo', schema, { message: 'hi' })).not.toThrow();
-    expect(() => validator.validate('echo', schema, {})).toThrow(/\/message is required/);
-    // A schema the meta-schema refuses is still refused after prepare().
-    expect(validator.problem({ type: 'object', required: 'message' })).toMatch(/cannot be used: .*required must be array/);
-  });
-});

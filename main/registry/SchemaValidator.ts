@@ -22,15 +22,6 @@ export class SchemaValidator {
     addFormats(this.ajv);
   }
 
-  /**
-   * Compiles what the first validation needs whatever the schema: the JSON Schema 2020-12
-   * meta-schema every schema is checked against, a large compile of its own. A caller with time to
-   * spare (a one-shot command waiting for its server to start) spares the first call that work.
-   */
-  prepare(): void {
-    this.ajv.validateSchema({});
-  }
-
   /** Throws InvalidArguments (not retryable) naming every failing path. */
   validate(toolName: string, schema: Record<string, unknown>, args: Record<string, unknown>): void {
     const validate = this.compile(schema);

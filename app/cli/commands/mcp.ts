@@ -222,10 +222,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
       const args = parseArgs(options.args);
       const task = taskOptionsFrom(options);
       const core = await ctx.getCore();
-      const opening = openTarget(ctx, core, name, options);
-      // Work the call needs anyway (compiling the JSON Schema meta-schema), done while the server starts.
-      setImmediate(() => core.pipeline.prepareValidation());
-      const target = await opening;
+      const target = await openTarget(ctx, core, name, options);
       const stopAnswering = answerFromTerminal(core.mcp.broker, { io: ctx.io, answers: terminalAnswers(options) });
       let outcome: InvocationOutcome;
       try {
