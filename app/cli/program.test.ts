@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
-import { runCli } from './program';
+import { Command } from 'commander';
+import { COMMAND_MODULE_OF, commandModulesFor, runCli } from './program';
+import type { CliContext } from './CliContext';
 
 async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
   let stdout = '';
@@ -13,6 +15,24 @@ async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 describe('tooldeck CLI', () => {
+  it('loads each command from the module that registers it, and every module for help', async () => {
+    // The table of top-level commands must name, for each, the module whose register function adds it:
+    // a command missing from the table would be unreachable except through help.
+    const registered = new Map<string, string>();
+    for (const [name, load] of Object.entries(COMMAND_MODULE_OF)) {
+      const program = new Command('tooldeck');
+      (await load())(program, {} as CliContext);
+      for (const command of program.commands) registered.set(command.name(), name);
+      expect(program.commands.map((command) => command.name())).toContain(name);
+    }
+    expect([...registered.keys()].sort()).toEqual(Object.keys(COMMAND_MODULE_OF).sort());
+    expect(commandModulesFor(['--data-dir', '/tmp/x', 'mcp', 'call', 'echo'])).toEqual([COMMAND_MODULE_OF.mcp]);
+    expect(commandModulesFor(['metrics', '--json'])).toEqual([COMMAND_MODULE_OF.history]);
+    expect(commandModulesFor(['--version'])).toEqual([]);
+    expect(commandModulesFor(['--help']).length).toBe(new Set(Object.values(COMMAND_MODULE_OF)).size);
+    expect(commandModulesFor(['no-such-command']).length).toBe(new Set(Object.values(COMMAND_MODULE_OF)).size);
+  });
+
   it('prints its version', async () => {
     const result = await run(['--version']);
     expect(result).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });

@@ -4,23 +4,68 @@ import { CONFIRM_LAUNCH_STEP, isAppError, reasonOf } from '../../shared/errors';
 import { issuesSentence, validationIssues } from '../../shared/issuesSentence';
 import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
-import { registerA2a } from './commands/a2a';
-import { registerCall } from './commands/call';
-import { registerCompile } from './commands/compile';
-import { registerGrpc } from './commands/grpc';
-import { registerHistory } from './commands/history';
-import { registerInfo } from './commands/info';
-import { registerKube } from './commands/kube';
-import { registerLint } from './commands/lint';
-import { registerLock } from './commands/lock';
-import { registerMcp } from './commands/mcp';
-import { registerOperator } from './commands/operator';
-import { registerResources } from './commands/resources';
-import { registerRun } from './commands/run';
-import { registerSearch } from './commands/search';
-import { registerServe } from './commands/serve';
 import { parseFolder } from './options';
 import { terminalMessage, terminalSafeIo } from './terminalText';
+
+type RegisterCommands = (program: Command, ctx: CliContext) => void;
+type CommandModule = () => Promise<RegisterCommands>;
+
+// Each command's module (and what it imports: the schemas, clients and services it uses) is
+// loaded only when that command runs: a short command's start-up is mostly loading modules.
+const info: CommandModule = async () => (await import('./commands/info')).registerInfo;
+const serve: CommandModule = async () => (await import('./commands/serve')).registerServe;
+const mcp: CommandModule = async () => (await import('./commands/mcp')).registerMcp;
+const grpc: CommandModule = async () => (await import('./commands/grpc')).registerGrpc;
+const call: CommandModule = async () => (await import('./commands/call')).registerCall;
+const search: CommandModule = async () => (await import('./commands/search')).registerSearch;
+const compile: CommandModule = async () => (await import('./commands/compile')).registerCompile;
+const a2a: CommandModule = async () => (await import('./commands/a2a')).registerA2a;
+const kube: CommandModule = async () => (await import('./commands/kube')).registerKube;
+const operator: CommandModule = async () => (await import('./commands/operator')).registerOperator;
+const history: CommandModule = async () => (await import('./commands/history')).registerHistory;
+const run: CommandModule = async () => (await import('./commands/run')).registerRun;
+const resources: CommandModule = async () => (await import('./commands/resources')).registerResources;
+const lock: CommandModule = async () => (await import('./commands/lock')).registerLock;
+const lint: CommandModule = async () => (await import('./commands/lint')).registerLint;
+
+/** Every command module, in the order `tooldeck --help` lists their commands. */
+const COMMAND_MODULES: readonly CommandModule[] = [info, serve, mcp, grpc, call, search, compile, a2a, kube, operator, history, run, resources, lock, lint];
+
+/** The module registering each top-level command (program.test.ts checks it against what they register). */
+export const COMMAND_MODULE_OF: Readonly<Record<string, CommandModule>> = {
+  info,
+  serve,
+  mcp,
+  grpc,
+  call,
+  search,
+  compile,
+  a2a,
+  kube,
+  operator,
+  history,
+  metrics: history,
+  run,
+  validate: resources,
+  apply: resources,
+  reconcile: resources,
+  lock,
+  lint,
+};
+
+/**
+ * The command modules `argv` needs: the one registering the command it names; none for a bare
+ * `--version`; all of them otherwise (help, which lists every command, and a mistyped name, which
+ * gets a suggestion).
+ */
+export function commandModulesFor(argv: readonly string[]): readonly CommandModule[] {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--data-dir') i++;
+    else if (!word.startsWith('-')) return Object.hasOwn(COMMAND_MODULE_OF, word) ? [COMMAND_MODULE_OF[word]!] : COMMAND_MODULES;
+  }
+  return argv.length > 0 && argv.every((word) => word === '--version' || word === '-v') ? [] : COMMAND_MODULES;
+}
 
 const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
@@ -73,21 +118,7 @@ async function runProgram(program: Command, ctx: CliContext, argv: string[], io:
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run with --help for usage)');
-  registerInfo(program, ctx);
-  registerServe(program, ctx);
-  registerMcp(program, ctx);
-  registerGrpc(program, ctx);
-  registerCall(program, ctx);
-  registerSearch(program, ctx);
-  registerCompile(program, ctx);
-  registerA2a(program, ctx);
-  registerKube(program, ctx);
-  registerOperator(program, ctx);
-  registerHistory(program, ctx);
-  registerRun(program, ctx);
-  registerResources(program, ctx);
-  registerLock(program, ctx);
-  registerLint(program, ctx);
+  for (const register of await Promise.all(commandModulesFor(argv).map((load) => load()))) register(program, ctx);
 
   try {
     // An interrupted command is not waited for: whatever it still holds (a connect under way, a

@@ -1,13 +1,12 @@
 // npm run bench -- mcp
 // 2,000 echo calls (after 5,000 to warm up) over stdio and over Streamable HTTP, through Tooldeck's invocation pipeline
 // (validate → policy → timeout → cap → record) versus the bare MCP SDK client, interleaved in
-// rounds within this one process; then `tooldeck mcp call echo` as a whole process versus the
-// official inspector CLI (median of 5). Prints medians, p99 and ratios, the stdio ratio against its
-// target (≤ 1.10, issue #19); the last line is JSON.
-import { spawnSync } from 'node:child_process';
+// rounds within this one process. Prints medians, p99 and ratios, the stdio ratio against its
+// target (≤ 1.10, issue #19); the last line is JSON. The CLI as a whole process is measured by
+// `npm run bench -- cli`.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -21,7 +20,6 @@ import { operatorCaller } from '../../shared/caller';
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const ROUNDS = 20;
 const WARM_UP_CALLS = Number(process.env.BENCH_WARM_UP ?? 5000);
-const root = resolve(import.meta.dirname, '../..');
 
 async function bareClient(transport: StdioClientTransport | StreamableHTTPClientTransport) {
   const client = new Client({ name: 'bench-bare', version: '0' }, { versionNegotiation: { mode: 'auto' } });
@@ -62,14 +60,6 @@ async function measure(label: string, viaPipeline: () => Promise<unknown>, viaSd
   return { tooldeck, sdk, ratio };
 }
 
-function timeProcess(command: string, args: string[]): number {
-  const start = performance.now();
-  const run = spawnSync(command, args, { cwd: root, encoding: 'utf8' });
-  const elapsed = performance.now() - start;
-  if (run.status !== 0 || !run.stdout.includes('Echo: hi')) throw new Error(`${command} ${args.join(' ')} failed: ${run.stderr}`);
-  return elapsed;
-}
-
 const core = await createCore({ appVersion: 'bench', host: 'cli', dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-bench-')), secretStore: new MemorySecretStore(), logger: silentLogger });
 const http = await startEverythingHttp('streamableHttp');
 try {
@@ -93,21 +83,6 @@ try {
   await stdioBare.close();
   await httpBare.close();
 
-  const cli = join(root, 'out/main/cli.js');
-  const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-bench-cli-'));
-  const serverCommand = `${process.execPath} ${everythingScript} stdio`;
-  const tooldeckRuns: number[] = [];
-  const inspectorRuns: number[] = [];
-  timeProcess(process.execPath, [cli, '--data-dir', dataDir, 'mcp', 'call', 'echo', '--args', '{"message":"hi"}', '--stdio', serverCommand]);
-  for (let i = 0; i < 5; i++) {
-    tooldeckRuns.push(timeProcess(process.execPath, [cli, '--data-dir', dataDir, 'mcp', 'call', 'echo', '--args', '{"message":"hi"}', '--stdio', serverCommand]));
-    inspectorRuns.push(
-      timeProcess(join(root, 'node_modules/.bin/mcp-inspector'), ['--cli', process.execPath, everythingScript, 'stdio', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=hi']),
-    );
-  }
-  const cliMedian = summarize(tooldeckRuns).median;
-  const inspectorMedian = summarize(inspectorRuns).median;
-  console.log(`cli    tooldeck mcp call ${fmt(cliMedian)} | inspector --cli ${fmt(inspectorMedian)} | ratio ${(cliMedian / inspectorMedian).toFixed(3)} (median of 5 whole processes)`);
   console.log(
     JSON.stringify({
       bench: 'mcp',
@@ -119,8 +94,6 @@ try {
       http_median_ms: round(httpResult.tooldeck.median),
       http_sdk_median_ms: round(httpResult.sdk.median),
       http_p99_ms: round(httpResult.tooldeck.p99),
-      cli_call_ms: round(cliMedian, 1),
-      inspector_cli_ms: round(inspectorMedian, 1),
     }),
   );
 } finally {

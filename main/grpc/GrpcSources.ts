@@ -22,12 +22,10 @@ import { SchemaValidator } from '../registry/SchemaValidator';
 import type { ToolCatalog } from '../registry/ToolCatalog';
 import type { ToolExecutor } from '../registry/types';
 import type { ChannelSettings } from './GrpcChannel';
-import { GrpcConnection } from './GrpcConnection';
-import { ReflectedMethodExecutor, reflectedMethods } from './ReflectedMethods';
-import { reflect } from './ReflectionClient';
+import type { GrpcConnection } from './GrpcConnection';
 import { toolServerEntries } from './toolServerEntries';
-import { ToolServerClient } from './ToolServerClient';
-import { ToolServerExecutor } from './ToolServerExecutor';
+
+const loadGrpcClient = () => import('./grpcClient');
 
 /** What grpc-sources.json keeps: no secret (metadata values and the client key live in the SecretStore). */
 const SavedSource = z.object({
@@ -196,6 +194,7 @@ export class GrpcSources {
     };
     const candidate: Source = { saved, state: 'pending', tools: [], services: [] };
     const settings = { address: saved.address, tls: parsed.tls };
+    const { GrpcConnection } = await loadGrpcClient();
     candidate.connection = new GrpcConnection(settings, async () => parsed.metadata);
     if (!parsed.skipCheck) {
       try {
@@ -321,6 +320,7 @@ export class GrpcSources {
    */
   async explore(target: GrpcTargetInput, timeoutMs = this.listTimeoutMs): Promise<GrpcServiceView[]> {
     const parsed = GrpcTarget.parse(target);
+    const { GrpcConnection, reflect, reflectedMethods } = await loadGrpcClient();
     const connection = new GrpcConnection({ address: parsed.address, tls: parsed.tls }, async () => parsed.metadata);
     try {
       const reflected = await reflect(connection.channel, await connection.options(timeoutMs), parsed.address).catch(async (error: unknown) => {
@@ -341,6 +341,7 @@ export class GrpcSources {
     const parsed = GrpcTarget.parse(target);
     const saved: SavedSource = { name, address: parsed.address, protocol: 'reflection', tls: { mode: parsed.tls.mode }, metadataKeys: Object.keys(parsed.metadata) };
     const source: Source = { saved, ephemeral: true, state: 'pending', tools: [], services: [] };
+    const { GrpcConnection } = await loadGrpcClient();
     source.connection = new GrpcConnection({ address: parsed.address, tls: parsed.tls }, async () => parsed.metadata);
     this.sources.set(name, source);
     try {
@@ -394,6 +395,7 @@ export class GrpcSources {
 
   private async doRefresh(name: string, source: Source): Promise<void> {
     try {
+      const { GrpcConnection } = await loadGrpcClient();
       source.connection ??= new GrpcConnection(await this.settings(source), () => this.metadata(source));
       await this.listInto(source, (entries, executor) => {
         if (this.sources.get(name) === source) this.options.catalog.replaceSource({ kind: 'grpc', name }, entries, executor);
@@ -411,6 +413,7 @@ export class GrpcSources {
   private async listInto(source: Source, register: (entries: Parameters<ToolCatalog['replaceSource']>[1], executor: ToolExecutor) => void): Promise<void> {
     const connection = source.connection!;
     const { name, address, protocol } = source.saved;
+    const { ReflectedMethodExecutor, reflect, reflectedMethods, ToolServerClient, ToolServerExecutor } = await loadGrpcClient();
     if (protocol === 'tools.v1') {
       let definitions;
       try {

@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, SamplingDecision, TracerProvider, type ReadableSpan, type Sampler, type SamplingResult, type SpanProcessor } from '@opentelemetry/sdk-trace';
-import type { Context } from '@opentelemetry/api';
+import type { SpanExportSdk } from './spanExport';
 
 export { SpanKind };
 
@@ -19,45 +16,6 @@ export interface TraceOtlpOptions {
   headers?: Record<string, string>;
 }
 
-/** Forwards to the exporting processor of the moment, so export can be switched on and off without a new provider. */
-class SwitchableProcessor implements SpanProcessor {
-  target?: SpanProcessor;
-
-  onStart(span: Parameters<SpanProcessor['onStart']>[0], parentContext: Context): void {
-    this.target?.onStart(span, parentContext);
-  }
-
-  onEnd(span: ReadableSpan): void {
-    this.target?.onEnd(span);
-  }
-
-  forceFlush(): Promise<void> {
-    return this.target?.forceFlush() ?? Promise.resolve();
-  }
-
-  shutdown(): Promise<void> {
-    return this.target?.shutdown() ?? Promise.resolve();
-  }
-}
-
-/**
- * Records spans only while something exports them. Unrecorded spans still get real ids (the SDK
- * hands back a non-recording span with a fresh trace and span id), which is all the wire and the
- * history need, at a fraction of a recorded span's cost per call. Their traceparent then says
- * "not sampled", which is true: nobody collects this side of the trace.
- */
-class ExportingSampler implements Sampler {
-  exporting = false;
-
-  shouldSample(): SamplingResult {
-    return { decision: this.exporting ? SamplingDecision.RECORD_AND_SAMPLED : SamplingDecision.NOT_RECORD };
-  }
-
-  toString(): string {
-    return 'ExportingSampler';
-  }
-}
-
 /**
  * Trace context for every call (W3C Trace Context, MCP SEP-414): the invocation pipeline opens a
  * span per call with a child per stage (validate, policy, attempt n, transport); the MCP and A2A
@@ -71,21 +29,18 @@ class ExportingSampler implements Sampler {
  * per call (every promise anywhere pays for them), to save passing one argument.
  */
 export class CallTracing {
-  private readonly processor = new SwitchableProcessor();
-  private readonly sampler = new ExportingSampler();
-  private readonly provider: TracerProvider;
-  private readonly tracer;
-  private otlp?: { url: string; exporter: OTLPTraceExporter };
+  /**
+   * The OpenTelemetry SDK's provider and exporter, loaded when export is first switched on: while
+   * nothing exports, a span is only its ids (see start()), and a one-shot CLI command would spend
+   * a good part of its start-up loading an SDK it never uses.
+   */
+  private sdk?: SpanExportSdk;
+  private otlp?: { url: string };
   private readonly ids = new RandomTraceIds();
-
-  constructor() {
-    this.provider = new TracerProvider({ resource: resourceFromAttributes({ 'service.name': 'tooldeck' }), sampler: this.sampler, spanProcessors: [this.processor] });
-    this.tracer = this.provider.getTracer('tooldeck');
-  }
 
   /** Whether spans are being exported (else stages share the call's span: see stage()). */
   get exporting(): boolean {
-    return this.sampler.exporting;
+    return this.sdk?.sampler.exporting === true;
   }
 
   /** A span under `parent`, or the root of a new trace. */
@@ -94,8 +49,8 @@ export class CallTracing {
     const parent = options?.parent;
     // While nothing exports, a span is only its ids: made here directly, what the SDK would hand
     // back (a non-recording span with fresh ids) without its sampler, attribute copy and context.
-    if (!this.sampler.exporting) return trace.wrapSpanContext({ traceId: parent?.spanContext().traceId ?? this.ids.traceId(), spanId: this.ids.spanId(), traceFlags: 0 });
-    return this.tracer.startSpan(name, { kind: options?.kind ?? SpanKind.INTERNAL, attributes: attributes ?? {} }, parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT);
+    if (!this.sdk?.sampler.exporting) return trace.wrapSpanContext({ traceId: parent?.spanContext().traceId ?? this.ids.traceId(), spanId: this.ids.spanId(), traceFlags: 0 });
+    return this.sdk.tracer.startSpan(name, { kind: options?.kind ?? SpanKind.INTERNAL, attributes: attributes ?? {} }, parent ? trace.setSpan(ROOT_CONTEXT, parent) : ROOT_CONTEXT);
   }
 
   /**
@@ -104,7 +59,7 @@ export class CallTracing {
    * attributes) that nobody reads — the wire and history use only the call's own span.
    */
   stage(name: string, parent: Span, attributes?: Attributes): Span {
-    return this.sampler.exporting ? this.start(name, attributes, { parent }) : UNRECORDED_STAGE;
+    return this.exporting ? this.start(name, attributes, { parent }) : UNRECORDED_STAGE;
   }
 
   /**
@@ -113,7 +68,7 @@ export class CallTracing {
    * what it sends carries the call's own trace context.
    */
   async within<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL, parent?: Span): Promise<T> {
-    if (!this.sampler.exporting && parent) return fn(parent);
+    if (!this.exporting && parent) return fn(parent);
     const span = this.start(name, attributes, { kind, parent });
     try {
       return await fn(span);
@@ -137,16 +92,18 @@ export class CallTracing {
 
   /** Exports spans over OTLP/HTTP from now on; undefined stops exporting. */
   async configureOtlp(options: TraceOtlpOptions | undefined): Promise<void> {
-    const previous = this.processor.target;
-    this.processor.target = undefined;
-    this.sampler.exporting = false;
+    const previous = this.sdk?.processor.target;
+    if (this.sdk) {
+      this.sdk.processor.target = undefined;
+      this.sdk.sampler.exporting = false;
+    }
     this.otlp = undefined;
     await previous?.shutdown().catch(() => undefined);
     if (!options) return;
-    const exporter = new OTLPTraceExporter({ url: options.url, headers: options.headers });
-    this.processor.target = new BatchSpanProcessor({ exporter, scheduledDelayMillis: 1_000 });
-    this.sampler.exporting = true;
-    this.otlp = { url: options.url, exporter };
+    this.sdk ??= (await import('./spanExport')).createSpanExportSdk();
+    this.sdk.processor.target = this.sdk.otlpProcessor(options);
+    this.sdk.sampler.exporting = true;
+    this.otlp = { url: options.url };
   }
 
   status(): { otlp?: { url: string } } {
@@ -155,11 +112,11 @@ export class CallTracing {
 
   /** Sends what is buffered (before exit, or for a test waiting on the collector). */
   flush(): Promise<void> {
-    return this.provider.forceFlush();
+    return this.sdk?.provider.forceFlush() ?? Promise.resolve();
   }
 
   async shutdown(): Promise<void> {
-    await this.provider.shutdown().catch(() => undefined);
+    await this.sdk?.provider.shutdown().catch(() => undefined);
   }
 }
 

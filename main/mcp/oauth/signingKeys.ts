@@ -1,6 +1,10 @@
 import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { DpopSession, type DpopAlg } from '@modelcontextprotocol/client';
-import * as jose from 'jose';
+import type * as Jose from 'jose';
+
+// jose is needed only when a key is checked, made or read (OAuth with a client key or DPoP): loaded
+// then, so a command that never touches one (a call to a stdio server) does not load it.
+const loadJose = () => import('jose');
 import type { JwsAlgorithm } from '../../../shared/oauth';
 
 /**
@@ -10,9 +14,10 @@ import type { JwsAlgorithm } from '../../../shared/oauth';
  */
 export async function checkClientKey(text: string, alg: JwsAlgorithm): Promise<void> {
   const trimmed = text.trim();
+  const jose = await loadJose();
   try {
     if (trimmed.startsWith('{')) {
-      const jwk = JSON.parse(trimmed) as jose.JWK;
+      const jwk = JSON.parse(trimmed) as Jose.JWK;
       if (jwk.d === undefined) throw new Error('the JWK holds no private key ("d")');
       await jose.importJWK(jwk, alg);
     } else {
@@ -55,7 +60,7 @@ export function guessAlgorithm(text: string): JwsAlgorithm | undefined {
 /** A DPoP key as kept in the secret store: the algorithm and the private JWK (it never leaves the store otherwise). */
 interface StoredDpopKey {
   alg: DpopAlg;
-  privateJwk: jose.JWK;
+  privateJwk: Jose.JWK;
 }
 
 /**
@@ -64,6 +69,7 @@ interface StoredDpopKey {
  * token's `cnf.jkt`.
  */
 export async function createDpopKey(alg: DpopAlg = 'ES256'): Promise<string> {
+  const jose = await loadJose();
   const { privateKey } = await jose.generateKeyPair(alg, { extractable: true });
   const stored: StoredDpopKey = { alg, privateJwk: await jose.exportJWK(privateKey) };
   return JSON.stringify(stored);
@@ -71,12 +77,13 @@ export async function createDpopKey(alg: DpopAlg = 'ES256'): Promise<string> {
 
 /** A DPoP session over a stored key; undefined when the stored text is not one (it is then replaced). */
 export async function dpopSessionFromStored(text: string): Promise<DpopSession | undefined> {
+  const jose = await loadJose();
   let stored: StoredDpopKey;
   try {
     stored = JSON.parse(text) as StoredDpopKey;
     const { d: _private, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = stored.privateJwk;
-    const privateKey = (await jose.importJWK(stored.privateJwk, stored.alg)) as jose.CryptoKey;
-    const publicKey = (await jose.importJWK(publicJwk, stored.alg)) as jose.CryptoKey;
+    const privateKey = (await jose.importJWK(stored.privateJwk, stored.alg)) as Jose.CryptoKey;
+    const publicKey = (await jose.importJWK(publicJwk, stored.alg)) as Jose.CryptoKey;
     const thumbprint = await jose.calculateJwkThumbprint(publicJwk, 'sha256');
     return await DpopSession.create({ keyPair: { privateKey, publicKey, publicJwk, thumbprint, alg: stored.alg } });
   } catch {
