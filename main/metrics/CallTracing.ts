@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
-import type { SpanExportSdk } from './spanExport';
+import type { SpanExportSdk, TraceOtlpOptions } from './spanExport';
+
+export type { TraceOtlpOptions } from './spanExport';
 
 export { SpanKind };
 
@@ -9,12 +11,6 @@ const UNRECORDED_STAGE: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 /** A W3C `traceparent`: version 00, trace id, parent (span) id, flags. */
 export const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-
-export interface TraceOtlpOptions {
-  /** Full OTLP/HTTP traces endpoint, e.g. `http://collector:4318/v1/traces`. */
-  url: string;
-  headers?: Record<string, string>;
-}
 
 /**
  * Trace context for every call (W3C Trace Context, MCP SEP-414): the invocation pipeline opens a

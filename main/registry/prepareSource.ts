@@ -13,7 +13,7 @@ export interface SourceServices {
   /** A2aAgentService: the saved agents. */
   readonly a2a: { list(): Promise<readonly { name: string }[]> };
   /** A2aCatalogSync: reads an agent's card and registers its skills. */
-  readonly a2aSkills: { sync(agent: string): Promise<void> };
+  readonly a2aSkills: { sync(agent: string): Promise<void>; hasSkills(agent: string): boolean };
   readonly catalog: Pick<ToolCatalog, 'list'>;
   /** GrpcSources: lists a source's tools unless they are listed. */
   readonly grpc: { ensureListed(name: string): Promise<void> };
