@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { A2aAgentConfig } from '../../../../shared/a2a';
 import { useTRPC } from '../../rpc/client';
 import { useLocation, useNavigate } from '../../shell/useSection';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { AGENT_TABS, AgentDetail, type AgentTab } from './AgentDetail';
 import { AgentFormModal } from './AgentFormModal';
 import { ProtocolBadge, ReachabilityBadge } from './AgentStatusBadges';
