@@ -39,8 +39,6 @@ import { SystemService } from './system/SystemService';
 import { USER_LOCK_DECISIONS_FILE, UserLockDecisions } from './lock/UserLockDecisions';
 import { DefinitionLock } from './lock/DefinitionLock';
 import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
-import type { ToolEntry } from '../shared/registry';
-import type { ToolHold } from '../shared/lock';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
 export interface CoreDeps {
@@ -159,12 +157,6 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       liveCalls.publish(record);
     },
   };
-  // Workspace ToolPermissions decide verdicts; they are read on every call, so edits apply at once.
-  const noPermissions: ReturnType<LocalResources['permissions']> = [];
-  let permissions: LocalResources['permissions'] = () => noPermissions;
-  // The lockfile's holds, known once the workspace (where tooldeck.lock lives) is open.
-  let holds: (entry: ToolEntry) => ToolHold | undefined = () => undefined;
-  const pipeline = new InvocationPipeline({ catalog, recorder, logger, redactor, permissions: () => permissions(), holds: (entry) => holds(entry) });
   const mcp = new McpService({
     dataDir: deps.dataDir,
     secretStore: secrets,
@@ -197,19 +189,15 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     confirmLaunch: deps.confirmLaunch,
     workspaceDir: deps.workspaceDir,
   });
-  permissions = resources.permissions;
   const servers = new ServerInventory(mcp, resources.reconciler);
   const mcpSync = new McpCatalogSync(mcp, catalog, logger, resources.toolConfig);
-  const apps = new McpAppHost({ mcp, catalog, pipeline, logger });
   const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
   const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger });
   const a2aSkills = new A2aCatalogSync(a2a, catalog, logger);
-  const a2aTurns = new A2aTurns({ agents: a2a, pipeline, catalog, sync: (agent) => a2aSkills.sync(agent) });
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
   if (deps.autoConnect) void a2aSkills.syncAll();
   const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger });
   await http.init();
-  const collections = new Collections({ dataDir: deps.dataDir, secrets, mcp, a2a, a2aSkills, catalog, pipeline, grpc, history, logger });
   const definitions = DefinitionStore.open(join(deps.dataDir, DEFINITIONS_FILE_NAME));
   if (definitions.report) logger.warn(definitions.report);
   const lock = new DefinitionLock({
@@ -225,7 +213,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     userDecisions: new UserLockDecisions(join(deps.dataDir, USER_LOCK_DECISIONS_FILE)),
   });
   await lock.init();
-  holds = (entry) => lock.hold(entry);
+  // Built once the workspace (its ToolPermissions) and tooldeck.lock (its holds) are open. Permissions
+  // are read on every call, so edits apply at once.
+  const pipeline = new InvocationPipeline({ catalog, recorder, logger, redactor, permissions: resources.permissions, holds: (entry) => lock.hold(entry) });
+  const apps = new McpAppHost({ mcp, catalog, pipeline, logger });
+  const a2aTurns = new A2aTurns({ agents: a2a, pipeline, catalog, sync: (agent) => a2aSkills.sync(agent) });
+  const collections = new Collections({ dataDir: deps.dataDir, secrets, mcp, a2a, a2aSkills, catalog, pipeline, grpc, history, logger });
   const stopLockWorkspace = resources.workspace.onChange(() => void lock.workspaceChanged());
   const stopPins = grpc.onPinned((source, tool, version) => lock.acceptPin({ kind: 'grpc', name: source }, tool, version));
   const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger, definitions });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeadlineWatch, type Deadline } from './DeadlineWatch';
-import { FakeClock } from './testing/FakeClock';
-import type { Clock, HoldableTimer } from './types';
+import { FakeClock } from '../platform/testing/FakeClock';
+import type { Clock, HoldableTimer } from '../platform/Clock';
 
 function deadline(dueAt: number, expired: string[], name: string): Deadline {
   return { dueAt, expire: () => expired.push(name) };

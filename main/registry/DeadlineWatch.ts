@@ -1,4 +1,4 @@
-import { LONGEST_TIMER_MS, type Clock, type HoldableTimer } from './types';
+import { LONGEST_TIMER_MS, type Clock, type HoldableTimer } from '../platform/Clock';
 
 /** Something due at a time (clock ms); `expire()` is called once, after that time has passed. */
 export interface Deadline {

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors';
 import type { ToolSource } from '../../shared/invocation';
 import type { ToolResult } from '../../shared/registry';
 import { createToolEntry, type ToolConfig } from './createToolEntry';
-import { FakeClock } from './testing/FakeClock';
+import { FakeClock } from '../platform/testing/FakeClock';
 import { FakeExecutor, type FakeCall } from './testing/FakeExecutor';
 import { InvocationPipeline, type InvocationPipelineOptions } from './InvocationPipeline';
 import { MemoryInvocationRecorder } from './testing/MemoryInvocationRecorder';

@@ -5,7 +5,8 @@ import type { Span } from '@opentelemetry/api';
 import { classifyError } from './classifyError';
 import type { DeadlineWatch, Deadline } from './DeadlineWatch';
 import type { ReusableSignals } from './ReusableSignals';
-import type { Clock, ExecutionContext, TaskUpdate, ToolExecutor } from './types';
+import type { Clock } from '../platform/Clock';
+import type { ExecutionContext, TaskUpdate, ToolExecutor } from './types';
 
 /** What an attempt needs of its call; the same for every attempt of it (the pipeline's call object). */
 export interface AttemptCall {

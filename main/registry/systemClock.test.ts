@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from './types';
+import { systemClock } from '../platform/Clock';
 
 describe('systemClock', () => {
   afterEach(() => vi.useRealTimers());

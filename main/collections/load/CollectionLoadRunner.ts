@@ -11,7 +11,7 @@ import { SecretRedactor } from '../../platform/SecretRedactor';
 import type { SecretStore } from '../../platform/SecretStore';
 import { classifyError } from '../../registry/classifyError';
 import type { InvocationPipeline, InvocationRequest } from '../../registry/InvocationPipeline';
-import type { Clock } from '../../registry/types';
+import type { Clock } from '../../platform/Clock';
 import { AssertionEvaluator } from '../AssertionEvaluator';
 import type { RunTarget } from '../CollectionRunner';
 import { queryOutcome } from '../queryOutcome';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadTick } from '../../../shared/loadRuns';
-import { FakeClock } from '../../registry/testing/FakeClock';
+import { FakeClock } from '../../platform/testing/FakeClock';
 import { ArrivalSchedule } from './ArrivalSchedule';
 import { LoadSession, LoadStream, type SendArrival } from './LoadEngine';
 import { figuresOf } from './LoadStats';

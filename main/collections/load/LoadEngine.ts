@@ -1,6 +1,6 @@
 import type { Histogram } from 'hdr-histogram-js';
 import type { LoadTick } from '../../../shared/loadRuns';
-import type { Clock } from '../../registry/types';
+import type { Clock } from '../../platform/Clock';
 import type { ArrivalSchedule } from './ArrivalSchedule';
 import { addCounts, latencyHistogram, LoadStats, maxMs, percentileMs, type CodeCounts } from './LoadStats';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../platform/Logger';
 import { DEFAULT_LEADER_ELECTION, JITTER_FACTOR, LeaderElector, validateTimings, type ElectionEnd, type LeaderElectorOptions } from './LeaderElector';
-import { FakeClock } from './testing/FakeClock';
+import { FakeClock } from '../../platform/testing/FakeClock';
 import { FakeLeaseStore, type FakeLeaseLock } from './testing/FakeLeaseStore';
 
 const { leaseDurationMs: LEASE, renewDeadlineMs: RENEW_DEADLINE, retryPeriodMs: RETRY } = DEFAULT_LEADER_ELECTION;
@@ -15,7 +15,7 @@ interface Candidate {
 }
 
 function setup() {
-  const clock = new FakeClock();
+  const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
   const store = new FakeLeaseStore();
   const candidate = (identity: string, extra: Partial<LeaderElectorOptions> = {}): Candidate => {
     const lock = store.lockFor(identity);

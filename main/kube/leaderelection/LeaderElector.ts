@@ -1,6 +1,6 @@
 import type { Logger } from '../../platform/Logger';
 import { isConflict } from '../KubeApiError';
-import { systemClock, type Clock } from './Clock';
+import { sleep, systemClock, type Clock } from '../../platform/Clock';
 import { microTime, type LeaseLock, type LeaseObject, type LeaseSpec } from './LeaseLock';
 
 export interface LeaderElectionTimings {
@@ -308,7 +308,7 @@ export class LeaderElector {
 
   /** Resolves true when woken by `observe` rather than after `ms`. */
   private async sleep(ms: number): Promise<boolean> {
-    await this.clock.sleep(ms, AbortSignal.any([this.stopper.signal, this.waker.signal]));
+    await sleep(this.clock, ms, AbortSignal.any([this.stopper.signal, this.waker.signal]));
     if (!this.waker.signal.aborted) return false;
     this.waker = new AbortController();
     return true;

@@ -3,6 +3,7 @@ import { IconArrowDownLeft, IconArrowUpRight, IconInfoCircle, IconTerminal2 } fr
 import { useState } from 'react';
 import type { TranscriptEntry } from '../../../shared/mcp';
 import { prettyJson } from './prettyJson';
+import { formatClock } from './format';
 
 const KIND_COLOR: Record<TranscriptEntry['kind'], string> = { request: 'blue', response: 'teal', error: 'red', notification: 'grape', stderr: 'orange', event: 'gray' };
 
@@ -52,7 +53,7 @@ export function McpTranscriptTable({ entries, time, label, striped, stickyHeader
         {entries.map((e) => (
           <Table.Tr key={e.seq} onClick={() => setOpen(open === e.seq ? undefined : e.seq)} style={{ cursor: 'pointer', verticalAlign: 'top' }} aria-expanded={open === e.seq}>
             <Table.Td ff="monospace" c={time === 'clock' ? undefined : 'dimmed'}>
-              {time === 'clock' ? clock(e.at) : offset(e.at - time.since)}
+              {time === 'clock' ? formatClock(e.at) : offset(e.at - time.since)}
             </Table.Td>
             <Table.Td>
               <DirectionIcon entry={e} />
@@ -96,10 +97,6 @@ export function McpTranscriptTable({ entries, time, label, striped, stickyHeader
       </Table.Tbody>
     </Table>
   );
-}
-
-function clock(at: number): string {
-  return `${new Date(at).toLocaleTimeString(undefined, { hour12: false })}.${String(at % 1000).padStart(3, '0')}`;
 }
 
 function offset(ms: number): string {

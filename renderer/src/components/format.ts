@@ -30,3 +30,16 @@ export function downloadBase64(data: string, mimeType: string, fileName: string)
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/**
+ * 14:03:07.042: a local wall-clock time to the millisecond, precise enough to order protocol events.
+ * `locale` (the default, what the MCP views show) writes hours, minutes and seconds as the locale
+ * writes a 24-hour time; `fixed` always writes HH:MM:SS, whatever the locale, which the A2A views
+ * keep because they cut the time to its first eight characters (the conversation's HH:MM:SS).
+ */
+export function formatClock(at: number, digits: 'locale' | 'fixed' = 'locale'): string {
+  const date = new Date(at);
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  const seconds = digits === 'fixed' ? `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}` : date.toLocaleTimeString(undefined, { hour12: false });
+  return `${seconds}.${pad(date.getMilliseconds(), 3)}`;
+}

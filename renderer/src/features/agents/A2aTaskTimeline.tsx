@@ -1,7 +1,6 @@
 import { Group, Loader, Text, ThemeIcon, Timeline } from '@mantine/core';
 import { isFinalA2aState, type A2aTimelineEntry } from '../../../../shared/a2a';
-import { formatDuration } from '../../components/format';
-import { formatClock } from './display';
+import { formatClock, formatDuration } from '../../components/format';
 import { TaskStateBadge } from './TaskStateBadge';
 import { TASK_STATE_STYLE } from './taskStateStyle';
 
@@ -34,7 +33,7 @@ export function A2aTaskTimeline({ entries, live = false }: { entries: A2aTimelin
               <Group gap={8} justify="space-between" wrap="nowrap">
                 <TaskStateBadge state={entry.state} size="sm" />
                 <Text size="xs" c="dimmed" ff="monospace" title={new Date(entry.at).toISOString()}>
-                  {formatClock(entry.at)}
+                  {formatClock(entry.at, 'fixed')}
                   {index > 0 && first !== undefined ? ` · +${formatDuration(entry.at - first)}` : ''}
                 </Text>
               </Group>

@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { A2aAgentInput, type A2aAgentConfig, type A2aCardReport } from '../../../../shared/a2a';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { readableError } from '../servers/readableError';
 import { authKindFor, draftFrom, inputFrom, nameFromCard, withScheme, type AgentDraft, type AuthKind } from './agentDraft';
 import { CHECK_COLOR, summarizeChecks } from './checkRows';

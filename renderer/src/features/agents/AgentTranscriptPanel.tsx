@@ -7,8 +7,8 @@ import { CopyButton } from '../../components/CopyButton';
 import { prettyJson } from '../../components/prettyJson';
 import { useTRPC } from '../../rpc/client';
 import { downloadText } from '../../shell/download';
-import { formatClock } from './display';
 import { ClearableTextInput } from '../../components/ClearableTextInput';
+import { formatClock } from '../../components/format';
 
 type Direction = A2aTranscriptEntry['direction'];
 
@@ -96,7 +96,7 @@ export function AgentTranscriptPanel({ agent }: { agent: string }) {
               return (
                 <Fragment key={e.seq}>
                   <Table.Tr onClick={() => setExpanded(open ? undefined : e.seq)} style={{ cursor: 'pointer' }} aria-expanded={open}>
-                    <Table.Td ff="monospace">{formatClock(e.at)}</Table.Td>
+                    <Table.Td ff="monospace">{formatClock(e.at, 'fixed')}</Table.Td>
                     <Table.Td>
                       <Badge size="xs" variant="light" tt="none" color={direction.color} leftSection={<direction.icon size={10} aria-hidden />}>
                         {e.direction}

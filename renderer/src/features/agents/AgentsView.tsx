@@ -5,11 +5,12 @@ import { useState } from 'react';
 import type { A2aAgentConfig } from '../../../../shared/a2a';
 import { useTRPC } from '../../rpc/client';
 import { useLocation, useNavigate } from '../../shell/useSection';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { AGENT_TABS, AgentDetail, type AgentTab } from './AgentDetail';
 import { AgentFormModal } from './AgentFormModal';
 import { ProtocolBadge, ReachabilityBadge } from './AgentStatusBadges';
 import { useAgentCard } from './useAgentCard';
+import { EmptyState } from '../../components/EmptyState';
 
 /** The Agents section: saved A2A agents, their cards and validation, conversations, tasks and traffic. */
 export function AgentsView() {
@@ -44,7 +45,7 @@ export function AgentsView() {
           </Center>
         )
       ) : agents.length === 0 ? (
-        <EmptyState onAdd={() => setAdding(true)} />
+        <NoAgents onAdd={() => setAdding(true)} />
       ) : (
         <Group align="flex-start" gap="lg" wrap="nowrap">
           <Paper withBorder w={250} p={6} style={{ flexShrink: 0 }}>
@@ -104,22 +105,18 @@ function AgentListItem({ agent, active, onClick }: { agent: A2aAgentConfig; acti
   );
 }
 
-function EmptyState({ onAdd }: { onAdd: () => void }) {
+function NoAgents({ onAdd }: { onAdd: () => void }) {
   return (
-    <Paper withBorder p="xl" radius="lg">
-      <Stack align="center" gap="sm" py="xl">
-        <ThemeIcon size={56} radius="xl" variant="light" color="grape">
-          <IconRobot size={30} />
-        </ThemeIcon>
-        <Title order={4}>No agents yet</Title>
-        <Text c="dimmed" size="sm" ta="center" maw={480}>
-          Add an A2A agent by its base URL or card URL. Tooldeck reads its agent card, checks it against the spec, and lets you send messages and follow its
-          tasks live.
-        </Text>
+    <EmptyState
+      icon={<IconRobot size={30} />}
+      color="grape"
+      title="No agents yet"
+      description="Add an A2A agent by its base URL or card URL. Tooldeck reads its agent card, checks it against the spec, and lets you send messages and follow its tasks live."
+      actions={
         <Button mt="sm" onClick={onAdd} leftSection={<IconPlus size={16} />} variant="light">
           Add your first agent
         </Button>
-      </Stack>
-    </Paper>
+      }
+    />
   );
 }

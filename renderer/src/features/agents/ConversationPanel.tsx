@@ -30,11 +30,12 @@ import type { ToolView } from '../invoke/types';
 import { useTRPC } from '../../rpc/client';
 import { ArtifactsView } from './ArtifactsView';
 import { latestTask, waitingTask, type ChatMessage, type Conversation, type TaskRecord } from './conversationModel';
-import { formatClock, shortId } from './display';
+import { shortId } from './display';
 import { PartView } from './PartView';
 import { TaskStateBadge } from './TaskStateBadge';
 import { A2aTaskTimeline } from './A2aTaskTimeline';
 import type { ConversationController, TurnStatus } from './useConversation';
+import { formatClock } from '../../components/format';
 
 export interface ConversationPanelProps {
   agent: string;
@@ -427,7 +428,7 @@ function ChatBubble({
         radius="lg"
         maw="82%"
         bg={user ? 'var(--mantine-primary-color-light)' : 'var(--mantine-color-default-hover)'}
-        aria-label={`${user ? 'You' : agent} at ${formatClock(message.at)}`}
+        aria-label={`${user ? 'You' : agent} at ${formatClock(message.at, 'fixed')}`}
         role="article"
       >
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
@@ -440,7 +441,7 @@ function ChatBubble({
         ))}
         <Group gap={6} mt={4} justify={user ? 'flex-end' : 'flex-start'}>
           <Text size="xs" c="dimmed">
-            {formatClock(message.at).slice(0, 8)}
+            {formatClock(message.at, 'fixed').slice(0, 8)}
           </Text>
           {message.taskId && (
             <Anchor

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { A2aProtocolVersion, A2aTaskView } from '../../../../shared/a2a';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { formatStamp, MONO_INPUT, shortId } from './display';
 import { TaskDetails } from './TaskDetails';
 import { TaskStateBadge } from './TaskStateBadge';

@@ -1,10 +1,3 @@
-/** 14:03:07.042: a wall-clock time precise enough to order protocol events. */
-export function formatClock(at: number): string {
-  const date = new Date(at);
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
-}
-
 /** "Nov 22, 17:06:53": a timestamp compact enough for a table column. */
 export function formatStamp(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { A2aCardReport } from '../../../../shared/a2a';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import type { Reachability } from './AgentStatusBadges';
 
 /**

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { isTerminalA2aState, type A2aEvent, type A2aSendResult, type A2aTaskView, type A2aThread } from '../../../../shared/a2a';
 import type { AppErrorShape } from '../../../../shared/errors';
 import { useTRPC, useTRPCClient } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { shortId } from './display';
 import { emptyConversation, fromThread, waitingTask, withEvent, withMessage, withSendResult, withTaskView, type Conversation } from './conversationModel';
 

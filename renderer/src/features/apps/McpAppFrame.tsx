@@ -10,7 +10,7 @@ import type { AppActivity, CspViolation, OpenedApp } from '../../../../shared/ap
 import type { ToolResult, ToolView } from '../../../../shared/registry';
 import { useTRPCClient } from '../../rpc/client';
 import { ConfirmInvokeDialog } from '../invoke/ConfirmInvokeDialog';
-import { clockTime } from '../tasks/McpTaskTimeline';
+import { formatClock } from '../../components/format';
 
 type AppsClient = TRPCClient<typeof appsRouter>;
 type ToolsClient = { get: { query(input: { name: string }): Promise<ToolView | null> } };
@@ -294,7 +294,7 @@ export function McpAppFrame({ server, tool, args, result }: McpAppFrameProps) {
           <List size="xs" aria-label="Blocked requests">
             {violations.slice(-10).map((v, i) => (
               <List.Item key={`${v.at}-${i}`}>
-                <Code>{v.directive}</Code> {v.blockedUri || '(inline)'} <Text span size="xs" c="dimmed">{clockTime(v.at)}</Text>
+                <Code>{v.directive}</Code> {v.blockedUri || '(inline)'} <Text span size="xs" c="dimmed">{formatClock(v.at)}</Text>
               </List.Item>
             ))}
           </List>
@@ -309,7 +309,7 @@ export function McpAppFrame({ server, tool, args, result }: McpAppFrameProps) {
             {notes.slice(-30).map((n, i) => (
               <List.Item key={`${n.at}-${i}`}>
                 <Text span size="xs" c="dimmed" ff="monospace">
-                  {clockTime(n.at)}
+                  {formatClock(n.at)}
                 </Text>{' '}
                 <Badge size="xs" variant="light" color={n.kind === 'log' && (n.level === 'error' || n.level === 'critical') ? 'red' : 'gray'}>
                   {n.kind === 'log' ? `log ${n.level ?? ''}`.trim() : n.kind}

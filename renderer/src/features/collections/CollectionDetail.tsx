@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { Collection, SavedRequest } from '../../../../shared/collections';
 import { useTRPC } from '../../rpc/client';
 import { downloadText } from '../../shell/download';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { LoadPanel } from './load/LoadPanel';
 import { DEFAULT_LOAD_SETTINGS, LoadSettingsForm, loadSettingsProblem, toLoadOptions, type LoadSettings } from './load/LoadSettingsForm';
 import { useLoadRun } from './load/useLoadRun';

@@ -8,6 +8,7 @@ import { useLocation, useNavigate } from '../../shell/useSection';
 import { CollectionDetail } from './CollectionDetail';
 import { ImportCollectionModal } from './ImportCollectionModal';
 import { NewCollectionModal } from './NewCollectionModal';
+import { EmptyState } from '../../components/EmptyState';
 
 /** The section's id in the navigation, where the selected collection is kept in the URL. */
 export const COLLECTIONS_SECTION = 'collections';
@@ -48,7 +49,7 @@ export function CollectionsView() {
           <Loader aria-label="Loading collections" />
         </Center>
       ) : collections.length === 0 ? (
-        <EmptyState onCreate={() => setCreating(true)} onImport={() => setImporting(true)} />
+        <NoCollections onCreate={() => setCreating(true)} onImport={() => setImporting(true)} />
       ) : (
         <Group align="flex-start" gap="lg" wrap="nowrap">
           <Paper withBorder w={260} p={6} style={{ flexShrink: 0 }}>
@@ -98,17 +99,13 @@ function CollectionListEntry({ item, active, onClick }: { item: CollectionListIt
   );
 }
 
-function EmptyState({ onCreate, onImport }: { onCreate: () => void; onImport: () => void }) {
+function NoCollections({ onCreate, onImport }: { onCreate: () => void; onImport: () => void }) {
   return (
-    <Paper withBorder p="xl" radius="lg">
-      <Stack align="center" gap="sm" py="xl">
-        <ThemeIcon size={56} radius="xl" variant="light">
-          <IconListCheck size={30} />
-        </ThemeIcon>
-        <Title order={4}>No collections yet</Title>
-        <Text c="dimmed" size="sm" ta="center" maw={480}>
-          Save a call from the Tools or History section with &quot;Save to collection&quot;, or create a collection and add requests to it.
-        </Text>
+    <EmptyState
+      icon={<IconListCheck size={30} />}
+      title="No collections yet"
+      description='Save a call from the Tools or History section with "Save to collection", or create a collection and add requests to it.'
+      actions={
         <Group mt="sm">
           <Button onClick={onCreate} leftSection={<IconPlus size={16} />}>
             New collection
@@ -117,7 +114,7 @@ function EmptyState({ onCreate, onImport }: { onCreate: () => void; onImport: ()
             Import
           </Button>
         </Group>
-      </Stack>
-    </Paper>
+      }
+    />
   );
 }

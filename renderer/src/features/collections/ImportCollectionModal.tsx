@@ -3,7 +3,7 @@ import { IconFileUpload } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { INPUT_LIMITS } from '../../../../shared/inputLimits';
 import { readPickedFile } from '../../components/readPickedFile';
 

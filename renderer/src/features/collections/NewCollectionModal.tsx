@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CollectionName } from '../../../../shared/collections';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 
 /** Creates an empty collection file. */
 export function NewCollectionModal({ existing, onClose, onCreated }: { existing: string[]; onClose: () => void; onCreated: (name: string) => void }) {

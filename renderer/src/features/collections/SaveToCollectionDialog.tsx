@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CollectionName, type Assertion, type SavedRequest } from '../../../../shared/collections';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 
 /** What is being saved: a call from the invoke panel, or a recorded call from history. */
 export type SaveSource = { kind: 'call'; name: string; arguments: Record<string, unknown>; timeoutMs?: number; maxTotalTimeoutMs?: number } | { kind: 'history'; id: string };

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RunOptionsInput } from '../../../../shared/collections';
 import { useTRPCClient } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { applyRunEvent, IDLE_RUN, type RunProgress } from './runProgress';
 
 /** One run of a saved collection at a time; stopping unsubscribes, which cancels the run at the server. */

@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { GrpcProtocol, GrpcSourceView, GrpcTlsMode } from '../../../../shared/grpc';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { KeyValueEditor, type KeyValueRow } from '../servers/KeyValueEditor';
 import { readableError } from '../servers/readableError';
 import { INPUT_LIMITS } from '../../../../shared/inputLimits';

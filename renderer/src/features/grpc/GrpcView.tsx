@@ -9,7 +9,7 @@ import { useTRPC } from '../../rpc/client';
 import { useLocation, useNavigate } from '../../shell/useSection';
 import { InvokePanel } from '../invoke/InvokePanel';
 import type { ToolView } from '../invoke/types';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { GrpcMethodPanel } from './GrpcMethodPanel';
 import { GrpcSourceModal, MetadataModal } from './GrpcSourceModal';
 

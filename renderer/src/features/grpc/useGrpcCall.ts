@@ -3,7 +3,7 @@ import type { AppErrorShape } from '../../../../shared/errors';
 import type { GrpcCallResult } from '../../../../shared/grpc';
 import type { InvocationOutcome, InvokeRequest } from '../../../../shared/registry';
 import { useTRPCClient } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 
 export type GrpcCallState =
   | { phase: 'idle' }

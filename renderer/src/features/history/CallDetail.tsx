@@ -13,7 +13,7 @@ import { useTRPC } from '../../rpc/client';
 import { SaveToCollectionButton } from '../collections/SaveToCollectionButton';
 import { ConfirmInvokeDialog } from '../invoke/ConfirmInvokeDialog';
 import { ResultView } from '../invoke/ResultView';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { formatLatency } from '../metrics/formatMetric';
 import { CallStatusBadge } from './CallStatusBadge';
 import { McpTranscriptTable } from '../../components/McpTranscriptTable';

@@ -7,7 +7,7 @@ import { schemaProblems, withoutDialect } from '../../components/jsonSchema';
 import { SchemaForm } from '../../components/SchemaForm';
 import { useTRPC } from '../../rpc/client';
 import { defaultArguments } from '../invoke/useArguments';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 
 type Elicitation = Extract<PendingInteraction, { kind: 'elicitation' }>;
 type Sampling = Extract<PendingInteraction, { kind: 'sampling' }>;

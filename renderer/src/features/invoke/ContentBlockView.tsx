@@ -8,7 +8,7 @@ import { base64Bytes, downloadBase64, formatBytes } from '../../components/forma
 import { JsonTree } from '../../components/JsonTree';
 import { MarkdownText } from '../../components/MarkdownText';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from './useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 
 export interface ContentBlockViewProps {
   block: ContentBlock;

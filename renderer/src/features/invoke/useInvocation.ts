@@ -1,3 +1,4 @@
+import { appErrorOf } from '../../rpc/appError';
 import { useTRPCClient } from '../../rpc/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppErrorShape } from '../../../../shared/errors';
@@ -10,12 +11,6 @@ export type InvocationState =
   | { phase: 'done'; outcome: InvocationOutcome }
   | { phase: 'failed'; error: AppErrorShape }
   | { phase: 'canceled'; elapsedMs: number };
-
-/** The contract's error on a tRPC failure (the router puts it in `data.app`), else a generic one. */
-export function appErrorOf(error: unknown): AppErrorShape {
-  const app = (error as { data?: { app?: AppErrorShape } } | null)?.data?.app;
-  return app ?? { code: 'Internal', message: error instanceof Error ? error.message : String(error), retryable: false };
-}
 
 /**
  * One streaming call at a time through `tools.invokeStream`. Cancelling unsubscribes, which aborts

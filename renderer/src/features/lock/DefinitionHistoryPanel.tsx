@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import type { RevisionRef, RevisionSummary, SourceReview } from '../../../../shared/lock';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { DefinitionDiffView } from './DefinitionDiffView';
 import { RevealedText } from './RevealedText';
 import { REVIEW_COLOR } from './reviewColors';

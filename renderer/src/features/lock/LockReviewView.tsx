@@ -4,7 +4,7 @@ import { IconAlertTriangle, IconLock } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import type { NewSourcesPolicy, SourceReview } from '../../../../shared/lock';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { DefinitionHistoryPanel } from './DefinitionHistoryPanel';
 import { useLockStatus } from './useLock';
 

@@ -5,7 +5,7 @@ import { withoutHold } from '../../../../shared/policy';
 import type { ToolView } from '../../../../shared/registry';
 import { useTRPC } from '../../rpc/client';
 import { VerdictReasons } from '../invoke/VerdictBadge';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { ToolDiffCard } from './DefinitionDiffView';
 import { useLockDecisions } from './useLock';
 

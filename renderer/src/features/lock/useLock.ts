@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
 import type { LockStatus, SourceReview } from '../../../../shared/lock';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 
 /** The lockfile's view of every source, pushed again whenever the lock or any source's definitions change. */
 export function useLockStatus(): { status: LockStatus | undefined; error: string | undefined } {

@@ -7,7 +7,7 @@ import type { ResourceStatuses } from '../../../../shared/resources/statuses';
 import type { ParsedDocument, WorkspaceFileView } from '../../../../shared/resources/workspace';
 import { useTRPC } from '../../rpc/client';
 import { LaunchConfirmModal, launchesToConfirm } from '../../components/LaunchConfirmModal';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { ConflictDialog } from './ConflictDialog';
 import { DocumentStatusStrip } from './DocumentStatusStrip';
 import type { Draft, DraftStore } from './drafts';

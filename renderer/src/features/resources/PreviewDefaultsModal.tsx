@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { formatDiagnostic } from '../../../../shared/resources/diagnostics';
 import { CopyButton } from '../../components/CopyButton';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 
 export interface PreviewDefaultsModalProps {
   path: string;

@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import type { McpServerResourceView } from '../../../../shared/resources/statuses';
 import { LaunchConfirmModal } from '../../components/LaunchConfirmModal';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { phaseColor } from './phaseColor';
 
 function relativeTime(iso: string): string {

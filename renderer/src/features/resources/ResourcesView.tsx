@@ -7,7 +7,7 @@ import { useTRPC } from '../../rpc/client';
 import { useLocation, useNavigate } from '../../shell/useSection';
 import { useClusterSchemas } from '../cluster/useClusterSchemas';
 import { LaunchConfirmModal, launchesToConfirm } from '../../components/LaunchConfirmModal';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { DraftStore } from './drafts';
 import { withClusterKinds } from './editor/withClusterKinds';
 import { FileEditor, type EditorSchemas } from './FileEditor';

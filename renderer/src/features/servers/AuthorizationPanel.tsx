@@ -7,6 +7,7 @@ import type { oauthRouter } from '../../../../main/rpc/oauthRouter';
 import { JwsAlgorithm, OAUTH_GRANT_LABELS, OAuthGrant, type DpopMode, type OAuthClientAuth, type OAuthLoginResult, type OAuthStatus, type OAuthStep } from '../../../../shared/oauth';
 import { JsonTree } from '../../components/JsonTree';
 import { useTRPCClient } from '../../rpc/client';
+import { formatClock } from '../../components/format';
 
 type OAuthClient = TRPCClient<typeof oauthRouter>;
 
@@ -36,10 +37,6 @@ const STATE_LABEL: Record<OAuthStatus['state'], { label: string; color: string }
   failed: { label: 'Sign-in failed', color: 'red' },
 };
 
-function clock(at: number): string {
-  return `${new Date(at).toLocaleTimeString(undefined, { hour12: false })}.${String(at % 1000).padStart(3, '0')}`;
-}
-
 function StepIcon({ step }: { step: OAuthStep }) {
   if (step.status === 'ok') return <IconCircleCheck size={18} color="var(--mantine-color-teal-6)" aria-label="done" />;
   if (step.status === 'failed') return <IconCircleX size={18} color="var(--mantine-color-red-6)" aria-label="failed" />;
@@ -55,7 +52,7 @@ function StepRow({ step }: { step: OAuthStep }) {
           {step.title}
         </Text>
         <Text size="xs" c="dimmed" ff="monospace">
-          {clock(step.startedAt)}
+          {formatClock(step.startedAt)}
           {step.endedAt !== undefined && step.endedAt - step.startedAt > 0 ? ` · ${step.endedAt - step.startedAt} ms` : ''}
         </Text>
         {step.httpStatus !== undefined && (

@@ -7,7 +7,7 @@ import type { McpServerConfig, SaveServerInput, ServerSnapshot } from '../../../
 import { SECRET_PLACEHOLDER } from '../../../../shared/secrets';
 import { LaunchConfirmModal, launchesToConfirm } from '../../components/LaunchConfirmModal';
 import { useTRPC } from '../../rpc/client';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 import { fromRows, KeyValueEditor, toRows, type KeyValueRow } from './KeyValueEditor';
 import { readableError } from './readableError';
 

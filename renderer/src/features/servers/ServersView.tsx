@@ -12,6 +12,7 @@ import { ServerDetail } from './ServerDetail';
 import { useServers } from './useServers';
 import { McpIconImage } from '../../components/McpIconImage';
 import type { McpIcon } from '../../../../shared/icons';
+import { EmptyState } from '../../components/EmptyState';
 
 const ImportServersModal = lazy(() => import('./ImportServersModal').then((m) => ({ default: m.ImportServersModal })));
 const ServerFormModal = lazy(() => import('./ServerFormModal').then((m) => ({ default: m.ServerFormModal })));
@@ -58,7 +59,7 @@ export function ServersView() {
           <Loader aria-label="Loading servers" />
         </Center>
       ) : servers.length === 0 ? (
-        <EmptyState onAdd={() => setAdding(true)} onImport={() => setImporting(true)} />
+        <NoServers onAdd={() => setAdding(true)} onImport={() => setImporting(true)} />
       ) : (
         <Group align="flex-start" gap="lg" wrap="nowrap">
           <Paper withBorder w={280} p={6} style={{ flexShrink: 0 }}>
@@ -137,17 +138,14 @@ function ServerListItem({ server, active, onClick }: { server: ServerSnapshot; a
   );
 }
 
-function EmptyState({ onAdd, onImport }: { onAdd: () => void; onImport: () => void }) {
+function NoServers({ onAdd, onImport }: { onAdd: () => void; onImport: () => void }) {
   return (
-    <Paper withBorder p="xl" radius="lg">
-      <Stack align="center" gap="sm" py="xl">
-        <ThemeIcon size={56} radius="xl" variant="light">
-          <IconServer2 size={30} />
-        </ThemeIcon>
-        <Title order={4}>No servers yet</Title>
-        <Text c="dimmed" size="sm" ta="center" maw={460}>
-          Add an MCP server by command (stdio) or URL, or import the mcp.json you already use with Claude Desktop, Cursor or VS Code.
-        </Text>
+    <EmptyState
+      icon={<IconServer2 size={30} />}
+      title="No servers yet"
+      description="Add an MCP server by command (stdio) or URL, or import the mcp.json you already use with Claude Desktop, Cursor or VS Code."
+      descriptionWidth={460}
+      actions={
         <Group mt="sm">
           <Button onClick={onAdd} leftSection={<IconPlus size={16} />}>
             Add server
@@ -156,7 +154,7 @@ function EmptyState({ onAdd, onImport }: { onAdd: () => void; onImport: () => vo
             Import mcp.json
           </Button>
         </Group>
-      </Stack>
-    </Paper>
+      }
+    />
   );
 }

@@ -10,7 +10,8 @@ import { CopyButton } from '../../components/CopyButton';
 import { JsonTree } from '../../components/JsonTree';
 import { useTRPCClient } from '../../rpc/client';
 import { ContentBlockView } from '../invoke/ContentBlockView';
-import { clockTime, TaskStatusBadge } from '../tasks/McpTaskTimeline';
+import { TaskStatusBadge } from '../tasks/McpTaskTimeline';
+import { formatClock } from '../../components/format';
 
 type TasksClient = TRPCClient<typeof tasksRouter>;
 
@@ -142,7 +143,7 @@ export function TasksPanel({ server, connected }: { server: string; connected: b
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Text size="xs" title={clockTime(task.createdAt)}>
+                    <Text size="xs" title={formatClock(task.createdAt)}>
                       {since(task.createdAt)}
                     </Text>
                   </Table.Td>

@@ -1,5 +1,6 @@
 import { Badge, Group, Stack, Text, Timeline } from '@mantine/core';
 import type { TaskEvent, TaskStatus } from '../../../../shared/tasks';
+import { formatClock } from '../../components/format';
 
 export const TASK_STATUS_COLOR: Record<TaskStatus, string> = {
   working: 'blue',
@@ -33,12 +34,6 @@ export function TaskStatusBadge({ status, size = 'sm' }: { status: TaskStatus; s
   );
 }
 
-/** `12:00:01.250`, local time. */
-export function clockTime(at: number): string {
-  const d = new Date(at);
-  return `${d.toLocaleTimeString(undefined, { hour12: false })}.${String(d.getMilliseconds()).padStart(3, '0')}`;
-}
-
 /** An MCP task's status changes in order (A2A tasks have A2aTaskTimeline): when Tooldeck saw each, the status, the server's message and how it was learned. */
 export function McpTaskTimeline({ events, label }: { events: readonly TaskEvent[]; label: string }) {
   if (!events.length) return null;
@@ -51,7 +46,7 @@ export function McpTaskTimeline({ events, label }: { events: readonly TaskEvent[
             {event.statusMessage && <Text size="sm">{event.statusMessage}</Text>}
             <Group gap={6}>
               <Text size="xs" c="dimmed" ff="monospace">
-                {clockTime(event.at)}
+                {formatClock(event.at)}
                 {i > 0 ? ` (+${((event.at - start) / 1000).toFixed(1)} s)` : ''}
               </Text>
               <Text size="xs" c="dimmed">

@@ -29,7 +29,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { useTRPC } from '../../rpc/client';
 import { downloadText } from '../../shell/download';
 import { useNavigate } from '../../shell/useSection';
-import { appErrorOf } from '../invoke/useInvocation';
+import { appErrorOf } from '../../rpc/appError';
 
 const DECLARES: Record<AgentSummary['declares'], { label: string; hint: string }> = {
   defaults: {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LoadOptionsInput } from '../../../../../shared/loadRuns';
 import { useTRPCClient } from '../../../rpc/client';
-import { appErrorOf } from '../../invoke/useInvocation';
+import { appErrorOf } from '../../../rpc/appError';
 import { applyLoadEvent, IDLE_LOAD, type LoadProgress } from './loadProgress';
 
 /** One load run of a saved collection at a time; leaving the view unsubscribes, which stops the run at the server (its summary is still kept in history). */
