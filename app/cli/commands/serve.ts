@@ -1,4 +1,5 @@
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { DEFAULT_MAX_BODY_BYTES, isLoopbackHost } from '../../../main/platform/requestGuard';
@@ -17,9 +18,18 @@ interface ServeOptions {
   metricsTokenEnv?: string;
 }
 
-/** The built renderer sits beside the built CLI (out/main/cli.js → out/renderer). */
-function defaultStaticDir(): string {
-  return process.env.TOOLDECK_RENDERER_DIR ?? resolve(dirname(fileURLToPath(import.meta.url)), '../renderer');
+/**
+ * The built renderer sits beside the built CLI (out/main/cli.js → out/renderer). This module may be
+ * bundled into the entry or into a lazily loaded chunk (out/main/chunks/…), so the folders above it
+ * are searched for `renderer/index.html`, nearest first.
+ */
+export function defaultStaticDir(from = dirname(fileURLToPath(import.meta.url))): string {
+  if (process.env.TOOLDECK_RENDERER_DIR) return process.env.TOOLDECK_RENDERER_DIR;
+  for (let dir = from, depth = 0; depth < 4; depth++, dir = dirname(dir)) {
+    const candidate = resolve(dir, '../renderer');
+    if (existsSync(join(candidate, 'index.html'))) return candidate;
+  }
+  return resolve(from, '../renderer');
 }
 
 export function registerServe(program: Command, ctx: CliContext) {
