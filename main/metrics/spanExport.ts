@@ -3,15 +3,15 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, SamplingDecision, TracerProvider, type ReadableSpan, type Sampler, type SamplingResult, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Context, Tracer } from '@opentelemetry/api';
 
+// The part of call tracing that records and exports spans, loaded by CallTracing only once export
+// is switched on.
+
 /** Where spans go: the options of `CallTracing.configureOtlp`, kept here so this module imports nothing of the tracer's. */
 export interface TraceOtlpOptions {
   /** Full OTLP/HTTP traces endpoint, e.g. `http://collector:4318/v1/traces`. */
   url: string;
   headers?: Record<string, string>;
 }
-
-// The part of call tracing that records and exports spans, loaded by CallTracing only once export
-// is switched on.
 
 /** Forwards to the exporting processor of the moment, so export can be switched on and off without a new provider. */
 export class SwitchableProcessor implements SpanProcessor {

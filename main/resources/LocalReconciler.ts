@@ -232,10 +232,6 @@ export class LocalReconciler {
     return this.tools.applied().map((item) => item.value);
   }
 
-  /** The exact command line an McpServer resource would start (see launchLineOf); undefined for http servers. */
-  launchLineOf(name: string, spec: McpServerObject['spec']): string | undefined {
-    return launchLineOf(name, spec);
-  }
 
   /**
    * For McpService's launch gate: a stdio server the workspace manages starts only while the open
