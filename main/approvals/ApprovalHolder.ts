@@ -1,0 +1,36 @@
+import type { ToolApproval } from '../../shared/approvals';
+
+/** A call the policy says needs a person's approval, as the way in that holds it describes it. */
+export interface HoldRequest {
+  agent: string;
+  /** The registry name of the tool. */
+  tool: string;
+  operationClass: string;
+  /** The exact (validated) arguments of the call. */
+  input: Record<string, unknown>;
+  /** The policy's deciding reasons, joined: the rule that required approval. */
+  reason: string;
+  risk?: string;
+  /** The version of the rules that judged the call (see EffectivePolicy.version). */
+  policyVersion: string;
+  /** The agent's session or the run the call belongs to. */
+  taskRef: string;
+  /** Default: DEFAULT_APPROVAL_TTL_MS. */
+  ttlMs?: number;
+}
+
+export interface HoldOptions {
+  /** The agent disconnected, canceled or the gateway is stopping: the approval ends Denied and the call never runs. */
+  signal?: AbortSignal;
+  /** The approval now exists (Pending): e.g. to tell the agent which approval it waits on. */
+  onPending?(approval: ToolApproval): void;
+}
+
+/**
+ * Holds a call until a person decides. Resolves with the Approved approval, consumed by this call
+ * (its binding matched the call); rejects with an AppError('PolicyDenied') whose message says
+ * which end it came to: denied (by whom, with the comment), expired, or canceled.
+ */
+export interface ApprovalHolder {
+  hold(request: HoldRequest, options?: HoldOptions): Promise<ToolApproval>;
+}
