@@ -188,6 +188,73 @@ describe('InvocationPipeline', () => {
       expect(second.duplicate).toBeUndefined();
       expect(executor.calls).toHaveLength(1);
     });
+
+    describe('a call held for approval (a way in without a person at it)', () => {
+      const agent = agentCaller('builder', 'gateway', { sessionId: 's-1' });
+
+      it('validates first: invalid arguments never wait for a person', async () => {
+        const { pipeline } = setup(undefined, undefined, { permissions: () => guard });
+        let asked = 0;
+        const outcome = await pipeline.invoke({ caller: agent, name: 'mcp:github.create_issue', arguments: { owner: 'acme' }, approval: async () => void asked++ });
+        expect(asked).toBe(0);
+        expect(outcome.record.status).toBe('error');
+        expect(outcome.error?.code).toBe('InvalidArguments');
+      });
+
+      it('waits with the exact arguments and the rules, runs once approved, and records the agent', async () => {
+        const { pipeline, executor } = setup(undefined, undefined, { permissions: () => guard });
+        let release!: () => void;
+        const seen: unknown[] = [];
+        const pending = pipeline.invoke({
+          caller: agent,
+          name: 'mcp:github.create_issue',
+          arguments: issue,
+          approval: (held) => {
+            seen.push(held);
+            return new Promise<void>((resolve) => (release = resolve));
+          },
+        });
+        await expect.poll(() => seen.length).toBe(1);
+        expect(seen[0]).toMatchObject({ arguments: issue, verdict: { verdict: 'confirm' }, policyVersion: expect.stringMatching(/^[0-9a-f]{32}$/) });
+        expect(executor.calls).toHaveLength(0);
+        release();
+        const outcome = await pending;
+        expect(outcome.record).toMatchObject({ status: 'ok', agent: 'builder', via: 'gateway' });
+        expect(executor.calls).toHaveLength(1);
+      });
+
+      it('records a refusal as denied with its sentence and never runs the tool', async () => {
+        const { pipeline, executor } = setup(undefined, undefined, { permissions: () => guard });
+        const outcome = await pipeline.invoke({ caller: agent, name: 'mcp:github.create_issue', arguments: issue, approval: () => Promise.reject(new AppError('PolicyDenied', 'Denied by ops: not today.')) });
+        expect(outcome.record).toMatchObject({ status: 'denied', errorMessage: 'Denied by ops: not today.' });
+        expect(executor.calls).toHaveLength(0);
+      });
+
+      it('judges again after the wait: rules that now deny win over the approval', async () => {
+        let rules = guard;
+        const { pipeline, executor } = setup(undefined, undefined, { permissions: () => rules });
+        const outcome = await pipeline.invoke({
+          caller: agent,
+          name: 'mcp:github.create_issue',
+          arguments: issue,
+          approval: async () => {
+            rules = [{ name: 'freeze', toolRef: 'mcp:github.create_issue', operationRules: [{ operationClass: '*', verdict: 'deny' }] }];
+          },
+        });
+        expect(outcome.record.status).toBe('denied');
+        expect(outcome.error?.message).toMatch(/Policy denies mcp:github.create_issue: freeze/);
+        expect(executor.calls).toHaveLength(0);
+      });
+
+      it('a denied or allowed tool never waits', async () => {
+        const { pipeline } = setup(undefined, undefined, { permissions: () => guard });
+        let asked = 0;
+        const approval = async () => void asked++;
+        expect((await pipeline.invoke({ caller: agent, name: 'mcp:github.delete_repo', approval })).record.status).toBe('denied');
+        expect((await pipeline.invoke({ caller: agent, name: 'mcp:github.search_code', approval })).record.status).toBe('ok');
+        expect(asked).toBe(0);
+      });
+    });
   });
 
   describe('time limits and cancellation', () => {

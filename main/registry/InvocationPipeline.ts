@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { canonicalJson } from './canonicalJson';
 import { AppError } from '../../shared/errors';
 import { callerAgent, type Caller } from '../../shared/caller';
 import { SourceKind, type InvocationRecord, type InvocationStatus } from '../../shared/invocation';
@@ -43,6 +44,13 @@ export interface InvocationRequest {
   maxTotalTimeoutMs?: number;
   /** The caller has confirmed a call whose policy verdict is `confirm`. */
   confirmed?: boolean;
+  /**
+   * How a way in without a person at it (the gateway) gets a `confirm` verdict decided: the call
+   * waits on this after validation and before it runs. Resolving lets the call run (judged again
+   * first: if the rules changed meanwhile they decide afresh); rejecting ends it as denied, with
+   * the rejection's message. Without it, an unconfirmed `confirm` is refused at once.
+   */
+  approval?: (held: HeldForApproval) => Promise<void>;
   /** The definition hash the caller reviewed: a tool the lock holds for review runs only in that definition. */
   reviewedHash?: string;
   /** A load run sends the same call many times on purpose: the run's duplicate-call rule does not apply. */
@@ -84,6 +92,16 @@ export interface InvocationPipelineOptions {
    * where it splits none of its secrets, since a split one would escape the masking.
    */
   redactor?: Pick<SecretRedactor, 'safeEnd'>;
+}
+
+/** A validated call whose verdict is `confirm`, waiting for a person (see InvocationRequest.approval). */
+export interface HeldForApproval {
+  entry: ToolEntry;
+  verdict: PolicyVerdict;
+  /** The exact arguments, validated against the entry's schema. */
+  arguments: Record<string, unknown>;
+  /** The version of the verdict's rules: an approval counts only under the rules it was asked under. */
+  policyVersion: string;
 }
 
 interface Failure {
@@ -157,17 +175,42 @@ export class InvocationPipeline {
    * promises and turns.
    */
   private invokeTraced(request: InvocationRequest, span: Span): Promise<InvocationOutcome> {
-    let call: PreparedCall | InvocationOutcome;
+    let call: PreparedCall | InvocationOutcome | AwaitingApproval;
     try {
       call = this.prepare(request, span);
     } catch (error) {
       return Promise.reject(error);
     }
-    return 'record' in call ? Promise.resolve(call) : this.run(call);
+    if ('record' in call) return Promise.resolve(call);
+    if (call instanceof AwaitingApproval) return this.afterApproval(call, span);
+    return this.run(call);
   }
 
-  /** The call ready to run, or its outcome when it ends before running (unknown tool, invalid, refused, repeated). */
-  private prepare(request: InvocationRequest, span: Span): PreparedCall | InvocationOutcome {
+  /** A held call: runs once approved and still allowed by the rules as they are now; recorded as denied otherwise. */
+  private async afterApproval(held: AwaitingApproval, span: Span): Promise<InvocationOutcome> {
+    const { at, entry, args, verdict } = held;
+    const waiting = this.tracing.stage('approval', span);
+    try {
+      await at.request.approval!({ entry, verdict, arguments: args, policyVersion: policyVersionOf(verdict) });
+    } catch (error) {
+      const refusal = error instanceof AppError ? error : new AppError('PolicyDenied', (error as Error).message);
+      return this.finish(at, undefined, { error: refusal, status: refusal.code === 'Canceled' ? 'canceled' : 'denied', attempts: 0 }, verdict);
+    } finally {
+      waiting.end();
+    }
+    // The rules may have changed while a person decided: they judge the call again.
+    const now = this.policy.verdict(entry, at.request.caller);
+    const refusal = reviewRefusal(entry, now, at.request.reviewedHash) ?? (now.verdict === 'deny' ? refusalFor(entry, withoutHold(now), false) : undefined);
+    if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, now);
+    if (withoutHold(now).verdict === 'confirm' && policyVersionOf(now) !== policyVersionOf(verdict)) {
+      return this.finish(at, undefined, { error: new AppError('PolicyDenied', `The rules for ${entry.name} changed while it waited for approval; call it again to ask under the new rules.`), status: 'denied', attempts: 0 }, now);
+    }
+    const ready = this.ready(at, entry, held.executor, args, now, span);
+    return 'record' in ready ? ready : this.run(ready);
+  }
+
+  /** The call ready to run, or its outcome when it ends before running (unknown tool, invalid, refused, repeated), or the call held for approval. */
+  private prepare(request: InvocationRequest, span: Span): PreparedCall | InvocationOutcome | AwaitingApproval {
     const startedAt = this.clock.now();
     const args = request.arguments ?? {};
     const recorded = recordedArguments(args, this.maxRecordedArgumentsBytes, this.previewEnd, request.maskValues);
@@ -192,10 +235,18 @@ export class InvocationPipeline {
       validating.end();
     }
     // A held definition runs only when the caller confirmed that very hash; then the other rules decide.
-    const refusal = reviewRefusal(entry, verdict, request.reviewedHash) ?? refusalFor(entry, withoutHold(verdict), request.confirmed === true);
+    const review = reviewRefusal(entry, verdict, request.reviewedHash);
+    const awaitsApproval = !review && request.approval !== undefined && request.confirmed !== true && withoutHold(verdict).verdict === 'confirm';
+    const refusal = review ?? (awaitsApproval ? undefined : refusalFor(entry, withoutHold(verdict), request.confirmed === true));
     if (this.tracing.exporting) this.tracing.stage('policy', span, { 'policy.verdict': verdict.verdict, 'policy.refused': refusal !== undefined }).end();
     if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, verdict);
+    if (awaitsApproval) return new AwaitingApproval(at, entry, executor, args, verdict);
+    return this.ready(at, entry, executor, args, verdict, span);
+  }
 
+  /** A call that passed policy: its run's duplicate-call rule, then ready to run. */
+  private ready(at: CallRecordBase, entry: ToolEntry, executor: ToolExecutor, args: Record<string, unknown>, verdict: PolicyVerdict, span: Span): PreparedCall | InvocationOutcome {
+    const { request } = at;
     const { runId } = request.caller;
     if (runId !== undefined && request.allowRepeats !== true) {
       const first = this.ledger.claim(runId, entry.name, args);
@@ -340,6 +391,22 @@ function maskRecord(record: InvocationRecord, values: readonly string[]) {
   record.argumentsJson = mask(record.argumentsJson);
   record.resultPreview = mask(record.resultPreview);
   if (record.errorMessage) record.errorMessage = mask(record.errorMessage);
+}
+
+/** A call that passed lookup and validation whose verdict asks a person first (InvocationRequest.approval). */
+class AwaitingApproval {
+  constructor(
+    readonly at: CallRecordBase,
+    readonly entry: ToolEntry,
+    readonly executor: ToolExecutor,
+    readonly args: Record<string, unknown>,
+    readonly verdict: PolicyVerdict,
+  ) {}
+}
+
+/** The rules that judged a call, as a digest: what an approval is bound to besides the call itself. */
+export function policyVersionOf(verdict: PolicyVerdict): string {
+  return createHash('sha256').update(canonicalJson({ verdict: verdict.verdict, rules: verdict.rules, reasons: verdict.reasons })).digest('hex').slice(0, 32);
 }
 
 /**
