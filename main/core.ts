@@ -39,6 +39,11 @@ import { SystemService } from './system/SystemService';
 import { USER_LOCK_DECISIONS_FILE, UserLockDecisions } from './lock/UserLockDecisions';
 import { DefinitionLock } from './lock/DefinitionLock';
 import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
+import { Gateway } from './gateway/Gateway';
+import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
+import type { LanguageAgentSpec } from '../shared/kube';
+import type { ApprovalHolder } from './approvals/ApprovalHolder';
+import { AppError } from '../shared/errors';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
 export interface CoreDeps {
@@ -117,6 +122,8 @@ export interface Core {
   /** Every recorded call as it happens, for live charts and the history view. */
   readonly liveCalls: LiveFeed<InvocationRecord>;
   readonly settings: SettingsStore;
+  /** The MCP gateway for agents: their credentials, grants and live traffic; started on demand. */
+  readonly gateway: Gateway;
   close(): Promise<void>;
 }
 
@@ -262,6 +269,45 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
   });
 
+  const languageAgents = (): WorkspaceLanguageAgent[] =>
+    resources.workspace.documents().flatMap((doc) => {
+      if (doc.identity?.kind !== 'LanguageAgent' || !doc.valid || !doc.stored) return [];
+      const spec = (doc.stored as { spec?: Partial<LanguageAgentSpec> }).spec;
+      return [{ name: doc.identity.name, tools: (spec?.tools ?? []).filter((tool) => tool.enabled !== false).map((tool) => tool.name) }];
+    });
+  const approvals: ApprovalHolder = {
+    hold: () => Promise.reject(new AppError('PolicyDenied', 'This call needs a person to approve it, and no approvals inbox is open.')),
+  };
+  const gateway = new Gateway({
+    dataDir: deps.dataDir,
+    appVersion: deps.appVersion,
+    logger,
+    invoke: (request) => pipeline.invoke(request),
+    approvals,
+    grants: {
+      catalog,
+      pods: () => workspacePods().map((item) => item.pod),
+      languageAgents,
+      permissions: resources.permissions,
+      verdict: (entry, caller) => pipeline.policy.verdict(entry, caller),
+      held: (entry) => lock.hold(entry)?.reason,
+    },
+    onToolsChanged: (listener) => {
+      // Many changes come together (a server's tools listed, a workspace saved): one notification for them.
+      let queued = false;
+      const changed = () => {
+        if (queued) return;
+        queued = true;
+        setImmediate(() => {
+          queued = false;
+          listener();
+        });
+      };
+      const stops = [catalog.onChange(changed), resources.onPolicyChange(changed), lock.onChange(changed), resources.workspace.onChange(changed)];
+      return () => stops.forEach((stop) => stop());
+    },
+  });
+
   return {
     deps,
     secrets,
@@ -295,7 +341,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     metrics,
     liveCalls,
     settings,
+    gateway,
     async close() {
+      await gateway.close();
       detachSearch();
       stopPolicy();
       stopLockWorkspace();

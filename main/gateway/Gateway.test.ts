@@ -1,0 +1,256 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AppError } from '../../shared/errors';
+import { everythingStdio } from '../../e2e/peers/mcp/everything';
+import { createCore, type Core } from '../core';
+import { silentLogger } from '../platform/Logger';
+import { MemorySecretStore } from '../platform/SecretStore';
+import type { RunningGateway } from './GatewayServer';
+import { startGateway } from './GatewayServer';
+
+const pod = `x-claw:
+  pod: gatewaytest
+  tools-defaults:
+    - service: everything
+      allow: [echo]
+services:
+  builder:
+    image: example/builder
+    x-claw:
+      cllama: passthrough
+      tools:
+        - ...
+        - service: everything
+          allow: [get-sum]
+  reader:
+    image: example/reader
+    x-claw:
+      cllama: passthrough
+`;
+const permission = `apiVersion: orloj.dev/v1
+kind: ToolPermission
+metadata:
+  name: builder-sums-need-approval
+spec:
+  tool_ref: everything--get-sum
+  apply_mode: scoped
+  target_agents: [builder]
+  operation_rules:
+    - {operation_class: "*", verdict: approval_required}
+`;
+
+let core: Core;
+let gateway: RunningGateway;
+let builder: string;
+let reader: string;
+/** What the test's approver (standing in for a person) does with each held call. */
+let decide: (input: Record<string, unknown>, signal?: AbortSignal) => Promise<void>;
+const holds: { input: Record<string, unknown>; reason: string; agent: string }[] = [];
+
+beforeAll(async () => {
+  const workspaceDir = mkdtempSync(join(tmpdir(), 'tooldeck-gateway-ws-'));
+  writeFileSync(join(workspaceDir, 'agents.claw-pod.yml'), pod);
+  writeFileSync(join(workspaceDir, 'permissions.yaml'), permission);
+  core = await createCore({ exampleWorkspace: false, workspaceDir, appVersion: '0', host: 'web', dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-gateway-')), secretStore: new MemorySecretStore(), logger: silentLogger });
+  await core.mcp.save({ config: everythingStdio('everything') as never });
+  await vi.waitFor(() => expect(core.catalog.resolve('mcp:everything.get-sum')).toBeDefined(), { timeout: 30_000 });
+  builder = await core.gateway.credentials.create('builder');
+  reader = await core.gateway.credentials.create('reader');
+  gateway = await startGateway({
+    credentials: core.gateway.credentials,
+    grants: core.gateway.grants,
+    traffic: core.gateway.traffic,
+    invoke: (request) => core.pipeline.invoke(request),
+    logger: silentLogger,
+    serverInfo: { name: 'tooldeck-gateway', version: '0' },
+    heartbeatMs: 50,
+    rate: { perSecond: 1000, burst: 1000 },
+    approvals: {
+      // A hand-written approver for these tests: the approvals book has tests of its own.
+      async hold(request, options) {
+        holds.push({ input: request.input, reason: request.reason, agent: request.agent });
+        options?.onPending?.({ metadata: { name: 'test-approval' } } as never);
+        await decide(request.input, options?.signal);
+        return {} as never;
+      },
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await core?.close();
+});
+
+function legacyClient(credential: string) {
+  const client = new LegacyClient({ name: 'agent-under-test', version: '1' });
+  return { client, transport: new LegacyTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${credential}` } } }) };
+}
+
+function modernClient(credential: string) {
+  const client = new ModernClient({ name: 'agent-under-test', version: '1' }, { versionNegotiation: { mode: 'auto' } } as never);
+  return { client, transport: new ModernTransport(new URL(gateway.url), { requestInit: { headers: { 'x-api-key': credential } } }) };
+}
+
+/** A raw HTTP exchange with the gateway, for what no client SDK would send. */
+function raw(options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; path?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: gateway.port, path: options.path ?? '/mcp', method: options.method ?? 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, () => {
+  it('offers each agent exactly its Clawdapus grants, named <source>.<tool>, over a 2025-11-25 session (official SDK v1 client)', async () => {
+    const { client, transport } = legacyClient(builder);
+    await client.connect(transport);
+    expect(transport.sessionId).toBeTruthy();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['everything.echo', 'everything.get-sum']);
+    expect(tools.find((tool) => tool.name === 'everything.echo')?.inputSchema).toMatchObject({ type: 'object', properties: { message: { type: 'string' } } });
+    const result = await client.callTool({ name: 'everything.echo', arguments: { message: 'through the gateway' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'Echo: through the gateway' }]);
+    await client.close();
+
+    const other = legacyClient(reader);
+    await other.client.connect(other.transport);
+    expect((await other.client.listTools()).tools.map((tool) => tool.name)).toEqual(['everything.echo']);
+    await other.client.close();
+  });
+
+  it('serves the 2026-07-28 era statelessly to the official SDK v2 client', async () => {
+    const { client, transport } = modernClient(reader);
+    await client.connect(transport);
+    expect(client.getProtocolEra()).toBe('modern');
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['everything.echo']);
+    const result = await client.callTool({ name: 'everything.echo', arguments: { message: 'stateless' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'Echo: stateless' }]);
+    await client.close();
+  });
+
+  it('records every call under the agent’s name, via the gateway', async () => {
+    const { client, transport } = legacyClient(reader);
+    await client.connect(transport);
+    await client.callTool({ name: 'everything.echo', arguments: { message: 'for the record' } });
+    await client.close();
+    await vi.waitFor(async () => {
+      const { items } = core.history.list({ agent: 'reader', via: 'gateway' });
+      expect(items.find((item) => item.argumentsJson.includes('for the record'))).toMatchObject({ agent: 'reader', via: 'gateway', sourceName: 'everything', tool: 'echo', status: 'ok' });
+    });
+  });
+
+  it('never lets a tool outside the grants through, and invalid arguments never reach the upstream', async () => {
+    const { client, transport } = legacyClient(reader);
+    await client.connect(transport);
+    await expect(client.callTool({ name: 'everything.get-sum', arguments: { a: 1, b: 2 } })).rejects.toThrow(/Unknown tool: everything.get-sum/);
+    await expect(client.callTool({ name: 'everything.nope', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    const invalid = await client.callTool({ name: 'everything.echo', arguments: { message: 42 } });
+    expect(invalid.isError).toBe(true);
+    expect(JSON.stringify(invalid.content)).toMatch(/InvalidArguments/);
+    const upstream = core.mcp.transcript('everything')!.list();
+    expect(upstream.some((entry) => entry.direction === 'out' && JSON.stringify(entry).includes('"message":42'))).toBe(false);
+    await client.close();
+  });
+
+  it('holds a call the policy wants approved, with its exact arguments, sending progress while it waits; runs it once approved', async () => {
+    let approve!: () => void;
+    decide = () => new Promise<void>((resolve) => (approve = resolve));
+    const { client, transport } = legacyClient(builder);
+    await client.connect(transport);
+    const progress: string[] = [];
+    const pending = client.callTool({ name: 'everything.get-sum', arguments: { a: 2, b: 40 } }, undefined, { onprogress: (note) => progress.push(note.message ?? ''), resetTimeoutOnProgress: true });
+    await vi.waitFor(() => expect(progress.length).toBeGreaterThanOrEqual(2));
+    expect(progress[0]).toMatch(/Waiting for a person to approve mcp:everything.get-sum \(approval test-approval\)/);
+    expect(holds.at(-1)).toMatchObject({ agent: 'builder', input: { a: 2, b: 40 }, reason: expect.stringMatching(/builder-sums-need-approval/) });
+    expect(core.gateway.traffic.snapshot().calls[0]).toMatchObject({ agent: 'builder', state: 'held', approval: 'test-approval' });
+    approve();
+    const result = await pending;
+    expect(JSON.stringify(result.content)).toMatch(/42/);
+    await client.close();
+  });
+
+  it('ends a denied call with an error result that says so, and never runs it', async () => {
+    decide = () => Promise.reject(new AppError('PolicyDenied', 'Denied by ops: not this one.'));
+    const { client, transport } = legacyClient(builder);
+    await client.connect(transport);
+    const result = await client.callTool({ name: 'everything.get-sum', arguments: { a: 1, b: 1 } });
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'PolicyDenied: Denied by ops: not this one.' }] });
+    await client.close();
+  });
+
+  it('cancels the hold when the agent disconnects while its call waits', async () => {
+    let seen: AbortSignal | undefined;
+    decide = (_input, signal) =>
+      new Promise<void>((_resolve, reject) => {
+        seen = signal;
+        signal?.addEventListener('abort', () => reject(new Error('canceled: the agent went away')));
+      });
+    const { client, transport } = legacyClient(builder);
+    await client.connect(transport);
+    void client.callTool({ name: 'everything.get-sum', arguments: { a: 5, b: 5 } }).catch(() => undefined);
+    await vi.waitFor(() => expect(seen).toBeDefined());
+    await transport.terminateSession();
+    await client.close();
+    await vi.waitFor(() => expect(seen?.aborted).toBe(true));
+  });
+
+  describe('guards', () => {
+    it('401 without a credential or with a malformed one, 403 for a wrong secret or an unknown agent — one sentence each', async () => {
+      expect((await raw({ body: initialize })).status).toBe(401);
+      expect((await raw({ body: initialize, headers: { authorization: 'Bearer nocolon' } })).status).toBe(401);
+      const wrong = await raw({ body: initialize, headers: { authorization: 'Bearer builder:wrong' } });
+      const unknown = await raw({ body: initialize, headers: { authorization: 'Bearer mallory:wrong' } });
+      expect(wrong.status).toBe(403);
+      expect(unknown.status).toBe(403);
+      expect(wrong.body).toBe(unknown.body);
+    });
+
+    it('403 for a foreign Host or Origin (DNS rebinding), before the credential is looked at', async () => {
+      expect((await raw({ body: initialize, headers: { host: 'evil.example:80', authorization: `Bearer ${builder}` } })).status).toBe(403);
+      expect((await raw({ body: initialize, headers: { origin: 'http://evil.example', authorization: `Bearer ${builder}` } })).status).toBe(403);
+    });
+
+    it('413 for a body over the cap, declared or streamed, and 400 for a body that is not JSON; no cookie is ever set', async () => {
+      const declared = await raw({ body: 'x', headers: { authorization: `Bearer ${builder}`, 'content-length': String(100 * 1024 * 1024) } }).catch((error: Error) => ({ status: 413, body: error.message, headers: {} }));
+      expect(declared.status).toBe(413);
+      const streamed = await raw({ body: Buffer.alloc(5 * 1024 * 1024, 0x20), headers: { authorization: `Bearer ${builder}` } }).catch(() => ({ status: 413, body: '', headers: {} }));
+      expect(streamed.status).toBe(413);
+      const garbage = await raw({ body: '{"jsonrpc": "2.0", oops', headers: { authorization: `Bearer ${builder}` } });
+      expect(garbage.status).toBe(400);
+      expect(JSON.parse(garbage.body)).toMatchObject({ error: { code: -32700 } });
+      expect(garbage.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('/health answers without a credential', async () => {
+      const health = await raw({ method: 'GET', path: '/health' });
+      expect([health.status, JSON.parse(health.body)]).toEqual([200, { ok: true }]);
+    });
+
+    it('revoking a credential ends its open sessions at once and refuses it from then on', async () => {
+      const temp = await core.gateway.credentials.create('temp');
+      const { client, transport } = legacyClient(temp);
+      await client.connect(transport);
+      const sessionId = transport.sessionId!;
+      expect(core.gateway.traffic.sessionIds('temp')).toContain(sessionId);
+      await core.gateway.credentials.revoke('temp');
+      gateway.endSessionsOf('temp');
+      expect(core.gateway.traffic.sessionIds('temp')).toEqual([]);
+      const again = await raw({ body: initialize, headers: { authorization: `Bearer ${temp}` } });
+      expect(again.status).toBe(403);
+      await client.close().catch(() => undefined);
+    });
+  });
+});

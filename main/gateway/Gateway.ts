@@ -1,0 +1,120 @@
+import type { Server } from '@modelcontextprotocol/server';
+import type { GatewayStatus } from '../../shared/gateway';
+import { DEFAULT_GATEWAY_PORT } from '../../shared/gateway';
+import type { InvocationOutcome } from '../../shared/registry';
+import type { ApprovalHolder } from '../approvals/ApprovalHolder';
+import type { Logger } from '../platform/Logger';
+import type { InvocationRequest } from '../registry/InvocationPipeline';
+import { AgentCredentials } from './AgentCredentials';
+import { AgentGrants, type AgentGrantsDeps } from './AgentGrants';
+import { gatewayServer, type GatewayCallDeps } from './GatewayMcpServer';
+import { startGateway, type RunningGateway } from './GatewayServer';
+import { GatewayTraffic } from './GatewayTraffic';
+
+export interface GatewayDeps {
+  dataDir: string;
+  appVersion: string;
+  logger: Logger;
+  invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
+  approvals: ApprovalHolder;
+  grants: AgentGrantsDeps;
+  /** Subscribes to every change that may change what an agent sees (the catalog, grants, the lock); returns the unsubscribe. */
+  onToolsChanged: (listener: () => void) => () => void;
+  /** How often a held call tells the agent it still waits (default 15 s). */
+  heartbeatMs?: number;
+}
+
+export interface GatewayStartOptions {
+  port?: number;
+  host?: string;
+  dangerouslyBindAll?: boolean;
+  rate?: { perSecond: number; burst: number };
+}
+
+/**
+ * The MCP gateway for agents: one endpoint through which an agent calls the tools granted to it,
+ * as itself, through the one pipeline. Started by `tooldeck gateway` or from the console's
+ * Gateway section; `stdio()` serves one agent to an MCP host that launches its servers.
+ */
+export class Gateway {
+  readonly credentials: AgentCredentials;
+  readonly traffic = new GatewayTraffic();
+  readonly grants: AgentGrants;
+  private running?: RunningGateway;
+  private lastError?: string;
+  private readonly stdioServers = new Set<Server>();
+  private readonly stopChanges: () => void;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly deps: GatewayDeps) {
+    this.credentials = new AgentCredentials(deps.dataDir);
+    this.grants = new AgentGrants(deps.grants);
+    this.stopChanges = deps.onToolsChanged(() => this.toolsChanged());
+  }
+
+  private get callDeps(): GatewayCallDeps {
+    return { grants: this.grants, invoke: this.deps.invoke, approvals: this.deps.approvals, traffic: this.traffic, serverInfo: { name: 'tooldeck-gateway', version: this.deps.appVersion }, heartbeatMs: this.deps.heartbeatMs };
+  }
+
+  async start(options: GatewayStartOptions = {}): Promise<GatewayStatus> {
+    if (this.running) return this.status();
+    try {
+      this.running = await startGateway({ ...this.callDeps, credentials: this.credentials, logger: this.deps.logger, port: options.port ?? DEFAULT_GATEWAY_PORT, ...options });
+      this.lastError = undefined;
+    } catch (error) {
+      this.lastError = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `Port ${options.port ?? DEFAULT_GATEWAY_PORT} is in use; pick another.` : (error as Error).message;
+      this.emit();
+      throw error;
+    }
+    this.emit();
+    return this.status();
+  }
+
+  async stop(): Promise<void> {
+    const running = this.running;
+    this.running = undefined;
+    await running?.close();
+    this.emit();
+  }
+
+  status(): GatewayStatus {
+    const running = this.running;
+    if (!running) return { running: false, ...(this.lastError ? { error: this.lastError } : {}) };
+    return { running: true, url: running.url, host: running.host, port: running.port };
+  }
+
+  /** Revokes an agent's credential and ends its open sessions at once. */
+  async revoke(agent: string): Promise<void> {
+    await this.credentials.revoke(agent);
+    this.running?.endSessionsOf(agent);
+  }
+
+  /** An MCP server instance for one agent over stdio (`tooldeck gateway --stdio --agent NAME`). */
+  stdioServer(agent: string, gone: AbortSignal): Server {
+    const server = gatewayServer(this.callDeps, { agent, sessionId: `stdio-${process.pid}`, gone });
+    this.stdioServers.add(server);
+    this.traffic.openSession({ id: `stdio-${process.pid}`, agent, era: 'stdio', openedAt: Date.now() });
+    return server;
+  }
+
+  onStatusChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.stopChanges();
+    await this.stop();
+    for (const server of this.stdioServers) await server.close().catch(() => undefined);
+    this.credentials.close();
+  }
+
+  private toolsChanged() {
+    this.running?.toolsChanged();
+    for (const server of this.stdioServers) void server.sendToolListChanged().catch(() => undefined);
+  }
+
+  private emit() {
+    for (const listener of [...this.listeners]) listener();
+  }
+}

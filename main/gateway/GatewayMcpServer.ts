@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { agentCaller } from '../../shared/caller';
+import { AppError } from '../../shared/errors';
+import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
+import type { ApprovalHolder } from '../approvals/ApprovalHolder';
+import type { HeldForApproval, InvocationRequest } from '../registry/InvocationPipeline';
+import type { AgentGrants } from './AgentGrants';
+import { gatewayToolNames } from './gatewayToolNames';
+import type { GatewayTraffic } from './GatewayTraffic';
+
+/** Clients must not time out a call that waits for a person: a progress notification this often says it is alive. */
+export const APPROVAL_HEARTBEAT_MS = 15_000;
+
+export interface GatewayCallDeps {
+  grants: AgentGrants;
+  /** The one invocation pipeline. */
+  invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
+  approvals: ApprovalHolder;
+  traffic: GatewayTraffic;
+  serverInfo: { name: string; version: string };
+  /** Default APPROVAL_HEARTBEAT_MS; shorter in tests. */
+  heartbeatMs?: number;
+}
+
+/** Who is on the other end of one MCP server instance of the gateway. */
+export interface GatewayPeer {
+  agent: string;
+  /** The session (2025-11-25) or the request's own id (2026-07-28 is stateless). */
+  sessionId: string;
+  /** Aborted when the agent goes away (its connection closed, its session ended, its credential revoked) or the gateway stops. */
+  gone: AbortSignal;
+  /** The end of the HTTP request a handler serves (the agent hung up mid-call), when there is one. */
+  requestSignal?: (request: Request | undefined) => AbortSignal | undefined;
+}
+
+/**
+ * The MCP server an agent talks to: `tools/list` offers exactly the tools granted to it, each named
+ * `<source>.<tool>`, and `tools/call` runs the named tool through the one invocation pipeline as
+ * that agent (`via: gateway`) — validation, the policy for that agent, the definition lock,
+ * timeouts, retries, caps, the record, metrics and traces. A call the policy wants approved waits
+ * for a person (an Orloj ToolApproval bound to its exact arguments), sending progress while it
+ * waits when the agent asked for progress.
+ */
+export function gatewayServer(deps: GatewayCallDeps, peer: GatewayPeer): Server {
+  const server = new Server(deps.serverInfo, {
+    capabilities: { tools: { listChanged: true } },
+    instructions: `Tooldeck gateway: the tools granted to agent ${peer.agent}. Calls are recorded, and some wait for a person's approval.`,
+  });
+  // Read per request: a 2025-11-25 session has its id only once initialize is answered.
+  const callerNow = () => agentCaller(peer.agent, 'gateway', peer.sessionId ? { sessionId: peer.sessionId } : {});
+  const offered = () => gatewayToolNames(deps.grants.granted(peer.agent, callerNow()));
+
+  server.setRequestHandler('tools/list', async () => ({ tools: [...offered()].map(([name, entry]) => mcpTool(name, entry)) }));
+
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name, arguments: args = {} } = request.params;
+    const entry = offered().get(name);
+    // Not granted and not existing answer alike: an agent learns nothing about tools it may not call.
+    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const progressToken = request.params._meta?.progressToken;
+    const notifyProgress = (progress: { progress: number; total?: number; message?: string }) => {
+      if (progressToken === undefined) return;
+      void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...progress } }).catch(() => undefined);
+    };
+    const hungUp = peer.requestSignal?.(ctx.http?.req);
+    const signal = AbortSignal.any(hungUp ? [ctx.mcpReq.signal, peer.gone, hungUp] : [ctx.mcpReq.signal, peer.gone]);
+    const live = deps.traffic.started({ agent: peer.agent, sessionId: peer.sessionId, tool: entry.name, startedAt: Date.now() });
+    let progressCount = 0;
+    const outcome = await deps.invoke({
+      caller: callerNow(),
+      name: entry.name,
+      arguments: args,
+      signal,
+      onProgress: (progress) => {
+        progressCount = Math.max(progressCount, progress.progress);
+        notifyProgress(progress);
+      },
+      approval: (held) => waitForApproval(deps, peer, held, signal, live, (message) => notifyProgress({ progress: ++progressCount, message })),
+    });
+    deps.traffic.finished(live, { status: outcome.record.status, latencyMs: outcome.record.latencyMs, recordId: outcome.record.id, ...(outcome.error ? { error: outcome.error.message } : {}) });
+    return callResult(outcome, ctx);
+  });
+  return server;
+}
+
+/** Holds the call as an approval; progress says it waits while the agent asked for progress. */
+async function waitForApproval(deps: GatewayCallDeps, peer: GatewayPeer, held: HeldForApproval, signal: AbortSignal, live: string, progress: (message: string) => void): Promise<void> {
+  const { entry, verdict } = held;
+  let approvalName = '';
+  const heartbeat = setInterval(() => progress(`Waiting for a person to approve ${entry.name} (approval ${approvalName})`), deps.heartbeatMs ?? APPROVAL_HEARTBEAT_MS);
+  try {
+    await deps.approvals.hold(
+      {
+        agent: peer.agent,
+        tool: entry.name,
+        operationClass: entry.policy.operationClasses.join(', '),
+        input: held.arguments,
+        reason: verdict.reasons.join('; '),
+        risk: entry.policy.riskLevel,
+        policyVersion: held.policyVersion,
+        taskRef: `gateway/${peer.agent}/${peer.sessionId}`,
+      },
+      {
+        signal,
+        onPending: (approval) => {
+          approvalName = approval.metadata.name;
+          deps.traffic.held(live, approvalName);
+          progress(`Waiting for a person to approve ${entry.name} (approval ${approvalName})`);
+        },
+      },
+    );
+    deps.traffic.resumed(live);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/** The digest an approval binds the arguments with: SHA-256 of their RFC 8785 canonical JSON. */
+export function argumentsDigest(input: Record<string, unknown>): string {
+  return createHash('sha256').update(canonicalize(input) ?? '').digest('hex');
+}
+
+/** A registry entry as an MCP tool under its offered name, schema, output schema, annotations and icons intact. */
+function mcpTool(name: string, entry: ToolEntry): Tool {
+  return {
+    name,
+    ...(entry.title !== undefined ? { title: entry.title } : {}),
+    ...(entry.description !== undefined ? { description: entry.description } : {}),
+    inputSchema: { type: 'object', ...entry.inputSchema } as Tool['inputSchema'],
+    ...(entry.outputSchema ? { outputSchema: { type: 'object', ...entry.outputSchema } as Tool['outputSchema'] } : {}),
+    ...(entry.annotations ? { annotations: entry.annotations } : {}),
+    ...(entry.icons?.length ? { icons: entry.icons } : {}),
+  };
+}
+
+/**
+ * The pipeline's outcome as the agent receives it. A result (even `isError`) passes intact; a call
+ * that ended without one (refused, denied, timed out, failed) is an error result saying why, so a
+ * model can read it. Only a call the agent itself canceled has nothing to answer.
+ */
+function callResult(outcome: InvocationOutcome, ctx: ServerContext): CallToolResult {
+  if (outcome.result) {
+    const { content, structuredContent, isError } = outcome.result;
+    return {
+      content: content as CallToolResult['content'],
+      ...(structuredContent !== undefined ? { structuredContent: structuredContent as Record<string, unknown> } : {}),
+      ...(isError ? { isError: true } : {}),
+      ...(outcome.truncated ? { _meta: { 'dev.tooldeck/truncated': true } } : {}),
+    };
+  }
+  const error = outcome.error ?? new AppError('Internal', 'The call ended without a result.').toShape();
+  if (ctx.mcpReq.signal.aborted) throw new ProtocolError(ProtocolErrorCode.InternalError, 'The call was canceled.');
+  return { content: [{ type: 'text', text: `${error.code}: ${error.message}` }], isError: true };
+}

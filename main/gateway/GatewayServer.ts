@@ -1,0 +1,262 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
+import { checkHostAndOrigin, isLoopbackHost } from '../platform/requestGuard';
+import type { Logger } from '../platform/Logger';
+import type { AgentCredentials } from './AgentCredentials';
+import { gatewayServer, type GatewayCallDeps, type GatewayPeer } from './GatewayMcpServer';
+import { TokenBuckets } from './TokenBuckets';
+
+/** Request bodies above this get 413: tool arguments are small; a flood is not read. */
+export const GATEWAY_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface GatewayServerOptions extends GatewayCallDeps {
+  credentials: AgentCredentials;
+  logger: Logger;
+  port?: number;
+  host?: string;
+  /** Required for a host other than loopback: then any machine that can reach the port may try a credential. */
+  dangerouslyBindAll?: boolean;
+  maxBodyBytes?: number;
+  /** Requests per second and burst per agent. */
+  rate?: { perSecond: number; burst: number };
+}
+
+export interface RunningGateway {
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  /** Ends every session of `agent` at once (its credential was revoked). */
+  endSessionsOf(agent: string): void;
+  /** What agents may see changed: `notifications/tools/list_changed` to every session and listener. */
+  toolsChanged(): void;
+  close(): Promise<void>;
+}
+
+export class GatewayBindRefused extends Error {}
+
+interface LegacySession {
+  agent: string;
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  gone: AbortController;
+}
+
+/**
+ * The MCP gateway's HTTP face: `/mcp` (Streamable HTTP; 2025-11-25 sessions and 2026-07-28
+ * stateless requests side by side) and `/health`. Every request passes the guards before a byte of
+ * MCP is read: Host and Origin (a DNS-rebinding page is refused), the body cap, the agent's
+ * credential, the agent's rate. No cookie is set or read.
+ */
+export async function startGateway(options: GatewayServerOptions): Promise<RunningGateway> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && !options.dangerouslyBindAll) throw new GatewayBindRefused(`Refusing to bind ${host}: a non-loopback host needs --dangerously-bind-all`);
+  const maxBodyBytes = options.maxBodyBytes ?? GATEWAY_MAX_BODY_BYTES;
+  const buckets = new TokenBuckets(options.rate);
+  const stopping = new AbortController();
+  const sessions = new Map<string, LegacySession>();
+  /** Each HTTP request's own end (the agent hung up): a call waiting on it is canceled. */
+  const requestEnds = new WeakMap<Request, AbortSignal>();
+
+  const peerFor = (agent: string, sessionId: string, gone: AbortSignal): GatewayPeer => ({ agent, sessionId, gone, requestSignal: (request) => (request ? requestEnds.get(request) : undefined) });
+
+  // 2026-07-28: no session; one server instance per request, for the agent its credential names.
+  const modern: McpHttpHandler = createMcpHandler(
+    (ctx) => {
+      const agent = String(ctx.authInfo?.clientId ?? '');
+      const id = `r-${randomUUID()}`;
+      return gatewayServer(options, peerFor(agent, id, stopping.signal));
+    },
+    { legacy: 'reject', maxRequestBodySize: maxBodyBytes, onerror: (error) => options.logger.debug('gateway request failed', { error: error.message }) },
+  );
+
+  const endSession = (id: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    session.gone.abort(new Error('session ended'));
+    options.traffic.closeSession(id);
+    void session.transport.close().catch(() => undefined);
+    void session.server.close().catch(() => undefined);
+  };
+
+  const legacy = async (request: Request, agent: string, parsedBody: unknown): Promise<Response> => {
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      // Another agent's session is answered as no session at all.
+      if (!session || session.agent !== agent) return jsonError(404, -32001, 'Session not found');
+      return session.transport.handleRequest(request, { parsedBody, authInfo: authInfo(agent) });
+    }
+    const gone = new AbortController();
+    // `server` is made below; the transport calls back with the session id only while serving initialize, after that.
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: maxBodyBytes,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { agent, transport, server, gone });
+        const clientName = (parsedBody as { params?: { clientInfo?: { name?: unknown } } } | undefined)?.params?.clientInfo?.name;
+        options.traffic.openSession({ id, agent, era: '2025-11-25', openedAt: Date.now(), ...(typeof clientName === 'string' ? { clientName: clientName.slice(0, 200) } : {}) });
+      },
+      onsessionclosed: (id) => endSession(id),
+    });
+    // The session id exists only once initialize is answered; the peer reads it then.
+    const peer: GatewayPeer = { ...peerFor(agent, '', AbortSignal.any([gone.signal, stopping.signal])) };
+    Object.defineProperty(peer, 'sessionId', { get: () => transport.sessionId ?? '' });
+    const server = gatewayServer(options, peer);
+    await server.connect(transport);
+    const response = await transport.handleRequest(request, { parsedBody, authInfo: authInfo(agent) });
+    if (!transport.sessionId) void server.close().catch(() => undefined);
+    return response;
+  };
+
+  let port = 0;
+  const http: HttpServer = createServer((req, res) => {
+    void handle(req, res).catch((error: Error) => {
+      options.logger.warn('gateway request failed', { error: error.message });
+      if (!res.headersSent) send(res, 500, { error: { message: 'The gateway failed to answer this request.' } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const guard = checkHostAndOrigin(req.headers, port, host);
+    if (!guard.ok) return send(res, 403, { error: { message: guard.reason } });
+    const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+    if (path === '/health') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: { message: 'Method not allowed' } });
+      return send(res, 200, { ok: true });
+    }
+    if (path !== '/mcp') return send(res, 404, { error: { message: 'Not found: the gateway serves /mcp and /health.' } });
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBodyBytes) return send(res, 413, { error: { message: `Request bodies are limited to ${maxBodyBytes} bytes.` } });
+    const credential = options.credentials.check({ authorization: req.headers.authorization, 'x-api-key': req.headers['x-api-key'] });
+    if (!credential.ok) {
+      if (credential.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="tooldeck-gateway"');
+      return send(res, credential.status, { error: { message: credential.reason } });
+    }
+    const { agent } = credential;
+    const wait = buckets.take(agent);
+    if (wait !== undefined) {
+      res.setHeader('Retry-After', String(wait));
+      return send(res, 429, { error: { message: `Too many requests from agent ${agent}; retry in ${wait} s.` } });
+    }
+    let body: Buffer | undefined;
+    let parsed: unknown;
+    if (req.method === 'POST') {
+      body = await readBody(req, maxBodyBytes);
+      if (!body) return send(res, 413, { error: { message: `Request bodies are limited to ${maxBodyBytes} bytes.` } });
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        return send(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON.' } });
+      }
+    }
+    const ended = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) ended.abort(new Error('the agent hung up'));
+    });
+    const request = toWebRequest(req, body, port);
+    requestEnds.set(request, ended.signal);
+    const legacyRequest = await isLegacyRequest(request.clone(), parsed, { maxRequestBodySize: maxBodyBytes });
+    const response = legacyRequest ? await legacy(request, agent, parsed) : await modern.fetch(request, { authInfo: authInfo(agent), parsedBody: parsed });
+    await writeResponse(response, res);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, host, () => resolve());
+  });
+  port = (http.address() as AddressInfo).port;
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const stopWatching = options.credentials.onChange(() => {
+    for (const [id, session] of sessions) if (!options.credentials.isLive(session.agent)) endSession(id);
+  });
+
+  return {
+    url: `http://${urlHost}:${port}/mcp`,
+    port,
+    host,
+    toolsChanged() {
+      for (const session of sessions.values()) void session.server.sendToolListChanged().catch(() => undefined);
+      modern.notify.toolsChanged();
+    },
+    endSessionsOf(agent) {
+      for (const [id, session] of sessions) if (session.agent === agent) endSession(id);
+    },
+    async close() {
+      stopWatching();
+      stopping.abort(new Error('the gateway is stopping'));
+      for (const id of [...sessions.keys()]) endSession(id);
+      await modern.close().catch(() => undefined);
+      await new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      });
+    },
+  };
+}
+
+function authInfo(agent: string) {
+  return { token: '', clientId: agent, scopes: [] as string[] };
+}
+
+/** Reads the body, counting as it comes: undefined once it passes the cap (the rest is never read). */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.removeAllListeners('data');
+        req.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function toWebRequest(req: IncomingMessage, body: Buffer | undefined, port: number): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    // Cookies are never read: browsers send them to every port of the host.
+    if (name === 'cookie' || value === undefined) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(`http://127.0.0.1:${port}${req.url ?? '/mcp'}`, { method: req.method, headers, ...(body ? { body: new Uint8Array(body) } : {}) });
+}
+
+async function writeResponse(response: Response, res: ServerResponse) {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) return void res.end();
+  const reader = response.body.getReader();
+  res.on('close', () => void reader.cancel().catch(() => undefined));
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (done) break;
+    if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+  }
+  res.end();
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  if (status >= 400) res.setHeader('Connection', 'close');
+  res.end(JSON.stringify(body));
+}
+
+function jsonError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), { status, headers: { 'Content-Type': 'application/json' } });
+}

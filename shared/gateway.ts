@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { InvocationStatus } from './invocation';
+
+/** An agent's open MCP session with the gateway (2025-11-25 era), or its latest stateless requests (2026-07-28). */
+export const GatewaySessionView = z.object({
+  id: z.string(),
+  agent: z.string(),
+  era: z.enum(['2025-11-25', '2026-07-28', 'stdio']),
+  clientName: z.string().optional(),
+  openedAt: z.number(),
+  lastActiveAt: z.number(),
+  calls: z.number(),
+});
+export type GatewaySessionView = z.infer<typeof GatewaySessionView>;
+
+/** A call an agent made through the gateway, as it happens. */
+export const GatewayCallView = z.object({
+  id: z.string(),
+  agent: z.string(),
+  sessionId: z.string().optional(),
+  /** The registry name (`mcp:everything.echo`). */
+  tool: z.string(),
+  startedAt: z.number(),
+  state: z.enum(['running', 'held', 'done']),
+  /** The approval it waits on (or waited on). */
+  approval: z.string().optional(),
+  status: InvocationStatus.optional(),
+  latencyMs: z.number().optional(),
+  error: z.string().optional(),
+  /** The history record, once the call is recorded. */
+  recordId: z.string().optional(),
+});
+export type GatewayCallView = z.infer<typeof GatewayCallView>;
+
+export const GatewayAgentView = z.object({
+  name: z.string(),
+  createdAt: z.string(),
+  revokedAt: z.string().optional(),
+});
+export type GatewayAgentView = z.infer<typeof GatewayAgentView>;
+
+export const GatewayStatus = z.object({
+  running: z.boolean(),
+  url: z.string().optional(),
+  host: z.string().optional(),
+  port: z.number().optional(),
+  error: z.string().optional(),
+});
+export type GatewayStatus = z.infer<typeof GatewayStatus>;
+
+/** The gateway's port when none is given: near the console's own ports, easy to type. */
+export const DEFAULT_GATEWAY_PORT = 7411;
