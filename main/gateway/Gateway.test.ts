@@ -234,6 +234,29 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
       expect(garbage.headers['set-cookie']).toBeUndefined();
     });
 
+    it('a flood from one agent gets 429 with Retry-After, and leaves other agents alone', async () => {
+      // The console's own gateway, started as the Gateway section starts it, with a tight rate.
+      const limited = await core.gateway.start({ port: 0, rate: { perSecond: 1, burst: 3 } });
+      try {
+        const post = (credential: string) =>
+          new Promise<{ status: number; retryAfter?: string }>((done, fail) => {
+            const req = httpRequest({ host: '127.0.0.1', port: limited.port!, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${credential}` } }, (res) => {
+              res.resume();
+              res.on('end', () => done({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined }));
+            });
+            req.on('error', fail);
+            req.end(initialize);
+          });
+        const answers = [];
+        for (let i = 0; i < 6; i++) answers.push(await post(builder));
+        expect(answers.slice(0, 3).map((answer) => answer.status)).toEqual([200, 200, 200]);
+        expect(answers.slice(3).every((answer) => answer.status === 429 && Number(answer.retryAfter) >= 1)).toBe(true);
+        expect((await post(reader)).status).toBe(200);
+      } finally {
+        await core.gateway.stop();
+      }
+    });
+
     it('/health answers without a credential', async () => {
       const health = await raw({ method: 'GET', path: '/health' });
       expect([health.status, JSON.parse(health.body)]).toEqual([200, { ok: true }]);
