@@ -27,7 +27,7 @@ services:
       tools:
         - ...
         - service: everything
-          allow: [get-sum]
+          allow: [get-sum, trigger-elicitation-request, trigger-sampling-request]
   reader:
     image: example/reader
     x-claw:
@@ -119,7 +119,7 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     await client.connect(transport);
     expect(transport.sessionId).toBeTruthy();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['everything.echo', 'everything.get-sum']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['everything.echo', 'everything.get-sum', 'everything.trigger-elicitation-request', 'everything.trigger-sampling-request']);
     expect(tools.find((tool) => tool.name === 'everything.echo')?.inputSchema).toMatchObject({ type: 'object', properties: { message: { type: 'string' } } });
     const result = await client.callTool({ name: 'everything.echo', arguments: { message: 'through the gateway' } });
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: through the gateway' }]);
@@ -205,6 +205,30 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     await transport.terminateSession();
     await client.close();
     await vi.waitFor(() => expect(seen?.aborted).toBe(true));
+  });
+
+  it('relays the server’s elicitation and sampling requests mid-call to the agent that made the call, and its answers back', async () => {
+    const client = new LegacyClient({ name: 'answering-agent', version: '1' }, { capabilities: { elicitation: {}, sampling: {} } });
+    const asked: string[] = [];
+    const { ElicitRequestSchema, CreateMessageRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(`elicit: ${request.params.message}`);
+      return { action: 'decline' };
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      asked.push(`sample: ${JSON.stringify(request.params.messages[0]?.content)}`);
+      return { role: 'assistant', model: 'agent-model', content: { type: 'text', text: 'the agent’s own answer' } };
+    });
+    const transport = new LegacyTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${builder}` } } });
+    await client.connect(transport);
+    const sampled = await client.callTool({ name: 'everything.trigger-sampling-request', arguments: { prompt: 'say hi', maxTokens: 10 } });
+    expect(JSON.stringify(sampled.content)).toContain('the agent’s own answer');
+    const elicited = await client.callTool({ name: 'everything.trigger-elicitation-request', arguments: {} });
+    expect(JSON.stringify(elicited.content)).toMatch(/decline/i);
+    expect(asked).toEqual([expect.stringMatching(/^sample: .*say hi/), expect.stringMatching(/^elicit: /)]);
+    // The operator was never asked.
+    expect(core.mcp.broker.pending()).toEqual([]);
+    await client.close();
   });
 
   describe('guards', () => {

@@ -6,6 +6,7 @@ import { AppError } from '../../shared/errors';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
 import type { ApprovalHolder } from '../approvals/ApprovalHolder';
 import type { HeldForApproval, InvocationRequest } from '../registry/InvocationPipeline';
+import type { CallRelay } from '../registry/types';
 import type { AgentGrants } from './AgentGrants';
 import { gatewayToolNames } from './gatewayToolNames';
 import type { GatewayTraffic } from './GatewayTraffic';
@@ -45,7 +46,7 @@ export interface GatewayPeer {
  */
 export function gatewayServer(deps: GatewayCallDeps, peer: GatewayPeer): Server {
   const server = new Server(deps.serverInfo, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, logging: {} },
     instructions: `Tooldeck gateway: the tools granted to agent ${peer.agent}. Calls are recorded, and some wait for a person's approval.`,
   });
   // Read per request: a 2025-11-25 session has its id only once initialize is answered.
@@ -77,12 +78,37 @@ export function gatewayServer(deps: GatewayCallDeps, peer: GatewayPeer): Server 
         progressCount = Math.max(progressCount, progress.progress);
         notifyProgress(progress);
       },
+      relay: relayTo(server, ctx),
       approval: (held) => waitForApproval(deps, peer, held, signal, live, (message) => notifyProgress({ progress: ++progressCount, message })),
     });
     deps.traffic.finished(live, { status: outcome.record.status, latencyMs: outcome.record.latencyMs, recordId: outcome.record.id, ...(outcome.error ? { error: outcome.error.message } : {}) });
     return callResult(outcome, ctx);
   });
   return server;
+}
+
+/**
+ * What the tool's server asks during the call goes to the agent that made it: elicitation and
+ * sampling requests, answered by the agent, and log lines. Over a 2025-11-25 session they travel as
+ * the spec's server-to-client requests, when the agent declared it can answer them; otherwise (or
+ * in the 2026-07-28 era, whose multi-round-trip form the gateway does not relay yet) a question is
+ * declined, never answered for the agent by someone else.
+ */
+function relayTo(server: Server, ctx: ServerContext): CallRelay {
+  const session = !ctx.mcpReq.envelope;
+  const capabilities = session ? server.getClientCapabilities() : undefined;
+  return {
+    elicit: (params, signal) =>
+      capabilities?.elicitation ? (ctx.mcpReq.elicitInput(params as never, { signal }) as Promise<Record<string, unknown>>) : Promise.resolve({ action: 'decline' }),
+    sample: (params, signal) => {
+      if (!capabilities?.sampling) return Promise.reject(new AppError('PolicyDenied', 'The agent behind the Tooldeck gateway does not answer sampling requests.'));
+      return ctx.mcpReq.requestSampling(params as never, { signal }) as Promise<Record<string, unknown>>;
+    },
+    log: (params) => {
+      const { level, data, logger } = params as { level?: string; data?: unknown; logger?: string };
+      void ctx.mcpReq.log((level ?? 'info') as never, data, logger).catch(() => undefined);
+    },
+  };
 }
 
 /** Holds the call as an approval; progress says it waits while the agent asked for progress. */

@@ -6,7 +6,7 @@ import { AppError } from '../../shared/errors';
 import { URL_ELICITATION_STEP, type ConnectionState, type McpServerConfig, type McpTool, type Root, type ServerSnapshot, type ToolListDiff } from '../../shared/mcp';
 import type { InvokeTaskOptions } from '../../shared/tasks';
 import type { Logger } from '../platform/Logger';
-import type { TaskUpdate } from '../registry/types';
+import type { CallRelay, TaskUpdate } from '../registry/types';
 import type { SecretRedactor } from '../platform/SecretRedactor';
 import { classifyConnectError, type ConnectClues } from './connectErrors';
 import type { EraCache } from './EraCache';
@@ -67,6 +67,8 @@ export interface CallListener {
   keepAlive(): void;
   /** The call's `signal` is held no more (see ExecutionContext.releaseSignal): a plain call has settled. */
   releaseSignal?(): void;
+  /** The caller answers the server's questions itself (an agent behind the gateway). */
+  readonly relay?: CallRelay;
 }
 
 export interface CallOptions {
@@ -569,6 +571,8 @@ export class McpConnection {
     const server = this.options.config.name;
     const { broker } = this.options;
     const elicit = async (request: { params?: unknown }, signal: AbortSignal | undefined, ownTaskId?: string) => {
+      const relay = ownTaskId === undefined ? this.soleRelay() : undefined;
+      if (relay?.elicit) return relay.elicit((request.params ?? {}) as Record<string, unknown>, signal) as never;
       const params = request.params as { mode?: 'form' | 'url'; message: string; requestedSchema?: Record<string, unknown>; url?: string; elicitationId?: string };
       const taskId = ownTaskId ?? relatedTaskId(params);
       const answer = await broker.ask(
@@ -588,6 +592,8 @@ export class McpConnection {
       return answer.action === 'accept' ? { action: 'accept' as const, content: (answer.content ?? {}) as Record<string, string> } : { action: answer.action };
     };
     const sample = async (request: { params?: unknown }, signal: AbortSignal | undefined, ownTaskId?: string) => {
+      const relay = ownTaskId === undefined ? this.soleRelay() : undefined;
+      if (relay?.sample) return relay.sample((request.params ?? {}) as Record<string, unknown>, signal) as never;
       const params = request.params as { messages: unknown[]; systemPrompt?: string; maxTokens?: number; tools?: Array<{ name: string }>; toolChoice?: { mode?: string } };
       const taskId = ownTaskId ?? relatedTaskId(params);
       const answer = await broker.ask(
@@ -622,6 +628,10 @@ export class McpConnection {
       return sample(request, signalOf(ctx));
     });
     client.setRequestHandler('roots/list', async () => ({ roots: this.options.roots() }));
+    // The server's log lines (kept in the transcript as every message is) go to the caller of the one call in flight.
+    client.setNotificationHandler('notifications/message', (notification) => {
+      this.soleRelay()?.log?.(notification.params as Record<string, unknown>);
+    });
     // SEP-1036: the server saw the URL flow finish; a question about it still open needs no answer from the operator.
     client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
       broker.completeUrlElicitation(server, notification.params.elicitationId);
@@ -632,6 +642,17 @@ export class McpConnection {
       if (method === 'roots/list') return { roots: this.options.roots() };
       throw new AppError('ExecutionFailed', `Task ${taskId} asks for ${method}, which Tooldeck does not answer.`, { retryable: false });
     };
+  }
+
+  /**
+   * The relay of the one call in flight on this connection, when there is exactly one: a server's
+   * question or log line mid-call belongs to that call. With several calls in flight nothing says
+   * which one asked, so the operator answers (the broker), never a caller who may not own it.
+   */
+  private soleRelay(): CallRelay | undefined {
+    if (this.receiving.size !== 1) return undefined;
+    const [only] = this.receiving;
+    return only!.relay;
   }
 
   /** A tool's definition by name, indexed once per tool list (a 1,000-tool server must not cost 1,000 comparisons a call). */

@@ -22,7 +22,7 @@ import { RunCallLedger } from './RunCallLedger';
 import { SchemaValidator } from './SchemaValidator';
 import type { ToolCatalog } from './ToolCatalog';
 import { systemClock, type Clock } from '../platform/Clock';
-import type { InvocationRecorder, TaskUpdate, ToolExecutor } from './types';
+import type { CallRelay, InvocationRecorder, TaskUpdate, ToolExecutor } from './types';
 import type { InvocationTask, InvokeTaskOptions } from '../../shared/tasks';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { callTracing, type CallTracing } from '../metrics/CallTracing';
@@ -67,6 +67,8 @@ export interface InvocationRequest {
   task?: InvokeTaskOptions;
   /** A task-augmented call's task was created or changed status. */
   onTask?: (update: TaskUpdate) => void;
+  /** The caller answers its tool's server's questions itself (an agent behind the gateway). */
+  relay?: CallRelay;
 }
 
 export interface InvocationPipelineOptions {
@@ -449,6 +451,10 @@ class PreparedCall implements AttemptCall {
 
   get taskOptions(): InvokeTaskOptions | undefined {
     return this.at.request.task;
+  }
+
+  get relay(): CallRelay | undefined {
+    return this.at.request.relay;
   }
 
   noteTask(update: TaskUpdate): void {

@@ -6,7 +6,7 @@ import { classifyError } from './classifyError';
 import type { DeadlineWatch, Deadline } from './DeadlineWatch';
 import type { ReusableSignals } from './ReusableSignals';
 import type { Clock } from '../platform/Clock';
-import type { ExecutionContext, TaskUpdate, ToolExecutor } from './types';
+import type { CallRelay, ExecutionContext, TaskUpdate, ToolExecutor } from './types';
 
 /** What an attempt needs of its call; the same for every attempt of it (the pipeline's call object). */
 export interface AttemptCall {
@@ -22,6 +22,7 @@ export interface AttemptCall {
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: InvocationProgress) => void;
   readonly taskOptions?: InvokeTaskOptions;
+  readonly relay?: CallRelay;
   /** Told of every task update. */
   noteTask(update: TaskUpdate): void;
 }
@@ -52,6 +53,7 @@ class Attempt implements ExecutionContext, Deadline {
   readonly resetsOnProgress: boolean;
   readonly task?: InvokeTaskOptions;
   readonly span?: Span;
+  readonly relay?: CallRelay;
   /** Made when the executor first asks for `signal`. */
   private controller?: AbortController;
   /** Why the attempt failed, for a signal asked for only afterwards (it must be aborted then too). */
@@ -80,6 +82,7 @@ class Attempt implements ExecutionContext, Deadline {
     this.resetsOnProgress = call.resetTimeoutOnProgress;
     this.task = call.taskOptions;
     this.span = span;
+    this.relay = call.relay;
   }
 
   get signal(): AbortSignal {

@@ -59,6 +59,19 @@ export interface ExecutionContext {
    * under a transport span of its own while spans are exported. Absent outside the pipeline.
    */
   readonly span?: Span;
+  /** The caller's own answers to what the tool's server asks mid-call (see CallRelay); absent when the operator answers. */
+  readonly relay?: CallRelay;
+}
+
+/**
+ * A caller that can answer a server's questions itself: an agent behind the gateway is asked what
+ * its tool's server asks during its call (MCP elicitation and sampling), and hears the server's log
+ * messages, instead of the operator. Results and params are MCP's own shapes.
+ */
+export interface CallRelay {
+  elicit?(params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  sample?(params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  log?(params: Record<string, unknown>): void;
 }
 
 /**
