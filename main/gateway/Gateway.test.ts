@@ -152,6 +152,17 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     });
   });
 
+  it('continues the agent’s trace: the record and the upstream request carry the agent’s trace id', async () => {
+    const traceId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const { client, transport } = legacyClient(reader);
+    await client.connect(transport);
+    await client.callTool({ name: 'everything.echo', arguments: { message: 'traced' }, _meta: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+    await client.close();
+    await vi.waitFor(() => expect(core.history.list({ agent: 'reader' }).items.find((item) => item.argumentsJson.includes('traced'))?.traceId).toBe(traceId));
+    const sent = core.mcp.transcript('everything')!.list().filter((entry) => entry.direction === 'out' && JSON.stringify(entry).includes('traced'));
+    expect(JSON.stringify(sent)).toContain(`00-${traceId}-`);
+  });
+
   it('never lets a tool outside the grants through, and invalid arguments never reach the upstream', async () => {
     const { client, transport } = legacyClient(reader);
     await client.connect(transport);

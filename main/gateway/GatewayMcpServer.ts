@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, TRACEPARENT_META_KEY, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { agentCaller } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
@@ -79,6 +79,7 @@ export function gatewayServer(deps: GatewayCallDeps, peer: GatewayPeer): Server 
         notifyProgress(progress);
       },
       relay: relayTo(server, ctx),
+      ...traceparentOfRequest(request.params._meta, ctx),
       approval: (held) => waitForApproval(deps, peer, held, signal, live, (message) => notifyProgress({ progress: ++progressCount, message })),
     });
     deps.traffic.finished(live, { status: outcome.record.status, latencyMs: outcome.record.latencyMs, recordId: outcome.record.id, ...(outcome.error ? { error: outcome.error.message } : {}) });
@@ -141,6 +142,13 @@ async function waitForApproval(deps: GatewayCallDeps, peer: GatewayPeer, held: H
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/** The agent's W3C traceparent: in `_meta` (SEP-414), in the 2026-07-28 envelope, or as the HTTP header. */
+function traceparentOfRequest(meta: Record<string, unknown> | undefined, ctx: ServerContext): { traceparent?: string } {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const found = [meta?.traceparent, envelope?.[TRACEPARENT_META_KEY], ctx.http?.req?.headers.get('traceparent')].find((value) => typeof value === 'string');
+  return typeof found === 'string' ? { traceparent: found } : {};
 }
 
 /** The digest an approval binds the arguments with: SHA-256 of their RFC 8785 canonical JSON. */

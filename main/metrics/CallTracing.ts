@@ -153,5 +153,16 @@ export function traceparentOf(span: Span): string {
   return `00-${context.traceId}-${context.spanId}-${context.traceFlags & 1 ? '01' : '00'}`;
 }
 
+/**
+ * A caller's span from its W3C `traceparent` (an agent's, sent with its call), to start the call's
+ * span under, so the call continues the agent's trace. Undefined for anything malformed or with an
+ * all-zero id, which the spec says to ignore.
+ */
+export function remoteParent(traceparent: string | undefined): Span | undefined {
+  const match = traceparent === undefined ? null : TRACEPARENT.exec(traceparent.trim().toLowerCase());
+  if (!match || match[1] === ALL_ZERO[32] || match[2] === ALL_ZERO[16]) return undefined;
+  return trace.wrapSpanContext({ traceId: match[1]!, spanId: match[2]!, traceFlags: parseInt(match[3]!, 16) & 1, isRemote: true });
+}
+
 /** The process's tracing: one, like the OpenTelemetry global, so every client puts the same context on the wire. */
 export const callTracing = new CallTracing();

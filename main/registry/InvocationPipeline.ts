@@ -25,7 +25,7 @@ import { systemClock, type Clock } from '../platform/Clock';
 import type { CallRelay, InvocationRecorder, TaskUpdate, ToolExecutor } from './types';
 import type { InvocationTask, InvokeTaskOptions } from '../../shared/tasks';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
-import { callTracing, type CallTracing } from '../metrics/CallTracing';
+import { callTracing, remoteParent, type CallTracing } from '../metrics/CallTracing';
 
 export { DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './policy/EffectivePolicy';
 const PREVIEW_CHARS = 200;
@@ -69,6 +69,8 @@ export interface InvocationRequest {
   onTask?: (update: TaskUpdate) => void;
   /** The caller answers its tool's server's questions itself (an agent behind the gateway). */
   relay?: CallRelay;
+  /** The caller's W3C `traceparent` (an agent's call carries its own): the call's trace continues it. */
+  traceparent?: string;
 }
 
 export interface InvocationPipelineOptions {
@@ -155,7 +157,8 @@ export class InvocationPipeline {
     // One trace per call (W3C Trace Context): a span for the call, one per stage under it; the
     // executor's requests carry it (ExecutionContext.span) and the record keeps its trace id.
     const tracing = this.tracing;
-    const span = tracing.start('tool.invoke', tracing.exporting ? { 'tool.name': request.name, ...callerAttributes(request.caller) } : undefined);
+    const parent = request.traceparent === undefined ? undefined : remoteParent(request.traceparent);
+    const span = tracing.start('tool.invoke', tracing.exporting ? { 'tool.name': request.name, ...callerAttributes(request.caller) } : undefined, parent ? { parent } : undefined);
     if (!tracing.exporting) return this.invokeTraced(request, span);
     return this.invokeTraced(request, span).then(
       (outcome) => {
