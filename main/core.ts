@@ -199,7 +199,6 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const servers = new ServerInventory(mcp, resources.reconciler);
   const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger });
   const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger });
-  await http.init();
   // One line per source kind (docs/architecture.md, "Adding a source kind").
   const sourceKinds = {
     mcp: new McpSourceKind({ service: mcp, catalog, logger, configured: resources.toolConfig, onPolicyChange: (listener) => resources.onPolicyChange(listener) }),
@@ -210,6 +209,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const a2aSkills = sourceKinds.a2a.catalogSync;
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
   if (deps.autoConnect) void a2aSkills.syncAll();
+  await http.init();
   const definitions = DefinitionStore.open(join(deps.dataDir, DEFINITIONS_FILE_NAME));
   if (definitions.report) logger.warn(definitions.report);
   const lock = new DefinitionLock({
