@@ -4,15 +4,19 @@ import type { InvocationRecord } from '../shared/invocation';
 import type { HostKind, SystemInfo } from '../shared/system';
 import { A2aAgentService } from './a2a/A2aAgentService';
 import { Collections } from './collections/Collections';
-import { A2aCatalogSync } from './a2a/A2aCatalogSync';
+import type { A2aCatalogSync } from './a2a/A2aCatalogSync';
+import { A2aSourceKind } from './a2a/a2aSourceKind';
 import { A2aTurns, isTurnEntry } from './a2a/A2aTurns';
 import { GrpcSources } from './grpc/GrpcSources';
+import { GrpcSourceKind } from './grpc/grpcSourceKind';
 import { HttpServices } from './http/HttpServices';
+import { HttpSourceKind } from './http/httpSourceKind';
 import type { ClawPod } from '../shared/resources/clawPod';
 import { AgentToolAccess, lookupWithFallback } from './registry/compile/AgentToolAccess';
 import { decidingReasons } from '../shared/policy';
 import type { KubeSession } from './kube/KubeSession';
-import { McpCatalogSync, mcpToolEntry } from './mcp/McpToolSource';
+import { mcpToolEntry } from './mcp/McpToolSource';
+import { McpSourceKind } from './mcp/mcpSourceKind';
 import { McpAppHost } from './apps/McpAppHost';
 import { McpService } from './mcp/McpService';
 import type { PlaceholderContext } from './resources/commandPlaceholders';
@@ -35,6 +39,7 @@ import { agentDocuments, AgentSearchDocuments } from './registry/search/agentDoc
 import { ToolSearchIndex, type SearchOptions } from './registry/search/ToolSearchIndex';
 import type { SearchHit } from '../shared/registry';
 import { ToolCatalog } from './registry/ToolCatalog';
+import { closeSourceKinds, isLastingSource, sourceEndpoints, type SourceKinds } from './registry/ToolSourceKind';
 import { SystemService } from './system/SystemService';
 import { USER_LOCK_DECISIONS_FILE, UserLockDecisions } from './lock/UserLockDecisions';
 import { DefinitionLock } from './lock/DefinitionLock';
@@ -88,6 +93,8 @@ export interface Core {
   readonly http: HttpServices;
   /** gRPC tool servers (tools.v1) and reflected services, saved or declared by Orloj Tools of type grpc. */
   readonly grpc: GrpcSources;
+  /** One adapter per source kind: how a call prepares a source, whether the lock tracks it, its endpoint, its saved sources. */
+  readonly sourceKinds: SourceKinds;
   /** The YAML workspace and its local reconcile (McpServer, Tool, ToolPermission resources). */
   readonly resources: LocalResources;
   /** Every MCP server, saved or declared in the workspace: what the CLI and the views list. */
@@ -197,13 +204,18 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     workspaceDir: deps.workspaceDir,
   });
   const servers = new ServerInventory(mcp, resources.reconciler);
-  const mcpSync = new McpCatalogSync(mcp, catalog, logger, resources.toolConfig);
-  const stopPolicy = resources.onPolicyChange(() => mcpSync.resyncAll());
   const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger });
-  const a2aSkills = new A2aCatalogSync(a2a, catalog, logger);
+  const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger });
+  // One line per source kind (docs/architecture.md, "Adding a source kind").
+  const sourceKinds = {
+    mcp: new McpSourceKind({ service: mcp, catalog, logger, configured: resources.toolConfig, onPolicyChange: (listener) => resources.onPolicyChange(listener) }),
+    a2a: new A2aSourceKind({ agents: a2a, catalog, logger }),
+    grpc: new GrpcSourceKind(grpc),
+    http: new HttpSourceKind(http, catalog),
+  } satisfies SourceKinds;
+  const a2aSkills = sourceKinds.a2a.catalogSync;
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
   if (deps.autoConnect) void a2aSkills.syncAll();
-  const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger });
   await http.init();
   const definitions = DefinitionStore.open(join(deps.dataDir, DEFINITIONS_FILE_NAME));
   if (definitions.report) logger.warn(definitions.report);
@@ -211,8 +223,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     catalog,
     store: definitions,
     workspaceDir: () => resources.workspace.dir,
-    // HTTP entries exist only for saved services; MCP, gRPC and A2A (an agent addressed by URL) also register one-off targets.
-    tracked: (source) => (source.kind === 'mcp' ? mcp.isSaved(source.name) : source.kind === 'grpc' ? grpc.isLasting(source.name) : source.kind === 'a2a' ? !/^https?:/i.test(source.name) : true),
+    // One-off targets (an MCP server or gRPC source given on the command line, an agent addressed by URL) are not tracked.
+    tracked: (source) => isLastingSource(sourceKinds, source),
     // An agent's turn entries are Tooldeck's own definitions, not the agent's: nothing to review.
     reviews: (entry) => !isTurnEntry(entry),
     logger,
@@ -225,7 +237,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const pipeline = new InvocationPipeline({ catalog, recorder, logger, redactor, permissions: resources.permissions, holds: (entry) => lock.hold(entry) });
   const apps = new McpAppHost({ mcp, catalog, pipeline, logger });
   const a2aTurns = new A2aTurns({ agents: a2a, pipeline, catalog, sync: (agent) => a2aSkills.sync(agent) });
-  const collections = new Collections({ dataDir: deps.dataDir, secrets, mcp, a2a, a2aSkills, catalog, pipeline, grpc, history, logger });
+  const collections = new Collections({ dataDir: deps.dataDir, secrets, sourceKinds, pipeline, history, logger });
   const stopLockWorkspace = resources.workspace.onChange(() => void lock.workspaceChanged());
   const stopPins = grpc.onPinned((source, tool, version) => lock.acceptPin({ kind: 'grpc', name: source }, tool, version));
   const kube = deps.host === 'cli' ? undefined : new (await import('./kube/KubeSession')).KubeSession({ logger, definitions });
@@ -254,11 +266,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
             })),
         ),
       ),
-    endpoints: async () => ({
-      ...Object.fromEntries(mcp.configs().flatMap((config) => (config.transport === 'stdio' ? [] : [[`mcp:${config.name}`, config.url]]))),
-      ...Object.fromEntries((await a2a.list()).map((agent) => [`a2a:${agent.name}`, agent.url])),
-      ...Object.fromEntries(grpc.list().map((source) => [`grpc:${source.name}`, source.address])),
-    }),
+    endpoints: () => sourceEndpoints(sourceKinds),
     workspaceDir: () => resources.workspace.dir,
     // An agent is never handed a tool the console itself would refuse: held for review, rejected or denied.
     held: (entry) => {
@@ -320,6 +328,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     a2aTurns,
     http,
     grpc,
+    sourceKinds,
     resources,
     servers,
     kube,
@@ -345,16 +354,13 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     async close() {
       await gateway.close();
       detachSearch();
-      stopPolicy();
       stopLockWorkspace();
       stopPins();
-      mcpSync.close();
       await apps.closeAll();
       await resources.close();
       await kube?.close();
-      await mcp.close();
-      await a2a.close();
-      await grpc.close();
+      // Stops each kind's catalog sync and closes its connections (MCP, A2A, gRPC, in that order).
+      await closeSourceKinds(sourceKinds);
       lock.close();
       await lock.flush();
       definitions.close();

@@ -57,6 +57,6 @@ describe('import rules', () => {
   it('main/core.ts and main/rpc/ may import the domain folders, and a domain folder its neighbours', async () => {
     expect(await violations('main/core.ts', "import { McpService } from './mcp/McpService';\nexport const m = McpService;\n")).toEqual([]);
     expect(await violations('main/rpc/probe.ts', "import type { Core } from '../core';\nexport type C = Core;\n")).toEqual([]);
-    expect(await violations('main/collections/probe.ts', "import { prepareSource } from '../registry/prepareSource';\nexport const p = prepareSource;\n")).toEqual([]);
+    expect(await violations('main/collections/probe.ts', "import { prepareSource } from '../registry/ToolSourceKind';\nexport const p = prepareSource;\n")).toEqual([]);
   });
 });

@@ -3,14 +3,15 @@ import { AppError } from '../../shared/errors';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import type { InvocationPipeline } from '../registry/InvocationPipeline';
-import { prepareSource, type SourceServices } from '../registry/prepareSource';
+import { prepareSource, type SourceKinds } from '../registry/ToolSourceKind';
 import type { InvocationStore } from '../store/InvocationStore';
 import { CollectionRunner, type CollectionRun, type CollectionRunOptions, type RunTarget } from './CollectionRunner';
 import { CollectionStore } from './CollectionStore';
 import { CollectionLoadRunner, type LoadRun, type LoadRunOptions } from './load/CollectionLoadRunner';
 
-/** What collections need: where to keep them, the pipeline their requests go through, and the services that prepare a source. */
-export interface CollectionsDeps extends SourceServices {
+/** What collections need: where to keep them, the pipeline their requests go through, and the source kinds that prepare a source. */
+export interface CollectionsDeps {
+  readonly sourceKinds: SourceKinds;
   readonly dataDir: string;
   /** The redacting SecretStore (Core.secrets). */
   readonly secrets: SecretStore;
@@ -86,6 +87,6 @@ export class Collections {
 
   /** Connects a saved server unless it is ready, reads a saved agent's card, lists a gRPC source. */
   prepareTarget({ kind, name }: RunTarget): Promise<void> {
-    return prepareSource(this.core, { kind, name });
+    return prepareSource(this.core.sourceKinds, { kind, name });
   }
 }

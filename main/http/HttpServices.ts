@@ -6,9 +6,9 @@ import { credentialOriginText, credentialsMayGoTo } from '../../shared/endpointO
 import { JsonFile } from '../platform/JsonFile';
 import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
-import { HttpToolExecutor, httpTokenSecretKey } from '../registry/http/HttpToolExecutor';
-import { httpToolEntries } from '../registry/http/httpToolEntries';
-import { loadClawDescriptor } from '../registry/http/loadClawDescriptor';
+import { HttpToolExecutor, httpTokenSecretKey } from './HttpToolExecutor';
+import { httpToolEntries } from './httpToolEntries';
+import { loadClawDescriptor } from './loadClawDescriptor';
 import type { ToolCatalog } from '../registry/ToolCatalog';
 
 const SavedService = HttpServiceInput.omit({ token: true }).extend({

@@ -1,16 +1,11 @@
 import { isAppError } from '../../shared/errors';
 import { SourceKind, sourceId, type ToolSource } from '../../shared/invocation';
-import type { GrpcSources } from '../grpc/GrpcSources';
-import type { HttpServices } from '../http/HttpServices';
-import type { McpService } from '../mcp/McpService';
-import { prepareSource, type SourceServices } from '../registry/prepareSource';
+import { prepareSource, savedSourceIds, type SourceKinds } from '../registry/ToolSourceKind';
 import type { DefinitionLock } from './DefinitionLock';
 
-/** The services the lock lists and prepares sources with: every source kind, and the lockfile's own list. */
-export interface LockSources extends SourceServices {
-  readonly mcp: Pick<McpService, 'whenConnected' | 'configs'>;
-  readonly http: Pick<HttpServices, 'list'>;
-  readonly grpc: Pick<GrpcSources, 'ensureListed' | 'list'>;
+/** What the lock lists and prepares sources with: every source kind, and the lockfile's own list. */
+export interface LockSources {
+  readonly sourceKinds: SourceKinds;
   readonly lock: Pick<DefinitionLock, 'lockedSources'>;
 }
 
@@ -19,11 +14,7 @@ export interface LockSources extends SourceServices {
  * use (with `disabled`, also MCP servers switched off, which a command may still name).
  */
 export async function trackedSourceIds(core: LockSources, options: { disabled?: boolean } = {}): Promise<string[]> {
-  const ids = new Set(core.lock.lockedSources());
-  for (const config of core.mcp.configs()) if (config.enabled || options.disabled) ids.add(`mcp:${config.name}`);
-  for (const agent of await core.a2a.list()) ids.add(`a2a:${agent.name}`);
-  for (const service of core.http.list()) ids.add(`http:${service.service}`);
-  for (const source of core.grpc.list()) ids.add(`grpc:${source.name}`);
+  const ids = new Set([...core.lock.lockedSources(), ...(await savedSourceIds(core.sourceKinds, options))]);
   return [...ids].sort();
 }
 
@@ -62,7 +53,7 @@ export async function connectSources(core: LockSources, ids: readonly string[]):
       const kind = SourceKind.safeParse(id.slice(0, at));
       if (!kind.success) return { id, ok: false, error: 'not a source id' };
       try {
-        await prepareSource(core, { kind: kind.data, name: id.slice(at + 1) });
+        await prepareSource(core.sourceKinds, { kind: kind.data, name: id.slice(at + 1) });
         return { id, ok: true };
       } catch (error) {
         const message = (error as Error).message;

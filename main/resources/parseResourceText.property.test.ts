@@ -12,7 +12,7 @@ const examples = join(import.meta.dirname, '../../examples/workspace');
 /** Every document of the example workspace and a Clawdapus descriptor: the seeds that get mutated. */
 const seeds = [
   ...readdirSync(examples).flatMap((file) => parseAllDocuments(readFileSync(join(examples, file), 'utf8')).map((doc) => doc.toJS())),
-  JSON.parse(readFileSync(join(import.meta.dirname, '../registry/testing/trading-api.claw-describe.json'), 'utf8')),
+  JSON.parse(readFileSync(join(import.meta.dirname, '../http/testing/trading-api.claw-describe.json'), 'utf8')),
 ];
 const fileNames = fc.constantFrom(undefined, 'tools.yaml', 'agents.claw-pod.yml', 'trading-api.claw-describe.json');
 

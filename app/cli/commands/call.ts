@@ -35,9 +35,9 @@ export function registerCall(program: Command, ctx: CliContext) {
         throw new CliExit(ExitCode.Usage, (error as Error).message);
       }
       const core = await ctx.getCore();
-      const { prepareSource } = await import('../../../main/registry/prepareSource');
+      const { prepareSource } = await import('../../../main/registry/ToolSourceKind');
       try {
-        await prepareSource(core, source);
+        await prepareSource(core.sourceKinds, source);
       } catch (error) {
         if (isAppError(error) && error.code === 'ConnectionFailed') throw new CliExit(ExitCode.CannotConnect, `Cannot connect to ${source.kind}:${source.name}${error.step ? ` (${error.step})` : ''}: ${error.message}`);
         if (isAppError(error)) throw new CliExit(ExitCode.Failed, `${source.kind}:${source.name}: ${error.message}`);

@@ -10,7 +10,7 @@ import { FileSecretStore } from '../../../main/platform/FileSecretStore';
 import { silentLogger } from '../../../main/platform/Logger';
 import { runTooldeck } from '../testing/runTooldeck';
 
-const seedDescriptor = fileURLToPath(new URL('../../../main/registry/testing/trading-api.claw-describe.json', import.meta.url));
+const seedDescriptor = fileURLToPath(new URL('../../../main/http/testing/trading-api.claw-describe.json', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-compile-cli-'));
 let remote: RunningPeer;
 

@@ -42,9 +42,10 @@ export function registerLint(program: Command, ctx: CliContext) {
       }
       // Other sources' names: a description that names one may be steering the model toward it.
       const ownNames = new Set(tools.map((tool) => tool.name));
-      const otherNames = [...core.mcp.configs().map((config) => config.name), ...(await core.a2a.list()).map((agent) => agent.name), ...core.grpc.list().map((item) => item.name), ...core.http.list().map((item) => item.service)].filter(
-        (name) => `mcp:${name}` !== source && !source.endsWith(`:${name}`) && !ownNames.has(name),
-      );
+      const { savedSourceIds } = await import('../../../main/registry/ToolSourceKind');
+      const otherNames = (await savedSourceIds(core.sourceKinds, { disabled: true }))
+        .map((id) => id.slice(id.indexOf(':') + 1))
+        .filter((name) => `mcp:${name}` !== source && !source.endsWith(`:${name}`) && !ownNames.has(name));
       const findings = lintTools(tools, { otherNames });
       if (flags.json) ctx.io.stdout(`${jsonForTerminal({ source, tools: tools.length, findings })}\n`);
       else printFindings(ctx, source, tools.length, findings);

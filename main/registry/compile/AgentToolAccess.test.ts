@@ -9,12 +9,12 @@ import type { ClawPod } from '../../../shared/resources/clawPod';
 import { parseResourceText } from '../../resources/parseResourceText';
 import { createToolEntry } from '../createToolEntry';
 import { FakeExecutor } from '../testing/FakeExecutor';
-import { httpToolEntries } from '../http/httpToolEntries';
-import { loadClawDescriptor } from '../http/loadClawDescriptor';
+import { httpToolEntries } from '../../http/httpToolEntries';
+import { loadClawDescriptor } from '../../http/loadClawDescriptor';
 import { ToolCatalog } from '../ToolCatalog';
 import { AgentToolAccess, lookupWithFallback, type WorkspacePod } from './AgentToolAccess';
 
-const exampleDescriptor = fileURLToPath(new URL('../testing/trading-api.claw-describe.json', import.meta.url));
+const exampleDescriptor = fileURLToPath(new URL('../../http/testing/trading-api.claw-describe.json', import.meta.url));
 const memory: ToolSource = { kind: 'mcp', name: 'mem0-memory' };
 const catalog = new ToolCatalog();
 

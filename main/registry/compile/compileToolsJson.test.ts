@@ -3,13 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ToolSource } from '../../../shared/invocation';
 import { createToolEntry } from '../createToolEntry';
 import { FakeExecutor } from '../testing/FakeExecutor';
-import { httpToolEntries } from '../http/httpToolEntries';
-import { loadClawDescriptor } from '../http/loadClawDescriptor';
+import { httpToolEntries } from '../../http/httpToolEntries';
+import { loadClawDescriptor } from '../../http/loadClawDescriptor';
 import { ToolCatalog } from '../ToolCatalog';
 import { compileToolsJson, DEFAULT_TOOLS_POLICY } from './compileToolsJson';
 import { resolveToolGrants, type ToolGrant } from './resolveToolGrants';
 
-const seedDescriptor = fileURLToPath(new URL('../testing/trading-api.claw-describe.json', import.meta.url));
+const seedDescriptor = fileURLToPath(new URL('../../http/testing/trading-api.claw-describe.json', import.meta.url));
 const catalog = new ToolCatalog();
 const memory: ToolSource = { kind: 'mcp', name: 'mem0-memory' };
 

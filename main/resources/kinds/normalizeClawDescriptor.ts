@@ -1,5 +1,5 @@
 import type { ResourceMetadata } from '../../../shared/resources/meta';
-import { ClawDescriptor } from '../../registry/http/ClawDescriptor';
+import { ClawDescriptor } from '../../http/ClawDescriptor';
 import type { RawObject } from './fieldReaders';
 import { zodMessage } from './normalizeLanguageOperator';
 import type { ResourceIssues } from './ResourceIssues';

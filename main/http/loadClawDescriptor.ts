@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { AppError } from '../../../shared/errors';
-import { INPUT_LIMITS } from '../../../shared/inputLimits';
-import { decodeText, readBoundedStream, readBoundedText } from '../../platform/readBounded';
+import { AppError } from '../../shared/errors';
+import { INPUT_LIMITS } from '../../shared/inputLimits';
+import { decodeText, readBoundedStream, readBoundedText } from '../platform/readBounded';
 import { parseClawDescriptor, type ClawDescriptor } from './ClawDescriptor';
 
 export interface LoadedDescriptor {

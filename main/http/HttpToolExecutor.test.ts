@@ -2,15 +2,15 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemorySecretStore } from '../../platform/SecretStore';
-import { InvocationPipeline } from '../InvocationPipeline';
-import { MemoryInvocationRecorder } from '../testing/MemoryInvocationRecorder';
-import { ToolCatalog } from '../ToolCatalog';
+import { MemorySecretStore } from '../platform/SecretStore';
+import { InvocationPipeline } from '../registry/InvocationPipeline';
+import { MemoryInvocationRecorder } from '../registry/testing/MemoryInvocationRecorder';
+import { ToolCatalog } from '../registry/ToolCatalog';
 import { httpToolEntries } from './httpToolEntries';
 import { HttpToolExecutor } from './HttpToolExecutor';
 import { loadClawDescriptor } from './loadClawDescriptor';
 import { parseClawDescriptor } from './ClawDescriptor';
-import { operatorCaller } from '../../../shared/caller';
+import { operatorCaller } from '../../shared/caller';
 
 interface Seen {
   method: string;
@@ -58,7 +58,7 @@ afterAll(() => {
   return new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const seedDescriptor = fileURLToPath(new URL('../testing/trading-api.claw-describe.json', import.meta.url));
+const seedDescriptor = fileURLToPath(new URL('./testing/trading-api.claw-describe.json', import.meta.url));
 
 async function tradingDesk(executor: HttpToolExecutor) {
   const { descriptor } = await loadClawDescriptor(seedDescriptor);

@@ -1,7 +1,7 @@
-import { AppError } from '../../../shared/errors';
-import type { HttpBinding, ToolEntry, ToolResult } from '../../../shared/registry';
-import type { SecretStore } from '../../platform/SecretStore';
-import type { ExecutionContext, ToolExecutor } from '../types';
+import { AppError } from '../../shared/errors';
+import type { HttpBinding, ToolEntry, ToolResult } from '../../shared/registry';
+import type { SecretStore } from '../platform/SecretStore';
+import type { ExecutionContext, ToolExecutor } from '../registry/types';
 
 const PATH_PARAM = /\{([A-Za-z0-9_]+)\}/g;
 /** Bodies past this are cut while reading; the pipeline caps results far below it anyway. */

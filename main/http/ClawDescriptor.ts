@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AppError } from '../../../shared/errors';
-import { HttpMethod } from '../../../shared/registry';
+import { AppError } from '../../shared/errors';
+import { HttpMethod } from '../../shared/registry';
 
 const trimmed = z.string().trim();
 

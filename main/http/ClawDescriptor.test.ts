@@ -9,7 +9,7 @@ import { parseClawDescriptor } from './ClawDescriptor';
 import { httpToolEntries } from './httpToolEntries';
 import { loadClawDescriptor } from './loadClawDescriptor';
 
-const seedDescriptor = fileURLToPath(new URL('../testing/trading-api.claw-describe.json', import.meta.url));
+const seedDescriptor = fileURLToPath(new URL('./testing/trading-api.claw-describe.json', import.meta.url));
 
 describe('claw.describe v2 descriptors (Clawdapus)', () => {
   it('loads the documented Clawdapus example from a file and turns its tools into http:<service>.<tool> entries', async () => {

@@ -1,6 +1,6 @@
-import type { ToolSource } from '../../../shared/invocation';
-import type { HttpMethod, ToolAnnotations, ToolEntry } from '../../../shared/registry';
-import { createToolEntry, type ToolConfig } from '../createToolEntry';
+import type { ToolSource } from '../../shared/invocation';
+import type { HttpMethod, ToolAnnotations, ToolEntry } from '../../shared/registry';
+import { createToolEntry, type ToolConfig } from '../registry/createToolEntry';
 import type { ClawDescriptor } from './ClawDescriptor';
 
 export interface HttpServiceOptions {
