@@ -22,6 +22,8 @@ const StoredAgent = z.object({
   createdAt: z.string(),
   /** Set when revoked: the agent's credential opens nothing from then on. */
   revokedAt: z.string().optional(),
+  /** The agent sees RockBot's four meta-tools instead of every granted tool (large catalogs). */
+  metaTools: z.boolean().optional(),
 });
 type StoredAgent = z.infer<typeof StoredAgent>;
 
@@ -31,6 +33,7 @@ export interface GatewayAgentView {
   name: string;
   createdAt: string;
   revokedAt?: string;
+  metaTools?: boolean;
 }
 
 export type CredentialCheck = { ok: true; agent: string } | { ok: false; status: 401 | 403; reason: string };
@@ -53,12 +56,12 @@ export class AgentCredentials {
   }
 
   /** A new credential for `name` (replacing an earlier one of the same name): `NAME:SECRET`, shown once. */
-  async create(name: string): Promise<string> {
+  async create(name: string, options: { metaTools?: boolean } = {}): Promise<string> {
     const parsed = GatewayAgentName.safeParse(name);
     if (!parsed.success) throw new AppError('InvalidInput', `"${name}" is not a valid agent name: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
     const secret = randomBytes(32).toString('base64url');
     await this.file.update(({ agents }) => ({
-      next: { agents: [...agents.filter((agent) => agent.name !== name), { name, secretSha256: sha256(secret), createdAt: new Date().toISOString() }] },
+      next: { agents: [...agents.filter((agent) => agent.name !== name), { name, secretSha256: sha256(secret), createdAt: new Date().toISOString(), ...(options.metaTools ? { metaTools: true } : {}) }] },
       result: undefined,
     }));
     this.reload();
@@ -67,7 +70,7 @@ export class AgentCredentials {
 
   async list(): Promise<GatewayAgentView[]> {
     const { agents } = await this.file.read();
-    return agents.map(({ name, createdAt, revokedAt }) => ({ name, createdAt, ...(revokedAt ? { revokedAt } : {}) }));
+    return agents.map(({ name, createdAt, revokedAt, metaTools }) => ({ name, createdAt, ...(revokedAt ? { revokedAt } : {}), ...(metaTools ? { metaTools } : {}) }));
   }
 
   /** Revokes `name`'s credential; NotFound when no such agent has one. */
@@ -87,6 +90,12 @@ export class AgentCredentials {
     this.refresh();
     const agent = this.agents.get(name);
     return agent !== undefined && !agent.revokedAt;
+  }
+
+  /** Whether `name` was given the meta-tools instead of its tools. */
+  metaTools(name: string): boolean {
+    this.refresh();
+    return this.agents.get(name)?.metaTools === true;
   }
 
   /**

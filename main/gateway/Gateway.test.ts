@@ -28,6 +28,13 @@ services:
         - ...
         - service: everything
           allow: [get-sum, trigger-elicitation-request, trigger-sampling-request]
+  scout:
+    image: example/scout
+    x-claw:
+      cllama: passthrough
+      tools:
+        - service: everything
+          allow: [echo, get-sum, get-tiny-image]
   reader:
     image: example/reader
     x-claw:
@@ -49,6 +56,7 @@ let core: Core;
 let gateway: RunningGateway;
 let builder: string;
 let reader: string;
+let scout: string;
 /** What the test's approver (standing in for a person) does with each held call. */
 let decide: (input: Record<string, unknown>, signal?: AbortSignal) => Promise<void>;
 const holds: { input: Record<string, unknown>; reason: string; agent: string }[] = [];
@@ -62,6 +70,7 @@ beforeAll(async () => {
   await vi.waitFor(() => expect(core.catalog.resolve('mcp:everything.get-sum')).toBeDefined(), { timeout: 30_000 });
   builder = await core.gateway.credentials.create('builder');
   reader = await core.gateway.credentials.create('reader');
+  scout = await core.gateway.credentials.create('scout', { metaTools: true });
   gateway = await startGateway({
     credentials: core.gateway.credentials,
     grants: core.gateway.grants,
@@ -70,6 +79,7 @@ beforeAll(async () => {
     logger: silentLogger,
     serverInfo: { name: 'tooldeck-gateway', version: '0' },
     heartbeatMs: 50,
+    metaTools: (agent) => core.gateway.credentials.metaTools(agent),
     rate: { perSecond: 1000, burst: 1000 },
     approvals: {
       // A hand-written approver for these tests: the approvals book has tests of its own.
@@ -239,6 +249,26 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     expect(asked).toEqual([expect.stringMatching(/^sample: .*say hi/), expect.stringMatching(/^elicit: /)]);
     // The operator was never asked.
     expect(core.mcp.broker.pending()).toEqual([]);
+    await client.close();
+  });
+
+  it('gives an agent set to meta-tools RockBot’s four instead of its tools, under the same grants and policy', async () => {
+    const { client, transport } = legacyClient(scout);
+    await client.connect(transport);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_known_services', 'list_services', 'get_service_details', 'invoke_tool']);
+    const search = (await client.callTool({ name: 'search_known_services', arguments: { query: 'add two numbers' } })).structuredContent as { results: { id: string; type: string; relevance_score: number; top_tools: string[] }[] };
+    expect(search.results[0]).toMatchObject({ id: 'everything', type: 'mcp', relevance_score: 1 });
+    expect(search.results[0]!.top_tools.sort()).toEqual(['echo', 'get-sum', 'get-tiny-image']);
+    const listed = (await client.callTool({ name: 'list_services', arguments: {} })).structuredContent as { servers: { serverName: string; toolCount: number }[] };
+    expect(listed.servers).toEqual([expect.objectContaining({ serverName: 'everything', toolCount: 3 })]);
+    const details = (await client.callTool({ name: 'get_service_details', arguments: { server_name: 'everything', tool_name: 'get-sum' } })).structuredContent as { tools: { name: string; parametersSchema: unknown }[] };
+    expect(details.tools).toEqual([expect.objectContaining({ name: 'get-sum', parametersSchema: expect.objectContaining({ type: 'object' }) })]);
+    const sum = await client.callTool({ name: 'invoke_tool', arguments: { server_name: 'everything', tool_name: 'get-sum', arguments: { a: 20, b: 22 } } });
+    expect(JSON.stringify(sum.content)).toMatch(/42/);
+    // Outside the grants, invoke_tool reaches nothing.
+    const refused = await client.callTool({ name: 'invoke_tool', arguments: { server_name: 'everything', tool_name: 'get-env', arguments: {} } });
+    expect(refused).toMatchObject({ isError: true });
+    await expect(client.callTool({ name: 'everything.echo', arguments: { message: 'x' } })).rejects.toThrow(/Unknown tool/);
     await client.close();
   });
 

@@ -29,6 +29,8 @@ export interface GatewayStartOptions {
   host?: string;
   dangerouslyBindAll?: boolean;
   rate?: { perSecond: number; burst: number };
+  /** Every agent sees RockBot's meta-tools instead of its tools (else per agent, as its credential says). */
+  metaTools?: boolean;
 }
 
 /**
@@ -41,6 +43,7 @@ export class Gateway {
   readonly traffic = new GatewayTraffic();
   readonly grants: AgentGrants;
   private running?: RunningGateway;
+  private metaToolsForAll = false;
   private lastError?: string;
   private readonly stdioServers = new Set<Server>();
   private readonly stopChanges: () => void;
@@ -53,13 +56,15 @@ export class Gateway {
   }
 
   private get callDeps(): GatewayCallDeps {
-    return { grants: this.grants, invoke: this.deps.invoke, approvals: this.deps.approvals, traffic: this.traffic, serverInfo: { name: 'tooldeck-gateway', version: this.deps.appVersion }, heartbeatMs: this.deps.heartbeatMs };
+    return { grants: this.grants, invoke: this.deps.invoke, approvals: this.deps.approvals, traffic: this.traffic, serverInfo: { name: 'tooldeck-gateway', version: this.deps.appVersion }, heartbeatMs: this.deps.heartbeatMs, metaTools: (agent) => this.metaToolsForAll || this.credentials.metaTools(agent) };
   }
 
   async start(options: GatewayStartOptions = {}): Promise<GatewayStatus> {
     if (this.running) return this.status();
+    this.metaToolsForAll = options.metaTools === true;
     try {
-      this.running = await startGateway({ ...this.callDeps, credentials: this.credentials, logger: this.deps.logger, port: options.port ?? DEFAULT_GATEWAY_PORT, ...options });
+      const { metaTools: _forAll, ...listen } = options;
+      this.running = await startGateway({ ...this.callDeps, credentials: this.credentials, logger: this.deps.logger, ...listen, port: options.port ?? DEFAULT_GATEWAY_PORT });
       this.lastError = undefined;
     } catch (error) {
       this.lastError = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `Port ${options.port ?? DEFAULT_GATEWAY_PORT} is in use; pick another.` : (error as Error).message;
@@ -90,7 +95,8 @@ export class Gateway {
   }
 
   /** An MCP server instance for one agent over stdio (`tooldeck gateway --stdio --agent NAME`). */
-  stdioServer(agent: string, gone: AbortSignal): Server {
+  stdioServer(agent: string, gone: AbortSignal, metaTools = false): Server {
+    this.metaToolsForAll = metaTools;
     const server = gatewayServer(this.callDeps, { agent, sessionId: `stdio-${process.pid}`, gone });
     this.stdioServers.add(server);
     this.traffic.openSession({ id: `stdio-${process.pid}`, agent, era: 'stdio', openedAt: Date.now() });

@@ -9,6 +9,7 @@ import type { HeldForApproval, InvocationRequest } from '../registry/InvocationP
 import type { CallRelay } from '../registry/types';
 import type { AgentGrants } from './AgentGrants';
 import { gatewayToolNames } from './gatewayToolNames';
+import { entryFor, listServices, META_TOOL_NAMES, META_TOOLS, searchServices, serviceDetails } from './metaTools';
 import type { GatewayTraffic } from './GatewayTraffic';
 
 /** Clients must not time out a call that waits for a person: a progress notification this often says it is alive. */
@@ -23,6 +24,8 @@ export interface GatewayCallDeps {
   serverInfo: { name: string; version: string };
   /** Default APPROVAL_HEARTBEAT_MS; shorter in tests. */
   heartbeatMs?: number;
+  /** Whether an agent sees RockBot's meta-tools instead of its tools. */
+  metaTools?: (agent: string) => boolean;
 }
 
 /** Who is on the other end of one MCP server instance of the gateway. */
@@ -53,14 +56,33 @@ export function gatewayServer(deps: GatewayCallDeps, peer: GatewayPeer): Server 
   const callerNow = () => agentCaller(peer.agent, 'gateway', peer.sessionId ? { sessionId: peer.sessionId } : {});
   const offered = () => gatewayToolNames(deps.grants.granted(peer.agent, callerNow()));
 
-  server.setRequestHandler('tools/list', async () => ({ tools: [...offered()].map(([name, entry]) => mcpTool(name, entry)) }));
+  const meta = () => deps.metaTools?.(peer.agent) === true;
+
+  server.setRequestHandler('tools/list', async () => ({ tools: meta() ? META_TOOLS : [...offered()].map(([name, entry]) => mcpTool(name, entry)) }));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
+    if (meta()) {
+      if (!META_TOOL_NAMES.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      const granted = deps.grants.granted(peer.agent, callerNow());
+      const input = args as { query?: unknown; server_name?: unknown; tool_name?: unknown; arguments?: unknown };
+      if (name === 'search_known_services') return structured(searchServices(granted, String(input.query ?? '')));
+      if (name === 'list_services') return structured(listServices(granted));
+      if (name === 'get_service_details') return structured(serviceDetails(granted, String(input.server_name ?? ''), typeof input.tool_name === 'string' ? input.tool_name : undefined));
+      const entry = entryFor(granted, String(input.server_name ?? ''), String(input.tool_name ?? ''));
+      if (!entry) return { content: [{ type: 'text', text: `ToolNotFound: no tool ${String(input.tool_name)} of ${String(input.server_name)} is available to you.` }], isError: true };
+      const toolArgs = input.arguments && typeof input.arguments === 'object' && !Array.isArray(input.arguments) ? (input.arguments as Record<string, unknown>) : {};
+      return callEntry(entry, toolArgs, request.params._meta, ctx);
+    }
     const entry = offered().get(name);
     // Not granted and not existing answer alike: an agent learns nothing about tools it may not call.
     if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const progressToken = request.params._meta?.progressToken;
+    return callEntry(entry, args, request.params._meta, ctx);
+  });
+
+  /** One granted entry's call through the pipeline, as this agent. */
+  async function callEntry(entry: ToolEntry, args: Record<string, unknown>, meta: Record<string, unknown> | undefined, ctx: ServerContext): Promise<CallToolResult> {
+    const progressToken = meta?.progressToken as string | number | undefined;
     const notifyProgress = (progress: { progress: number; total?: number; message?: string }) => {
       if (progressToken === undefined) return;
       void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...progress } }).catch(() => undefined);
@@ -79,13 +101,18 @@ export function gatewayServer(deps: GatewayCallDeps, peer: GatewayPeer): Server 
         notifyProgress(progress);
       },
       relay: relayTo(server, ctx),
-      ...traceparentOfRequest(request.params._meta, ctx),
+      ...traceparentOfRequest(meta, ctx),
       approval: (held) => waitForApproval(deps, peer, held, signal, live, (message) => notifyProgress({ progress: ++progressCount, message })),
     });
     deps.traffic.finished(live, { status: outcome.record.status, latencyMs: outcome.record.latencyMs, recordId: outcome.record.id, ...(outcome.error ? { error: outcome.error.message } : {}) });
     return callResult(outcome, ctx);
-  });
+  }
   return server;
+}
+
+/** A meta-tool's answer: the JSON as text (what models read) and as structured content. */
+function structured(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
 /**

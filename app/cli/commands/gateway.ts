@@ -13,6 +13,7 @@ interface GatewayOptions {
   rate: number;
   stdio?: boolean;
   agent?: string;
+  metaTools?: boolean;
 }
 
 /**
@@ -30,8 +31,9 @@ export function registerGateway(program: Command, ctx: CliContext) {
     .option('--rate <n>', 'requests per second each agent may make (burst: twice as many)', integerIn(1, 100_000), 50)
     .option('--stdio', 'serve one agent over stdin/stdout instead, for MCP hosts that launch their servers (needs --agent)')
     .option('--agent <name>', 'with --stdio: the agent whose grants and policy apply (it must hold a live credential)')
+    .option('--meta-tools', "every agent sees four meta-tools (search_known_services, list_services, get_service_details, invoke_tool) instead of its tools, as RockBot's agents do on large catalogs")
     .action(async (options: GatewayOptions) => {
-      if (options.stdio) return serveStdio(ctx, options.agent);
+      if (options.stdio) return serveStdio(ctx, options.agent, options.metaTools === true);
       if (options.agent !== undefined) throw new CliExit(ExitCode.Usage, '--agent goes with --stdio; over HTTP each agent is named by its credential');
       if (!isLoopbackHost(options.host)) {
         if (!options.dangerouslyBindAll) throw new CliExit(ExitCode.Usage, `--host ${options.host} is not a loopback address; add --dangerously-bind-all to bind it anyway`);
@@ -40,7 +42,7 @@ export function registerGateway(program: Command, ctx: CliContext) {
       const core = await ctx.getCore('web');
       let status;
       try {
-        status = await core.gateway.start({ port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll, rate: { perSecond: options.rate, burst: options.rate * 2 } });
+        status = await core.gateway.start({ port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll, rate: { perSecond: options.rate, burst: options.rate * 2 }, metaTools: options.metaTools });
       } catch (error) {
         throw new CliExit(ExitCode.Failed, `Cannot listen on ${options.host}:${options.port}: ${core.gateway.status().error ?? (error as Error).message}`);
       }
@@ -54,9 +56,10 @@ export function registerGateway(program: Command, ctx: CliContext) {
   token
     .command('create <name>')
     .description('Create (or replace) an agent credential; prints NAME:SECRET once, as the last line')
-    .action(async (name: string) => {
+    .option('--meta-tools', 'this agent sees the four meta-tools instead of its tools')
+    .action(async (name: string, options: { metaTools?: boolean }) => {
       const { AgentCredentials } = await import('../../../main/gateway/AgentCredentials');
-      const credential = await new AgentCredentials(ctx.dataDir).create(name).catch(usageOnInvalid);
+      const credential = await new AgentCredentials(ctx.dataDir).create(name, { metaTools: options.metaTools }).catch(usageOnInvalid);
       ctx.io.stderr(`Hand this to agent ${terminalName(name)} as "Authorization: Bearer …" or "x-api-key: …"; it is not shown again:\n`);
       ctx.io.stdout(`${credential}\n`);
     });
@@ -69,7 +72,7 @@ export function registerGateway(program: Command, ctx: CliContext) {
       const agents = await new AgentCredentials(ctx.dataDir).list();
       if (options.json) return void ctx.io.stdout(`${JSON.stringify(agents, null, 2)}\n`);
       if (agents.length === 0) return void ctx.io.stdout('No agent credentials. Create one with `tooldeck gateway token create NAME`.\n');
-      for (const agent of agents) ctx.io.stdout(`${terminalName(agent.name)}\tcreated ${agent.createdAt}${agent.revokedAt ? `\trevoked ${agent.revokedAt}` : ''}\n`);
+      for (const agent of agents) ctx.io.stdout(`${terminalName(agent.name)}\tcreated ${agent.createdAt}${agent.metaTools ? '\tmeta-tools' : ''}${agent.revokedAt ? `\trevoked ${agent.revokedAt}` : ''}\n`);
     });
   token
     .command('revoke <name>')
@@ -92,13 +95,13 @@ function usageOnInvalid(error: unknown): never {
 }
 
 /** One agent over stdio: stdout carries MCP only (everything else goes to stderr). Ends when stdin ends, on a signal, or when the credential is revoked. */
-async function serveStdio(ctx: CliContext, agent: string | undefined) {
+async function serveStdio(ctx: CliContext, agent: string | undefined, metaTools: boolean) {
   if (!agent) throw new CliExit(ExitCode.Usage, '--stdio needs --agent NAME');
   const core = await ctx.getCore('web');
   if (!core.gateway.credentials.isLive(agent)) throw new CliExit(ExitCode.Failed, `Agent ${terminalName(agent)} holds no live credential: create one with \`tooldeck gateway token create ${agent}\`.`);
   const { serveStdio: serve } = await import('@modelcontextprotocol/server/stdio');
   const gone = new AbortController();
-  const handle = serve(() => core.gateway.stdioServer(agent, gone.signal));
+  const handle = serve(() => core.gateway.stdioServer(agent, gone.signal, metaTools));
   await new Promise<void>((done) => {
     const end = () => done();
     ctx.interrupted.addEventListener('abort', end, { once: true });
