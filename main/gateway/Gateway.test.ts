@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { everythingStdio } from '../../e2e/peers/mcp/everything';
 import { createCore, type Core } from '../core';
+import { createToolEntry } from '../registry/createToolEntry';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import type { RunningGateway } from './GatewayServer';
@@ -270,6 +271,28 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     expect(refused).toMatchObject({ isError: true });
     await expect(client.callTool({ name: 'everything.echo', arguments: { message: 'x' } })).rejects.toThrow(/Unknown tool/);
     await client.close();
+  });
+
+  it('tells sessions when what they may call changed (notifications/tools/list_changed)', async () => {
+    // The console's own gateway, whose changes are wired as the console wires them.
+    const own = await core.gateway.start({ port: 0 });
+    const client = new LegacyClient({ name: 'agent-under-test', version: '1' });
+    const transport = new LegacyTransport(new URL(own.url!), { requestInit: { headers: { Authorization: `Bearer ${reader}` } } });
+    let changed = 0;
+    const { ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    await client.connect(transport);
+    // A session hears the gateway's news on its standalone stream (GET), which the client opens
+    // after initialize; news sent before it is open reaches nobody. So the registry keeps changing
+    // (a source appears, disappears) until the session has heard of a change.
+    let round = 0;
+    await vi.waitFor(() => {
+      const late = { kind: 'http' as const, name: 'late' };
+      core.catalog.replaceSource(late, round++ % 2 ? [] : [createToolEntry({ source: late, tool: { name: 'ping' } })], { execute: async () => ({ content: [] }) });
+      expect(changed).toBeGreaterThan(0);
+    });
+    await client.close();
+    await core.gateway.stop();
   });
 
   describe('guards', () => {
