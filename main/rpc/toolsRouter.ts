@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { AppErrorShape } from '../../shared/errors';
 import type { InvokeEvent } from '../../shared/invoke';
 import { InvokeRequest, SearchQuery, ToolListFilter } from '../../shared/registry';
+import { ToolSource } from '../../shared/invocation';
+import { prepareSource } from '../registry/ToolSourceKind';
 import { AsyncQueue, watch } from '../platform/AsyncQueue';
 import { classifyError } from '../registry/classifyError';
 import type { Core } from '../core';
@@ -46,6 +48,12 @@ export const toolsRouter = router({
     const entry = ctx.core.catalog.get(input.name);
     return entry ? ctx.core.pipeline.policy.view(entry) : null;
   }),
+  /**
+   * Makes a source's tools registry entries before a call names one (connects a saved MCP server,
+   * reads a saved agent's card, lists a gRPC source): NotFound for no such source,
+   * ConnectionFailed when it cannot be reached.
+   */
+  prepareSource: procedure.input(ToolSource).mutation(({ ctx, input }) => prepareSource(ctx.core.sourceKinds, input)),
   /** One call, no streaming: for scripts and the CLI-like uses of the UI (replay). */
   invoke: procedure.input(InvokeRequest).mutation(({ ctx, input, signal }) => ctx.core.pipeline.invoke({ ...invocationOf(ctx, input), signal })),
   /**

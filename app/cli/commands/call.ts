@@ -1,8 +1,8 @@
-import { operatorCaller } from '../../../shared/caller';
 import type { Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
 import type { InvocationOutcome } from '../../../shared/registry';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { contractFor } from '../contract';
 import { exitCodeFor, parseArgs, renderResult } from './toolCallText';
 import { timeoutMsOption } from '../options';
 import { jsonForTerminal, safeForTerminal, terminalMessage } from '../terminalText';
@@ -34,20 +34,20 @@ export function registerCall(program: Command, ctx: CliContext) {
       } catch (error) {
         throw new CliExit(ExitCode.Usage, (error as Error).message);
       }
-      const core = await ctx.getCore();
-      const { prepareSource } = await import('../../../main/registry/ToolSourceKind');
+      // Over the contract: the same procedures the console's invoke panel uses.
+      const contract = await contractFor(await ctx.getCore(), ctx.interrupted);
       try {
-        await prepareSource(core.sourceKinds, source);
+        await contract.tools.prepareSource(source);
       } catch (error) {
         if (isAppError(error) && error.code === 'ConnectionFailed') throw new CliExit(ExitCode.CannotConnect, `Cannot connect to ${source.kind}:${source.name}${error.step ? ` (${error.step})` : ''}: ${error.message}`);
         if (isAppError(error)) throw new CliExit(ExitCode.Failed, `${source.kind}:${source.name}: ${error.message}`);
         throw error;
       }
-      if (!core.catalog.get(tool)) {
-        const known = core.catalog.list({ source: `${source.kind}:${source.name}` }).map((entry) => entry.toolName);
+      if (!(await contract.tools.get({ name: tool }))) {
+        const known = (await contract.tools.list({ source: `${source.kind}:${source.name}` })).map((entry) => entry.toolName);
         throw new CliExit(ExitCode.Failed, `No tool named ${tool} is registered.${known.length ? ` ${source.kind}:${source.name} has: ${known.map((name) => safeForTerminal(name, 100)).join(', ')}` : ''}`);
       }
-      const outcome = await core.pipeline.invoke({ caller: operatorCaller('cli'), name: tool, arguments: args, timeoutMs: options.timeout, confirmed: options.yes, signal: ctx.interrupted });
+      const outcome = await contract.tools.invoke({ name: tool, arguments: args, timeoutMs: options.timeout, confirmed: options.yes });
       reportOutcome(ctx, outcome, options.json);
     });
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CompileFormat } from '../../../shared/agentTools';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { contractFor } from '../contract';
 import { excerpt, safeForTerminal, terminalName } from '../terminalText';
 
 /** `tooldeck compile --agent`: an agent's Clawdapus tools.json or Language Operator config.yaml from the workspace's pod files. */
@@ -24,7 +25,7 @@ export function registerCompile(program: Command, ctx: CliContext) {
           (error: Error) => ctx.io.stderr(`${safeForTerminal(server.name, 100)}: not discovered: ${excerpt(error.message, 400)}\n`),
         );
       }
-      const compiled = await core.agentTools.compile(flags.agent, flags.format);
+      const compiled = await (await contractFor(core)).agentTools.compile({ agent: flags.agent, format: flags.format });
       // Held definitions are left out on purpose: say so, on stderr, so the file on stdout stays clean.
       for (const item of compiled.withheld) ctx.io.stderr(`left out ${terminalName(item.name)}: ${safeForTerminal(item.reason, 400)}\n`);
       if (!flags.out) return ctx.io.stdout(compiled.text);

@@ -6,6 +6,7 @@ import { readBoundedText } from '../../../main/platform/readBounded';
 import type { GrpcServiceView, GrpcSourceView, GrpcTargetInput, GrpcTlsInput } from '../../../shared/grpc';
 import type { Core } from '../../../main/core';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { contractFor } from '../contract';
 import { keyValues } from '../targetOptions';
 import { collectKeyValue, timeoutMsOption } from '../options';
 import { jsonForTerminal, safeForTerminal, safeLines } from '../terminalText';
@@ -115,7 +116,7 @@ export function registerGrpc(program: Command, ctx: CliContext) {
       const core = await ctx.getCore();
       let view: GrpcSourceView;
       try {
-        view = await core.grpc.add({ name, ...target, protocol: flags.reflection ? 'reflection' : 'tools.v1', skipCheck: !flags.check });
+        view = await (await contractFor(core)).grpc.add({ name, ...target, protocol: flags.reflection ? 'reflection' : 'tools.v1', skipCheck: !flags.check });
       } catch (error) {
         cliFailure(error);
       }
@@ -128,7 +129,7 @@ export function registerGrpc(program: Command, ctx: CliContext) {
     .description('Remove a saved gRPC source and its secrets')
     .action(async (name: string) => {
       const core = await ctx.getCore();
-      await core.grpc.remove(name).catch(cliFailure);
+      await (await contractFor(core)).grpc.remove({ name }).catch(cliFailure);
       ctx.io.stdout(`Removed ${name}\n`);
     });
 
@@ -139,8 +140,9 @@ export function registerGrpc(program: Command, ctx: CliContext) {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean; refresh?: boolean }) => {
       const core = await ctx.getCore();
+      // --refresh lists every source at once, which the contract has no procedure for (the console refreshes one at a time).
       if (options.refresh) await core.grpc.refreshAll();
-      const views = core.grpc.list();
+      const views = await (await contractFor(core)).grpc.list();
       if (options.json) return ctx.io.stdout(`${jsonForTerminal(views)}\n`);
       if (!views.length) return ctx.io.stdout('No gRPC sources. Add one with: tooldeck grpc add <name> <host:port>\n');
       for (const view of views) {
@@ -155,8 +157,9 @@ export function registerGrpc(program: Command, ctx: CliContext) {
     .description('Calls of a tools.v1 tool carry this version (no version: the tool’s own again)')
     .action(async (name: string, tool: string, version: string | undefined) => {
       const core = await ctx.getCore();
+      const contract = await contractFor(core);
       await core.grpc.ensureListed(name).catch(cliFailure);
-      const view = await core.grpc.pin(name, tool, version).catch(cliFailure);
+      const view = await contract.grpc.pin({ name, tool, ...(version !== undefined ? { version } : {}) }).catch(cliFailure);
       const listed = view.tools.find((item) => item.name === tool);
       if (!listed) throw new CliExit(ExitCode.Failed, `${name} lists no tool "${tool}"`);
       ctx.io.stdout(`${safeLine(version ? `${tool} calls carry version ${version} (server lists ${listed.version}${listed.compatibleVersions.length ? `, accepts ${listed.compatibleVersions.join(', ')}` : ''})` : `${tool} calls carry its own version (${listed.version})`)}\n`);
@@ -167,7 +170,7 @@ export function registerGrpc(program: Command, ctx: CliContext) {
     .action(async (address: string, flags: TargetFlags & { json?: boolean }) => {
       const target = await targetFrom(address, flags);
       const core = await ctx.getCore();
-      const services = await core.grpc.explore(target).catch(cliFailure);
+      const services = await (await contractFor(core)).grpc.explore(target).catch(cliFailure);
       ctx.io.stdout(flags.json ? `${jsonForTerminal(services)}\n` : `${servicesText(services)}\n`);
     });
 

@@ -5,6 +5,7 @@ import { InvocationStatus } from '../../../shared/invocation';
 import type { InvocationRecord } from '../../../shared/invocation';
 import type { CliContext } from '../CliContext';
 import { CliExit, ExitCode } from '../CliContext';
+import { contractFor } from '../contract';
 import { clampLimit, collectChoice, parseAge, positiveInteger } from '../options';
 import { jsonForTerminal, safeForTerminal } from '../terminalText';
 
@@ -43,8 +44,8 @@ export function registerHistory(program: Command, ctx: CliContext) {
     .option('--json', 'print JSON')
     .action(async (options: { tool?: string; status?: InvocationStatus[]; since?: number; via?: CallerVia; agent?: string; operator?: boolean; limit: number; json?: boolean }) => {
       if (options.agent !== undefined && options.operator) throw new CliExit(ExitCode.Usage, '--agent and --operator exclude each other: a call is either an agent\'s or the operator\'s.');
-      const core = await ctx.getCore();
-      const page = core.history.list({
+      const contract = await contractFor(await ctx.getCore());
+      const page = await contract.history.list({
         tool: options.tool,
         status: options.status,
         since: options.since ? Date.now() - options.since : undefined,
@@ -64,9 +65,9 @@ export function registerHistory(program: Command, ctx: CliContext) {
     .addOption(new Option('--by <group>', 'group the calls by tool or by server').choices(['tool', 'server']).default('tool'))
     .option('--json', 'print JSON')
     .action(async (options: { since: number; by: string; json?: boolean }) => {
-      const core = await ctx.getCore();
+      const contract = await contractFor(await ctx.getCore());
       const until = Date.now();
-      const groups = core.history.breakdown({ since: until - options.since, until, by: options.by === 'tool' ? 'tool' : 'source' });
+      const groups = await contract.metrics.breakdown({ since: until - options.since, until, by: options.by === 'tool' ? 'tool' : 'source' });
       if (options.json) return ctx.io.stdout(`${jsonForTerminal(groups)}\n`);
       if (groups.length === 0) return ctx.io.stdout('No calls in that window.\n');
       ctx.io.stdout(`${'group'.padEnd(44)} ${'calls'.padStart(7)} ${'errors'.padStart(7)} ${'p50'.padStart(9)} ${'p95'.padStart(9)} ${'p99'.padStart(9)}\n`);

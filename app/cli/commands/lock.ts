@@ -3,6 +3,7 @@ import type { Core } from '../../../main/core';
 import type { ConnectOutcome } from '../../../main/lock/connectSources';
 import { NewSourcesPolicy, RevisionRef, type DefinitionDiff, type SourceReview, type ToolReview } from '../../../shared/lock';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { contractFor } from '../contract';
 import { jsonForTerminal, safeForTerminal, terminalName } from '../terminalText';
 import { formatDiff, reviewLine } from './lockOutput';
 
@@ -60,7 +61,7 @@ export function registerLock(program: Command, ctx: CliContext) {
     .action(async (flags: { json?: boolean }) => {
       const core = await lockCore(ctx);
       const outcomes = await connectAll(core);
-      const status = core.lock.status();
+      const status = await (await contractFor(core)).lock.status();
       const unreachable = outcomes.filter((outcome) => !outcome.ok).map((outcome) => ({ source: outcome.id, error: outcome.error ?? '' }));
       if (flags.json) return ctx.io.stdout(`${jsonForTerminal({ ...status, unreachable })}\n`);
       ctx.io.stdout(`${safeForTerminal(status.file)}${status.exists ? '' : ' (not written yet)'} · new sources: ${status.newSources}\n`);
@@ -81,7 +82,7 @@ export function registerLock(program: Command, ctx: CliContext) {
       const core = await lockCore(ctx);
       const id = await sourceArg(core, ref);
       if (from === 'current' || to === 'current') await connectOne(core, id);
-      const diff: DefinitionDiff = core.lock.compare({ source: id, from, to });
+      const diff: DefinitionDiff = await (await contractFor(core)).lock.compare({ source: id, from, to });
       if (flags.json) return ctx.io.stdout(`${jsonForTerminal(diff)}\n`);
       ctx.io.stdout(formatDiff(diff));
     });
@@ -93,7 +94,7 @@ export function registerLock(program: Command, ctx: CliContext) {
     .action(async (ref: string, flags: { json?: boolean }) => {
       const core = await lockCore(ctx);
       const id = await sourceArg(core, ref);
-      const revisions = core.lock.history(id);
+      const revisions = await (await contractFor(core)).lock.history({ source: id });
       if (flags.json) return ctx.io.stdout(`${jsonForTerminal(revisions)}\n`);
       if (revisions.length === 0) return ctx.io.stdout(`${terminalName(id)} has no revisions yet: connect it once.\n`);
       for (const revision of revisions) {
@@ -119,7 +120,8 @@ export function registerLock(program: Command, ctx: CliContext) {
         const unknown = tools.filter((tool) => !known.has(tool));
         if (unknown.length) throw new CliExit(ExitCode.Usage, `${terminalName(id)} has no tool ${unknown.map((tool) => safeForTerminal(tool)).join(', ')}; it has ${names([...known]) || 'none'}`);
         if (decision === 'reject' && tools.length === 0 && before.held === 0) return ctx.io.stdout(`${terminalName(id)}: nothing is held, nothing to reject.\n`);
-        const after = decision === 'approve' ? await core.lock.approve({ source: id, tools }) : await core.lock.reject({ source: id, tools });
+        const contract = await contractFor(core);
+        const after = decision === 'approve' ? await contract.lock.approve({ source: id, tools }) : await contract.lock.reject({ source: id, tools });
         const named = tools.length ? tools : decision === 'approve' ? after.tools.map((tool) => tool.tool) : before.tools.filter((tool) => tool.state !== 'approved').map((tool) => tool.tool);
         ctx.io.stdout(`${decision === 'approve' ? 'Approved' : 'Rejected'} ${named.length} tool(s) of ${terminalName(id)}: ${names(named)}\n`);
         if (after.held) ctx.io.stdout(`Still held: ${after.tools.filter((tool) => tool.state !== 'approved').map((tool) => `${terminalName(tool.tool)} (${tool.state})`).join(', ')}\n`);
@@ -134,7 +136,7 @@ export function registerLock(program: Command, ctx: CliContext) {
     .action(async (flags: { json?: boolean }) => {
       const core = await lockCore(ctx);
       const outcomes = await connectAll(core);
-      const status = core.lock.status();
+      const status = await (await contractFor(core)).lock.status();
       const drift = status.sources.flatMap((source) => driftOf(source, outcomes.find((outcome) => outcome.id === source.source)));
       const missing = outcomes.filter((outcome) => outcome.missing).map((outcome) => ({ source: outcome.id, tool: '', how: `is in tooldeck.lock but not configured here: ${outcome.error}` }));
       const unreachable = outcomes.filter((outcome) => !outcome.ok && !outcome.missing).map((outcome) => ({ source: outcome.id, error: outcome.error ?? '' }));
@@ -158,7 +160,7 @@ export function registerLock(program: Command, ctx: CliContext) {
       const core = await lockCore(ctx);
       const problem = lockProblem(core);
       if (problem) throw new CliExit(ExitCode.Failed, `${problem}; fix or delete it first. Nothing was written.`);
-      await core.lock.setNewSources(policy);
+      await (await contractFor(core)).lock.setNewSources({ policy });
       ctx.io.stdout(`New sources: ${policy} (${safeForTerminal(core.lock.file)})\n`);
     });
 }

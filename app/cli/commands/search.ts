@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { reasonOf } from '../../../shared/errors';
 import type { CliContext } from '../CliContext';
+import { contractFor } from '../contract';
 import { positiveInteger } from '../options';
 import { excerpt, jsonForTerminal, safeForTerminal } from '../terminalText';
-import { operatorCaller } from '../../../shared/caller';
 
 export function registerSearch(program: Command, ctx: CliContext) {
   program
@@ -40,8 +40,7 @@ export function registerSearch(program: Command, ctx: CliContext) {
         for (const tool of cached?.tools ?? []) core.search.upsert(toolDocument(mcpToolEntry(server.name, tool)));
       }
       // The same search as the console's palette (tools.search), over the contract.
-      const { createCaller } = await import('../../../main/rpc/router');
-      const hits = await createCaller({ core, caller: operatorCaller('cli') }).tools.search({ query, limit: options.limit });
+      const hits = await (await contractFor(core)).tools.search({ query, limit: options.limit });
       if (options.json) return ctx.io.stdout(`${jsonForTerminal(hits)}\n`);
       if (undiscovered) ctx.io.stderr(`${undiscovered} server(s) have never been discovered; run with --refresh.\n`);
       const unlisted = core.grpc.list().filter((source) => source.state === 'pending').length;
