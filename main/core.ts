@@ -39,6 +39,7 @@ import { SystemService } from './system/SystemService';
 import { USER_LOCK_DECISIONS_FILE, UserLockDecisions } from './lock/UserLockDecisions';
 import { DefinitionLock } from './lock/DefinitionLock';
 import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
+import { ApprovalBook } from './approvals/ApprovalBook';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
 export interface CoreDeps {
@@ -117,6 +118,8 @@ export interface Core {
   /** Every recorded call as it happens, for live charts and the history view. */
   readonly liveCalls: LiveFeed<InvocationRecord>;
   readonly settings: SettingsStore;
+  /** Calls held for a person's approval (Orloj ToolApprovals in the data dir), listed and decided from any process. */
+  readonly approvals: ApprovalBook;
   close(): Promise<void>;
 }
 
@@ -132,6 +135,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const system = new SystemService({ appVersion: deps.appVersion, host: deps.host, dataDir: deps.dataDir, versions: deps.versions });
   const settings = new SettingsStore(deps.dataDir);
   const { history: retention } = await settings.load();
+  const approvals = new ApprovalBook({ dataDir: deps.dataDir, logger });
   const { store: history, report: historyReport } = openInvocationStore(join(deps.dataDir, DATABASE_FILE_NAME), { retention });
   if (historyReport.recovered || !historyReport.persistent) logger.warn(historyReport.message);
   history.onWriteError((error) => logger.error('history write failed', { error: error.message }));
@@ -295,7 +299,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     metrics,
     liveCalls,
     settings,
+    approvals,
     async close() {
+      // Calls still held for approval end first (denied: Tooldeck stopped), before what they would call closes.
+      await approvals.close();
       detachSearch();
       stopPolicy();
       stopLockWorkspace();
