@@ -79,8 +79,7 @@ describe('approvals router', () => {
 
   it('streams the list again when a call is held', async () => {
     const rpc = callerFor({ core, caller: operatorCaller('ui') });
-    const controller = new AbortController();
-    const stream = (await rpc.watch(undefined, { signal: controller.signal }))[Symbol.asyncIterator]();
+    const stream = (await rpc.watch())[Symbol.asyncIterator]();
     const first = await stream.next();
     expect(first.done).toBe(false);
     const { name } = await held();
@@ -89,7 +88,7 @@ describe('approvals router', () => {
       if (next.done) throw new Error('the subscription ended');
       if (next.value.some((approval) => approval.metadata.name === name && approval.status.phase === 'Pending')) break;
     }
-    controller.abort();
+    await stream.return?.();
     await core.approvals.decide(name, 'deny', 'alice');
   });
 });
