@@ -27,9 +27,10 @@ const run: CommandModule = async () => (await import('./commands/run')).register
 const resources: CommandModule = async () => (await import('./commands/resources')).registerResources;
 const lock: CommandModule = async () => (await import('./commands/lock')).registerLock;
 const lint: CommandModule = async () => (await import('./commands/lint')).registerLint;
+const approvals: CommandModule = async () => (await import('./commands/approvals')).registerApprovals;
 
 /** Every command module, in the order `tooldeck --help` lists their commands. */
-const COMMAND_MODULES: readonly CommandModule[] = [info, serve, mcp, grpc, call, search, compile, a2a, kube, operator, history, run, resources, lock, lint];
+const COMMAND_MODULES: readonly CommandModule[] = [info, serve, mcp, grpc, call, search, compile, a2a, kube, operator, history, run, resources, lock, lint, approvals];
 
 /** The module registering each top-level command (program.test.ts checks it against what they register). */
 export const COMMAND_MODULE_OF: Readonly<Record<string, CommandModule>> = {
@@ -51,6 +52,7 @@ export const COMMAND_MODULE_OF: Readonly<Record<string, CommandModule>> = {
   reconcile: resources,
   lock,
   lint,
+  approvals,
 };
 
 /**

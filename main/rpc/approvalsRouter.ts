@@ -1,19 +1,10 @@
-import { userInfo } from 'node:os';
 import { z } from 'zod';
 import { ApprovalDecision, ApprovalName } from '../../shared/approvals';
 import { AppError } from '../../shared/errors';
 import type { Caller } from '../../shared/caller';
+import { operatorName } from '../approvals/operatorName';
 import { watch } from '../platform/AsyncQueue';
 import { procedure, router } from './trpc';
-
-/** Who decides, when the operator does not say: the account Tooldeck runs as (Orloj's `decided_by` is free text). */
-export function operatorName(): string {
-  try {
-    return userInfo().username || 'operator';
-  } catch {
-    return 'operator';
-  }
-}
 
 /** Only the operator decides: an agent's credential never opens the console, and this says so if one ever did. */
 function requireOperator(caller: Caller) {
