@@ -91,6 +91,7 @@ export class ApprovalBook implements ApprovalHolder {
   private readonly watcher?: FolderWatch;
   /** Parsed approval files by name, reused while the file is unchanged (list() runs on every change). */
   private readonly cache = new Map<string, { stamp: string; approval: ToolApproval }>();
+  private readonly decisionCache = new Map<string, { stamp: string; record: DecisionRecord }>();
   /** Files already reported as unreadable, so a bad file is logged once, not on every list. */
   private readonly reported = new Set<string>();
   private readonly work = new Set<Promise<unknown>>();
@@ -374,6 +375,17 @@ export class ApprovalBook implements ApprovalHolder {
    */
   private async readDecision(name: string): Promise<DecisionRecord | undefined> {
     const path = this.decisionPath(name);
+    let stamp: string;
+    try {
+      const info = await stat(path);
+      stamp = `${info.ino}:${info.size}:${info.mtimeMs}`;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      return this.unreadableDecision(path, error);
+    }
+    // Decisions are published once and never replaced: the inbox's history is read from memory.
+    const cached = this.decisionCache.get(name);
+    if (cached?.stamp === stamp) return cached.record;
     let json: unknown;
     try {
       json = parseJson(await readBoundedText(path, { ...DECISION_FILE_LIMIT, regularOnly: true }), path);
@@ -382,8 +394,9 @@ export class ApprovalBook implements ApprovalHolder {
       return this.unreadableDecision(path, error);
     }
     const parsed = DecisionRecord.safeParse(json);
-    if (!parsed.success) return this.unreadableDecision(path, new Error(`not a decision: ${issueText(parsed.error)}`));
-    return parsed.data;
+    const record = parsed.success ? parsed.data : await this.unreadableDecision(path, new Error(`not a decision: ${issueText(parsed.error)}`));
+    this.decisionCache.set(name, { stamp, record });
+    return record;
   }
 
   private async unreadableDecision(path: string, error: unknown): Promise<DecisionRecord> {
@@ -406,6 +419,7 @@ export class ApprovalBook implements ApprovalHolder {
       await rm(this.approvalPath(name), { force: true });
       await rm(this.decisionPath(name), { force: true });
       this.cache.delete(name);
+      this.decisionCache.delete(name);
     }
   }
 
