@@ -158,7 +158,12 @@ export class ApprovalBook implements ApprovalHolder {
         // A random suffix makes a clash unlikely; an existing approval is never replaced.
         for (let attempt = 0; ; attempt++) {
           this.waiters.set(approval.metadata.name, waiter);
-          if (await writeFileAtomicIfAbsent(this.approvalPath(approval.metadata.name), serialize(approval))) return;
+          const published = await writeFileAtomicIfAbsent(this.approvalPath(approval.metadata.name), serialize(approval)).catch((error: unknown) => {
+            this.waiters.delete(approval.metadata.name);
+            throw error;
+          });
+          // Published, or ended meanwhile (the book closed and wrote the file's end itself).
+          if (published || finished) return;
           this.waiters.delete(approval.metadata.name);
           if (attempt >= 4) throw new AppError('Internal', `Could not find a free approval name in ${this.folder}.`);
           approval.metadata.name = approvalName(request.agent, request.tool);
@@ -167,6 +172,8 @@ export class ApprovalBook implements ApprovalHolder {
       this.track(
         publish().then(
           () => {
+            // Ended while its file was being written (the book closed): nothing left to arm.
+            if (finished) return;
             cancelTimer = this.clock.setTimeout(() => void this.end(approval.metadata.name, { phase: 'Expired', decided_at: iso(this.clock.now()) }), ttlMs);
             options.signal?.addEventListener('abort', onAbort, { once: true });
             this.changed();
