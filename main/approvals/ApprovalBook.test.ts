@@ -1,6 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -280,5 +281,35 @@ describe('ApprovalBook', () => {
     await book.settled();
     const names = (await book.list()).map((approval) => approval.metadata.name);
     expect(names).toEqual([pending.name, decidedNames[3], decidedNames[2]]);
+  });
+});
+
+describe('ApprovalBook and a holder that is gone', () => {
+  it('ends a Pending approval whose holding process ended (a crashed gateway), so nobody approves a call that cannot run', async () => {
+    const dataDir = newDataDir();
+    const holder = openBook({ dataDir });
+    const { name } = await holdCall(holder);
+    const folder = join(dataDir, 'approvals');
+    expect(JSON.parse(readFileSync(join(folder, `${name}.holder.json`), 'utf8'))).toEqual({ host: hostname(), pid: process.pid });
+    // A process that has ended stands for the gateway that crashed while holding the call.
+    const ended = spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    writeFileSync(join(folder, `${name}.holder.json`), JSON.stringify({ host: hostname(), pid: ended.pid }));
+
+    const console = openBook({ dataDir, watch: false });
+    expect((await console.get(name)).status).toMatchObject({ phase: 'Denied', decided_by: 'tooldeck', comment: `Canceled: the process that held the call (pid ${ended.pid}) ended before anyone decided` });
+    await expect(console.decide(name, 'approve', 'alice')).rejects.toMatchObject({ code: 'AlreadyExists', message: expect.stringContaining(`(Canceled: the process that held the call (pid ${ended.pid}) ended before anyone decided)`) });
+  });
+
+  it('counts an approval as held while its holder runs, on another machine, or without a holder file', async () => {
+    const dataDir = newDataDir();
+    const holder = openBook({ dataDir });
+    const folder = join(dataDir, 'approvals');
+    const running = await holdCall(holder);
+    const elsewhere = await holdCall(holder);
+    writeFileSync(join(folder, `${elsewhere.name}.holder.json`), JSON.stringify({ host: `not-${hostname()}`, pid: 999_999_999 }));
+    const unknown = await holdCall(holder);
+    rmSync(join(folder, `${unknown.name}.holder.json`));
+    const console = openBook({ dataDir, watch: false });
+    for (const { name } of [running, elsewhere, unknown]) expect((await console.get(name)).status.phase).toBe('Pending');
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -18,6 +19,8 @@ import type { ApprovalHolder, HoldOptions, HoldRequest } from './ApprovalHolder'
 /** The folder of the data dir that holds approvals: `<name>.json`, and `<name>.decision.json` once one is decided. */
 export const APPROVALS_FOLDER = 'approvals';
 const DECISION_SUFFIX = '.decision.json';
+/** Which process holds a Pending approval: `{host, pid}`. Without it, nobody could tell an approval whose gateway crashed from one still held. */
+const HOLDER_SUFFIX = '.holder.json';
 
 /** Decided approvals kept for the inbox's history; older ones are removed as new ones end. */
 export const DEFAULT_KEEP_DECIDED = 500;
@@ -45,6 +48,8 @@ const DecisionRecord = z.object({
   canceled: z.boolean().optional(),
 });
 type DecisionRecord = z.infer<typeof DecisionRecord>;
+
+const HolderRecord = z.object({ host: z.string(), pid: z.number().int().positive() });
 
 export type ApprovalVerdict = 'approve' | 'deny';
 
@@ -162,8 +167,13 @@ export class ApprovalBook implements ApprovalHolder {
             this.waiters.delete(approval.metadata.name);
             throw error;
           });
-          // Published, or ended meanwhile (the book closed and wrote the file's end itself).
-          if (published || finished) return;
+          if (published) {
+            // Written after the approval, so an approval never gets another's holder; until then it counts as held.
+            await writeFileAtomic(this.holderPath(approval.metadata.name), serialize({ host: hostname(), pid: process.pid }));
+            return;
+          }
+          // Ended meanwhile (the book closed and wrote the file's end itself).
+          if (finished) return;
           this.waiters.delete(approval.metadata.name);
           if (attempt >= 4) throw new AppError('Internal', `Could not find a free approval name in ${this.folder}.`);
           approval.metadata.name = approvalName(request.agent, request.tool);
@@ -279,6 +289,34 @@ export class ApprovalBook implements ApprovalHolder {
     return join(this.folder, `${name}${DECISION_SUFFIX}`);
   }
 
+  private holderPath(name: string): string {
+    return join(this.folder, `${name}${HOLDER_SUFFIX}`);
+  }
+
+  /**
+   * Why nobody holds a Pending approval any more — its process (on this machine) has ended, as when
+   * a gateway crashed — or undefined while it may still be held (another machine's process, or no
+   * holder file to tell). Approving it could run nothing, so it ends instead.
+   */
+  private async holderGone(name: string): Promise<string | undefined> {
+    let holder: z.infer<typeof HolderRecord>;
+    try {
+      const parsed = HolderRecord.safeParse(JSON.parse(await readBoundedText(this.holderPath(name), { ...DECISION_FILE_LIMIT, regularOnly: true })));
+      if (!parsed.success) return undefined;
+      holder = parsed.data;
+    } catch {
+      return undefined;
+    }
+    if (holder.host !== hostname() || holder.pid === process.pid) return undefined;
+    try {
+      process.kill(holder.pid, 0);
+      return undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') return undefined;
+    }
+    return `the process that held the call (pid ${holder.pid}) ended before anyone decided`;
+  }
+
   /** Ends a held approval the way the holder does (expiry, cancellation): unless a decision was written first, which then counts. */
   private async end(name: string, record: DecisionRecord): Promise<void> {
     const waiter = this.waiters.get(name);
@@ -308,7 +346,9 @@ export class ApprovalBook implements ApprovalHolder {
     const onDisk = await this.readApproval(name).catch(() => undefined);
     const ended = withDecision(waiter.approval, record);
     await this.track(
-      writeFileAtomic(this.approvalPath(name), serialize(ended)).catch((error: unknown) => this.logger.error('approval status not written', { name, error: reasonOf(error) })),
+      writeFileAtomic(this.approvalPath(name), serialize(ended))
+        .then(() => rm(this.holderPath(name), { force: true }))
+        .catch((error: unknown) => this.logger.error('approval status not written', { name, error: reasonOf(error) })),
     );
     this.changed();
     void this.track(this.prune().catch((error: unknown) => this.logger.warn('old approvals not removed', { error: reasonOf(error) })));
@@ -356,10 +396,15 @@ export class ApprovalBook implements ApprovalHolder {
     const approval = await this.readApproval(name);
     const record = maybeDecided ? await this.readDecision(name) : undefined;
     if (record) return withDecision(approval, record);
-    if (approval.status.phase === 'Pending' && this.clock.now() >= Date.parse(approval.status.expires_at)) {
-      return { ...approval, status: { phase: 'Expired', expires_at: approval.status.expires_at } };
-    }
-    return approval;
+    if (approval.status.phase !== 'Pending') return approval;
+    if (this.clock.now() >= Date.parse(approval.status.expires_at)) return { ...approval, status: { phase: 'Expired', expires_at: approval.status.expires_at } };
+    const gone = await this.holderGone(name);
+    if (!gone) return approval;
+    // Ended for every reader at once, by the same create-if-absent as any decision.
+    const ended = canceledRecord(this.clock.now(), gone);
+    if (await this.publish(name, ended)) return withDecision(approval, ended);
+    const winner = await this.readDecision(name);
+    return winner ? withDecision(approval, winner) : approval;
   }
 
   private async readApproval(name: string): Promise<ToolApproval> {
@@ -425,6 +470,7 @@ export class ApprovalBook implements ApprovalHolder {
       const name = approval.metadata.name;
       await rm(this.approvalPath(name), { force: true });
       await rm(this.decisionPath(name), { force: true });
+      await rm(this.holderPath(name), { force: true });
       this.cache.delete(name);
       this.decisionCache.delete(name);
     }
@@ -493,7 +539,7 @@ function notPending(name: string, status: ToolApprovalStatus): AppError {
       ? `it expired at ${status.expires_at}`
       : status.phase === 'Pending'
         ? 'it is being decided'
-        : `it was ${status.phase === 'Approved' ? 'approved' : 'denied'}${status.decided_by ? ` by ${status.decided_by}` : ''}${status.decided_at ? ` at ${status.decided_at}` : ''}`;
+        : `it was ${status.phase === 'Approved' ? 'approved' : 'denied'}${status.decided_by ? ` by ${status.decided_by}` : ''}${status.decided_at ? ` at ${status.decided_at}` : ''}${status.decided_by === TOOLDECK_DECIDER && status.comment ? ` (${status.comment})` : ''}`;
   return new AppError('AlreadyExists', `Approval ${name} is no longer Pending: ${how}.`, { step: 'decided' });
 }
 
