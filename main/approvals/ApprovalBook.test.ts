@@ -313,3 +313,12 @@ describe('ApprovalBook and a holder that is gone', () => {
     for (const { name } of [running, elsewhere, unknown]) expect((await console.get(name)).status.phase).toBe('Pending');
   });
 });
+
+describe('ApprovalBook.hold with arguments that are not JSON', () => {
+  it('refuses them in a sentence and holds nothing', async () => {
+    const dataDir = newDataDir();
+    const book = openBook({ dataDir });
+    await expect(book.hold(request({ input: { size: 10n } }))).rejects.toMatchObject({ code: 'InvalidInput', message: expect.stringMatching(/^The arguments of a held call must be JSON: /) });
+    expect(readdirSync(join(dataDir, 'approvals'))).toEqual([]);
+  });
+});

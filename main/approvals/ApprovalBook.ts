@@ -122,6 +122,12 @@ export class ApprovalBook implements ApprovalHolder {
     if (options.signal?.aborted) return Promise.reject(canceledError(undefined, reasonOf(options.signal.reason, 'the call was canceled')));
     const ttlMs = request.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
     if (!Number.isFinite(ttlMs) || ttlMs <= 0) return Promise.reject(new AppError('InvalidInput', `An approval's time to live must be a positive number of milliseconds, not ${ttlMs}.`));
+    let digest: string;
+    try {
+      digest = approvalInputDigest(request.input);
+    } catch (error) {
+      return Promise.reject(new AppError('InvalidInput', `The arguments of a held call must be JSON: ${reasonOf(error)}`));
+    }
     const created = this.clock.now();
     const approval: ToolApproval = {
       apiVersion: 'orloj.dev/v1',
@@ -137,7 +143,7 @@ export class ApprovalBook implements ApprovalHolder {
         ttl: formatDuration(ttlMs),
       },
       status: { phase: 'Pending', expires_at: iso(created + ttlMs) },
-      binding: { input_digest: approvalInputDigest(request.input), policy_version: request.policyVersion, ...(request.risk ? { risk: request.risk } : {}) },
+      binding: { input_digest: digest, policy_version: request.policyVersion, ...(request.risk ? { risk: request.risk } : {}) },
     };
     return new Promise<ToolApproval>((resolve, reject) => {
       let finished = false;
@@ -169,7 +175,9 @@ export class ApprovalBook implements ApprovalHolder {
           });
           if (published) {
             // Written after the approval, so an approval never gets another's holder; until then it counts as held.
-            await writeFileAtomic(this.holderPath(approval.metadata.name), serialize({ host: hostname(), pid: process.pid }));
+            await writeFileAtomic(this.holderPath(approval.metadata.name), serialize({ host: hostname(), pid: process.pid })).catch((error: unknown) =>
+              this.logger.warn('approval holder not recorded: it counts as held until it ends', { name: approval.metadata.name, error: reasonOf(error) }),
+            );
             return;
           }
           // Ended meanwhile (the book closed and wrote the file's end itself).
