@@ -1,4 +1,6 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApprovalBook } from '../main/approvals/ApprovalBook';
@@ -76,4 +78,58 @@ test('a held call shows in the inbox with its arguments, and Approve in the page
   await expect(page.getByRole('article', { name: `Approval ${deployName}` })).toHaveCount(0);
   await expect(navigation.getByLabel('1 waiting for a decision')).toHaveText('1');
   await expect(page.getByRole('table', { name: 'Decided approvals' }).getByRole('row', { name: deployName })).toContainText('Approved');
+});
+
+/** A page another local server serves (any dev server of the operator's), trying every way a page can POST a decision. */
+function attackPage(approveUrl: string): string {
+  const body = JSON.stringify({ decided_by: 'mallory', comment: 'approved from another site' });
+  return `<!doctype html><title>attacker</title><body><iframe name="sink"></iframe><script>
+  const url = ${JSON.stringify(approveUrl)};
+  const body = ${JSON.stringify(body)};
+  const settle = (p) => p.then(() => 'resolved', () => 'rejected');
+  const attacks = [
+    settle(fetch(url, { method: 'POST', mode: 'no-cors', credentials: 'include', body, headers: { 'Content-Type': 'text/plain' } })),
+    settle(fetch(url, { method: 'POST', credentials: 'include', body, headers: { 'Content-Type': 'application/json' } })),
+    new Promise((done) => {
+      const form = document.createElement('form');
+      form.method = 'POST'; form.action = url; form.enctype = 'text/plain'; form.target = 'sink';
+      // text/plain sends name=value: this name and value make the body valid JSON with one more key.
+      const field = document.createElement('input'); field.name = body.slice(0, -1) + ',"x":"'; field.value = '"}';
+      form.appendChild(field); document.body.appendChild(form);
+      document.querySelector('iframe').onload = () => done('form'); form.submit();
+    }),
+  ];
+  Promise.all(attacks).then((results) => { document.title = 'done:' + results.join(','); });
+  </script></body>`;
+}
+
+test('a page of another local site cannot approve a held call, even in the browser the console is open in', async ({ browser }) => {
+  const held = hold({ ...base, agent: 'planner-bot', tool: 'mcp:ops.deploy_service', input: { service: 'billing-api' }, reason: 'ToolPermission ops: write needs approval', risk: 'high', taskRef: 'session-13' });
+  const name = (await held.created).metadata.name;
+  const attacker = createServer((_req, res) => {
+    res.setHeader('Content-Type', 'text/html');
+    res.end(attackPage(`${console_.origin}/v1/tool-approvals/${name}/approve`));
+  });
+  await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+  try {
+    const context = await browser.newContext();
+    const consolePage = await context.newPage();
+    await consolePage.goto(console_.url);
+    await expect(consolePage.getByRole('navigation', { name: 'Sections' })).toBeVisible();
+    const page = await context.newPage();
+    const statuses: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().startsWith(console_.origin)) statuses.push(response.status());
+    });
+    await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
+    await expect(page).toHaveTitle(/^done:/, { timeout: 30_000 });
+    // What the browser let the page see of the console's answers is a refusal; the approval is untouched.
+    for (const status of statuses) expect(status).toBe(403);
+    expect((await book.get(name)).status.phase).toBe('Pending');
+    await context.close();
+  } finally {
+    attacker.close();
+  }
+  await book.decide(name, 'deny', 'alice', 'end of the attack test');
+  expect(await held.outcome).toMatch(/was denied by alice: end of the attack test/);
 });
