@@ -47,8 +47,7 @@ import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
 import { Gateway } from './gateway/Gateway';
 import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
 import type { LanguageAgentSpec } from '../shared/kube';
-import type { ApprovalHolder } from './approvals/ApprovalHolder';
-import { AppError } from '../shared/errors';
+import { ApprovalBook } from './approvals/ApprovalBook';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
 export interface CoreDeps {
@@ -129,6 +128,8 @@ export interface Core {
   /** Every recorded call as it happens, for live charts and the history view. */
   readonly liveCalls: LiveFeed<InvocationRecord>;
   readonly settings: SettingsStore;
+  /** Calls held for a person's approval (Orloj ToolApprovals in the data dir), listed and decided from any process. */
+  readonly approvals: ApprovalBook;
   /** The MCP gateway for agents: their credentials, grants and live traffic; started on demand. */
   readonly gateway: Gateway;
   close(): Promise<void>;
@@ -146,6 +147,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const system = new SystemService({ appVersion: deps.appVersion, host: deps.host, dataDir: deps.dataDir, versions: deps.versions });
   const settings = new SettingsStore(deps.dataDir);
   const { history: retention } = await settings.load();
+  const approvals = new ApprovalBook({ dataDir: deps.dataDir, logger });
   const { store: history, report: historyReport } = openInvocationStore(join(deps.dataDir, DATABASE_FILE_NAME), { retention });
   if (historyReport.recovered || !historyReport.persistent) logger.warn(historyReport.message);
   history.onWriteError((error) => logger.error('history write failed', { error: error.message }));
@@ -283,9 +285,6 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       const spec = (doc.stored as { spec?: Partial<LanguageAgentSpec> }).spec;
       return [{ name: doc.identity.name, tools: (spec?.tools ?? []).filter((tool) => tool.enabled !== false).map((tool) => tool.name) }];
     });
-  const approvals: ApprovalHolder = {
-    hold: () => Promise.reject(new AppError('PolicyDenied', 'This call needs a person to approve it, and no approvals inbox is open.')),
-  };
   const gateway = new Gateway({
     dataDir: deps.dataDir,
     appVersion: deps.appVersion,
@@ -350,9 +349,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     metrics,
     liveCalls,
     settings,
+    approvals,
     gateway,
     async close() {
+      // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
       await gateway.close();
+      await approvals.close();
       detachSearch();
       stopLockWorkspace();
       stopPins();

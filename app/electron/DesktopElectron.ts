@@ -27,6 +27,13 @@ export interface DesktopElectron {
   Menu: { buildFromTemplate(template: MenuItemConstructorOptions[]): unknown; setApplicationMenu(menu: never): void };
   safeStorage: DesktopSafeStorage;
   screen: { getAllDisplays(): Array<{ workArea: { x: number; y: number; width: number; height: number } }> };
+  /** Desktop notifications from the main process (plain title and body; no actions, no HTML). */
+  Notification: { new (options: { title: string; body: string }): DesktopNotification; isSupported(): boolean };
+}
+
+export interface DesktopNotification {
+  show(): void;
+  on(event: 'click', listener: () => void): unknown;
 }
 
 export interface DesktopApp {

@@ -47,6 +47,9 @@ const desktopElectron: DesktopElectron = {
   get screen() {
     return electron.screen;
   },
+  get Notification() {
+    return electron.Notification;
+  },
 };
 
 startDesktopApp({

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createCore, type Core, type CoreDeps } from '../../main/core';
 import { DESKTOP_EVENT } from '../../shared/desktop';
 import { IPC_CALL, IPC_EVENT, IPC_SUBSCRIBE, type IpcCallResult, type IpcEvent } from '../../shared/ipc';
+import { ApprovalBook } from '../../main/approvals/ApprovalBook';
 import type { UpdaterLike } from './AppUpdates';
 import { startDesktopApp, type DesktopAppOptions } from './startDesktopApp';
 import { FakeElectron, FakeInstanceLocks, type FakeBrowserWindow } from './testing/FakeElectron';
@@ -23,9 +24,9 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-/** A core that is only a close(): for tests of the shell around it. */
+/** A core that is only a close() and an empty approval book: for tests of the shell around it. */
 function closableCore(close: () => Promise<void> = async () => undefined) {
-  return { close: vi.fn(close) } as unknown as Core;
+  return { close: vi.fn(close), approvals: { list: async () => [], onChange: () => () => undefined } } as unknown as Core;
 }
 
 function launch(options: Partial<DesktopAppOptions> & { userData?: string; locks?: FakeInstanceLocks; packaged?: boolean; displays?: Array<{ x: number; y: number; width: number; height: number }> } = {}) {
@@ -357,6 +358,25 @@ describe('menu and updates', () => {
     window(fake).url = 'app://tooldeck/';
     fake.ipcListeners.get('tooldeck:desktop:install-update')![0]!(fake.ipcEvent(window(fake)), undefined);
     expect(updater.quitAndInstall).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('approval notices', () => {
+  it('shows a desktop notification when another process holds a call for approval, and a click opens the inbox', async () => {
+    const { fake, running } = launch({ createCore: (deps) => createCore({ ...deps, autoConnect: false, exampleWorkspace: false }) });
+    await fake.emitReady();
+    await running.started;
+    // The gateway is another process on the same data folder: here, a book of its own.
+    const gateway = new ApprovalBook({ dataDir: running.dataDir });
+    const held = gateway.hold({ agent: 'planner-bot', tool: 'mcp:ops.deploy', operationClass: 'write', input: { service: 'billing' }, reason: 'ToolPermission ops: write needs approval', policyVersion: 'v1', taskRef: 's1' }).catch((error: Error) => error.message);
+    await vi.waitFor(() => expect(fake.notifications).toHaveLength(1), { timeout: 10_000 });
+    expect(fake.notifications[0]!.options.title).toBe('planner-bot waits for your approval');
+    fake.notifications[0]!.click();
+    expect(desktopEvents(window(fake))).toContainEqual({ kind: 'navigate', section: 'approvals', params: {} });
+    await gateway.close();
+    expect(await held).toMatch(/canceled/);
+    fake.app.quit();
+    await vi.waitFor(() => expect(fake.exitCode).toBe(0));
   });
 });
 

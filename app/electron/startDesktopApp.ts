@@ -9,6 +9,7 @@ import { IPC_CALL, IPC_EVENT, IPC_SUBSCRIBE, IPC_UNSUBSCRIBE, type IpcCallMessag
 import { APP_VERSION } from '../common/appVersion';
 import { SECURITY_HEADERS } from '../common/contentSecurityPolicy';
 import { applicationMenuTemplate } from './applicationMenu';
+import { announceNewApprovals } from './approvalNotices';
 import { AppUpdates, type UpdaterLike } from './AppUpdates';
 import { DEEP_LINK_SCHEME, deepLinksIn, parseDeepLink, routeOf } from './deepLinks';
 import type { DesktopElectron, DesktopWindow } from './DesktopElectron';
@@ -284,9 +285,12 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
 
     let closed = false;
     let closing: Promise<void> | undefined;
+    /** Stops the approval notices once they run (they start after the core). */
+    const approvalNotices: { stop?: () => void } = {};
     app.on('will-quit', (event) => {
       if (closed) return;
       event.preventDefault();
+      approvalNotices.stop?.();
       closing ??= closeCore(corePromise, rpc, updates, log, options.quitTimeoutMs ?? 10_000).finally(() => {
         closed = true;
         app.quit();
@@ -318,6 +322,19 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
     }
     if (window === first && !first.isDestroyed()) await showApp(first);
     else if (!window) await showApp(await createWindow(`${APP_ORIGIN}${STARTING_PATH}`));
+    // Calls held for approval, by the gateway in this app or in another process on the data folder.
+    const approvalsLink = { kind: 'navigate' as const, section: 'approvals', params: {} };
+    approvalNotices.stop = announceNewApprovals({
+      approvals: (await corePromise).approvals,
+      electron,
+      platform,
+      logger: log,
+      open: () => {
+        if (!window && openWindowAt) openWindowAt(routeOf(approvalsLink));
+        else notify(approvalsLink);
+        focusWindow();
+      },
+    }).stop;
     updates?.start();
     log.info('started');
     return 'running';

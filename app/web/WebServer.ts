@@ -10,6 +10,7 @@ import { appRouter } from '../../main/rpc/router';
 import { SECURITY_HEADERS } from '../common/contentSecurityPolicy';
 import { checkFetchSite, checkHostAndOrigin, declaredBodyTooLarge, DEFAULT_MAX_BODY_BYTES, isLoopbackHost, presentedToken, tokensEqual } from '../../main/platform/requestGuard';
 import { operatorCaller } from '../../shared/caller';
+import { serveToolApprovals, TOOL_APPROVALS_PATH } from './toolApprovalsApi';
 
 export interface WebServerOptions {
   core: Core;
@@ -86,12 +87,15 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     if (!origin.ok) return refuse(res, origin.status, origin.reason);
     const path = new URL(req.url ?? '/', 'http://placeholder').pathname;
 
-    if (path.startsWith('/trpc/')) {
+    // The API — tRPC and Orloj's ToolApproval endpoints — answers only the operator's own pages and tools.
+    const toolApprovals = path === TOOL_APPROVALS_PATH || path.startsWith(`${TOOL_APPROVALS_PATH}/`);
+    if (path.startsWith('/trpc/') || toolApprovals) {
       const site = checkFetchSite(req.headers, 'api');
       if (!site.ok) return refuse(res, site.status, site.reason);
       // Before authentication: an oversized body is refused unread whoever sends it.
       if (declaredBodyTooLarge(req.headers, maxBodyBytes)) return refuse(res, 413, `Request bodies are limited to ${maxBodyBytes} bytes`);
       if (!tokensEqual(token, presentedToken(req.headers))) return refuse(res, 401, 'A valid console token is required (Authorization: Bearer …)');
+      if (toolApprovals) return void serveToolApprovals(req, res, path, options.core.approvals, options.core.logger);
       return trpc(req, res);
     }
     const site = checkFetchSite(req.headers, 'static');

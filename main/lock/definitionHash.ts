@@ -37,17 +37,22 @@ export function toolDefinition(tool: DefinitionSource): ToolDefinition {
 }
 
 /**
- * RFC 8785 canonical JSON. RFC 8785 has no form for strings that are not well-formed UTF-16 (lone
- * surrogates, which a hostile server can send as `\ud800` escapes); those definitions are hashed in
- * a separate domain, with such strings in JSON.stringify's escaped form, so they neither fail nor
- * collide with a well-formed definition.
+ * RFC 8785 canonical JSON of any JSON value. RFC 8785 has no form for strings that are not
+ * well-formed UTF-16 (lone surrogates, which a hostile peer can send as `\ud800` escapes); those
+ * values come back with such strings in JSON.stringify's escaped form and `wellFormed: false`, so a
+ * hash can put them in a separate domain: they neither fail nor collide with a well-formed value.
  */
-export function canonicalDefinitionJson(definition: ToolDefinition): { json: string; wellFormed: boolean } {
+export function rfc8785Json(value: unknown): { json: string; wellFormed: boolean } {
   try {
-    return { json: canonicalize(definition)!, wellFormed: true };
+    return { json: canonicalize(value)!, wellFormed: true };
   } catch {
-    return { json: canonicalize(escapeIllFormed(definition))!, wellFormed: false };
+    return { json: canonicalize(escapeIllFormed(value))!, wellFormed: false };
   }
+}
+
+/** RFC 8785 canonical JSON of a definition (see rfc8785Json). */
+export function canonicalDefinitionJson(definition: ToolDefinition): { json: string; wellFormed: boolean } {
+  return rfc8785Json(definition);
 }
 
 function escapeIllFormed(value: unknown): unknown {

@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/errors';
 import { a2aRouter } from './a2aRouter';
 import { appsRouter } from './appsRouter';
+import { approvalsRouter } from './approvalsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { grpcRouter } from './grpcRouter';
@@ -37,6 +38,7 @@ export const appRouter = router({
   lock: lockRouter,
   tasks: tasksRouter,
   apps: appsRouter,
+  approvals: approvalsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserWindowConstructorOptions, CustomScheme, MenuItemConstructorOptions, MessageBoxOptions } from 'electron';
-import type { DesktopApp, DesktopElectron, DesktopSession, DesktopWebContents, DesktopWindow, IpcEventLike } from '../DesktopElectron';
+import type { DesktopApp, DesktopElectron, DesktopNotification, DesktopSession, DesktopWebContents, DesktopWindow, IpcEventLike } from '../DesktopElectron';
 
 /**
  * A stand-in for the `electron` module (the binary cannot be downloaded here) that keeps the rules
@@ -18,7 +18,8 @@ import type { DesktopApp, DesktopElectron, DesktopSession, DesktopWebContents, D
  *     FakeInstanceLocks; a later caller gets false and the holder gets 'second-instance' (after ready);
  *   - ipcMain.handle: one handler per channel; webContents.send on a destroyed WebContents throws;
  *   - app.quit emits before-quit, closes windows, then will-quit (preventDefault stops the quit) and
- *     quit; app.exit ends at once without those events.
+ *     quit; app.exit ends at once without those events;
+ *   - Notification only after `ready`; shown ones are kept in `notifications`, with a click to send.
  * Every call is appended to `calls`, so tests can check the order things happened in.
  */
 export class FakeElectron implements DesktopElectron {
@@ -40,12 +41,16 @@ export class FakeElectron implements DesktopElectron {
   permissionCheck?: Parameters<DesktopSession['setPermissionCheckHandler']>[0];
   readonly app: FakeApp;
   readonly BrowserWindow: DesktopElectron['BrowserWindow'];
+  readonly Notification: DesktopElectron['Notification'];
+  /** Notifications shown, in order. */
+  readonly notifications: FakeNotification[] = [];
   private schemesRegistered = false;
   private readonly key = randomBytes(32);
 
   constructor(readonly options: { userData: string; packaged?: boolean; appPath?: string; locks?: FakeInstanceLocks; storageBackend?: string; displays?: Array<{ x: number; y: number; width: number; height: number }> }) {
     this.app = new FakeApp(this);
     this.BrowserWindow = browserWindowClassFor(this);
+    this.Notification = notificationClassFor(this);
   }
 
   /** Electron emitting `ready`. */
@@ -192,6 +197,36 @@ function browserWindowClassFor(fake: FakeElectron): DesktopElectron['BrowserWind
       return fake.windows.filter((w) => !w.isDestroyed());
     }
   };
+}
+
+function notificationClassFor(fake: FakeElectron): DesktopElectron['Notification'] {
+  return class extends FakeNotification {
+    constructor(options: { title: string; body: string }) {
+      fake.afterReady('new Notification', 'Notification cannot be used before the app is ready');
+      super(options, (notice) => fake.notifications.push(notice));
+    }
+    static isSupported() {
+      return true;
+    }
+  };
+}
+
+export class FakeNotification extends EventEmitter implements DesktopNotification {
+  constructor(
+    readonly options: { title: string; body: string },
+    private readonly onShow: (notice: FakeNotification) => void,
+  ) {
+    super();
+  }
+
+  show() {
+    this.onShow(this);
+  }
+
+  /** The operator clicking the notification. */
+  click() {
+    this.emit('click');
+  }
 }
 
 /** The single-instance locks of the machine, shared by fakes that stand for separate app processes. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationMs, parseDuration } from './duration';
+import { durationMs, formatDuration, parseDuration } from './duration';
 
 describe('parseDuration (Orloj: runtime durations are Go duration strings)', () => {
   it.each([
@@ -27,5 +27,16 @@ describe('parseDuration (Orloj: runtime durations are Go duration strings)', () 
   it('names the field when reading config', () => {
     expect(() => durationMs('soon', 'runtime.timeout')).toThrow(/^runtime\.timeout: Invalid duration "soon"/);
     expect(durationMs(1200, 'runtime.timeout')).toBe(1200);
+  });
+});
+
+describe('formatDuration (a spec ttl as Orloj writes it)', () => {
+  it('leaves out zero units and reads back as the same duration', () => {
+    expect(formatDuration(10 * 60_000)).toBe('10m');
+    expect(formatDuration(90 * 60_000)).toBe('1h30m');
+    expect(formatDuration(45_000)).toBe('45s');
+    expect(formatDuration(1500)).toBe('1500ms');
+    expect(formatDuration(0)).toBe('0s');
+    for (const ms of [1, 999, 61_000, 3_600_000, 3_723_000]) expect(parseDuration(formatDuration(ms))).toBe(ms);
   });
 });

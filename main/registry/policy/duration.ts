@@ -35,3 +35,17 @@ export function durationMs(value: string | number, field: string): number {
     throw new AppError('InvalidInput', `${field}: ${(error as Error).message}`);
   }
 }
+
+/**
+ * Milliseconds as a Go duration the way Orloj writes one in a spec ("10m", "1h30m", "45s",
+ * "1500ms"): units that are zero are left out, and a part of a second is written in milliseconds.
+ */
+export function formatDuration(ms: number): string {
+  const whole = Math.max(0, Math.round(ms));
+  if (whole === 0) return '0s';
+  if (whole % 1000 !== 0) return `${whole}ms`;
+  const hours = Math.floor(whole / 3_600_000);
+  const minutes = Math.floor((whole % 3_600_000) / 60_000);
+  const seconds = Math.floor((whole % 60_000) / 1000);
+  return `${hours ? `${hours}h` : ''}${minutes ? `${minutes}m` : ''}${seconds ? `${seconds}s` : ''}`;
+}

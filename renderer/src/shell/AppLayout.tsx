@@ -22,6 +22,7 @@ export function AppLayout({ linkKind }: { linkKind: LinkKind }) {
       component="button"
       label={s.label}
       leftSection={<s.icon size={18} stroke={1.6} />}
+      rightSection={s.badge ? <s.badge /> : undefined}
       active={s.id === current.id}
       aria-current={s.id === current.id ? 'page' : undefined}
       onClick={() => navigate(s.id)}

@@ -1,6 +1,7 @@
-import { IconChartLine, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
+import { IconChartLine, IconHandStop, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import { ServersView } from '../features/servers/ServersView';
+import { ApprovalsBadge } from '../features/approvals/ApprovalsBadge';
 import type { SectionId } from './sectionIds';
 
 // The first view (Servers) is in the entry chunk; every other section is fetched when first
@@ -8,6 +9,7 @@ import type { SectionId } from './sectionIds';
 const AgentsView = lazy(() => import('../features/agents/AgentsView').then((m) => ({ default: m.AgentsView })));
 const GrpcView = lazy(() => import('../features/grpc/GrpcView').then((m) => ({ default: m.GrpcView })));
 const ToolsView = lazy(() => import('../features/tools/ToolsView').then((m) => ({ default: m.ToolsView })));
+const ApprovalsView = lazy(() => import('../features/approvals/ApprovalsView').then((m) => ({ default: m.ApprovalsView })));
 const ResourcesView = lazy(() => import('../features/resources/ResourcesView').then((m) => ({ default: m.ResourcesView })));
 const ClusterView = lazy(() => import('../features/cluster/ClusterView').then((m) => ({ default: m.ClusterView })));
 const CollectionsView = lazy(() => import('../features/collections/CollectionsView').then((m) => ({ default: m.CollectionsView })));
@@ -22,6 +24,8 @@ export interface Section {
   component: ComponentType;
   /** Sections below the divider (settings, about). */
   footer?: boolean;
+  /** Drawn at the end of the navigation entry: a live count (in the entry chunk, so keep it small). */
+  badge?: ComponentType;
 }
 
 /** Every id of sectionIds.ts, in its order (sections.test.ts checks): each feature adds itself there and here. */
@@ -30,6 +34,7 @@ export const sections: Section[] = [
   { id: 'agents', label: 'Agents', icon: IconRobot, component: AgentsView },
   { id: 'grpc', label: 'gRPC', icon: IconServerBolt, component: GrpcView },
   { id: 'tools', label: 'Tools', icon: IconTool, component: ToolsView },
+  { id: 'approvals', label: 'Approvals', icon: IconHandStop, component: ApprovalsView, badge: ApprovalsBadge },
   { id: 'resources', label: 'Resources', icon: IconFileCode, component: ResourcesView },
   { id: 'cluster', label: 'Cluster', icon: IconCloudComputing, component: ClusterView },
   { id: 'collections', label: 'Collections', icon: IconListCheck, component: CollectionsView },
