@@ -295,6 +295,38 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     await core.gateway.stop();
   });
 
+  it('through the console’s own gateway, a held call waits as an Orloj ToolApproval in the data dir and runs once a person approves it', async () => {
+    const own = await core.gateway.start({ port: 0 });
+    const client = new LegacyClient({ name: 'agent-under-test', version: '1' });
+    await client.connect(new LegacyTransport(new URL(own.url!), { requestInit: { headers: { Authorization: `Bearer ${builder}` } } }));
+    const pending = client.callTool({ name: 'everything.get-sum', arguments: { b: 30, a: 12 } });
+    const held = await vi.waitFor(async () => {
+      const found = (await core.approvals.list()).find((approval) => approval.status.phase === 'Pending' && approval.spec.agent === 'builder');
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(held.spec).toMatchObject({ tool: 'mcp:everything.get-sum', agent: 'builder', input: { a: 12, b: 30 }, reason: expect.stringMatching(/builder-sums-need-approval/), ttl: '10m' });
+    expect(held.binding.input_digest).toMatch(/^[0-9a-f]{64}$/);
+    await core.approvals.decide(held.metadata.name, 'approve', 'ops', 'fine');
+    expect(JSON.stringify((await pending).content)).toMatch(/42/);
+    // Consumed by its one call: deciding again is a conflict.
+    await expect(core.approvals.decide(held.metadata.name, 'deny', 'ops')).rejects.toThrow(/no longer pending|already/i);
+    // Another call with other arguments needs its own approval; denied, it never runs.
+    const second = client.callTool({ name: 'everything.get-sum', arguments: { a: 1, b: 1 } });
+    const next = await vi.waitFor(async () => {
+      const found = (await core.approvals.list()).find((approval) => approval.status.phase === 'Pending' && approval.spec.agent === 'builder');
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(next.metadata.name).not.toBe(held.metadata.name);
+    await core.approvals.decide(next.metadata.name, 'deny', 'ops', 'not now');
+    const denied = await second;
+    expect(denied.isError).toBe(true);
+    expect(JSON.stringify(denied.content)).toMatch(/denied/i);
+    await client.close();
+    await core.gateway.stop();
+  });
+
   describe('guards', () => {
     it('401 without a credential or with a malformed one, 403 for a wrong secret or an unknown agent — one sentence each', async () => {
       expect((await raw({ body: initialize })).status).toBe(401);
