@@ -7,6 +7,7 @@ import type { InvocationOutcome } from '../../../shared/registry';
 import type { Core } from '../../../main/core';
 import type { McpConnection } from '../../../main/mcp/McpConnection';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { contractFor } from '../contract';
 import { registerMcpAuth } from './mcpAuth';
 import { exitCodeFor, parseArgs, renderResult } from './toolCallText';
 import { addCallTaskOptions, registerMcpTasks, taskEventLine, taskOptionsFrom, terminalAnswers, type CallTaskFlags } from './mcpTasks';
@@ -132,7 +133,8 @@ export function registerMcp(program: Command, ctx: CliContext) {
       const unknown = names.filter((name) => !servers.some((server) => server.name === name));
       if (unknown.length > 0) throw new CliExit(ExitCode.Failed, `No server named ${unknown.map((name) => `"${name}"`).join(', ')}`);
       const configs = servers.flatMap((server) => (server.config && (names.length === 0 || names.includes(server.name)) ? [server.config] : []));
-      ctx.io.stdout(await core.mcp.exportServers(configs, { includeSecrets: options.includeSecrets }));
+      // With secrets, past the contract: the console never exports them (its procedure writes placeholders only).
+      ctx.io.stdout(options.includeSecrets ? await core.mcp.exportServers(configs, { includeSecrets: true }) : await (await contractFor(core)).mcp.export({ names: names.length ? names : undefined }));
     });
 
   mcp
@@ -141,7 +143,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
     .action(async (name: string) => {
       const core = await ctx.getCore();
       try {
-        await core.mcp.remove(name);
+        await (await contractFor(core)).mcp.remove({ name });
       } catch (error) {
         if (isAppError(error) && error.code === 'NotFound') throw new CliExit(ExitCode.Failed, error.message);
         throw error;
