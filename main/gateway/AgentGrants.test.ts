@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { agentCaller } from '../../shared/caller';
+import type { ToolSource } from '../../shared/invocation';
+import type { ClawPod } from '../../shared/resources/clawPod';
+import { createToolEntry } from '../registry/createToolEntry';
+import { EffectivePolicy } from '../registry/policy/EffectivePolicy';
+import type { ToolPermission } from '../registry/policy/ToolPermission';
+import { ToolCatalog } from '../registry/ToolCatalog';
+import { AgentGrants, type WorkspaceLanguageAgent } from './AgentGrants';
+
+const files: ToolSource = { kind: 'mcp', name: 'files' };
+const hid: ToolSource = { kind: 'grpc', name: 'hid' };
+const noop = { execute: async () => ({ content: [] }) };
+
+function setup(options: { pods?: ClawPod[]; permissions?: ToolPermission[]; languageAgents?: WorkspaceLanguageAgent[]; held?: string[] } = {}) {
+  const catalog = new ToolCatalog();
+  catalog.replaceSource(files, ['read_file', 'write_file', 'delete_file'].map((name) => createToolEntry({ source: files, tool: { name } })), noop);
+  catalog.replaceSource(hid, [createToolEntry({ source: hid, tool: { name: 'mirror' } })], noop);
+  const policy = new EffectivePolicy({ permissions: () => options.permissions ?? [] });
+  return new AgentGrants({
+    catalog,
+    pods: () => options.pods ?? [],
+    languageAgents: () => options.languageAgents ?? [],
+    permissions: () => options.permissions ?? [],
+    verdict: (entry, caller) => policy.verdict(entry, caller),
+    held: (entry) => (options.held?.includes(entry.name) ? 'held for review' : undefined),
+  });
+}
+
+const granted = (grants: AgentGrants, agent: string) => grants.granted(agent, agentCaller(agent, 'gateway')).map((entry) => entry.name).sort();
+
+const pod = (agents: ClawPod['agents'], defaults: ClawPod['defaults'] = []): ClawPod => ({ pod: 'p', agents, defaults }) as unknown as ClawPod;
+
+describe('AgentGrants: what an agent may call through the gateway', () => {
+  it('grants nothing by default', () => {
+    expect(granted(setup(), 'anyone')).toEqual([]);
+    expect(granted(setup({ pods: [pod([{ name: 'other', tools: [{ service: 'files', allow: 'all' }] } as never])] }), 'anyone')).toEqual([]);
+  });
+
+  it('a Clawdapus pod grants what the agent’s x-claw.tools allow', () => {
+    const grants = setup({ pods: [pod([{ name: 'writer', tools: [{ service: 'files', allow: ['read_file', 'write_file'] }] } as never])] });
+    expect(granted(grants, 'writer')).toEqual(['mcp:files.read_file', 'mcp:files.write_file']);
+  });
+
+  it('an Orloj ToolPermission scoped to the agent grants what its tool_ref covers, unless every rule denies', () => {
+    const grants = setup({
+      permissions: [
+        { name: 'hid-for-bot', toolRef: 'grpc:hid.*', targetAgents: ['bot'], operationRules: [{ operationClass: '*', verdict: 'allow' }] },
+        { name: 'no-deletes', toolRef: 'mcp:files.delete_file', targetAgents: ['bot'], operationRules: [{ operationClass: '*', verdict: 'deny' }] },
+      ],
+    });
+    expect(granted(grants, 'bot')).toEqual(['grpc:hid.mirror']);
+    expect(granted(grants, 'other')).toEqual([]);
+  });
+
+  it('a Language Operator LanguageAgent grants every tool of the servers it references', () => {
+    expect(granted(setup({ languageAgents: [{ name: 'assistant', tools: ['files'] }] }), 'assistant')).toEqual(['mcp:files.delete_file', 'mcp:files.read_file', 'mcp:files.write_file']);
+  });
+
+  it('takes away what the definition lock holds and what the policy denies for that agent', () => {
+    const grants = setup({
+      languageAgents: [{ name: 'assistant', tools: ['files'] }],
+      held: ['mcp:files.write_file'],
+      permissions: [{ name: 'assistant-no-delete', toolRef: 'mcp:files.delete_file', targetAgents: ['assistant'], operationRules: [{ operationClass: '*', verdict: 'deny' }] }],
+    });
+    expect(granted(grants, 'assistant')).toEqual(['mcp:files.read_file']);
+  });
+});
