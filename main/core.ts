@@ -287,6 +287,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     });
   const gateway = new Gateway({
     dataDir: deps.dataDir,
+    secrets,
     appVersion: deps.appVersion,
     logger,
     invoke: (request) => pipeline.invoke(request),

@@ -7,7 +7,10 @@ import type { Logger } from '../platform/Logger';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
 import { AgentCredentials } from './AgentCredentials';
 import { AgentGrants, type AgentGrantsDeps } from './AgentGrants';
-import { gatewayServer, type GatewayCallDeps } from './GatewayMcpServer';
+import { gatewayServer, holdRequestFor, type GatewayCallDeps } from './GatewayMcpServer';
+import { Mediation } from '../mediation/Mediation';
+import { ModelProviders } from '../mediation/ModelProviders';
+import type { SecretStore } from '../platform/SecretStore';
 import { startGateway, type RunningGateway } from './GatewayServer';
 import { GatewayTraffic } from './GatewayTraffic';
 
@@ -22,6 +25,8 @@ export interface GatewayDeps {
   onToolsChanged: (listener: () => void) => () => void;
   /** How often a held call tells the agent it still waits (default 15 s). */
   heartbeatMs?: number;
+  /** Where model providers' API keys are kept (mediation). */
+  secrets: SecretStore;
 }
 
 export interface GatewayStartOptions {
@@ -49,9 +54,20 @@ export class Gateway {
   private readonly stopChanges: () => void;
   private readonly listeners = new Set<() => void>();
 
+  /** Model mediation (Clawdapus cllama) on the gateway's port: its providers and mediated turns. */
+  readonly providers: ModelProviders;
+  readonly mediation: Mediation;
+
   constructor(private readonly deps: GatewayDeps) {
     this.credentials = new AgentCredentials(deps.dataDir);
     this.grants = new AgentGrants(deps.grants);
+    this.providers = new ModelProviders(deps.dataDir, deps.secrets);
+    this.mediation = new Mediation({
+      providers: this.providers,
+      managedTools: (agent, caller) => this.grants.granted(agent, caller),
+      invoke: deps.invoke,
+      approval: (agent, taskRef) => (held) => deps.approvals.hold(holdRequestFor(held, agent, taskRef)).then(() => undefined),
+    });
     this.stopChanges = deps.onToolsChanged(() => this.toolsChanged());
   }
 
@@ -64,7 +80,7 @@ export class Gateway {
     this.metaToolsForAll = options.metaTools === true;
     try {
       const { metaTools: _forAll, ...listen } = options;
-      this.running = await startGateway({ ...this.callDeps, credentials: this.credentials, logger: this.deps.logger, ...listen, port: options.port ?? DEFAULT_GATEWAY_PORT });
+      this.running = await startGateway({ ...this.callDeps, credentials: this.credentials, logger: this.deps.logger, mediation: this.mediation, ...listen, port: options.port ?? DEFAULT_GATEWAY_PORT });
       this.lastError = undefined;
     } catch (error) {
       this.lastError = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `Port ${options.port ?? DEFAULT_GATEWAY_PORT} is in use; pick another.` : (error as Error).message;

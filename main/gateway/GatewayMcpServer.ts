@@ -4,7 +4,7 @@ import { ProtocolError, ProtocolErrorCode, Server, TRACEPARENT_META_KEY, type Ca
 import { agentCaller } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
-import type { ApprovalHolder } from '../approvals/ApprovalHolder';
+import type { ApprovalHolder, HoldRequest } from '../approvals/ApprovalHolder';
 import type { HeldForApproval, InvocationRequest } from '../registry/InvocationPipeline';
 import type { CallRelay } from '../registry/types';
 import type { AgentGrants } from './AgentGrants';
@@ -141,21 +141,12 @@ function relayTo(server: Server, ctx: ServerContext): CallRelay {
 
 /** Holds the call as an approval; progress says it waits while the agent asked for progress. */
 async function waitForApproval(deps: GatewayCallDeps, peer: GatewayPeer, held: HeldForApproval, signal: AbortSignal, live: string, progress: (message: string) => void): Promise<void> {
-  const { entry, verdict } = held;
+  const { entry } = held;
   let approvalName = '';
   const heartbeat = setInterval(() => progress(`Waiting for a person to approve ${entry.name} (approval ${approvalName})`), deps.heartbeatMs ?? APPROVAL_HEARTBEAT_MS);
   try {
     await deps.approvals.hold(
-      {
-        agent: peer.agent,
-        tool: entry.name,
-        operationClass: entry.policy.operationClasses.join(', '),
-        input: held.arguments,
-        reason: verdict.reasons.join('; '),
-        risk: entry.policy.riskLevel,
-        policyVersion: held.policyVersion,
-        taskRef: `gateway/${peer.agent}/${peer.sessionId}`,
-      },
+      holdRequestFor(held, peer.agent, `gateway/${peer.agent}/${peer.sessionId}`),
       {
         signal,
         onPending: (approval) => {
@@ -176,6 +167,21 @@ function traceparentOfRequest(meta: Record<string, unknown> | undefined, ctx: Se
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const found = [meta?.traceparent, envelope?.[TRACEPARENT_META_KEY], ctx.http?.req?.headers.get('traceparent')].find((value) => typeof value === 'string');
   return typeof found === 'string' ? { traceparent: found } : {};
+}
+
+/** A held call as the approval it asks for: the agent, the tool, its exact arguments, the rule that required it. */
+export function holdRequestFor(held: HeldForApproval, agent: string, taskRef: string): HoldRequest {
+  const { entry, verdict } = held;
+  return {
+    agent,
+    tool: entry.name,
+    operationClass: entry.policy.operationClasses.join(', '),
+    input: held.arguments,
+    reason: verdict.reasons.join('; '),
+    risk: entry.policy.riskLevel,
+    policyVersion: held.policyVersion,
+    taskRef,
+  };
 }
 
 /** The digest an approval binds the arguments with: SHA-256 of their RFC 8785 canonical JSON. */

@@ -7,6 +7,8 @@ import type { Logger } from '../platform/Logger';
 import type { AgentCredentials } from './AgentCredentials';
 import { gatewayServer, type GatewayCallDeps, type GatewayPeer } from './GatewayMcpServer';
 import { TokenBuckets } from './TokenBuckets';
+import { MediationError, type Mediation } from '../mediation/Mediation';
+import { wireFormatFor } from '../mediation/wireFormats';
 
 /** Request bodies above this get 413: tool arguments are small; a flood is not read. */
 export const GATEWAY_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -21,6 +23,8 @@ export interface GatewayServerOptions extends GatewayCallDeps {
   maxBodyBytes?: number;
   /** Requests per second and burst per agent. */
   rate?: { perSecond: number; burst: number };
+  /** Model mediation (Clawdapus cllama's endpoints) on the same port, behind the same guards. */
+  mediation?: Mediation;
 }
 
 export interface RunningGateway {
@@ -128,7 +132,9 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: { message: 'Method not allowed' } });
       return send(res, 200, { ok: true });
     }
-    if (path !== '/mcp') return send(res, 404, { error: { message: 'Not found: the gateway serves /mcp and /health.' } });
+    const format = wireFormatFor(path);
+    const historyOf = /^\/history\/([^/]+)$/.exec(path)?.[1];
+    if (path !== '/mcp' && !(options.mediation && (format || historyOf !== undefined))) return send(res, 404, { error: { message: `Not found: the gateway serves /mcp${options.mediation ? ', /v1/chat/completions, /v1/messages, /history/{agent}' : ''} and /health.` } });
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBodyBytes) return send(res, 413, { error: { message: `Request bodies are limited to ${maxBodyBytes} bytes.` } });
     const credential = options.credentials.check({ authorization: req.headers.authorization, 'x-api-key': req.headers['x-api-key'] });
@@ -142,6 +148,11 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       res.setHeader('Retry-After', String(wait));
       return send(res, 429, { error: { message: `Too many requests from agent ${agent}; retry in ${wait} s.` } });
     }
+    if (historyOf !== undefined) {
+      // An agent reads its own mediated turns only.
+      if (decodeURIComponent(historyOf) !== agent) return send(res, 403, { error: { message: 'An agent reads only its own history.' } });
+      return send(res, 200, options.mediation!.history(agent));
+    }
     let body: Buffer | undefined;
     let parsed: unknown;
     if (req.method === 'POST') {
@@ -150,7 +161,18 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       try {
         parsed = JSON.parse(body.toString('utf8'));
       } catch {
+        if (path !== '/mcp') return send(res, 400, { error: { message: 'The body is not JSON.' } });
         return send(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON.' } });
+      }
+    }
+    if (format) {
+      if (req.method !== 'POST' || !parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return send(res, 400, { error: { message: 'Send the request as a JSON object in a POST.' } });
+      try {
+        return await options.mediation!.handle(agent, format, parsed as Record<string, unknown>, res);
+      } catch (error) {
+        if (res.headersSent) return void res.end();
+        if (error instanceof MediationError) return send(res, error.status, { error: { message: error.message } });
+        throw error;
       }
     }
     const ended = new AbortController();
