@@ -50,3 +50,17 @@ export type GatewayStatus = z.infer<typeof GatewayStatus>;
 
 /** The gateway's port when none is given: near the console's own ports, easy to type. */
 export const DEFAULT_GATEWAY_PORT = 7411;
+
+/** One tool an agent is granted: the name it calls it by and the registry entry behind it. */
+export interface GatewayGrantedTool {
+  /** As the agent sees it in `tools/list` (`everything.echo`). */
+  name: string;
+  /** The registry name (`mcp:everything.echo`). */
+  entry: string;
+}
+
+/** An agent as the console's Gateway section lists it: its credential, what it may call now, its open sessions. */
+export interface GatewayAgentOverview extends GatewayAgentView {
+  granted: GatewayGrantedTool[];
+  sessions: number;
+}

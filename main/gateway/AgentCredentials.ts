@@ -61,7 +61,8 @@ export class AgentCredentials {
       next: { agents: [...agents.filter((agent) => agent.name !== name), { name, secretSha256: sha256(secret), createdAt: new Date().toISOString() }] },
       result: undefined,
     }));
-    this.reload();
+    // Heard once: here, unless the folder watch already read the new file and told the listeners.
+    if (this.reload()) this.emit();
     return `${name}:${secret}`;
   }
 
@@ -78,8 +79,7 @@ export class AgentCredentials {
       return { next: { agents: agents.map((agent) => (agent.name === name && !agent.revokedAt ? { ...agent, revokedAt } : agent)) }, result: known };
     });
     if (!found) throw new AppError('NotFound', `No agent named "${name}" has a live credential.`);
-    this.reload();
-    this.emit();
+    if (this.reload()) this.emit();
   }
 
   /** Whether `name` holds a credential that is not revoked (read afresh when the file changed). */

@@ -3,6 +3,7 @@ import { a2aRouter } from './a2aRouter';
 import { appsRouter } from './appsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
 import { collectionsRouter } from './collectionsRouter';
+import { gatewayRouter } from './gatewayRouter';
 import { grpcRouter } from './grpcRouter';
 import { historyRouter } from './historyRouter';
 import { createKubeRouter } from './kubeRouter';
@@ -37,6 +38,7 @@ export const appRouter = router({
   lock: lockRouter,
   tasks: tasksRouter,
   apps: appsRouter,
+  gateway: gatewayRouter,
 });
 
 export type AppRouter = typeof appRouter;
