@@ -3,17 +3,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
+import { GatewayAgentName } from '../../shared/gateway';
 import { JsonFile } from '../platform/JsonFile';
 import { watchFolder, type FolderWatch } from '../platform/watchFolder';
 
 export const GATEWAY_AGENTS_FILE = 'gateway-agents.json';
-
-/**
- * An agent's name as its credential carries it (`Bearer NAME:SECRET`, split on the first colon as
- * Clawdapus's cllama does): no colon, no slash, no control characters, and short, since it becomes
- * a history column, a metric label and part of approval names.
- */
-export const GatewayAgentName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'an agent name is 1–64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
 
 const StoredAgent = z.object({
   name: GatewayAgentName,

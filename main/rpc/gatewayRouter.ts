@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { agentCaller } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
-import type { GatewayAgentOverview } from '../../shared/gateway';
-import { GatewayAgentName } from '../gateway/AgentCredentials';
+import { GatewayAgentName, type GatewayAgentOverview } from '../../shared/gateway';
 import { gatewayToolNames } from '../gateway/gatewayToolNames';
 import { watch } from '../platform/AsyncQueue';
 import { isLoopbackHost } from '../platform/requestGuard';

@@ -1,4 +1,4 @@
-import { IconChartLine, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
+import { IconChartLine, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import { ServersView } from '../features/servers/ServersView';
 import type { SectionId } from './sectionIds';
@@ -11,6 +11,7 @@ const ToolsView = lazy(() => import('../features/tools/ToolsView').then((m) => (
 const ResourcesView = lazy(() => import('../features/resources/ResourcesView').then((m) => ({ default: m.ResourcesView })));
 const ClusterView = lazy(() => import('../features/cluster/ClusterView').then((m) => ({ default: m.ClusterView })));
 const CollectionsView = lazy(() => import('../features/collections/CollectionsView').then((m) => ({ default: m.CollectionsView })));
+const GatewayView = lazy(() => import('../features/gateway/GatewayView').then((m) => ({ default: m.GatewayView })));
 const HistoryView = lazy(() => import('../features/history/HistoryView').then((m) => ({ default: m.HistoryView })));
 const MetricsView = lazy(() => import('../features/metrics/MetricsView').then((m) => ({ default: m.MetricsView })));
 const AboutView = lazy(() => import('../features/about/AboutView').then((m) => ({ default: m.AboutView })));
@@ -33,6 +34,7 @@ export const sections: Section[] = [
   { id: 'resources', label: 'Resources', icon: IconFileCode, component: ResourcesView },
   { id: 'cluster', label: 'Cluster', icon: IconCloudComputing, component: ClusterView },
   { id: 'collections', label: 'Collections', icon: IconListCheck, component: CollectionsView },
+  { id: 'gateway', label: 'Gateway', icon: IconPlugConnected, component: GatewayView },
   { id: 'history', label: 'History', icon: IconHistory, component: HistoryView },
   { id: 'metrics', label: 'Metrics', icon: IconChartLine, component: MetricsView },
   { id: 'about', label: 'About', icon: IconInfoCircle, component: AboutView, footer: true },
