@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Code, Group, Paper, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Button, Code, Group, Paper, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconChartLine, IconChevronDown, IconChevronRight, IconHistory, IconKey, IconPlus, IconBan } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
@@ -62,13 +62,13 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Agent</Table.Th>
-            <Table.Th w={140}>Created</Table.Th>
-            <Table.Th w={150}>Credential</Table.Th>
-            <Table.Th w={150}>Granted tools</Table.Th>
-            <Table.Th w={90} ta="right">
+            <Table.Th w={116}>Created</Table.Th>
+            <Table.Th w={116}>Credential</Table.Th>
+            <Table.Th w={116}>Granted</Table.Th>
+            <Table.Th w={76} ta="right">
               Sessions
             </Table.Th>
-            <Table.Th w={112} />
+            <Table.Th w={100} />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -87,11 +87,14 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
                   </Table.Td>
                   <Table.Td>
                     {agent.revokedAt ? (
-                      <Tooltip label={`Revoked ${when(agent.revokedAt)}`} withArrow>
+                      <Stack gap={0}>
                         <Badge size="sm" color="gray" variant="light">
-                          Revoked {when(agent.revokedAt)}
+                          Revoked
                         </Badge>
-                      </Tooltip>
+                        <Text size="xs" c="dimmed">
+                          {when(agent.revokedAt)}
+                        </Text>
+                      </Stack>
                     ) : (
                       <Badge size="sm" color="teal" variant="light">
                         Live

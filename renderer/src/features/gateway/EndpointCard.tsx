@@ -1,11 +1,32 @@
-import { Alert, Badge, Group, NumberInput, Paper, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Badge, Group, NumberInput, Paper, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { useState } from 'react';
 import { DEFAULT_GATEWAY_PORT, type GatewayStatus } from '../../../../shared/gateway';
 import { CopyButton } from '../../components/CopyButton';
 import { useGatewayActions } from './useGateway';
 
-/** On and off, the port, and the URL agents are handed. */
-export function EndpointCard({ status }: { status: GatewayStatus }) {
+/** What the gateway is doing, counted: the first thing to look at when an agent seems stuck. */
+export interface GatewayCounts {
+  liveAgents: number;
+  sessions: number;
+  running: number;
+  held: number;
+}
+
+function Count({ label, value, color }: { label: string; value: number; color?: string }) {
+  return (
+    <Paper withBorder radius="sm" px="sm" py={6} role="group" aria-label={label}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={600} size="lg" c={value ? color : 'dimmed'}>
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+/** On and off, the port, the URL agents are handed, and what is going on now. */
+export function EndpointCard({ status, counts }: { status: GatewayStatus; counts: GatewayCounts }) {
   const { start, stop } = useGatewayActions();
   const [port, setPort] = useState<number | string>(status.port ?? DEFAULT_GATEWAY_PORT);
   const portValue = Number(port);
@@ -14,7 +35,7 @@ export function EndpointCard({ status }: { status: GatewayStatus }) {
 
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label="Gateway endpoint" h="100%">
-      <Stack gap="sm">
+      <Stack gap="sm" h="100%">
         <Group justify="space-between" align="flex-end" wrap="nowrap" gap="sm">
           <Switch
             label="Serve the gateway"
@@ -40,6 +61,12 @@ export function EndpointCard({ status }: { status: GatewayStatus }) {
             Off. Agents cannot reach their tools through Tooldeck until it serves; `tooldeck gateway` serves it from a terminal too.
           </Text>
         )}
+        <SimpleGrid cols={4} spacing="xs" mt="auto">
+          <Count label="Live agents" value={counts.liveAgents} />
+          <Count label="Sessions" value={counts.sessions} />
+          <Count label="Running" value={counts.running} color="blue" />
+          <Count label="Held" value={counts.held} color="orange" />
+        </SimpleGrid>
         {status.error && !status.running && (
           <Alert color="red" variant="light" p="xs">
             <Text size="xs">{status.error}</Text>

@@ -92,7 +92,7 @@ describe('GatewayView', () => {
     renderGateway(backend);
     const row = await screen.findByRole('row', { name: 'reader' });
     expect(within(row).getByText('Live')).toBeVisible();
-    expect(within(screen.getByRole('row', { name: 'old' })).getByText(/^Revoked/)).toBeVisible();
+    expect(within(screen.getByRole('row', { name: 'old' })).getByText('Revoked')).toBeVisible();
     expect(within(screen.getByRole('row', { name: 'old' })).getByRole('button', { name: 'Revoke old' })).toBeDisabled();
 
     await user.click(within(row).getByRole('button', { name: '1 granted tools of reader' }));
@@ -132,6 +132,10 @@ describe('GatewayView', () => {
     expect(done).toHaveTextContent('1.25 s');
     expect(within(done).getByText('OK')).toBeVisible();
     expect(within(screen.getByRole('table', { name: 'Sessions' })).getByText('claude-code')).toBeVisible();
+    const endpoint = screen.getByRole('region', { name: 'Gateway endpoint' });
+    expect(within(endpoint).getByRole('group', { name: 'Held' })).toHaveTextContent('1');
+    expect(within(endpoint).getByRole('group', { name: 'Running' })).toHaveTextContent('1');
+    expect(within(endpoint).getByRole('group', { name: 'Sessions' })).toHaveTextContent('1');
 
     await userEvent.setup().click(within(done).getByRole('button', { name: 'Open call g1 in History' }));
     expect(`${window.location.pathname}${window.location.search}`).toBe('/history?call=r1');

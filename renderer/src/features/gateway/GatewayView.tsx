@@ -46,21 +46,34 @@ export function GatewayView() {
         <>
           <Grid gap="md" align="stretch">
             <Grid.Col span={{ base: 12, lg: 5 }}>
-              <EndpointCard status={overview.status} />
+              <EndpointCard
+                status={overview.status}
+                counts={{
+                  liveAgents: overview.agents.filter((agent) => !agent.revokedAt).length,
+                  sessions: traffic?.sessions.length ?? 0,
+                  running: traffic?.calls.filter((call) => call.state === 'running').length ?? 0,
+                  held: traffic?.calls.filter((call) => call.state === 'held').length ?? 0,
+                }}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 7 }}>
               <ConnectSnippet url={url} />
             </Grid.Col>
           </Grid>
-          <AgentsCard agents={overview.agents} onNewCredential={() => setCreating(true)} />
-          <Grid gap="md">
-            <Grid.Col span={{ base: 12, xl: 8 }}>
-              <LiveCallsCard calls={traffic?.calls ?? []} running={overview.status.running} url={overview.status.url} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, xl: 4 }}>
-              <SessionsCard sessions={traffic?.sessions ?? []} />
-            </Grid.Col>
-          </Grid>
+          {overview.agents.length === 0 ? (
+            // No agent can connect without a credential: the sessions wait for the first one.
+            <AgentsCard agents={overview.agents} onNewCredential={() => setCreating(true)} />
+          ) : (
+            <Grid gap="md">
+              <Grid.Col span={{ base: 12, xl: 8 }}>
+                <AgentsCard agents={overview.agents} onNewCredential={() => setCreating(true)} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, xl: 4 }}>
+                <SessionsCard sessions={traffic?.sessions ?? []} />
+              </Grid.Col>
+            </Grid>
+          )}
+          <LiveCallsCard calls={traffic?.calls ?? []} running={overview.status.running} url={overview.status.url} />
           <NewCredentialModal opened={creating} onClose={() => setCreating(false)} liveAgents={overview.agents.filter((agent) => !agent.revokedAt).map((agent) => agent.name)} url={url} />
         </>
       )}

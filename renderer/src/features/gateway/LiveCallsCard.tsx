@@ -62,7 +62,7 @@ export function LiveCallsCard({ calls, running, url }: { calls: GatewayCallView[
             Live calls
           </Text>
           <Text size="xs" c="dimmed">
-            The latest {calls.length} calls through the gateway, newest first.
+            {calls.length === 1 ? 'The first call through the gateway.' : `The latest ${calls.length} calls through the gateway, newest first.`}
           </Text>
         </div>
         <Select size="xs" w={200} aria-label="Agent" placeholder="Every agent" data={agents} value={agent} onChange={setAgent} clearable />
@@ -77,8 +77,8 @@ export function LiveCallsCard({ calls, running, url }: { calls: GatewayCallView[
             <Table.Th w={80} ta="right">
               Latency
             </Table.Th>
-            <Table.Th w={110}>Outcome</Table.Th>
-            <Table.Th w="18%">Approval</Table.Th>
+            <Table.Th w={150}>Outcome</Table.Th>
+            <Table.Th w="14%">Approval</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -146,7 +146,7 @@ const eraLabel: Record<GatewaySessionView['era'], string> = { '2025-11-25': 'ses
 /** The agents connected now: their MCP sessions with the gateway. */
 export function SessionsCard({ sessions }: { sessions: GatewaySessionView[] }) {
   return (
-    <Paper withBorder radius="md" p="md" component="section" aria-label="Connected sessions">
+    <Paper withBorder radius="md" p="md" component="section" aria-label="Connected sessions" h="100%">
       <Text fw={600} size="sm" mb="xs">
         Connected sessions
       </Text>
