@@ -33,7 +33,7 @@ async function connectAgent(url: string, credential: string): Promise<Client> {
 async function createCredential(page: import('@playwright/test').Page, name: string): Promise<string> {
   await page.getByRole('button', { name: 'New credential' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'New agent credential' });
-  await dialog.getByRole('textbox', { name: 'Agent name' }).fill(name);
+  await dialog.getByRole('combobox', { name: 'Agent name' }).fill(name);
   await dialog.getByRole('button', { name: 'Create credential' }).click();
   const shown = page.getByRole('dialog', { name: `Credential for ${name}` });
   const credential = (await shown.getByLabel('New credential').textContent())!.trim();
@@ -74,7 +74,8 @@ test('start the gateway, create a credential, and watch an agent’s call to eve
 
   // The call is in History under the agent's name.
   await done.getByRole('button', { name: /in History$/ }).click();
-  await expect(page.getByRole('region', { name: /call detail/i }).or(page.getByText('Echo: from an agent').first())).toBeVisible();
+  await expect(page.getByText('agent reader via Gateway')).toBeVisible();
+  await expect(page.getByText(/Echo: from an agent/).first()).toBeVisible();
 });
 
 test('a second agent, a few calls, and the section as an operator sees it', async ({ page }, testInfo) => {

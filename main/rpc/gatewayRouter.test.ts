@@ -31,12 +31,25 @@ services:
           allow: [get-sum]
 `;
 
+const permission = `apiVersion: orloj.dev/v1
+kind: ToolPermission
+metadata:
+  name: planner-may-echo
+spec:
+  tool_ref: everything--echo
+  apply_mode: scoped
+  target_agents: [planner]
+  operation_rules:
+    - {operation_class: "*", verdict: allow}
+`;
+
 let core: Core;
 const rpc = () => createCaller({ core, caller: operatorCaller('ui') });
 
 beforeAll(async () => {
   const workspaceDir = mkdtempSync(join(tmpdir(), 'tooldeck-gateway-rpc-ws-'));
   writeFileSync(join(workspaceDir, 'agents.claw-pod.yml'), pod);
+  writeFileSync(join(workspaceDir, 'planner.yaml'), permission);
   core = await createCore({ exampleWorkspace: false, workspaceDir, appVersion: '0', host: 'web', dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-gateway-rpc-')), secretStore: new MemorySecretStore(), logger: silentLogger });
   await core.mcp.save({ config: everythingStdio('everything') as never });
   await vi.waitFor(() => expect(core.catalog.resolve('mcp:everything.get-sum')).toBeDefined(), { timeout: 30_000 });
@@ -77,6 +90,7 @@ describe('gateway router (the console’s Gateway section)', { timeout: 60_000 }
     // The secret is returned once: nothing listed afterwards carries it.
     expect(JSON.stringify(agents)).not.toContain(credential.split(':')[1]);
 
+    expect(await rpc().gateway.declaredAgents()).toEqual(['builder', 'planner', 'reader']);
     await expect(rpc().gateway.createCredential({ name: 'bad name:x' })).rejects.toThrow(/an agent name is 1–64 letters, digits, dots, dashes or underscores/);
   });
 

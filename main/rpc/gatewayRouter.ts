@@ -18,6 +18,18 @@ export async function agentOverviews(core: Core): Promise<GatewayAgentOverview[]
   }));
 }
 
+/**
+ * The agent names the workspace declares, to name a credential after: Clawdapus pod services,
+ * Language Operator LanguageAgents, and the target_agents of scoped Orloj ToolPermissions.
+ */
+export async function declaredAgents(core: Core): Promise<string[]> {
+  const names = new Set<string>();
+  for (const agent of await core.agentTools.list()) names.add(agent.name);
+  for (const doc of core.resources.workspace.documents()) if (doc.identity?.kind === 'LanguageAgent' && doc.valid) names.add(doc.identity.name);
+  for (const permission of core.resources.permissions()) for (const agent of permission.targetAgents ?? []) names.add(agent);
+  return [...names].filter((name) => GatewayAgentName.safeParse(name).success).sort();
+}
+
 /** The gateway's state and its agents, the part of the Gateway section that changes without traffic. */
 async function overview(core: Core) {
   return { status: core.gateway.status(), agents: await agentOverviews(core) };
@@ -73,6 +85,8 @@ export const gatewayRouter = router({
     return ctx.core.gateway.status();
   }),
   agents: procedure.query(({ ctx }) => agentOverviews(ctx.core)),
+  /** Agent names the workspace declares (pods, LanguageAgents, scoped ToolPermissions): what a new credential is usually named. */
+  declaredAgents: procedure.query(({ ctx }) => declaredAgents(ctx.core)),
   /** Status and agents now, then again whenever either changes. */
   watch: procedure.subscription(async function* ({ ctx, signal }) {
     yield* watch((notify) => onOverviewChange(ctx.core, notify), () => overview(ctx.core), signal, 100);

@@ -53,11 +53,12 @@ describe('GatewayView', () => {
     const backend = new FakeBackend()
       .onSubscribe('gateway.watch', (sub) => sub.emit({ status: running, agents: [reader] }))
       .onSubscribe('gateway.watchTraffic', (sub) => sub.emit({ sessions: [], calls: [] }))
-      .answer('gateway.createCredential', (input) => ({ credential: `${(input as { name: string }).name}:s3cr3t` }));
+      .answer('gateway.createCredential', (input) => ({ credential: `${(input as { name: string }).name}:s3cr3t` }))
+      .answer('gateway.declaredAgents', () => ['builder', 'reader']);
     renderGateway(backend);
     await user.click(await screen.findByRole('button', { name: 'New credential' }));
     const dialog = await screen.findByRole('dialog', { name: 'New agent credential' });
-    const name = within(dialog).getByRole('textbox', { name: 'Agent name' });
+    const name = within(dialog).getByRole('combobox', { name: 'Agent name' });
     await user.type(name, 'bad name');
     expect(within(dialog).getByText('An agent name is 1–64 letters, digits, dots, dashes or underscores, starting with a letter or digit.')).toBeVisible();
     expect(within(dialog).getByRole('button', { name: 'Create credential' })).toBeDisabled();
@@ -65,8 +66,11 @@ describe('GatewayView', () => {
     await user.clear(name);
     await user.type(name, 'reader');
     expect(within(dialog).getByText(/reader already holds a credential: the new one replaces it/)).toBeVisible();
+    // The workspace's agents without a live credential are offered (reader has one).
     await user.clear(name);
-    await user.type(name, 'builder');
+    expect(screen.queryByRole('option', { name: 'reader' })).toBeNull();
+    await user.click(await screen.findByRole('option', { name: 'builder' }));
+    expect(name).toHaveValue('builder');
     await user.click(within(dialog).getByRole('button', { name: 'Create credential' }));
 
     const shown = await screen.findByRole('dialog', { name: 'Credential for builder' });

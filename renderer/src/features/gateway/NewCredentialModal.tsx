@@ -1,6 +1,6 @@
-import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Autocomplete, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { GatewayAgentName } from '../../../../shared/gateway';
 import { CopyButton } from '../../components/CopyButton';
@@ -35,6 +35,9 @@ export function NewCredentialModal({ opened, onClose, liveAgents, url }: NewCred
   const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);
   const create = useMutation(trpc.gateway.createCredential.mutationOptions());
+  // Names the workspace declares that hold no live credential yet come first to mind.
+  const declared = useQuery({ ...trpc.gateway.declaredAgents.queryOptions(), enabled: opened });
+  const suggestions = (declared.data ?? []).filter((agent) => !liveAgents.includes(agent));
   const credential = create.data?.credential;
   const trimmed = name.trim();
   const problem = agentNameProblem(trimmed);
@@ -78,13 +81,15 @@ export function NewCredentialModal({ opened, onClose, liveAgents, url }: NewCred
           }}
         >
           <Stack gap="sm">
-            <TextInput
+            <Autocomplete
               label="Agent name"
               description="As the workspace names it (a Clawdapus service, an Orloj target agent, a LanguageAgent): it sees exactly the tools granted to that name."
-              placeholder="reader"
+              placeholder={suggestions[0] ?? 'reader'}
+              // A name typed out in full is not offered again: the open list would cover the buttons.
+              data={suggestions.filter((suggestion) => suggestion !== trimmed)}
               data-autofocus
               value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
+              onChange={setName}
               onBlur={() => setTouched(true)}
               error={(touched || trimmed.length > 0) && problem}
             />
