@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -96,6 +97,13 @@ describe('gateway router (the console’s Gateway section)', { timeout: 60_000 }
 
   it('starts on loopback only, shows an agent’s session and calls live, and revoking ends its session at once', async () => {
     await expect(rpc().gateway.start({ port: 0, host: '0.0.0.0' })).rejects.toThrow(/loopback address only, not 0\.0\.0\.0.*--dangerously-bind-all/);
+    // A port already taken: one sentence saying so, and the section's status says it too.
+    const squatter = createServer();
+    await new Promise<void>((listening) => squatter.listen(0, '127.0.0.1', listening));
+    const taken = (squatter.address() as { port: number }).port;
+    await expect(rpc().gateway.start({ port: taken })).rejects.toThrow(`Port ${taken} is in use; pick another.`);
+    expect(await rpc().gateway.status()).toEqual({ running: false, error: `Port ${taken} is in use; pick another.` });
+    await new Promise((closed) => squatter.close(closed));
     const status = await rpc().gateway.start({ port: 0 });
     expect(status).toMatchObject({ running: true, host: '127.0.0.1', url: `http://127.0.0.1:${status.port}/mcp` });
     expect(await rpc().gateway.status()).toEqual(status);
