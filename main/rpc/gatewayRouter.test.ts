@@ -110,8 +110,12 @@ describe('gateway router (the console’s Gateway section)', { timeout: 60_000 }
 
     const { credential } = await rpc().gateway.createCredential({ name: 'reader' });
     const traffic = (await rpc().gateway.watchTraffic())[Symbol.asyncIterator]();
+    const overview = (await rpc().gateway.watch())[Symbol.asyncIterator]();
     const { client, transport } = agentClient(status.url!, credential);
     await client.connect(transport);
+    // The agents' view follows a session opening, without a call or a reload.
+    await nextMatching(overview, (value) => value.agents.find((agent) => agent.name === 'reader')?.sessions === 1);
+    await overview.return?.();
     const result = await client.callTool({ name: 'everything.echo', arguments: { message: 'seen live' } });
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: seen live' }]);
 

@@ -41,11 +41,7 @@ async function overview(core: Core) {
  * opened or closed. A call that only adds to a session's count does not recompute every agent's grants.
  */
 function onOverviewChange(core: Core, notify: () => void): () => void {
-  const sessionsKey = () =>
-    core.gateway.traffic
-      .snapshot()
-      .sessions.map((session) => session.id)
-      .join('\n');
+  const sessionsKey = () => core.gateway.traffic.sessionIds().join('\n');
   let sessions = sessionsKey();
   const stops = [
     core.gateway.onStatusChange(notify),
