@@ -109,3 +109,19 @@ test('a second agent, a few calls, and the section as an operator sees it', asyn
   await expect(page.getByText('Agent: assistant')).toBeVisible();
   await expect(page.getByRole('group', { name: 'Calls' })).toContainText('4');
 });
+
+test('revoking an agent in the section ends its session at once and its credential opens nothing more', async ({ page }) => {
+  await page.goto(console_.url);
+  await openSection(page, 'Gateway');
+  const row = page.getByRole('row', { name: 'assistant' });
+  await expect(row.getByRole('cell').nth(4)).toHaveText('1');
+  await row.getByRole('button', { name: 'Revoke assistant' }).click();
+  await page.getByRole('dialog', { name: 'Revoke assistant?' }).getByRole('button', { name: 'Revoke' }).click();
+  await expect(row.getByText('Revoked')).toBeVisible();
+  await expect(row.getByRole('cell').nth(4)).toHaveText('0');
+  await expect(page.getByRole('table', { name: 'Sessions' })).not.toContainText('assistant');
+  // The agent that held it (agents[1]) is turned away on its next request.
+  await expect(agents[1]!.callTool({ name: 'everything.echo', arguments: { message: 'still there?' } })).rejects.toThrow(/The agent credential is not valid \(unknown agent, wrong secret or revoked\)/);
+  // The other agent is untouched.
+  await expect(agents[0]!.callTool({ name: 'everything.echo', arguments: { message: 'still here' } })).resolves.toMatchObject({ content: [{ type: 'text', text: 'Echo: still here' }] });
+});
