@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { InvocationStatus } from './invocation';
 
+/**
+ * An agent's name as its credential carries it (`Bearer NAME:SECRET`, split on the first colon as
+ * Clawdapus's cllama does): no colon, no slash, no control characters, and short, since it becomes
+ * a history column, a metric label and part of approval names.
+ */
+export const GatewayAgentName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'an agent name is 1–64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
+export type GatewayAgentName = z.infer<typeof GatewayAgentName>;
+
 /** An agent's open MCP session with the gateway (2025-11-25 era), or its latest stateless requests (2026-07-28). */
 export const GatewaySessionView = z.object({
   id: z.string(),
@@ -50,3 +58,17 @@ export type GatewayStatus = z.infer<typeof GatewayStatus>;
 
 /** The gateway's port when none is given: near the console's own ports, easy to type. */
 export const DEFAULT_GATEWAY_PORT = 7411;
+
+/** One tool an agent is granted: the name it calls it by and the registry entry behind it. */
+export interface GatewayGrantedTool {
+  /** As the agent sees it in `tools/list` (`everything.echo`). */
+  name: string;
+  /** The registry name (`mcp:everything.echo`). */
+  entry: string;
+}
+
+/** An agent as the console's Gateway section lists it: its credential, what it may call now, its open sessions. */
+export interface GatewayAgentOverview extends GatewayAgentView {
+  granted: GatewayGrantedTool[];
+  sessions: number;
+}

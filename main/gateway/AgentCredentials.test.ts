@@ -67,3 +67,19 @@ describe('AgentCredentials', () => {
     );
   });
 });
+
+describe('AgentCredentials change listeners', () => {
+  it('hear each credential created or revoked in this process once, by the time the call returns, whether the folder watch or the write tells them', async () => {
+    const credentials = fresh();
+    let changes = 0;
+    credentials.onChange(() => changes++);
+    try {
+      await credentials.create('reader');
+      expect(changes).toBe(1);
+      await credentials.revoke('reader');
+      expect(changes).toBe(2);
+    } finally {
+      credentials.close();
+    }
+  });
+});

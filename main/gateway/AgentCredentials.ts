@@ -3,17 +3,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
+import { GatewayAgentName } from '../../shared/gateway';
 import { JsonFile } from '../platform/JsonFile';
 import { watchFolder, type FolderWatch } from '../platform/watchFolder';
 
 export const GATEWAY_AGENTS_FILE = 'gateway-agents.json';
-
-/**
- * An agent's name as its credential carries it (`Bearer NAME:SECRET`, split on the first colon as
- * Clawdapus's cllama does): no colon, no slash, no control characters, and short, since it becomes
- * a history column, a metric label and part of approval names.
- */
-export const GatewayAgentName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'an agent name is 1–64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
 
 const StoredAgent = z.object({
   name: GatewayAgentName,
@@ -64,7 +58,8 @@ export class AgentCredentials {
       next: { agents: [...agents.filter((agent) => agent.name !== name), { name, secretSha256: sha256(secret), createdAt: new Date().toISOString(), ...(options.metaTools ? { metaTools: true } : {}) }] },
       result: undefined,
     }));
-    this.reload();
+    // Heard once: here, unless the folder watch already read the new file and told the listeners.
+    if (this.reload()) this.emit();
     return `${name}:${secret}`;
   }
 
@@ -81,8 +76,7 @@ export class AgentCredentials {
       return { next: { agents: agents.map((agent) => (agent.name === name && !agent.revokedAt ? { ...agent, revokedAt } : agent)) }, result: known };
     });
     if (!found) throw new AppError('NotFound', `No agent named "${name}" has a live credential.`);
-    this.reload();
-    this.emit();
+    if (this.reload()) this.emit();
   }
 
   /** Whether `name` holds a credential that is not revoked (read afresh when the file changed). */

@@ -119,6 +119,11 @@ export class Gateway {
     return server;
   }
 
+  /** Calls `listener` when what agents may see may have changed (the catalog, grants, the policy, the lock). */
+  onToolsChanged(listener: () => void): () => void {
+    return this.deps.onToolsChanged(listener);
+  }
+
   onStatusChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -4,6 +4,7 @@ import { appsRouter } from './appsRouter';
 import { approvalsRouter } from './approvalsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
 import { collectionsRouter } from './collectionsRouter';
+import { gatewayRouter } from './gatewayRouter';
 import { grpcRouter } from './grpcRouter';
 import { historyRouter } from './historyRouter';
 import { createKubeRouter } from './kubeRouter';
@@ -39,6 +40,7 @@ export const appRouter = router({
   tasks: tasksRouter,
   apps: appsRouter,
   approvals: approvalsRouter,
+  gateway: gatewayRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -78,6 +78,29 @@ describe('MetricsView', () => {
     await waitFor(() => expect(seriesQueries(backend).at(-1)?.filter).toBeUndefined());
   });
 
+  it('narrows every chart and breakdown to one agent when a link names it (?agent=, from the Gateway section), and keeps it on the way to History', async () => {
+    window.history.replaceState(null, '', '/metrics?agent=reader');
+    const user = userEvent.setup();
+    const backend = metricsBackend();
+    renderMetrics(backend);
+    expect(await screen.findByText('Agent: reader')).toBeInTheDocument();
+    await waitFor(() => expect(seriesQueries(backend).at(-1)?.filter).toEqual({ agent: 'reader' }));
+    expect(backend.callsTo('metrics.histogram').at(-1)).toMatchObject({ filter: { agent: 'reader' } });
+    expect((backend.callsTo('metrics.breakdown') as BreakdownQuery[]).every((query) => query.filter?.agent === 'reader')).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'View these calls in History' }));
+    expect(new URLSearchParams(window.location.search).get('agent')).toBe('reader');
+  });
+
+  it('drops the agent filter when its badge is cleared', async () => {
+    window.history.replaceState(null, '', '/metrics?agent=reader');
+    const user = userEvent.setup();
+    const backend = metricsBackend();
+    renderMetrics(backend);
+    await user.click(await screen.findByRole('button', { name: 'Clear agent filter' }));
+    await waitFor(() => expect(seriesQueries(backend).at(-1)?.filter).toBeUndefined());
+  });
+
   it('picks the bucket size from the range: 15 min → 15 s, 1 h → 1 min, 24 h → 15 min, 7 d → 2 h', async () => {
     const user = userEvent.setup();
     const backend = metricsBackend({ perBucket: undefined });

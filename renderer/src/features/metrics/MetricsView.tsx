@@ -58,6 +58,8 @@ export function MetricsView() {
   const [pickedRange, setRange] = useState<TimeRange>({ key: '1h' });
   const [scope, setScope] = useState<Scope>();
   const [runId, setRunId] = useState<string | null>(params.run ?? null);
+  // One agent's calls (`?agent=NAME`, as the Gateway section links here).
+  const [agent, setAgent] = useState<string | null>(params.agent || null);
   const runs = useQuery(trpc.history.runs.queryOptions({ limit: 200 }));
   const listed = runs.data?.find((r) => r.runId === runId);
   const stored = useQuery({ ...trpc.history.run.queryOptions({ runId: runId ?? '' }), enabled: !!runId && runs.data !== undefined && !listed });
@@ -76,9 +78,9 @@ export function MetricsView() {
   const until = window.until;
   const spanMs = until - since;
   const bucketMs = bucketFor(spanMs);
-  const runFilter = runId ? { runId } : {};
-  const filter = scope || runId ? { filter: { ...scope?.filter, ...runFilter } } : {};
-  const runOnly = runId ? { filter: runFilter } : {};
+  const runFilter = { ...(runId ? { runId } : {}), ...(agent ? { agent } : {}) };
+  const filter = scope || runId || agent ? { filter: { ...scope?.filter, ...runFilter } } : {};
+  const runOnly = runId || agent ? { filter: runFilter } : {};
   const keep = { placeholderData: keepPreviousData };
 
   const summary = useQuery({ ...trpc.metrics.timeSeries.queryOptions({ since, until, bucketMs: wholeWindowBucketMs(until), ...filter }), ...keep });
@@ -95,7 +97,7 @@ export function MetricsView() {
   const error = summary.error ?? series.error ?? byTool.error ?? bySource.error ?? histogram.error;
 
   const pick = (row: BreakdownRow) => setScope(scope?.key === row.group.key ? undefined : scopeOf(row));
-  const openHistory = () => navigate('history', { ...filterParams({ source: scope?.source, tool: scope?.tool, range: runId ? undefined : range.key }), ...(runId ? { run: runId } : {}) });
+  const openHistory = () => navigate('history', { ...filterParams({ source: scope?.source, tool: scope?.tool, range: runId ? undefined : range.key }), ...(runId ? { run: runId } : {}), ...(agent ? { agent } : {}) });
 
   return (
     <Stack gap="md">
@@ -137,6 +139,11 @@ export function MetricsView() {
           {run && (
             <Badge variant="light" color="violet" size="lg" radius="sm" tt="none" leftSection={<IconFilter size={12} />} rightSection={<CloseButton size="xs" variant="transparent" aria-label="Clear run filter" onClick={() => setRunId(null)} />}>
               {`Run: ${runLabel(run)}`}
+            </Badge>
+          )}
+          {agent && (
+            <Badge variant="light" color="grape" size="lg" radius="sm" tt="none" leftSection={<IconFilter size={12} />} rightSection={<CloseButton size="xs" variant="transparent" aria-label="Clear agent filter" onClick={() => setAgent(null)} />}>
+              {`Agent: ${agent}`}
             </Badge>
           )}
           {scope && (
