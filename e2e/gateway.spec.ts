@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ApprovalBook } from '../main/approvals/ApprovalBook';
 import { freePort } from './peers/mcp/everything';
 import { expect, openSection, test } from './support/fixtures';
 import { startTooldeckServer, type TooldeckServer } from './support/tooldeckServer';
@@ -91,12 +92,18 @@ test('a second agent, a few calls, and the section as an operator sees it', asyn
   // Invalid arguments never reach the server: the call is recorded as refused.
   const invalid = await assistant.callTool({ name: 'everything.get-sum', arguments: { a: 'two' } });
   expect(invalid.isError).toBe(true);
-  // A write the example policy wants approved: with no approvals inbox to hold it, it is refused, never run.
-  const write = await assistant.callTool({ name: 'everything.trigger-long-running-operation', arguments: { duration: 1, steps: 1 } });
-  expect(write.isError).toBe(true);
+  // A write the example policy wants approved: it is held (an Orloj ToolApproval in the data dir),
+  // shows as held in the live calls, and once denied it ends as an error, never run.
+  const write = assistant.callTool({ name: 'everything.trigger-long-running-operation', arguments: { duration: 1, steps: 1 } });
+  const calls = page.getByRole('table', { name: 'Live calls' });
+  await expect(calls.getByRole('row', { name: 'assistant mcp:everything.trigger-long-running-operation Held' })).toBeVisible();
+  const book = new ApprovalBook({ dataDir: console_.dataDir });
+  const [held] = (await book.list()).filter((approval) => approval.status.phase === 'Pending');
+  await book.decide(held!.metadata.name, 'deny', 'e2e', 'Not in this test.');
+  await book.close();
+  expect((await write).isError).toBe(true);
   await agents[0]!.callTool({ name: 'everything.echo', arguments: { message: 'again' } });
 
-  const calls = page.getByRole('table', { name: 'Live calls' });
   await expect(calls.getByRole('row')).toHaveCount(7);
   await expect(calls.getByRole('row', { name: 'assistant mcp:everything.get-sum Done' }).first()).toBeVisible();
 
