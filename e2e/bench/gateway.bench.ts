@@ -9,7 +9,7 @@
 //     alternating by round): target ≥ 0.80 of direct.
 // Needs the built CLI (`npm run build`). Ratios, not times: the machine may be loaded. Last line JSON.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -102,20 +102,49 @@ async function block(call: () => Promise<unknown>, calls: number): Promise<numbe
   return performance.now() - start;
 }
 
-async function throughput(gateway: () => Promise<unknown>, direct: () => Promise<unknown>) {
-  let gatewayMs = 0;
-  let directMs = 0;
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuMsOf(pid: number): number | undefined {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) return undefined;
+  // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime and stime are the 12th and 13th.
+  const text = readFileSync(stat, 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // In clock ticks: 100 per second on Linux (USER_HZ).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+interface Processes {
+  client: number;
+  gateway: number;
+  server: number;
+}
+
+/**
+ * Throughput at IN_FLIGHT, and the CPU each process spent per call on each side: where the
+ * gateway's cost goes (a second HTTP hop is a server and a client more) rather than only how much.
+ */
+async function throughput(gateway: () => Promise<unknown>, direct: () => Promise<unknown>, pids: Processes) {
+  const sides = { gateway: { call: gateway, ms: 0, cpu: { client: 0, gateway: 0, server: 0 } }, direct: { call: direct, ms: 0, cpu: { client: 0, gateway: 0, server: 0 } } };
+  const run = async (side: typeof sides.gateway) => {
+    const before = { client: process.cpuUsage(), gateway: cpuMsOf(pids.gateway) ?? NaN, server: cpuMsOf(pids.server) ?? NaN };
+    side.ms += await block(side.call, THROUGHPUT_CALLS_PER_BLOCK);
+    const clientUsage = process.cpuUsage(before.client);
+    side.cpu.client += (clientUsage.user + clientUsage.system) / 1000;
+    side.cpu.gateway += (cpuMsOf(pids.gateway) ?? NaN) - before.gateway;
+    side.cpu.server += (cpuMsOf(pids.server) ?? NaN) - before.server;
+  };
   for (let round = 0; round < ROUNDS; round++) {
     if (round % 2 === 0) {
-      gatewayMs += await block(gateway, THROUGHPUT_CALLS_PER_BLOCK);
-      directMs += await block(direct, THROUGHPUT_CALLS_PER_BLOCK);
+      await run(sides.gateway);
+      await run(sides.direct);
     } else {
-      directMs += await block(direct, THROUGHPUT_CALLS_PER_BLOCK);
-      gatewayMs += await block(gateway, THROUGHPUT_CALLS_PER_BLOCK);
+      await run(sides.direct);
+      await run(sides.gateway);
     }
   }
   const callsPerSide = ROUNDS * THROUGHPUT_CALLS_PER_BLOCK;
-  return { gateway: (callsPerSide / gatewayMs) * 1000, direct: (callsPerSide / directMs) * 1000 };
+  const perCall = (cpu: Processes) => ({ client: cpu.client / callsPerSide, gateway: cpu.gateway / callsPerSide, server: cpu.server / callsPerSide });
+  return { gateway: (callsPerSide / sides.gateway.ms) * 1000, direct: (callsPerSide / sides.direct.ms) * 1000, cpuPerCall: { gateway: perCall(sides.gateway.cpu), direct: perCall(sides.direct.cpu) } };
 }
 
 const everything = await startEverythingHttp('streamableHttp');
@@ -147,7 +176,7 @@ try {
   await block(callDirect, THROUGHPUT_CALLS_PER_BLOCK);
 
   const lat = await latency(callGateway, callDirect);
-  const tput = await throughput(callGateway, callDirect);
+  const tput = await throughput(callGateway, callDirect, { client: process.pid, gateway: gateway.pid!, server: everything.process.pid! });
   const p50Ratio = lat.gateway.median / lat.direct.median;
   const throughputRatio = tput.gateway / tput.direct;
   await viaGateway.close();
@@ -158,6 +187,12 @@ try {
   row('p50 latency', fmt(lat.gateway.median), fmt(lat.direct.median), p50Ratio.toFixed(3), `≤ ${P50_TARGET} ${p50Ratio <= P50_TARGET ? 'met' : 'NOT met'}`);
   row('p99 latency', fmt(lat.gateway.p99), fmt(lat.direct.p99), (lat.gateway.p99 / lat.direct.p99).toFixed(3), '');
   row(`throughput, ${IN_FLIGHT} in flight`, `${tput.gateway.toFixed(0)}/s`, `${tput.direct.toFixed(0)}/s`, throughputRatio.toFixed(3), `≥ ${THROUGHPUT_TARGET} ${throughputRatio >= THROUGHPUT_TARGET ? 'met' : 'NOT met'}`);
+  const cpu = tput.cpuPerCall;
+  if (!Number.isNaN(cpu.gateway.gateway)) {
+    row('CPU per call: client', fmt(cpu.gateway.client), fmt(cpu.direct.client), '', '');
+    row('  tooldeck gateway', fmt(cpu.gateway.gateway), '—', '', '');
+    row('  server-everything', fmt(cpu.gateway.server), fmt(cpu.direct.server), '', '');
+  }
   console.log(`(${LATENCY_CALLS} sequential calls per side after ${WARM_UP_CALLS} warm-up; ${ROUNDS * THROUGHPUT_CALLS_PER_BLOCK} calls per side at ${IN_FLIGHT} in flight, in ${ROUNDS} alternating blocks)`);
   console.log(JSON.stringify({ bench: 'gateway', p50_ratio: round(p50Ratio), throughput_ratio: round(throughputRatio), p50_gateway_ms: round(lat.gateway.median), p50_direct_ms: round(lat.direct.median), throughput_gateway_per_s: round(tput.gateway, 1), throughput_direct_per_s: round(tput.direct, 1) }));
 } finally {
