@@ -65,6 +65,21 @@ const TOOLS = [
   { name: 'test_logging_tool', description: 'Logs (only for a client that asked for a log level)', inputSchema: empty },
   { name: 'test_trigger_tool_change', description: 'Changes the tool list', inputSchema: empty },
   { name: 'test_trigger_prompt_change', description: 'Changes the prompt list', inputSchema: empty },
+  {
+    name: 'json_schema_2020_12_tool',
+    description: 'Tool with JSON Schema 2020-12 features',
+    inputSchema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' }, contactMethod: { type: 'string', enum: ['phone', 'email'] }, phone: { type: 'string' }, email: { type: 'string' } },
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
+      additionalProperties: false,
+    },
+  },
 ];
 
 const RESOURCES = [
@@ -165,6 +180,8 @@ async function callTool(name, args, ctx) {
     case 'test_missing_capability':
       if (!ctx.mcpReq.envelope?.[CAPABILITIES_KEY]?.sampling) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { sampling: {} } });
       return text('The client declared sampling.');
+    case 'json_schema_2020_12_tool':
+      return text(`Called with ${JSON.stringify(args)}`);
     case 'test_logging_tool':
       await ctx.mcpReq.log('info', 'test_logging_tool ran');
       return text('Logged.');
