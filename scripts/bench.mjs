@@ -23,7 +23,7 @@ for (const name of wanted.length ? wanted : available) {
   // connection-wide signal and prints a MaxListenersExceededWarning for every request past 1,500,
   // thousands of lines that bury the figures. Tooldeck's own transport releases them (proven by
   // main/mcp/listenerRelease.test.ts: 10,000 calls, no warning), so the warning is turned off here.
-  const env = ['mcp', 'load'].includes(name) ? { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --disable-warning=MaxListenersExceededWarning`.trim() } : process.env;
+  const env = ['mcp', 'load', 'gateway'].includes(name) ? { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --disable-warning=MaxListenersExceededWarning`.trim() } : process.env;
   const run = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(benchDir, `${name}.bench.ts`)], { cwd: root, stdio: 'inherit', env });
   if (run.status !== 0) failed++;
 }

@@ -153,10 +153,9 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       if (decodeURIComponent(historyOf) !== agent) return send(res, 403, { error: { message: 'An agent reads only its own history.' } });
       return send(res, 200, options.mediation!.history(agent));
     }
-    let body: Buffer | undefined;
     let parsed: unknown;
     if (req.method === 'POST') {
-      body = await readBody(req, maxBodyBytes);
+      const body = await readBody(req, maxBodyBytes);
       if (!body) return send(res, 413, { error: { message: `Request bodies are limited to ${maxBodyBytes} bytes.` } });
       try {
         parsed = JSON.parse(body.toString('utf8'));
@@ -179,9 +178,11 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     res.on('close', () => {
       if (!res.writableFinished) ended.abort(new Error('the agent hung up'));
     });
-    const request = toWebRequest(req, body, port);
+    // The body travels parsed (`parsedBody`): both transports and the classifier read that and never
+    // the request's own body, so the Request carries none — no copy of the bytes, no clone to classify.
+    const request = toWebRequest(req, port);
     requestEnds.set(request, ended.signal);
-    const legacyRequest = await isLegacyRequest(request.clone(), parsed, { maxRequestBodySize: maxBodyBytes });
+    const legacyRequest = await isLegacyRequest(request, parsed, { maxRequestBodySize: maxBodyBytes });
     const response = legacyRequest ? await legacy(request, agent, parsed) : await modern.fetch(request, { authInfo: authInfo(agent), parsedBody: parsed });
     await writeResponse(response, res);
   }
@@ -244,14 +245,14 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
   });
 }
 
-function toWebRequest(req: IncomingMessage, body: Buffer | undefined, port: number): Request {
+function toWebRequest(req: IncomingMessage, port: number): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     // Cookies are never read: browsers send them to every port of the host.
     if (name === 'cookie' || value === undefined) continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  return new Request(`http://127.0.0.1:${port}${req.url ?? '/mcp'}`, { method: req.method, headers, ...(body ? { body: new Uint8Array(body) } : {}) });
+  return new Request(`http://127.0.0.1:${port}${req.url ?? '/mcp'}`, { method: req.method, headers });
 }
 
 async function writeResponse(response: Response, res: ServerResponse) {
