@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { AppErrorShape } from '../../shared/errors';
-import type { InvokeEvent } from '../../shared/invoke';
-import { InvokeRequest, SearchQuery, ToolListFilter } from '../../shared/registry';
+import { InvokeRequest, SearchQuery, ToolListFilter, type InvokeEvent } from '../../shared/registry';
 import { AsyncQueue, watch } from '../platform/AsyncQueue';
 import { classifyError } from '../registry/classifyError';
 import type { Core } from '../core';
