@@ -91,3 +91,21 @@ describe('startCancellableRun', () => {
     expect(signal().aborted).toBe(false);
   });
 });
+
+describe('startCancellableRun with settleOnStop', () => {
+  it('makes a reader that stops early wait until the cancelled work has settled', async () => {
+    let settled = false;
+    const run = startCancellableRun<string, void>(
+      async ({ signal, emit }) => {
+        emit('started');
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        // What the work does after the cancel (writing its record) is done before the reader goes on.
+        await Promise.resolve();
+        settled = true;
+      },
+      { settleOnStop: true },
+    );
+    for await (const _ of run) break;
+    expect(settled).toBe(true);
+  });
+});

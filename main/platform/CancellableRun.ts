@@ -26,6 +26,11 @@ export interface CancellableRunOptions {
   capacity?: number;
   /** The work hands the signal to many calls at once (each adds its own listener): no leak warning. */
   manyListeners?: boolean;
+  /**
+   * A reader that stops early waits for the cancelled work to settle (so what it records is written
+   * when the reader goes on); otherwise stopping returns at once.
+   */
+  settleOnStop?: boolean;
 }
 
 /**
@@ -36,7 +41,8 @@ export interface CancellableRunOptions {
  * - events go through a bounded AsyncQueue that closes when the work settles, so a reader sees
  *   every event queued before the end and then the iteration ends;
  * - a run whose work failed ends its events with that error rather than silently;
- * - a reader that stops iterating (`break`, `return()`) cancels the run.
+ * - a reader that stops iterating (`break`, `return()`) cancels the run (and with `settleOnStop`
+ *   waits for it to settle).
  */
 export function startCancellableRun<Event, Result>(work: (scope: RunScope<Event>) => Promise<Result>, options: CancellableRunOptions = {}): CancellableRun<Event, Result> {
   const { signal } = options;
@@ -70,7 +76,9 @@ export function startCancellableRun<Event, Result>(work: (scope: RunScope<Event>
         },
         async return() {
           cancel();
-          return events.return();
+          const ended = await events.return();
+          if (options.settleOnStop) await result.catch(() => undefined);
+          return ended;
         },
       };
     },
