@@ -4,7 +4,7 @@ import { InvocationRecord, SourceKind, ToolSource } from './invocation';
 import { MAX_TIMEOUT_MS } from './inputLimits';
 import { ToolHold } from './lock';
 import { McpIcon } from './icons';
-import { InvocationTask, InvokeTaskOptions } from './tasks';
+import { InvocationTask, InvokeTaskOptions, TaskEvent } from './tasks';
 
 /** MCP `execution.taskSupport`: whether a tools/call may (optional) or must (required) run as a task. */
 export const TaskSupport = z.enum(['forbidden', 'optional', 'required']);
@@ -224,6 +224,17 @@ export const InvocationOutcome = z.object({
   task: InvocationTask.optional(),
 });
 export type InvocationOutcome = z.infer<typeof InvocationOutcome>;
+
+/** What a streaming invocation yields: progress (and task status) while it runs, then exactly one outcome. */
+export const InvokeEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('started'), at: z.number() }),
+  InvocationProgress.extend({ type: z.literal('progress'), at: z.number() }),
+  /** A task-augmented call: the task was created, or its status changed. */
+  TaskEvent.extend({ type: z.literal('task'), taskId: z.string() }),
+  z.object({ type: z.literal('outcome'), outcome: InvocationOutcome }),
+  z.object({ type: z.literal('failed'), error: AppErrorShape }),
+]);
+export type InvokeEvent = z.infer<typeof InvokeEvent>;
 
 export const ToolListFilter = z.object({
   sourceKind: SourceKind.optional(),

@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { A2aOutgoingMessage, type A2aEvent, type A2aSendResult } from '../../shared/a2a';
 import type { Caller } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
-import type { ToolEntry, ToolResult } from '../../shared/registry';
-import { AsyncQueue } from '../platform/AsyncQueue';
+import type { InvocationOutcome, ToolEntry, ToolResult } from '../../shared/registry';
+import { startCancellableRun } from '../platform/CancellableRun';
 import { createToolEntry } from '../registry/createToolEntry';
 import type { InvocationPipeline } from '../registry/InvocationPipeline';
 import { DEFAULT_MAX_TOTAL_TIMEOUT_MS } from '../registry/policy/EffectivePolicy';
@@ -167,27 +167,16 @@ export class A2aTurns {
 
   /** Sends a message and yields the agent's updates as they arrive; stopping early ends the call (and by default cancels the task). */
   async *stream(agent: string, message: A2aOutgoingMessage, opts: A2aStreamTurnOptions): AsyncGenerator<A2aEvent> {
-    const events = new AsyncQueue<A2aEvent>();
-    const stop = new AbortController();
-    const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
-    const listener: TurnListener = { cancelOnAbort: opts.cancelOnAbort ?? true, onEvent: (event) => events.push(event), ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) };
-    const call = this.withEntries(agent, (name) => turnListener.run(listener, () => this.deps.pipeline.invoke({ ...this.request(name, message, opts), signal })), TURN_TOOLS.stream).finally(() =>
-      events.close(),
-    );
-    // Awaited below once the events are read; marked handled now, as it may fail before then.
-    call.catch(() => undefined);
-    let finished = false;
-    try {
-      for await (const event of events) yield event;
-      finished = true;
-    } finally {
+    const turn = startCancellableRun<A2aEvent, InvocationOutcome>(
+      ({ signal, emit }) => {
+        const listener: TurnListener = { cancelOnAbort: opts.cancelOnAbort ?? true, onEvent: emit, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) };
+        return this.withEntries(agent, (name) => turnListener.run(listener, () => this.deps.pipeline.invoke({ ...this.request(name, message, opts), signal })), TURN_TOOLS.stream);
+      },
       // A consumer that leaves early (the view closed) ends the call; its record is written before we return.
-      if (!finished) {
-        stop.abort();
-        await call;
-      }
-    }
-    const outcome = await call;
+      { signal: opts.signal, settleOnStop: true },
+    );
+    yield* turn;
+    const outcome = await turn.result;
     if (outcome.error) throw errorOf(outcome.error);
   }
 

@@ -10,6 +10,7 @@ import type { ToolCatalog } from '../registry/ToolCatalog';
 import { toolEntryName } from '../registry/ToolCatalog';
 import { allowAttribute, buildAppCsp, permissionsPolicy } from './appCsp';
 import { AppOriginServer } from './AppOriginServer';
+import { Emitter } from '../platform/Emitter';
 
 export interface McpAppHostOptions {
   mcp: McpService;
@@ -62,7 +63,7 @@ export class McpAppHost {
   private readonly origins = new Map<string, Promise<AppOriginServer>>();
   /** Opens under way per origin key: an origin they are about to use is not released under them. */
   private readonly opening = new Map<string, number>();
-  private readonly listeners = new Set<(appId: string) => void>();
+  private readonly changes = new Emitter<string>((error) => this.options.logger.warn('mcp app listener failed', { error: (error as Error).message }));
 
   constructor(private readonly options: McpAppHostOptions) {}
 
@@ -156,8 +157,7 @@ export class McpAppHost {
   }
 
   onChange(listener: (appId: string) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /**
@@ -205,7 +205,7 @@ export class McpAppHost {
     session.violations.push({ at: Date.now(), directive, blockedUri, ...(typeof sourceFile === 'string' ? { sourceFile } : {}) });
     if (session.violations.length > MAX_VIOLATIONS) session.violations.shift();
     this.options.logger.info('mcp app blocked by its CSP', { server: session.server, tool: session.tool, directive, blockedUri });
-    for (const listener of this.listeners) listener(appId);
+    this.changes.emit(appId);
   }
 
   private evictOldest() {

@@ -15,7 +15,7 @@ import {
 } from '../../shared/collections';
 import type { AppErrorShape } from '../../shared/errors';
 import type { InvocationOutcome } from '../../shared/registry';
-import { AsyncQueue } from '../platform/AsyncQueue';
+import { startCancellableRun } from '../platform/CancellableRun';
 import type { SecretStore } from '../platform/SecretStore';
 import { classifyError } from '../registry/classifyError';
 import type { InvocationPipeline } from '../registry/InvocationPipeline';
@@ -44,7 +44,10 @@ export interface CollectionRunnerDeps {
 
 export type CollectionRunOptions = RunOptionsInput & { signal?: AbortSignal };
 
-/** A run in progress: its events (for a live view), its summary, and a way to stop it. */
+/**
+ * A run in progress (a CancellableRun): its events (for a live view; a run that broke ends them with
+ * the error), its summary, and a way to stop it.
+ */
 export interface CollectionRun extends AsyncIterable<RunEvent> {
   readonly runId: string;
   /** Settles when the run ends, whether or not anyone reads the events. */
@@ -72,38 +75,12 @@ export class CollectionRunner {
     const { signal, ...rest } = options;
     const settings = RunOptions.parse(rest);
     const runId = this.newRunId();
-    const controller = new AbortController();
-    const cancel = () => controller.abort();
-    if (signal?.aborted) cancel();
-    signal?.addEventListener('abort', cancel, { once: true });
-    // Sized to hold every event of the run, so a slow reader never loses one.
-    const queue = new AsyncQueue<RunEvent>(2 * collection.requests.length + 8);
-    const execution = new RunExecution(this.deps, this.now, collection, settings, runId, controller.signal, (event) => queue.push(event));
-    const summary = execution.execute().finally(() => {
-      signal?.removeEventListener('abort', cancel);
-      queue.close();
-    });
-    summary.catch(() => undefined);
-    return {
-      runId,
-      summary,
-      cancel,
-      [Symbol.asyncIterator]() {
-        const events = queue[Symbol.asyncIterator]();
-        return {
-          async next() {
-            const next = await events.next();
-            // A run that broke ends its events with the error rather than silently.
-            if (next.done) await summary;
-            return next;
-          },
-          async return() {
-            cancel();
-            return events.return!();
-          },
-        };
-      },
-    };
+    const run = startCancellableRun<RunEvent, RunSummary>(
+      ({ signal: runSignal, emit }) => new RunExecution(this.deps, this.now, collection, settings, runId, runSignal, emit).execute(),
+      // Sized to hold every event of the run, so a slow reader never loses one.
+      { signal, capacity: 2 * collection.requests.length + 8 },
+    );
+    return { runId, summary: run.result, cancel: run.cancel, [Symbol.asyncIterator]: () => run[Symbol.asyncIterator]() };
   }
 }
 

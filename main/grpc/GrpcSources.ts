@@ -24,6 +24,7 @@ import type { ToolExecutor } from '../registry/types';
 import type { ChannelSettings } from './GrpcChannel';
 import type { GrpcConnection } from './GrpcConnection';
 import { toolServerEntries } from './toolServerEntries';
+import { Emitter } from '../platform/Emitter';
 
 const loadGrpcClient = () => import('./grpcClient');
 
@@ -119,8 +120,8 @@ export class GrpcSources {
   private pins: Record<string, Record<string, string>> = {};
   private credentialEndpoints: Record<string, string> = {};
   private readonly validator = new SchemaValidator();
-  private readonly listeners = new Set<() => void>();
-  private readonly pinListeners = new Set<(source: string, tool: string, callVersion: string) => void>();
+  private readonly changes = new Emitter((error) => this.options.logger.warn('gRPC sources listener failed', { error: (error as Error).message }));
+  private readonly pinChanges = new Emitter<{ source: string; tool: string; callVersion: string }>((error) => this.options.logger.warn('gRPC pin listener failed', { error: (error as Error).message }));
 
   constructor(private readonly options: GrpcSourcesOptions) {
     this.file = new JsonFile(join(options.dataDir, 'grpc-sources.json'), SavedFile, () => ({ sources: [], pins: {}, credentialEndpoints: {} }), { kind: 'gRPC sources file' });
@@ -167,14 +168,12 @@ export class GrpcSources {
 
   /** An operator pinned (or unpinned) a tool: told the version calls carry from now on, before the entries change. */
   onPinned(listener: (source: string, tool: string, callVersion: string) => void): () => void {
-    this.pinListeners.add(listener);
-    return () => this.pinListeners.delete(listener);
+    return this.pinChanges.on(({ source, tool, callVersion }) => listener(source, tool, callVersion));
   }
 
   /** Sources or their tools changed (for views and the reconciler's status). */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /**
@@ -252,7 +251,7 @@ export class GrpcSources {
     else delete this.pins[name];
     await this.persist();
     const callVersion = pins[tool] ?? source.tools.find((listed) => listed.name === tool)?.version;
-    if (callVersion !== undefined) for (const listener of this.pinListeners) listener(name, tool, callVersion);
+    if (callVersion !== undefined) this.pinChanges.emit({ source: name, tool, callVersion });
     source.rederive?.();
     this.emit();
     return this.get(name);
@@ -526,6 +525,6 @@ export class GrpcSources {
   }
 
   private emit() {
-    for (const listener of this.listeners) listener();
+    this.changes.emit();
   }
 }

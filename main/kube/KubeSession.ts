@@ -34,6 +34,7 @@ import { readOperatorStatus } from './operator/readOperatorStatus';
 import { ResilientInformer, type InformerEvent } from './ResilientInformer';
 import type { LanguageAgentObject, LanguageToolObject } from './toolResources';
 import { approveClusterDefinitions, clusterDefinitionsDiff, clusterDefinitionsSource, definitionsHeld, recordClusterDefinitions } from './toolDefinitions';
+import { Emitter } from '../platform/Emitter';
 
 export interface KubeSessionOptions {
   logger: Logger;
@@ -76,7 +77,7 @@ export class KubeSession {
   private selection?: Selection;
   private live?: Live;
   private lastStatus: KubeStatus = { state: 'unconfigured' };
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter((error) => this.options.logger.warn('kube session listener failed', { error: (error as Error).message }));
 
   constructor(private readonly options: KubeSessionOptions) {}
 
@@ -164,8 +165,7 @@ export class KubeSession {
 
   /** Called after every inventory change and context switch; returns the unsubscribe. */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   async tool(namespace: string, name: string): Promise<ClusterToolDetail> {
@@ -263,7 +263,7 @@ export class KubeSession {
 
   async close(): Promise<void> {
     await this.disconnect();
-    this.listeners.clear();
+    this.changes.clear();
   }
 
   // ---- internals -----------------------------------------------------------------------------
@@ -322,7 +322,7 @@ export class KubeSession {
   }
 
   private emit() {
-    for (const listener of this.listeners) listener();
+    this.changes.emit();
   }
 
   private record(connection: KubeConnection, tool: LanguageToolObject) {

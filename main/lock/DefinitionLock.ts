@@ -30,6 +30,7 @@ import { lintTools } from './lint/lintTools';
 import { ensureLockedSource, lockText, newLockDocument, parseLock, readLock, removeLockedSource, setLockedTool, setNewSources, writeLock, type LoadedLock, type LockedTool, type LockModel } from './lockFile';
 import { holdOf, reviewSource, type CurrentTool, type ReviewContext } from './reviewSource';
 import { mergeUserDecisions, userRejected, type UserLockDecisions } from './UserLockDecisions';
+import { Emitter } from '../platform/Emitter';
 
 export interface DefinitionLockOptions {
   catalog: ToolCatalog;
@@ -74,7 +75,7 @@ export class DefinitionLock {
   private dir: string;
   private readonly cache = new Map<string, CachedSource>();
   private readonly definitions = new Map<string, ToolDefinition | null>();
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter((error) => this.options.logger.warn('lock listener failed', { error: (error as Error).message }));
   private readonly lintCache = new Map<string, { hashes: string; findings: LintFinding[] }>();
   /** Holds already logged, so a source that keeps relisting the same held tools logs them once. */
   private readonly announced = new Map<string, string>();
@@ -122,8 +123,7 @@ export class DefinitionLock {
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   // ---- what the effective policy and compiling ask ------------------------------------------
@@ -576,13 +576,7 @@ export class DefinitionLock {
   }
 
   private emit() {
-    for (const listener of this.listeners) {
-      try {
-        listener();
-      } catch (error) {
-        this.options.logger.warn('lock listener failed', { error: (error as Error).message });
-      }
-    }
+    this.changes.emit();
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../shared/errors';
 import type { InteractionAnswer, PendingInteraction } from '../../shared/mcp';
+import { Emitter } from '../platform/Emitter';
 
 type Ask = PendingInteraction extends infer P ? (P extends PendingInteraction ? Omit<P, 'id' | 'at'> : never) : never;
 
@@ -16,7 +17,7 @@ interface Waiting {
  */
 export class InteractionBroker {
   private readonly waiting = new Map<string, Waiting>();
-  private readonly listeners = new Set<(pending: PendingInteraction[]) => void>();
+  private readonly changes = new Emitter<PendingInteraction[]>();
   private autoResponder?: (interaction: PendingInteraction) => InteractionAnswer | undefined;
 
   setAutoResponder(responder: ((interaction: PendingInteraction) => InteractionAnswer | undefined) | undefined) {
@@ -83,12 +84,11 @@ export class InteractionBroker {
   }
 
   onChange(listener: (pending: PendingInteraction[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   private emit() {
     const pending = this.pending();
-    for (const listener of this.listeners) listener(pending);
+    this.changes.emit(pending);
   }
 }

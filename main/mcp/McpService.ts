@@ -15,6 +15,7 @@ import { ServerConfigStore } from './ServerConfigStore';
 import { McpTaskService } from './tasks/McpTaskService';
 import { TaskLedger } from './tasks/TaskLedger';
 import { ToolListCache } from './ToolListCache';
+import { Emitter } from '../platform/Emitter';
 
 export interface McpServiceOptions {
   dataDir: string;
@@ -81,8 +82,8 @@ export class McpService {
   /** Connections of unsaved targets (`--stdio`, `--url`), closed with the service. */
   private readonly ephemeral = new Set<McpConnection>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
-  private readonly listeners = new Set<() => void>();
-  private readonly toolListeners = new Set<(server: string) => void>();
+  private readonly changes = new Emitter((error) => this.options.logger.warn('mcp listener failed', { error: (error as Error).message }));
+  private readonly toolChanges = new Emitter<string>((error) => this.options.logger.warn('mcp listener failed', { error: (error as Error).message }));
   private closed = false;
   private readonly connecting = new Map<string, Promise<ServerSnapshot>>();
   private watcher?: FSWatcher;
@@ -443,14 +444,12 @@ export class McpService {
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /** A server's tool list changed (discovered, refreshed, disconnected or removed). */
   onToolsChanged(listener: (server: string) => void): () => void {
-    this.toolListeners.add(listener);
-    return () => this.toolListeners.delete(listener);
+    return this.toolChanges.on(listener);
   }
 
   async close(): Promise<void> {
@@ -538,7 +537,7 @@ export class McpService {
   }
 
   private emit() {
-    for (const listener of this.listeners) listener();
+    this.changes.emit();
   }
 
   /** Tells listeners a server's tools changed and refreshes its on-disk tool list. */
@@ -548,7 +547,7 @@ export class McpService {
       connection?.state.status === 'ready' && !connection.state.listing && this.store.get(server)
         ? this.toolCache.write(server, connection.tools).catch((error: Error) => this.options.logger.warn('tool cache not written', { server, error: error.message }))
         : Promise.resolve();
-    for (const listener of this.toolListeners) listener(server);
+    this.toolChanges.emit(server);
     return persisted;
   }
 }

@@ -2,6 +2,7 @@ import type { TranscriptEntry } from '../../shared/mcp';
 import { SecretRedactor } from '../platform/SecretRedactor';
 import { hasLargeString, jsonByteLength } from '../registry/jsonByteLength';
 import { maskSecretFields, MAYBE_SECRET } from '../registry/recordedArguments';
+import { Emitter } from '../platform/Emitter';
 
 const MAX_ENTRIES = 2_000;
 const MAX_TEXT = 16_384;
@@ -19,7 +20,7 @@ export class McpTranscript {
   private head = 0;
   private size = 0;
   private readonly pendingRequests = new Map<string | number, { at: number; method: string }>();
-  private readonly listeners = new Set<(entry: TranscriptEntry) => void>();
+  private readonly newEntries = new Emitter<TranscriptEntry>();
   private seq = 0;
 
   constructor(private readonly redactor: SecretRedactor = new SecretRedactor()) {}
@@ -71,8 +72,7 @@ export class McpTranscript {
   }
 
   onEntry(listener: (entry: TranscriptEntry) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.newEntries.on(listener);
   }
 
   clear() {
@@ -142,6 +142,6 @@ export class McpTranscript {
   }
 
   private announce(entry: TranscriptEntry) {
-    for (const listener of this.listeners) listener(entry);
+    this.newEntries.emit(entry);
   }
 }

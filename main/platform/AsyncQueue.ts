@@ -1,46 +1,94 @@
+export interface AsyncQueueOptions {
+  /** Items a slow consumer may fall behind by before the oldest are dropped. */
+  capacity?: number;
+  /** Told each time an item is dropped because the consumer fell behind. */
+  onDrop?: () => void;
+  /** Told once when the queue ends, by `close()`, `end()` or the consumer stopping (`return()`). */
+  onEnd?: () => void;
+}
+
 /**
  * Bridges callback-style producers (progress callbacks, event listeners) to the async generators
  * that tRPC subscriptions are written as. Bounded: when a slow consumer falls behind, the oldest
- * items are dropped rather than growing memory without limit.
+ * items are dropped (and counted) rather than growing memory without limit.
+ *
+ * The queue is its own iterator: several `next()` calls may be in flight at once, and each gets
+ * its own item, in order.
  */
-export class AsyncQueue<T> implements AsyncIterable<T> {
+export class AsyncQueue<T> implements AsyncIterableIterator<T> {
   private readonly items: T[] = [];
-  private waiting?: (result: IteratorResult<T>) => void;
+  private readonly waiting: ((result: IteratorResult<T>) => void)[] = [];
+  private readonly capacity: number;
+  private readonly onDrop?: () => void;
+  private onEnd?: () => void;
   private done = false;
+  private droppedCount = 0;
 
-  constructor(private readonly capacity = 1_000) {}
+  constructor(capacityOrOptions: number | AsyncQueueOptions = {}) {
+    const options = typeof capacityOrOptions === 'number' ? { capacity: capacityOrOptions } : capacityOrOptions;
+    this.capacity = Math.max(1, options.capacity ?? 1_000);
+    this.onDrop = options.onDrop;
+    this.onEnd = options.onEnd;
+  }
 
-  push(item: T) {
+  /** Items dropped so far because the consumer fell behind. */
+  get dropped(): number {
+    return this.droppedCount;
+  }
+
+  /** Whether the queue takes no more items. */
+  get ended(): boolean {
+    return this.done;
+  }
+
+  push(item: T): void {
     if (this.done) return;
-    if (this.waiting) {
-      const resolve = this.waiting;
-      this.waiting = undefined;
+    const resolve = this.waiting.shift();
+    if (resolve) {
       resolve({ value: item, done: false });
       return;
     }
     this.items.push(item);
-    if (this.items.length > this.capacity) this.items.shift();
+    if (this.items.length > this.capacity) {
+      this.items.shift();
+      this.droppedCount++;
+      this.onDrop?.();
+    }
   }
 
-  close() {
+  /** No more items: the consumer still reads those already queued, then the iteration ends. */
+  close(): void {
+    this.finish();
+  }
+
+  /** Ends the iteration now, discarding what was queued (the consumer has gone). */
+  end(): void {
+    this.items.length = 0;
+    this.finish();
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.items.length) return Promise.resolve({ value: this.items.shift()!, done: false });
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  return(): Promise<IteratorResult<T>> {
+    this.end();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<T> {
+    return this;
+  }
+
+  private finish(): void {
+    if (this.done) return;
     this.done = true;
-    const resolve = this.waiting;
-    this.waiting = undefined;
-    resolve?.({ value: undefined as never, done: true });
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<T> {
-    return {
-      next: () => {
-        if (this.items.length) return Promise.resolve({ value: this.items.shift()!, done: false });
-        if (this.done) return Promise.resolve({ value: undefined as never, done: true });
-        return new Promise((resolve) => (this.waiting = resolve));
-      },
-      return: () => {
-        this.close();
-        return Promise.resolve({ value: undefined as never, done: true });
-      },
-    };
+    const onEnd = this.onEnd;
+    this.onEnd = undefined;
+    onEnd?.();
+    for (const resolve of this.waiting.splice(0)) resolve({ value: undefined, done: true });
   }
 }
 

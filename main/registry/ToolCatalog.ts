@@ -2,6 +2,7 @@ import { AppError } from '../../shared/errors';
 import { sourceId, type ToolSource } from '../../shared/invocation';
 import type { CatalogChange, ToolEntry, ToolListFilter } from '../../shared/registry';
 import type { ToolExecutor } from './types';
+import { Emitter } from '../platform/Emitter';
 
 interface Registered {
   entry: ToolEntry;
@@ -23,7 +24,7 @@ export function toolEntryName(source: ToolSource, toolName: string): string {
 export class ToolCatalog {
   private readonly byName = new Map<string, Registered>();
   private readonly bySource = new Map<string, { source: ToolSource; names: Set<string> }>();
-  private readonly listeners = new Set<CatalogListener>();
+  private readonly changes = new Emitter<CatalogChange>();
 
   /**
    * Replaces everything `source` provided. Fails without changing anything if an entry belongs to
@@ -125,12 +126,11 @@ export class ToolCatalog {
 
   /** Called after every change that added, removed or updated an entry; returns the unsubscribe. */
   onChange(listener: CatalogListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   private emit(change: CatalogChange) {
     if (change.added.length + change.removed.length + change.updated.length === 0) return;
-    for (const listener of this.listeners) listener(change);
+    this.changes.emit(change);
   }
 }

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { JsonFile } from '../platform/JsonFile';
+import { Emitter } from '../platform/Emitter';
 
 /** `<dataDir>/launch-allowlist.json`: never inside a workspace, so a cloned folder cannot approve its own commands. */
 export const LAUNCH_ALLOW_LIST_FILE = 'launch-allowlist.json';
@@ -22,7 +23,7 @@ type AllowListContent = z.infer<typeof AllowListContent>;
  */
 export class LaunchAllowList {
   private readonly file: JsonFile<typeof AllowListContent>;
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter();
 
   constructor(dataDir: string) {
     // A damaged file forgets confirmations (everything asks again); it never confirms anything.
@@ -47,13 +48,12 @@ export class LaunchAllowList {
       const fresh = [...new Set(lines)].filter((line) => !known.includes(line));
       return { next: { folders: { ...current.folders, [key]: [...known, ...fresh] } }, result: fresh.length > 0 };
     });
-    if (added) for (const listener of this.listeners) listener();
+    if (added) this.changes.emit();
   }
 
   /** Lines were confirmed in this process. */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 }
 

@@ -21,6 +21,7 @@ import { isWorkspaceManaged, launchLineOf, mcpServerConfig } from './mcpServerCo
 import { generatedToolName, isIncluded, permissionPlan, toolResourceFor, toolSettings, type ResourceToolLookup } from './resourcePolicy';
 import type { Workspace } from './Workspace';
 import { grpcToolSource } from './grpcToolSource';
+import { Emitter } from '../platform/Emitter';
 
 export interface LocalReconcilerOptions {
   workspace: Workspace;
@@ -80,8 +81,8 @@ export class LocalReconciler {
   /** Servers the reconciler itself is saving, connecting or removing: their events are its own. */
   private readonly busy = new Set<string>();
   private readonly loop: ReconcileLoop;
-  private readonly statusListeners = new Set<() => void>();
-  private readonly policyListeners = new Set<() => void>();
+  private readonly statusChanges = new Emitter((error) => this.options.logger.warn('local reconciler listener failed', { error: (error as Error).message }));
+  private readonly policyChanges = new Emitter((error) => this.options.logger.warn('local reconciler listener failed', { error: (error as Error).message }));
   private readonly placeholders: PlaceholderContext;
   private readonly now: () => Date;
   private policyKey = '';
@@ -179,14 +180,12 @@ export class LocalReconciler {
 
   /** Statuses changed (connection, discovery, workspace edits). */
   onChange(listener: () => void): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
+    return this.statusChanges.on(listener);
   }
 
   /** Tool or ToolPermission resources (or a server's filter and default runtime) changed: registry entries must be re-derived. */
   onPolicyChange(listener: () => void): () => void {
-    this.policyListeners.add(listener);
-    return () => this.policyListeners.delete(listener);
+    return this.policyChanges.on(listener);
   }
 
   private sync() {
@@ -214,7 +213,7 @@ export class LocalReconciler {
     });
     if (key === this.policyKey) return;
     this.policyKey = key;
-    for (const listener of this.policyListeners) listener();
+    this.policyChanges.emit();
   }
 
   /** The first Tool of type grpc of a name (any namespace) declares that source; a saved source of the name wins. */
@@ -412,7 +411,7 @@ export class LocalReconciler {
   }
 
   private emitStatus() {
-    for (const listener of this.statusListeners) listener();
+    this.statusChanges.emit();
   }
 
   private serverViews() {

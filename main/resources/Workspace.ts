@@ -26,6 +26,7 @@ import { editResourceText } from './editResourceText';
 import { documentDiagnostics, indexByIdentity, type IdentityIndex } from './duplicateDiagnostics';
 import { parseResourceText, type LoadedDocument } from './parseResourceText';
 import { normalizeWorkspacePath, resolveInside, toWorkspacePath } from './workspacePaths';
+import { Emitter } from '../platform/Emitter';
 
 export interface WorkspaceOptions {
   dir: string;
@@ -77,7 +78,7 @@ export type BeforeWrite = (path: string, text: string) => void | Promise<void>;
 export class Workspace {
   private currentDir: string;
   private readonly files = new Map<string, FileState>();
-  private readonly listeners = new Set<(change: WorkspaceChange) => void>();
+  private readonly changes = new Emitter<WorkspaceChange>((error) => this.options.logger.warn('workspace listener failed', { error: (error as Error).message }));
   private watch?: FolderWatch;
   private debounceTimer?: NodeJS.Timeout;
   private queue: Promise<unknown> = Promise.resolve();
@@ -229,14 +230,13 @@ export class Workspace {
   }
 
   onChange(listener: (change: WorkspaceChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   close() {
     this.closed = true;
     this.stopWatching();
-    this.listeners.clear();
+    this.changes.clear();
   }
 
   private summary(file: FileState): WorkspaceFileSummary {
@@ -360,7 +360,7 @@ export class Workspace {
 
   private emit(changed: string[]) {
     if (changed.length === 0) return;
-    for (const listener of this.listeners) listener({ changed });
+    this.changes.emit({ changed });
   }
 
   /** File operations run one at a time, so a rescan never interleaves with a save. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { AppErrorShape } from '../../shared/errors';
-import type { InvokeEvent } from '../../shared/invoke';
-import { InvokeRequest, SearchQuery, ToolListFilter } from '../../shared/registry';
+import { InvokeRequest, SearchQuery, ToolListFilter, type InvokeEvent } from '../../shared/registry';
+import { watch } from '../platform/AsyncQueue';
+import { startCancellableRun } from '../platform/CancellableRun';
 import { ToolSource } from '../../shared/invocation';
 import { prepareSource } from '../registry/ToolSourceKind';
-import { AsyncQueue, watch } from '../platform/AsyncQueue';
 import { classifyError } from '../registry/classifyError';
 import type { Core } from '../core';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
@@ -61,20 +61,23 @@ export const toolsRouter = router({
    * the protocol's cancel (notifications/cancelled for MCP).
    */
   invokeStream: procedure.input(InvokeRequest).subscription(async function* ({ ctx, input, signal }): AsyncGenerator<InvokeEvent> {
-    const queue = new AsyncQueue<InvokeEvent>();
-    queue.push({ type: 'started', at: Date.now() });
-    ctx.core.pipeline
-      .invoke({
-        ...invocationOf(ctx, input),
-        signal,
-        onProgress: (p) => queue.push({ type: 'progress', at: Date.now(), ...p }),
-        onTask: (update) => queue.push({ type: 'task', ...update }),
-      })
-      .then(
-        (outcome) => queue.push({ type: 'outcome', outcome }),
-        (error: unknown) => queue.push({ type: 'failed', error: AppErrorShape.parse(classifyError(error).toShape()) }),
-      )
-      .finally(() => queue.close());
-    yield* queue;
+    const call = startCancellableRun<InvokeEvent, void>(
+      async ({ signal: callSignal, emit }) => {
+        emit({ type: 'started', at: Date.now() });
+        try {
+          const outcome = await ctx.core.pipeline.invoke({
+            ...invocationOf(ctx, input),
+            signal: callSignal,
+            onProgress: (p) => emit({ type: 'progress', at: Date.now(), ...p }),
+            onTask: (update) => emit({ type: 'task', ...update }),
+          });
+          emit({ type: 'outcome', outcome });
+        } catch (error) {
+          emit({ type: 'failed', error: AppErrorShape.parse(classifyError(error).toShape()) });
+        }
+      },
+      { signal },
+    );
+    yield* call;
   }),
 });

@@ -27,6 +27,7 @@ import { MetricQueries, type MetricQueryOptions } from './MetricQueries';
 import { migrate } from './migrations';
 import { runListItem, type RunListItem, type RunListQuery, type StoredRun } from '../../shared/runs';
 import { describeSqliteError, isTransientWriteError, sqliteCode } from './sqliteErrors';
+import { Emitter } from '../platform/Emitter';
 
 export const DATABASE_FILE_NAME = 'tooldeck.db';
 
@@ -99,7 +100,7 @@ export class InvocationStore {
   private readonly metrics: MetricQueries;
   private readonly insert: StatementSync;
   private readonly statements = new Map<string, StatementSync>();
-  private readonly listeners = new Set<(error: StoreWriteError) => void>();
+  private readonly writeErrors = new Emitter<StoreWriteError>();
   private readonly retention: RetentionPolicy | undefined;
   private retentionTimer: NodeJS.Timeout | undefined;
   private lastError: StoreWriteError | undefined;
@@ -180,8 +181,7 @@ export class InvocationStore {
   }
 
   onWriteError(listener: (error: StoreWriteError) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.writeErrors.on(listener);
   }
 
   health(): StoreHealth {
@@ -391,13 +391,8 @@ export class InvocationStore {
 
   private report(error: StoreWriteError): void {
     this.lastError = error;
-    for (const listener of this.listeners) {
-      try {
-        listener(error);
-      } catch {
-        // A failing listener must not stop the others or reach the writer.
-      }
-    }
+    // A failing listener stops neither the others nor the writer (the Emitter's promise).
+    this.writeErrors.emit(error);
   }
 
   private prepare(sql: string): StatementSync {

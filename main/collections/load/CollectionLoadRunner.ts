@@ -1,12 +1,11 @@
 import { operatorCaller } from '../../../shared/caller';
 import { randomUUID } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { parseTarget, type Assertion, type Collection, type SavedRequest } from '../../../shared/collections';
 import { AppError, type AppErrorShape } from '../../../shared/errors';
 import { LoadOptions, type LoadEvent, type LoadOptionsInput, type LoadSummary, type ReplicaDifference, type ReplicaFigures } from '../../../shared/loadRuns';
 import type { InvocationOutcome } from '../../../shared/registry';
-import { AsyncQueue } from '../../platform/AsyncQueue';
+import { startCancellableRun } from '../../platform/CancellableRun';
 import { SecretRedactor } from '../../platform/SecretRedactor';
 import type { SecretStore } from '../../platform/SecretStore';
 import { classifyError } from '../../registry/classifyError';
@@ -76,38 +75,12 @@ export class CollectionLoadRunner {
     const settings = LoadOptions.parse(rest);
     if (collection.requests.length === 0) throw new AppError('InvalidInput', `Collection "${collection.name}" has no requests to send`);
     const runId = (this.deps.newRunId ?? randomUUID)();
-    const controller = new AbortController();
-    // Every call in flight listens on this signal (one listener each, removed when it settles).
-    setMaxListeners(0, controller.signal);
-    const cancel = () => controller.abort();
-    if (signal?.aborted) cancel();
-    signal?.addEventListener('abort', cancel, { once: true });
-    const queue = new AsyncQueue<LoadEvent>(Math.ceil(settings.durationMs / 1000) + 16);
-    const execution = new LoadExecution(this.deps, collection, settings, runId, controller.signal, replicas, (event) => queue.push(event));
-    const summary = execution.execute().finally(() => {
-      signal?.removeEventListener('abort', cancel);
-      queue.close();
-    });
-    summary.catch(() => undefined);
-    return {
-      runId,
-      summary,
-      cancel,
-      [Symbol.asyncIterator]() {
-        const events = queue[Symbol.asyncIterator]();
-        return {
-          async next() {
-            const next = await events.next();
-            if (next.done) await summary;
-            return next;
-          },
-          async return() {
-            cancel();
-            return events.return!();
-          },
-        };
-      },
-    };
+    const run = startCancellableRun<LoadEvent, LoadSummary>(
+      ({ signal: runSignal, emit }) => new LoadExecution(this.deps, collection, settings, runId, runSignal, replicas, emit).execute(),
+      // Every call in flight listens on the run's signal (one listener each, removed when it settles).
+      { signal, capacity: Math.ceil(settings.durationMs / 1000) + 16, manyListeners: true },
+    );
+    return { runId, summary: run.result, cancel: run.cancel, [Symbol.asyncIterator]: () => run[Symbol.asyncIterator]() };
   }
 }
 

@@ -11,6 +11,7 @@ import { OAuthStepLog } from './OAuthStepLog';
 import { OAuthStore, type ServerSecretKind, type StoredTokens } from './OAuthStore';
 import { InvalidSettingsError, planSettingsUpdate } from './planSettingsUpdate';
 import { dpopSessionFromStored } from './signingKeys';
+import { Emitter } from '../../platform/Emitter';
 
 type HttpConfig = Extract<McpServerConfig, { transport: 'http' | 'sse' }>;
 
@@ -64,7 +65,7 @@ export class OAuthService {
   private readonly flows = new Map<string, LoginFlow>();
   /** The latest sign-in of each server, kept after it ends so a late `waitForLogin` still sees how. */
   private readonly lastLogin = new Map<string, Promise<void>>();
-  private readonly listeners = new Set<(server: string) => void>();
+  private readonly changes = new Emitter<string>((error) => this.options.logger.warn('oauth listener failed', { error: (error as Error).message }));
 
   constructor(private readonly options: OAuthServiceOptions) {
     this.store = new OAuthStore(options.secretStore, options.dataDir);
@@ -138,8 +139,7 @@ export class OAuthService {
   }
 
   onChange(listener: (server: string) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /**
@@ -313,7 +313,7 @@ export class OAuthService {
   }
 
   private emit(server: string) {
-    for (const listener of this.listeners) listener(server);
+    this.changes.emit(server);
   }
 }
 

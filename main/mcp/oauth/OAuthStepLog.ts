@@ -1,5 +1,6 @@
 import { OAUTH_STEP_TITLES, type OAuthStep, type OAuthStepKind } from '../../../shared/oauth';
 import { SECRET_PLACEHOLDER as MASK } from '../../../shared/secrets';
+import { Emitter } from '../../platform/Emitter';
 
 const MAX_STEPS = 100;
 
@@ -13,7 +14,7 @@ export type StepFields = Partial<Pick<OAuthStep, 'title' | 'method' | 'url' | 'h
 export class OAuthStepLog {
   private steps: OAuthStep[] = [];
   private seq = 0;
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter();
 
   list(): OAuthStep[] {
     return this.steps.map((s) => ({ ...s }));
@@ -72,8 +73,7 @@ export class OAuthStepLog {
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   private finish(seq: number, status: 'ok' | 'failed', fields: StepFields) {
@@ -84,7 +84,7 @@ export class OAuthStepLog {
   }
 
   private emit() {
-    for (const listener of this.listeners) listener();
+    this.changes.emit();
   }
 }
 

@@ -3,6 +3,7 @@ import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprot
 import { z } from 'zod';
 import { isTerminalTaskStatus, type McpTask, type TaskStatus } from '../../../shared/tasks';
 import { RELATED_TASK_KEY } from './taskWire';
+import { Emitter } from '../../platform/Emitter';
 
 /** How long a finished task is kept when the server asked for no time-to-live. */
 const DEFAULT_TTL_MS = 10 * 60_000;
@@ -30,7 +31,7 @@ const ListParams = z.object({ cursor: z.string().optional() }).loose();
  */
 export class ClientTaskExecutor {
   private readonly tasks = new Map<string, LocalTask>();
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter();
 
   constructor(private readonly client: Client) {
     client.setRequestHandler('tasks/get', { params: ByTaskId }, ({ taskId }) => this.require(taskId).task);
@@ -85,8 +86,7 @@ export class ClientTaskExecutor {
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /** The connection closed: nothing runs on for a server that cannot ask for it. */
@@ -112,6 +112,6 @@ export class ClientTaskExecutor {
   }
 
   private emit() {
-    for (const listener of this.listeners) listener();
+    this.changes.emit();
   }
 }

@@ -16,6 +16,7 @@ import {
   taskFrom2026,
   type InputRequestWire,
 } from './taskWire';
+import { Emitter } from '../../platform/Emitter';
 
 export interface TaskCallOptions {
   options: InvokeTaskOptions;
@@ -48,7 +49,7 @@ const MAX_POLL_MS = 5_000;
  * connection and the process.
  */
 export class ConnectionTasks implements TaskChannel {
-  private readonly statusListeners = new Set<(task: McpTask) => void>();
+  private readonly statusChanges = new Emitter<McpTask>();
 
   constructor(
     private readonly server: string,
@@ -61,7 +62,7 @@ export class ConnectionTasks implements TaskChannel {
   ) {
     client.setNotificationHandler('notifications/tasks/status', { params: McpTask }, (task) => {
       void this.ledger?.update(this.server, task.taskId, { status: task.status, statusMessage: task.statusMessage });
-      for (const listener of this.statusListeners) listener(task);
+      this.statusChanges.emit(task);
     });
   }
 
@@ -88,8 +89,7 @@ export class ConnectionTasks implements TaskChannel {
   }
 
   onStatus(listener: (task: McpTask) => void): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
+    return this.statusChanges.on(listener);
   }
 
   /**
@@ -208,7 +208,7 @@ export class ConnectionTasks implements TaskChannel {
       throw this.explain(taskId, error);
     }
     await this.ledger?.update(this.server, taskId, { status: task.status, statusMessage: task.statusMessage });
-    for (const listener of this.statusListeners) listener(task);
+    this.statusChanges.emit(task);
     return task;
   }
 

@@ -3,6 +3,7 @@ import { isTerminalTaskStatus, type KnownTask, type McpTask, type ServerTaskList
 import type { Logger } from '../../platform/Logger';
 import type { McpConnection } from '../McpConnection';
 import type { TaskLedger } from './TaskLedger';
+import { Emitter } from '../../platform/Emitter';
 
 export interface McpTaskServiceOptions {
   ledger: TaskLedger;
@@ -30,14 +31,14 @@ const FOLLOW_MAX_MS = 15_000;
 export class McpTaskService {
   private readonly followed = new Set<string>();
   private readonly readiness = new Map<string, boolean>();
-  private readonly listeners = new Set<(server: string) => void>();
-  private readonly settledListeners = new Set<(task: KnownTask) => void>();
+  private readonly changes = new Emitter<string>((error) => this.options.logger.warn('task listener failed', { error: (error as Error).message }));
+  private readonly settlements = new Emitter<KnownTask>((error) => this.options.logger.warn('task listener failed', { error: (error as Error).message }));
   private closed = false;
 
   constructor(private readonly options: McpTaskServiceOptions) {
     options.ledger.onChange((server) => this.emit(server));
     options.ledger.onSettled((task) => {
-      for (const listener of this.settledListeners) listener(task);
+      this.settlements.emit(task);
     });
   }
 
@@ -114,14 +115,12 @@ export class McpTaskService {
   }
 
   onChange(listener: (server: string) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /** A remembered task reached completed, failed or cancelled (history gets its final status). */
   onSettled(listener: (task: KnownTask) => void): () => void {
-    this.settledListeners.add(listener);
-    return () => this.settledListeners.delete(listener);
+    return this.settlements.on(listener);
   }
 
   /** A server connected, or its state changed: follow its unfinished tasks (console only). */
@@ -195,7 +194,7 @@ export class McpTaskService {
   }
 
   private emit(server: string) {
-    for (const listener of this.listeners) listener(server);
+    this.changes.emit(server);
   }
 }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { isTerminalTaskStatus, KnownTask } from '../../../shared/tasks';
 import { JsonFile } from '../../platform/JsonFile';
+import { Emitter } from '../../platform/Emitter';
 
 /** A finished task is remembered this long (its result may still be fetched while the server keeps it). */
 const KEEP_FINISHED_MS = 7 * 24 * 3_600_000;
@@ -26,8 +27,8 @@ export class TaskLedger {
   private readonly file?: JsonFile<typeof LedgerFile>;
   /** The ledger itself when there is no file (changes to it are synchronous, so need no queue). */
   private inMemory: KnownTask[] = [];
-  private readonly listeners = new Set<(server: string) => void>();
-  private readonly settledListeners = new Set<(task: KnownTask) => void>();
+  private readonly changes = new Emitter<string>();
+  private readonly settlements = new Emitter<KnownTask>();
 
   /** Without a data dir the ledger lives in memory (one-off connections). */
   constructor(dataDir?: string, private readonly now: () => number = Date.now) {
@@ -80,8 +81,7 @@ export class TaskLedger {
   }
 
   onChange(listener: (server: string) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /** Resolves once every change asked for so far is written. */
@@ -91,8 +91,7 @@ export class TaskLedger {
 
   /** A remembered task reached completed, failed or cancelled. */
   onSettled(listener: (task: KnownTask) => void): () => void {
-    this.settledListeners.add(listener);
-    return () => this.settledListeners.delete(listener);
+    return this.settlements.on(listener);
   }
 
   /** Re-reads, edits and writes the ledger, one change at a time; listeners hear of it once it is written. */
@@ -102,9 +101,9 @@ export class TaskLedger {
     } else {
       this.inMemory = this.prune(edit(this.inMemory));
     }
-    for (const listener of this.listeners) listener(server);
+    this.changes.emit(server);
     const ended = settled?.();
-    if (ended) for (const listener of this.settledListeners) listener(ended);
+    if (ended) this.settlements.emit(ended);
   }
 
   /** Past their time-to-live, finished long ago, or beyond the per-server cap (oldest finished first). */

@@ -1,9 +1,7 @@
-import { appErrorOf } from '../../rpc/appError';
-import { useTRPCClient } from '../../rpc/client';
-import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppErrorShape } from '../../../../shared/errors';
-import type { InvocationOutcome, InvocationProgress, InvokeRequest } from '../../../../shared/registry';
+import type { InvocationOutcome, InvocationProgress } from '../../../../shared/registry';
 import type { RunningTask } from './RunStatus';
+import { useInvokeStreamAs, type InvokeStreamFold, type InvokeStreamState } from './useInvokeStream';
 
 export type InvocationState =
   | { phase: 'idle' }
@@ -12,64 +10,40 @@ export type InvocationState =
   | { phase: 'failed'; error: AppErrorShape }
   | { phase: 'canceled'; elapsedMs: number };
 
-/**
- * One streaming call at a time through `tools.invokeStream`. Cancelling unsubscribes, which aborts
- * the procedure's signal and so cancels the call at the server (MCP notifications/cancelled).
- */
+interface RunningCall {
+  progress?: InvocationProgress;
+  task?: RunningTask;
+}
+
+/** The invoke panel shows the last progress and the task's events (of the task the call runs as). */
+const lastProgressAndTask: InvokeStreamFold<RunningCall> = {
+  initial: () => ({}),
+  step(running, update) {
+    if (update.type === 'progress') {
+      const { progress, total, message } = update;
+      return { ...running, progress: { progress, total, message } };
+    }
+    const { type: _type, taskId, ...event } = update;
+    return { ...running, task: { taskId, events: [...(running.task?.taskId === taskId ? running.task.events : []), event] } };
+  },
+};
+
+function invocationState(state: InvokeStreamState<RunningCall>): InvocationState {
+  switch (state.phase) {
+    case 'idle':
+      return state;
+    case 'running':
+      return { phase: 'running', startedAt: state.startedAt, ...state.running };
+    case 'done':
+      return { phase: 'done', outcome: state.outcome };
+    case 'failed':
+      return { phase: 'failed', error: state.error };
+    case 'canceled':
+      return { phase: 'canceled', elapsedMs: state.elapsedMs };
+  }
+}
+
+/** One streaming call at a time for the invoke panel (useInvokeStream, showing progress and task status). */
 export function useInvocation() {
-  const client = useTRPCClient();
-  const [state, setState] = useState<InvocationState>({ phase: 'idle' });
-  const subscription = useRef<{ unsubscribe(): void } | null>(null);
-  const startedAt = useRef(0);
-
-  const stop = () => {
-    subscription.current?.unsubscribe();
-    subscription.current = null;
-  };
-
-  const start = useCallback(
-    (request: InvokeRequest) => {
-      if (subscription.current) return;
-      startedAt.current = Date.now();
-      setState({ phase: 'running', startedAt: startedAt.current });
-      let settled = false;
-      const settle = (next: InvocationState) => {
-        if (settled) return;
-        settled = true;
-        subscription.current = null;
-        setState(next);
-      };
-      subscription.current = client.tools.invokeStream.subscribe(request, {
-        onData(event) {
-          if (event.type === 'progress') {
-            const { progress, total, message } = event;
-            setState((prev) => (prev.phase === 'running' ? { ...prev, progress: { progress, total, message } } : prev));
-          } else if (event.type === 'task') {
-            const { type: _type, taskId, ...update } = event;
-            setState((prev) =>
-              prev.phase === 'running' ? { ...prev, task: { taskId, events: [...(prev.task?.taskId === taskId ? prev.task.events : []), update] } } : prev,
-            );
-          } else if (event.type === 'outcome') settle({ phase: 'done', outcome: event.outcome });
-          else if (event.type === 'failed') settle({ phase: 'failed', error: event.error });
-        },
-        onError(error) {
-          settle({ phase: 'failed', error: appErrorOf(error) });
-        },
-        onComplete() {
-          settle({ phase: 'failed', error: { code: 'Internal', message: 'The call ended without a result.', retryable: true } });
-        },
-      });
-    },
-    [client],
-  );
-
-  const cancel = useCallback(() => {
-    if (!subscription.current) return;
-    stop();
-    setState({ phase: 'canceled', elapsedMs: Date.now() - startedAt.current });
-  }, []);
-
-  useEffect(() => stop, []);
-
-  return { state, start, cancel };
+  return useInvokeStreamAs(lastProgressAndTask, invocationState);
 }
