@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Emitter } from '../platform/Emitter';
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readdir, rm, stat } from 'node:fs/promises';
@@ -92,7 +93,7 @@ export class ApprovalBook implements ApprovalHolder {
   private readonly logger: Logger;
   private readonly keepDecided: number;
   private readonly waiters = new Map<string, Waiter>();
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter((error) => this.logger.warn('approval listener failed', { error: reasonOf(error) }));
   private readonly watcher?: FolderWatch;
   /** Parsed approval files by name, reused while the file is unchanged (list() runs on every change). */
   private readonly cache = new Map<string, { stamp: string; approval: ToolApproval }>();
@@ -270,8 +271,7 @@ export class ApprovalBook implements ApprovalHolder {
 
   /** Told after any change to any approval (this process's or another's): read list() again. Returns the unsubscribe. */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   /** Stops following the folder; calls still held here end Denied (canceled: Tooldeck stopped) and never run. */
@@ -281,7 +281,7 @@ export class ApprovalBook implements ApprovalHolder {
     this.watcher?.close();
     await Promise.all([...this.waiters.keys()].map((name) => this.end(name, canceledRecord(this.clock.now(), 'Tooldeck stopped'))));
     while (this.work.size) await Promise.allSettled([...this.work]);
-    this.listeners.clear();
+    this.changes.clear();
   }
 
   /** Resolves once every write this book started has finished: for tests and orderly shutdown. */
@@ -497,13 +497,7 @@ export class ApprovalBook implements ApprovalHolder {
     this.emitScheduled = true;
     setImmediate(() => {
       this.emitScheduled = false;
-      for (const listener of this.listeners) {
-        try {
-          listener();
-        } catch (error) {
-          this.logger.warn('approval listener failed', { error: reasonOf(error) });
-        }
-      }
+      this.changes.emit();
     });
   }
 

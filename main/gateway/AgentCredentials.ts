@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
 import { GatewayAgentName } from '../../shared/gateway';
+import { Emitter } from '../platform/Emitter';
 import { JsonFile } from '../platform/JsonFile';
 import { watchFolder, type FolderWatch } from '../platform/watchFolder';
 
@@ -43,7 +44,7 @@ export class AgentCredentials {
   private agents = new Map<string, StoredAgent>();
   private loadedStamp = '';
   private watch?: FolderWatch;
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter();
 
   constructor(private readonly dataDir: string) {
     this.file = new JsonFile(join(dataDir, GATEWAY_AGENTS_FILE), AgentsFile, () => ({ agents: [] }), { kind: 'gateway agents file' });
@@ -129,18 +130,17 @@ export class AgentCredentials {
         },
       });
     }
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   close(): void {
     this.watch?.close();
     this.watch = undefined;
-    this.listeners.clear();
+    this.changes.clear();
   }
 
   private emit() {
-    for (const listener of [...this.listeners]) listener();
+    this.changes.emit();
   }
 
   /** Reads the file again when its size or time changed since the last read. */

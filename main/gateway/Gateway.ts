@@ -6,6 +6,7 @@ import type { ApprovalHolder } from '../approvals/ApprovalHolder';
 import type { Logger } from '../platform/Logger';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
 import { AgentCredentials } from './AgentCredentials';
+import { Emitter } from '../platform/Emitter';
 import { AgentGrants, type AgentGrantsDeps } from './AgentGrants';
 import { gatewayServer, holdRequestFor, type GatewayCallDeps } from './GatewayMcpServer';
 import { Mediation } from '../mediation/Mediation';
@@ -52,7 +53,7 @@ export class Gateway {
   private lastError?: string;
   private readonly stdioServers = new Set<Server>();
   private readonly stopChanges: () => void;
-  private readonly listeners = new Set<() => void>();
+  private readonly statusChanges = new Emitter();
 
   /** Model mediation (Clawdapus cllama) on the gateway's port: its providers and mediated turns. */
   readonly providers: ModelProviders;
@@ -125,8 +126,7 @@ export class Gateway {
   }
 
   onStatusChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.statusChanges.on(listener);
   }
 
   async close(): Promise<void> {
@@ -142,6 +142,6 @@ export class Gateway {
   }
 
   private emit() {
-    for (const listener of [...this.listeners]) listener();
+    this.statusChanges.emit();
   }
 }

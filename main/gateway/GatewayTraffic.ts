@@ -1,3 +1,4 @@
+import { Emitter } from '../platform/Emitter';
 import type { GatewayCallView, GatewaySessionView } from '../../shared/gateway';
 
 /** A call the gateway is running for an agent, as the live view shows it. */
@@ -15,7 +16,7 @@ const KEPT_CALLS = 200;
 export class GatewayTraffic {
   private readonly sessions = new Map<string, GatewaySessionView>();
   private readonly calls: LiveCall[] = [];
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter();
   private seq = 0;
 
   openSession(session: Omit<GatewaySessionView, 'calls' | 'lastActiveAt'>): void {
@@ -62,8 +63,7 @@ export class GatewayTraffic {
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.on(listener);
   }
 
   private update(id: string, patch: Partial<LiveCall>) {
@@ -73,13 +73,8 @@ export class GatewayTraffic {
     this.emit();
   }
 
+  /** A view's listener failing never stops the gateway's calls (the Emitter catches it). */
   private emit() {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener();
-      } catch {
-        // A view's listener failing must not stop the gateway's calls.
-      }
-    }
+    this.changes.emit();
   }
 }
