@@ -73,7 +73,7 @@ export class Gateway {
   }
 
   private get callDeps(): GatewayCallDeps {
-    return { grants: this.grants, invoke: this.deps.invoke, approvals: this.deps.approvals, traffic: this.traffic, serverInfo: { name: 'tooldeck-gateway', version: this.deps.appVersion }, heartbeatMs: this.deps.heartbeatMs, metaTools: (agent) => this.metaToolsForAll || this.credentials.metaTools(agent) };
+    return { grants: this.grantsNow, invoke: this.deps.invoke, approvals: this.deps.approvals, traffic: this.traffic, serverInfo: { name: 'tooldeck-gateway', version: this.deps.appVersion }, heartbeatMs: this.deps.heartbeatMs, metaTools: (agent) => this.metaToolsForAll || this.credentials.metaTools(agent) };
   }
 
   async start(options: GatewayStartOptions = {}): Promise<GatewayStatus> {
@@ -136,7 +136,25 @@ export class Gateway {
     this.credentials.close();
   }
 
+  /**
+   * What each agent is granted, resolved once per change rather than per call (resolving walks the
+   * whole registry). Cleared whenever the registry, the grants, the policy or the lock change; a
+   * call that slips in before the clearing is still judged by the pipeline under the rules in force.
+   */
+  private readonly grantedByAgent = new Map<string, ReturnType<AgentGrants['granted']>>();
+  private readonly grantsNow: Pick<AgentGrants, 'granted'> = {
+    granted: (agent, caller) => {
+      let entries = this.grantedByAgent.get(agent);
+      if (!entries) {
+        entries = this.grants.granted(agent, caller);
+        this.grantedByAgent.set(agent, entries);
+      }
+      return entries;
+    },
+  };
+
   private toolsChanged() {
+    this.grantedByAgent.clear();
     this.running?.toolsChanged();
     for (const server of this.stdioServers) void server.sendToolListChanged().catch(() => undefined);
   }

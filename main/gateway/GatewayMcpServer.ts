@@ -16,7 +16,7 @@ import type { GatewayTraffic } from './GatewayTraffic';
 export const APPROVAL_HEARTBEAT_MS = 15_000;
 
 export interface GatewayCallDeps {
-  grants: AgentGrants;
+  grants: Pick<AgentGrants, 'granted'>;
   /** The one invocation pipeline. */
   invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
   approvals: ApprovalHolder;
