@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import { checkHostAndOrigin, isLoopbackHost } from '../platform/requestGuard';
+import { writeWebResponse } from '../platform/writeWebResponse';
 import type { Logger } from '../platform/Logger';
 import type { AgentCredentials } from './AgentCredentials';
 import { gatewayServer, type GatewayCallDeps, type GatewayPeer } from './GatewayMcpServer';
@@ -184,7 +185,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     requestEnds.set(request, ended.signal);
     const legacyRequest = await isLegacyRequest(request, parsed, { maxRequestBodySize: maxBodyBytes });
     const response = legacyRequest ? await legacy(request, agent, parsed) : await modern.fetch(request, { authInfo: authInfo(agent), parsedBody: parsed });
-    await writeResponse(response, res);
+    await writeWebResponse(response, res);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -253,23 +254,6 @@ function toWebRequest(req: IncomingMessage, port: number): Request {
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   return new Request(`http://127.0.0.1:${port}${req.url ?? '/mcp'}`, { method: req.method, headers });
-}
-
-async function writeResponse(response: Response, res: ServerResponse) {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
-  });
-  res.writeHead(response.status, headers);
-  if (!response.body) return void res.end();
-  const reader = response.body.getReader();
-  res.on('close', () => void reader.cancel().catch(() => undefined));
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-    if (done) break;
-    if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
-  }
-  res.end();
 }
 
 function send(res: ServerResponse, status: number, body: unknown) {

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { agentCaller, type Caller } from '../../shared/caller';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
 import { canonicalJson } from '../registry/canonicalJson';
+import { writeWebResponse } from '../platform/writeWebResponse';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
 import { managedToolNames } from './managedToolNames';
 import type { ModelProviders } from './ModelProviders';
@@ -109,7 +110,8 @@ export class Mediation {
     const caller = agentCaller(agent, 'mediation', { sessionId: turnId });
     const managed = managedToolNames(this.deps.managedTools(agent, caller));
     const request: Record<string, unknown> = { ...body, model: model.slice(slash + 1) };
-    if (managed.size === 0) return passThrough(await upstream(request, AbortSignal.timeout((this.deps.budget?.(agent) ?? DEFAULT_BUDGET).totalTimeoutMs)), res);
+    // No managed tools: the request goes through unchanged, streaming included.
+    if (managed.size === 0) return writeWebResponse(await upstream(request, AbortSignal.timeout((this.deps.budget?.(agent) ?? DEFAULT_BUDGET).totalTimeoutMs)), res);
 
     const budget = this.deps.budget?.(agent) ?? DEFAULT_BUDGET;
     const streaming = body.stream === true;
@@ -224,24 +226,6 @@ export class Mediation {
     if (turns.length > TURNS_KEPT) turns.length = TURNS_KEPT;
     this.turns.set(turn.agent, turns);
   }
-}
-
-/** A request whose agent has no managed tools goes through unchanged, streaming included. */
-async function passThrough(answer: Response, res: ServerResponse) {
-  const headers: Record<string, string> = {};
-  answer.headers.forEach((value, name) => {
-    if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'set-cookie'].includes(name)) headers[name] = value;
-  });
-  res.writeHead(answer.status, headers);
-  if (!answer.body) return void res.end();
-  const reader = answer.body.getReader();
-  res.on('close', () => void reader.cancel().catch(() => undefined));
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    res.write(value);
-  }
-  res.end();
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown) {
