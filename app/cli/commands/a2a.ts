@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import type { A2aAgentService } from '../../../main/a2a/A2aAgentService';
 import type { A2aTurns } from '../../../main/a2a/A2aTurns';
 import { operatorCaller } from '../../../shared/caller';
 import type { A2aArtifact, A2aCardReport, A2aCheckRow, A2aEvent, A2aSendResult } from '../../../shared/a2a';
 import { isAppError, type AppError } from '../../../shared/errors';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { contractFor } from '../contract';
 import { timeoutMsOption } from '../options';
 import { jsonForTerminal, safeForTerminal, safeLines } from '../terminalText';
 
@@ -71,7 +71,6 @@ function footer(taskId: string | undefined, contextId: string | undefined, state
 
 /** `tooldeck a2a card|send`: inspect an agent's card, or talk to it, by URL or saved name. */
 export function registerA2a(program: Command, ctx: CliContext) {
-  const agents = async (): Promise<A2aAgentService> => (await ctx.getCore()).a2a;
   // A turn is a call of the agent's turn entry through the pipeline: policy applies, history records it.
   const turns = async (): Promise<A2aTurns> => (await ctx.getCore()).a2aTurns;
 
@@ -85,7 +84,8 @@ export function registerA2a(program: Command, ctx: CliContext) {
     .action(async (target: string, options: { json?: boolean }) => {
       let report: A2aCardReport;
       try {
-        report = await (await agents()).inspect(target);
+        // Over the contract: the card check the console's Agents section runs.
+        report = await (await contractFor(await ctx.getCore(), ctx.interrupted)).a2a.inspect({ target });
       } catch (error) {
         exitFor(error);
       }
