@@ -108,6 +108,9 @@ test('a hostile app opens nothing: window.open and target=_blank are refused by 
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(status).toHaveText('the host did not open the link');
   await expect(app.getByRole('list', { name: 'App activity' })).toContainText('did not open https://example.org/exfiltrate?data=app-secret&via=open-link');
+  // The closing dialog's overlay covers the app until it is gone: a click in the frame before then
+  // lands on the overlay (the frame's own hit test cannot see it).
+  await expect(confirm).toBeHidden();
 
   // A destructive call the app chose: the approval names the app and shows its arguments, and exactly those are sent.
   await frame.getByRole('button', { name: 'Call a tool' }).click();
