@@ -10,6 +10,8 @@ const ServersFileText = z.string().max(INPUT_LIMITS.serversFile.maxBytes, `A ser
 export const mcpRouter = router({
   /** Saved servers (workspace-managed ones with their file). */
   list: procedure.query(({ ctx }) => ctx.core.servers.snapshots()),
+  /** The one server inventory: saved servers and the workspace's McpServers, connected or not, with their origin (secrets sealed). */
+  inventory: procedure.query(({ ctx }) => ctx.core.servers.list()),
   get: procedure.input(byName).query(({ ctx, input }) => {
     const snapshot = ctx.core.mcp.get(input.name);
     return ctx.core.servers.snapshots().find((candidate) => candidate.config.name === snapshot.config.name) ?? snapshot;

@@ -1,7 +1,7 @@
 import { operatorCaller } from '../../../shared/caller';
 import type { Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
-import { stdioLaunchLine, URL_ELICITATION_STEP, type McpTool } from '../../../shared/mcp';
+import { SaveServerInput, stdioLaunchLine, URL_ELICITATION_STEP, type McpTool } from '../../../shared/mcp';
 import { excerpt, jsonForTerminal, safeForTerminal, terminalMessage } from '../terminalText';
 import type { InvocationOutcome } from '../../../shared/registry';
 import type { Core } from '../../../main/core';
@@ -91,7 +91,10 @@ export function registerMcp(program: Command, ctx: CliContext) {
         config = { name, transport: options.sse ? ('sse' as const) : ('http' as const), url: options.url!, headers: keyValues(options.header, '--header'), enabled: options.connect };
       }
       try {
-        const snapshot = await core.mcp.save({ config: config as never, bearerToken });
+        // Checked here first, so a bad flag is named as the server's field it fills.
+        const input = SaveServerInput.safeParse({ config, bearerToken });
+        if (!input.success) throw input.error;
+        const snapshot = await (await contractFor(core)).mcp.save(input.data);
         const state = snapshot.state;
         ctx.io.stdout(`Saved ${safeForTerminal(name)}` + (options.connect ? (state.status === 'ready' ? ` — connected, ${snapshot.tools.length} tools` : ` — not connected: ${state.step ?? ''} ${excerpt(state.message ?? '', 400)}`.trimEnd()) : '') + '\n');
       } catch (error) {
@@ -107,8 +110,7 @@ export function registerMcp(program: Command, ctx: CliContext) {
     .description('List every server: saved ones and the McpServer resources of the workspace')
     .option('--json', 'print JSON: each server\'s config (secrets as ***) with its origin')
     .action(async (options: { json?: boolean }) => {
-      const core = await ctx.getCore();
-      const servers = core.servers.list();
+      const servers = await (await contractFor(await ctx.getCore())).mcp.inventory();
       if (options.json) {
         const rows = servers.map((server) => ({ name: server.name, origin: server.origin, ...(server.config ?? {}), ...(server.problem ? { problem: server.problem } : {}) }));
         return ctx.io.stdout(`${jsonForTerminal(rows)}\n`);
