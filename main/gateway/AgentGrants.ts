@@ -1,7 +1,7 @@
 import type { Caller } from '../../shared/caller';
 import { permissionCovers } from '../../shared/policy';
 import type { PolicyVerdict, ToolEntry } from '../../shared/registry';
-import type { ClawPod } from '../../shared/resources/clawPod';
+import { DEFAULT_TOOLS_POLICY, type ClawPod, type ToolsPolicy } from '../../shared/resources/clawPod';
 import { grantedTools, type HeldCheck, type ToolLookup } from '../registry/compile/compileToolsJson';
 import type { ToolPermission } from '../registry/policy/ToolPermission';
 
@@ -65,5 +65,17 @@ export class AgentGrants {
       for (const tool of languageAgent.tools) for (const entry of catalog.list({ source: `mcp:${tool}` })) names.add(entry.name);
     }
     return all.filter((entry) => names.has(entry.name) && this.deps.held(entry) === undefined && this.deps.verdict(entry, caller).verdict !== 'deny');
+  }
+
+  /**
+   * The agent's Clawdapus `tools-policy` (cllama's defaults, then the pod's, then the agent's own),
+   * from the first pod that declares the agent: its mediation budget and duplicate setting.
+   */
+  toolsPolicy(agent: string): ToolsPolicy {
+    for (const pod of this.deps.pods()) {
+      const declared = pod.agents.find((item) => item.name === agent);
+      if (declared) return { ...DEFAULT_TOOLS_POLICY, ...pod.policy, ...declared.policy };
+    }
+    return DEFAULT_TOOLS_POLICY;
   }
 }

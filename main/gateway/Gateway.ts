@@ -68,6 +68,10 @@ export class Gateway {
       managedTools: (agent, caller) => this.grants.granted(agent, caller),
       invoke: deps.invoke,
       approval: (agent, taskRef) => (held) => deps.approvals.hold(holdRequestFor(held, agent, taskRef)).then(() => undefined),
+      settings: (agent) => {
+        const policy = this.grants.toolsPolicy(agent);
+        return { maxRounds: policy.max_rounds, timeoutPerToolMs: policy.timeout_per_tool_ms, totalTimeoutMs: policy.total_timeout_ms, duplicates: policy.duplicate_tool_calls ?? 'replay' };
+      },
     });
     this.stopChanges = deps.onToolsChanged(() => this.toolsChanged());
   }

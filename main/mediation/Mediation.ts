@@ -3,7 +3,9 @@ import type { ServerResponse } from 'node:http';
 import { agentCaller, type Caller } from '../../shared/caller';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
 import { canonicalJson } from '../registry/canonicalJson';
+import { Emitter } from '../platform/Emitter';
 import { writeWebResponse } from '../platform/writeWebResponse';
+import { ManagedContinuity } from './ManagedContinuity';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
 import { managedToolNames } from './managedToolNames';
 import type { ModelProviders } from './ModelProviders';
@@ -30,6 +32,8 @@ export interface TracedCall {
   status_code?: number;
   duplicate?: boolean;
   duplicate_of_round?: number;
+  policy?: 'replay' | 'reject';
+  /** The History row of the call (none for a replayed duplicate or a call not executed). */
   record_id?: string;
 }
 
@@ -46,12 +50,16 @@ export interface TracedRound {
 export interface MediatedTurn {
   id: string;
   agent: string;
+  /** Which way in ran it: the gateway's endpoints (`mediation`), the playground, an eval. */
+  via: Caller['via'];
   format: WireFormat['format'];
   model: string;
   at: number;
   status: 'ok' | 'error';
   error?: string;
   tool_trace: TracedRound[];
+  /** Messages of earlier hidden rounds put back into this request (continuity). */
+  continuity_injected?: number;
 }
 
 export interface MediationDeps {
@@ -61,11 +69,45 @@ export interface MediationDeps {
   invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
   /** How a held call waits for a person (the gateway's approvals). */
   approval: (agent: string, taskRef: string) => InvocationRequest['approval'];
-  budget?: (agent: string) => MediationBudget;
-  /** Duplicates in one turn: replay the earlier result (cllama's default) or reject them. */
-  duplicates?: 'replay' | 'reject';
+  /** The agent's mediation settings (its Clawdapus `tools-policy`); cllama's defaults when absent. */
+  settings?: (agent: string) => Partial<MediationSettings>;
   fetch?: typeof fetch;
 }
+
+/** Clawdapus's budget plus what to do with a repeated call in one turn: replay the earlier result (cllama's default) or reject it. */
+export interface MediationSettings extends MediationBudget {
+  duplicates: 'replay' | 'reject';
+}
+
+/** What the playground and evals hand the engine; the gateway's HTTP endpoints build one per request. */
+export interface TurnInput {
+  /** The agent the turn is for: its tools by default, its continuity, its history of turns. */
+  agent: string;
+  caller: Caller;
+  format: WireFormat;
+  /** `<provider>/<model>`. */
+  model: string;
+  /** The request as the runner wrote it (its `model` is replaced by the provider's own name). */
+  body: Record<string, unknown>;
+  /** The tools offered to the model instead of the agent's managed tools (the playground's tool set). */
+  tools?: readonly ToolEntry[];
+  /** False: tool calls are answered with a placeholder instead of running (evals of destructive tools). */
+  execute?: boolean;
+  /** A line for each step (`managed tool round N executing <tool>`), for keep-alives and live views. */
+  onProgress?: (line: string) => void;
+  /** Each round as it finishes (the playground draws tool cards from these). */
+  onRound?: (round: TracedRound) => void;
+  signal?: AbortSignal;
+}
+
+export interface TurnOutput {
+  /** The terminal response in the wire format (text, or native tool calls for the runner). */
+  response: Record<string, unknown>;
+  turn: MediatedTurn;
+}
+
+/** Placeholder result for a call not executed (`tooldeck eval --no-execute`). */
+export const NOT_EXECUTED = JSON.stringify({ ok: true, status_code: 200, data: 'Not executed: this evaluation answers tool calls without running them.' });
 
 const TURNS_KEPT = 100;
 const KEEP_ALIVE_MS = 250;
@@ -79,15 +121,26 @@ export class MediationError extends Error {
   }
 }
 
+interface Upstream {
+  /** The model's name at the provider (the part after `<provider>/`). */
+  model: string;
+  call(payload: Record<string, unknown>, signal: AbortSignal): Promise<Response>;
+}
+
 /**
  * Model mediation as Clawdapus's cllama does it: a runner points its OpenAI or Anthropic client at
  * Tooldeck; the agent's managed tools are appended to the runner's tools; the tool calls the model
  * makes to them run through the invocation pipeline as that agent (`via: mediation`), their
  * results go back to the model, and the runner gets only the terminal answer. Calls to the
  * runner's own (native) tools are returned to it unchanged.
+ *
+ * `runTurn` is the engine (no HTTP in it): the gateway's endpoints, the playground and evals all
+ * run their turns through it, so what one shows is what the others get.
  */
 export class Mediation {
   private readonly turns = new Map<string, MediatedTurn[]>();
+  private readonly continuity = new ManagedContinuity();
+  private readonly turnsChanged = new Emitter<MediatedTurn>();
 
   constructor(private readonly deps: MediationDeps) {}
 
@@ -95,61 +148,124 @@ export class Mediation {
     return [...(this.turns.get(agent) ?? [])];
   }
 
-  async handle(agent: string, format: WireFormat, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
-    const model = typeof body.model === 'string' ? body.model : '';
+  /** Every agent's recent turns, newest first (the Sessions view). */
+  allTurns(): MediatedTurn[] {
+    return [...this.turns.values()].flat().sort((a, b) => b.at - a.at);
+  }
+
+  onTurn(listener: (turn: MediatedTurn) => void): () => void {
+    return this.turnsChanged.on(listener);
+  }
+
+  settingsFor(agent: string): MediationSettings {
+    return { ...DEFAULT_BUDGET, duplicates: 'replay', ...this.deps.settings?.(agent) };
+  }
+
+  /** The provider of `<provider>/<model>`: a 400 naming the configured ones when there is none. */
+  private async upstreamFor(model: string, format: WireFormat): Promise<Upstream> {
     const slash = model.indexOf('/');
     const providers = await this.deps.providers.list();
     const provider = slash > 0 ? providers.find((item) => item.name === model.slice(0, slash)) : undefined;
     if (!provider) throw new MediationError(400, `The model must be <provider>/<model> with a configured provider (${providers.map((item) => item.name).join(', ') || 'none configured: tooldeck providers add'}); got "${model.slice(0, 200)}".`);
     if (provider.format !== format.format) throw new MediationError(400, `Provider ${provider.name} speaks the ${provider.format} format; this endpoint is ${format.format}'s.`);
     const apiKey = await this.deps.providers.apiKey(provider.name);
-    const upstream = (payload: Record<string, unknown>, signal: AbortSignal) =>
-      (this.deps.fetch ?? fetch)(format.upstreamUrl(provider.baseUrl), { method: 'POST', headers: { 'content-type': 'application/json', ...format.authHeaders(apiKey) }, body: JSON.stringify(payload), signal });
+    const url = format.upstreamUrl(provider.baseUrl);
+    const headers = { 'content-type': 'application/json', ...format.authHeaders(apiKey) };
+    return { model: model.slice(slash + 1), call: (payload, signal) => (this.deps.fetch ?? fetch)(url, { method: 'POST', headers, body: JSON.stringify(payload), signal }) };
+  }
 
-    const turnId = randomUUID();
-    const caller = agentCaller(agent, 'mediation', { sessionId: turnId });
-    const managed = managedToolNames(this.deps.managedTools(agent, caller));
-    const request: Record<string, unknown> = { ...body, model: model.slice(slash + 1) };
-    // No managed tools: the request goes through unchanged, streaming included.
-    if (managed.size === 0) return writeWebResponse(await upstream(request, AbortSignal.timeout((this.deps.budget?.(agent) ?? DEFAULT_BUDGET).totalTimeoutMs)), res);
-
-    const budget = this.deps.budget?.(agent) ?? DEFAULT_BUDGET;
+  /** The gateway's endpoint: pass-through when the agent has no managed tools, else a mediated turn (re-streamed when asked). */
+  async handle(agent: string, format: WireFormat, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
+    const model = typeof body.model === 'string' ? body.model : '';
+    const caller = agentCaller(agent, 'mediation');
+    if (this.deps.managedTools(agent, caller).length === 0) {
+      // No managed tools: the request goes through unchanged, streaming included.
+      const upstream = await this.upstreamFor(model, format);
+      const answer = await upstream.call({ ...body, model: upstream.model }, AbortSignal.timeout(this.settingsFor(agent).totalTimeoutMs)).catch((error: Error) => {
+        throw new MediationError(502, `The model provider could not be reached: ${error.message}`);
+      });
+      return writeWebResponse(answer, res);
+    }
     const streaming = body.stream === true;
-    const turn: MediatedTurn = { id: turnId, agent, format: format.format, model, at: Date.now(), status: 'ok', tool_trace: [] };
-    const total = AbortSignal.timeout(budget.totalTimeoutMs);
-    const softDeadline = Date.now() + 0.9 * budget.totalTimeoutMs;
+    if (!streaming) {
+      const { response } = await this.runTurn({ agent, caller, format, model, body });
+      return sendJson(res, 200, response);
+    }
+    // Streaming: the provider is checked before the 200 goes out, so a bad model is still a plain 400.
+    await this.upstreamFor(model, format);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+    let line = 'managed tool round 1 waiting on model';
+    const keepAlive = setInterval(() => res.write(format.keepAlive(line)), KEEP_ALIVE_MS);
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    try {
+      const { response } = await this.runTurn({ agent, caller, format, model, body, signal: gone.signal, onProgress: (next) => {
+        line = next;
+        res.write(format.keepAlive(next));
+      } });
+      clearInterval(keepAlive);
+      for (const event of format.streamEvents(response)) res.write(event);
+    } catch (error) {
+      clearInterval(keepAlive);
+      res.write(format.errorEvent((error as Error).message));
+    }
+    res.end();
+  }
+
+  /** One mediated turn: the model is asked, managed calls run, until it answers (see the class comment). */
+  async runTurn(input: TurnInput): Promise<TurnOutput> {
+    const { agent, format } = input;
+    const upstream = await this.upstreamFor(input.model, format);
+    const settings = this.settingsFor(agent);
+    const turnId = randomUUID();
+    const caller: Caller = { ...input.caller, sessionId: input.caller.sessionId ?? turnId };
+    const managed = managedToolNames(input.tools ?? this.deps.managedTools(agent, caller));
+    const turn: MediatedTurn = { id: turnId, agent, via: caller.via, format: format.format, model: input.model, at: Date.now(), status: 'ok', tool_trace: [] };
+    const total = AbortSignal.any([AbortSignal.timeout(settings.totalTimeoutMs), ...(input.signal ? [input.signal] : [])]);
+    const softDeadline = Date.now() + 0.9 * settings.totalTimeoutMs;
+    const request: Record<string, unknown> = { ...input.body, model: upstream.model };
+    // The hidden rounds of this agent's earlier turns go back before the answers they led to.
+    const runnerMessages = Array.isArray(request.messages) ? request.messages : [];
+    const withContinuity = this.continuity.inject(agent, runnerMessages, (message) => format.visibleAssistantText(message));
+    if (withContinuity) {
+      request.messages = withContinuity;
+      turn.continuity_injected = withContinuity.length - runnerMessages.length;
+    }
+    const visibleLength = Array.isArray(request.messages) ? request.messages.length : 0;
     const native = new Set(format.nativeToolNames(request));
-    const working: Record<string, unknown> = { ...request, stream: false, tools: [...((request.tools as unknown[] | undefined) ?? []), ...format.toolDefinitions(managed)] };
+    const working: Record<string, unknown> & { messages?: unknown[] } = { ...request, stream: false, tools: [...((request.tools as unknown[] | undefined) ?? []), ...format.toolDefinitions(managed)] };
     format.rewriteToolChoice(working, (name) => [...managed].find(([, entry]) => entry.name === name || `${entry.source.name}.${entry.toolName}` === name)?.[0]);
     const seen = new Map<string, { round: number; result: RoundResult }>();
     let duplicateStreak = 0;
-    let keepAlive: NodeJS.Timeout | undefined;
-    if (streaming) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-      keepAlive = setInterval(() => res.write(format.keepAlive(`managed tool round ${turn.tool_trace.length + 1} waiting on model`)), KEEP_ALIVE_MS);
-    }
-    const finish = (response: Record<string, unknown>) => {
-      clearInterval(keepAlive);
-      if (streaming) {
-        for (const event of format.streamEvents(response)) res.write(event);
-        res.end();
-      } else sendJson(res, 200, response);
+    const ask = async (payload: Record<string, unknown>, round: number) => {
+      input.onProgress?.(`managed tool round ${round} waiting on model`);
+      const answer = await upstream.call(payload, total).catch((error: Error) => {
+        throw new MediationError(502, total.aborted ? (input.signal?.aborted ? 'The turn was canceled.' : `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms).`) : `The model provider could not be reached: ${error.message}`);
+      });
+      const text = await answer.text().catch(() => {
+        throw new MediationError(502, `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms) while the model provider was answering.`);
+      });
+      let response: Record<string, unknown>;
+      try {
+        response = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        throw new MediationError(502, `The model provider answered ${answer.status} with something that is not JSON.`);
+      }
+      if (!answer.ok) throw new MediationError(answer.status >= 500 ? 502 : answer.status, `The model provider answered ${answer.status}: ${JSON.stringify(response).slice(0, 500)}`);
+      return response;
+    };
+    const finish = (response: Record<string, unknown>): TurnOutput => {
+      // What the runner never saw, kept for its next request (continuity).
+      const hidden = (working.messages ?? []).slice(visibleLength);
+      this.continuity.observe(agent, format.answerText(response), hidden);
+      this.remember(turn);
+      return { response, turn };
     };
     try {
       for (let round = 1; ; round++) {
         const started = Date.now();
-        const budgetSpent = round > budget.maxRounds || Date.now() >= softDeadline;
-        const answer = await upstream(budgetSpent ? format.withoutTools(working) : working, total).catch((error: Error) => {
-          throw new MediationError(502, total.aborted ? `The mediated turn ran past its total timeout (${budget.totalTimeoutMs} ms).` : `The model provider could not be reached: ${error.message}`);
-        });
-        const text = await answer.text();
-        let response: Record<string, unknown>;
-        try {
-          response = JSON.parse(text) as Record<string, unknown>;
-        } catch {
-          throw new MediationError(502, `The model provider answered ${answer.status} with something that is not JSON.`);
-        }
-        if (!answer.ok) throw new MediationError(answer.status >= 500 ? 502 : answer.status, `The model provider answered ${answer.status}: ${JSON.stringify(response).slice(0, 500)}`);
+        const budgetSpent = round > settings.maxRounds || Date.now() >= softDeadline;
+        const response = await ask(budgetSpent ? format.withoutTools(working) : working, round);
         const usage = format.usage(response);
         const traced: TracedRound = { round, wall_time_ms: 0, prompt_tokens: usage.prompt, completion_tokens: usage.completion, tool_calls: [] };
         turn.tool_trace.push(traced);
@@ -157,8 +273,8 @@ export class Mediation {
         const isManaged = (call: ModelToolCall) => managed.has(call.name) && !native.has(call.name);
         if (budgetSpent || calls.length === 0 || !calls.some(isManaged)) {
           traced.wall_time_ms = Date.now() - started;
-          if (budgetSpent) traced.note = 'tool_budget_exhausted: one last call without tools';
-          this.remember(turn);
+          if (budgetSpent) traced.note = `tool_budget_exhausted: ${round > settings.maxRounds ? `max_rounds (${settings.maxRounds})` : 'the soft deadline'} reached; one last call without tools`;
+          input.onRound?.(traced);
           return finish(response);
         }
         const firstNative = calls.findIndex((call) => !isManaged(call));
@@ -169,53 +285,58 @@ export class Mediation {
           traced.note = 'mixed_tool_order';
           format.appendRound(working, response, calls, calls.map((call) => ({ id: call.id, ok: false, text: mediationError('mixed_tool_order', 'Managed tools must be called before the runner’s own tools in one response; plan again.', 409) })));
           traced.wall_time_ms = Date.now() - started;
+          input.onRound?.(traced);
           continue;
         }
         // The managed prefix runs; a native suffix is hidden this round (the model asks for it again).
         const prefix = firstNative === -1 ? calls : calls.slice(0, firstNative);
+        if (firstNative !== -1) traced.note = `native calls held back this round: ${calls.slice(firstNative).map((call) => call.name).join(', ')}`;
         const results: RoundResult[] = [];
         for (const call of prefix) {
-          if (keepAlive) res.write(format.keepAlive(`managed tool round ${round} executing ${call.name}`));
+          input.onProgress?.(`managed tool round ${round} executing ${call.name}`);
+          const entry = managed.get(call.name)!;
           const key = `${call.name}\u0000${canonicalJson(call.arguments)}`;
           const earlier = seen.get(key);
           if (earlier) {
             duplicateStreak++;
-            const reject = this.deps.duplicates === 'reject';
-            const text = reject ? mediationError('duplicate_tool_call', `${call.name} was already called with these arguments in round ${earlier.round}.`, 409, { tool: call.name, first_round: earlier.round, duplicate_streak: duplicateStreak, policy: 'reject', reuse_prior_call: true }) : earlier.result.text;
+            const reject = settings.duplicates === 'reject';
+            const text = reject ? mediationError('duplicate_tool_call', `${call.name} was already called with these arguments in round ${earlier.round}.`, 409, { tool: call.name, first_round: earlier.round, duplicate_count: duplicateStreak, duplicate_streak: duplicateStreak, policy: 'reject', reuse_prior_call: true }) : earlier.result.text;
             results.push({ id: call.id, ok: reject ? false : earlier.result.ok, text });
-            traced.tool_calls.push({ name: call.name, tool: managed.get(call.name)!.name, arguments: call.arguments, result: text, latency_ms: 0, service: managed.get(call.name)!.source.name, status: reject ? 'error' : 'ok', duplicate: true, duplicate_of_round: earlier.round });
+            traced.tool_calls.push({ name: call.name, tool: entry.name, arguments: call.arguments, result: text, latency_ms: 0, service: entry.source.name, status: reject ? 'error' : 'ok', duplicate: true, duplicate_of_round: earlier.round, policy: settings.duplicates });
             continue;
           }
           duplicateStreak = 0;
-          const entry = managed.get(call.name)!;
           const callStarted = Date.now();
-          const outcome = await this.deps.invoke({ caller, name: entry.name, arguments: call.arguments, timeoutMs: budget.timeoutPerToolMs, signal: total, approval: this.deps.approval(agent, `mediation/${agent}/${turnId}`) });
-          const result = managedResult(outcome);
+          let result: { ok: boolean; text: string };
+          let recordId: string | undefined;
+          if (input.execute === false) result = { ok: true, text: NOT_EXECUTED };
+          else {
+            const outcome = await this.deps.invoke({ caller, name: entry.name, arguments: call.arguments, timeoutMs: settings.timeoutPerToolMs, signal: total, approval: this.deps.approval(agent, `mediation/${agent}/${turnId}`) });
+            result = managedResult(outcome);
+            recordId = outcome.record.id;
+          }
           const roundResult = { id: call.id, ...result };
           results.push(roundResult);
           seen.set(key, { round, result: roundResult });
-          traced.tool_calls.push({ name: call.name, tool: entry.name, arguments: call.arguments, result: result.text, latency_ms: Date.now() - callStarted, service: entry.source.name, status: result.ok ? 'ok' : 'error', record_id: outcome.record.id });
+          traced.tool_calls.push({ name: call.name, tool: entry.name, arguments: call.arguments, result: result.text, latency_ms: Date.now() - callStarted, service: entry.source.name, status: result.ok ? 'ok' : 'error', ...(recordId ? { record_id: recordId } : {}) });
         }
         format.appendRound(working, response, prefix, results);
         traced.wall_time_ms = Date.now() - started;
+        input.onRound?.(traced);
         // Three repeats in a row: the model is going round in circles; it is asked to finish.
         if (duplicateStreak >= 3) {
-          traced.note = 'duplicate streak: asked to finish';
-          const finalAnswer = await upstream(format.withoutTools(working), total);
-          const final = (await finalAnswer.json()) as Record<string, unknown>;
-          this.remember(turn);
+          const final = await ask(format.withoutTools(working), round + 1);
+          const usage = format.usage(final);
+          const last: TracedRound = { round: round + 1, wall_time_ms: 0, prompt_tokens: usage.prompt, completion_tokens: usage.completion, tool_calls: [], note: 'duplicate streak of 3: asked to finish without tools' };
+          turn.tool_trace.push(last);
+          input.onRound?.(last);
           return finish(final);
         }
       }
     } catch (error) {
-      clearInterval(keepAlive);
       turn.status = 'error';
       turn.error = (error as Error).message;
       this.remember(turn);
-      if (streaming && res.headersSent) {
-        res.write(format.errorEvent((error as Error).message));
-        return void res.end();
-      }
       throw error;
     }
   }
@@ -225,6 +346,7 @@ export class Mediation {
     turns.unshift(turn);
     if (turns.length > TURNS_KEPT) turns.length = TURNS_KEPT;
     this.turns.set(turn.agent, turns);
+    this.turnsChanged.emit(turn);
   }
 }
 

@@ -39,7 +39,19 @@ export interface WireFormat {
   streamEvents(response: Json): string[];
   keepAlive(text: string): string;
   errorEvent(message: string): string;
+  /** An assistant message's visible text (no tool calls in it); undefined for any other message. */
+  visibleAssistantText(message: unknown): string | undefined;
+  /** The terminal answer's visible text; undefined when it calls tools. */
+  answerText(response: Json): string | undefined;
 }
+
+const textOf = (content: unknown): string | undefined => {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const parts = content as Json[];
+  if (parts.some((part) => part.type !== 'text')) return undefined;
+  return parts.map((part) => String(part.text ?? '')).join('');
+};
 
 function parseArguments(value: unknown): Record<string, unknown> {
   if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
@@ -94,6 +106,14 @@ export const openAiFormat: WireFormat = {
   },
   keepAlive: (text) => `: ${text}\n\n`,
   errorEvent: (message) => sse({ error: { message } }),
+  visibleAssistantText(message) {
+    const m = message as Json | undefined;
+    if (m?.role !== 'assistant' || (Array.isArray(m.tool_calls) && m.tool_calls.length > 0)) return undefined;
+    return textOf(m.content);
+  },
+  answerText(response) {
+    return openAiFormat.visibleAssistantText(((response.choices as Json[] | undefined)?.[0]?.message ?? undefined) as unknown);
+  },
 };
 
 export const anthropicFormat: WireFormat = {
@@ -143,6 +163,13 @@ export const anthropicFormat: WireFormat = {
   },
   keepAlive: (text) => `: ${text}\n\n`,
   errorEvent: (message) => sse({ type: 'error', error: { type: 'api_error', message } }, 'error'),
+  visibleAssistantText(message) {
+    const m = message as Json | undefined;
+    return m?.role === 'assistant' ? textOf(m.content) : undefined;
+  },
+  answerText(response) {
+    return textOf(response.content);
+  },
 };
 
 export const wireFormatFor = (path: string): WireFormat | undefined => (path === '/v1/chat/completions' ? openAiFormat : path === '/v1/messages' ? anthropicFormat : undefined);

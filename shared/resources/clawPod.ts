@@ -33,6 +33,8 @@ export const ToolsPolicy = z.object({
   timeout_per_tool_ms: z.number().int().positive(),
   total_timeout_ms: z.number().int().positive(),
   max_tool_result_bytes: z.number().int().positive(),
+  /** A repeated call (same tool, same canonical arguments) in one mediated turn: replay the earlier result (cllama's default) or reject it with `duplicate_tool_call`. */
+  duplicate_tool_calls: z.enum(['replay', 'reject']).optional(),
 });
 export type ToolsPolicy = z.infer<typeof ToolsPolicy>;
 
@@ -85,6 +87,7 @@ const policySchema: JsonSchema = {
     timeout_per_tool_ms: { type: 'integer', minimum: 1, default: 30_000 },
     total_timeout_ms: { type: 'integer', minimum: 1, default: 120_000 },
     max_tool_result_bytes: { type: 'integer', minimum: 1, default: 16_384 },
+    duplicate_tool_calls: { enum: ['replay', 'reject'], default: 'replay', description: 'A repeated call in one mediated turn: replay the earlier result, or reject it (duplicate_tool_call).' },
   },
   additionalProperties: false,
 };

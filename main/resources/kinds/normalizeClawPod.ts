@@ -9,7 +9,8 @@ export interface ClawPodObject {
   pod: ClawPod;
 }
 
-const POLICY_FIELDS: ReadonlyArray<keyof ToolsPolicy> = ['max_rounds', 'timeout_per_tool_ms', 'total_timeout_ms', 'max_tool_result_bytes'];
+const POLICY_FIELDS = ['max_rounds', 'timeout_per_tool_ms', 'total_timeout_ms', 'max_tool_result_bytes'] as const;
+const DUPLICATES_FIELD = 'duplicate_tool_calls';
 const SOURCE_ID = /^(mcp|http|a2a):.+/;
 
 /**
@@ -118,8 +119,11 @@ function readPolicy(value: unknown, path: IssuePath, issues: ResourceIssues): Pa
     if (number < 1) issues.error([...path, field], `must be at least 1, got ${number}`);
     else policy[field] = number;
   }
+  const duplicates = object[DUPLICATES_FIELD];
+  if (duplicates === 'replay' || duplicates === 'reject') policy.duplicate_tool_calls = duplicates;
+  else if (duplicates !== undefined) issues.error([...path, DUPLICATES_FIELD], 'must be replay or reject');
   for (const key of Object.keys(object)) {
-    if (!(POLICY_FIELDS as readonly string[]).includes(key)) issues.warn([...path, key], `is not a budget limit and is ignored (known: ${POLICY_FIELDS.join(', ')})`, 'unknownField');
+    if (!(POLICY_FIELDS as readonly string[]).includes(key) && key !== DUPLICATES_FIELD) issues.warn([...path, key], `is not a budget limit and is ignored (known: ${[...POLICY_FIELDS, DUPLICATES_FIELD].join(', ')})`, 'unknownField');
   }
   return Object.keys(policy).length > 0 ? policy : undefined;
 }
