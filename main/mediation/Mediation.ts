@@ -226,7 +226,9 @@ export class Mediation {
     const request: Record<string, unknown> = { ...input.body, model: upstream.model };
     // The hidden rounds of this agent's earlier turns go back before the answers they led to.
     const runnerMessages = Array.isArray(request.messages) ? request.messages : [];
-    const withContinuity = this.continuity.inject(agent, runnerMessages, (message) => format.visibleAssistantText(message));
+    // Kept per agent and wire format: one format's messages never go into the other's request.
+    const continuityKey = `${format.format}:${agent}`;
+    const withContinuity = this.continuity.inject(continuityKey, runnerMessages, (message) => format.visibleAssistantText(message));
     if (withContinuity) {
       request.messages = withContinuity;
       turn.continuity_injected = withContinuity.length - runnerMessages.length;
@@ -257,7 +259,7 @@ export class Mediation {
     const finish = (response: Record<string, unknown>): TurnOutput => {
       // What the runner never saw, kept for its next request (continuity).
       const hidden = (working.messages ?? []).slice(visibleLength);
-      this.continuity.observe(agent, format.answerText(response), hidden);
+      this.continuity.observe(continuityKey, format.answerText(response), hidden);
       this.remember(turn);
       return { response, turn };
     };
