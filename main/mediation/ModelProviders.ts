@@ -24,6 +24,22 @@ export type ModelProvider = z.infer<typeof StoredProvider>;
 
 const ProvidersFile = z.object({ providers: z.array(StoredProvider) });
 
+/** Clawdapus cllama's `providers.json`, v1 (`api_key`) or v2 (`keys` pool); fields Tooldeck does not use are ignored. */
+const CllamaProvidersFile = z.object({
+  version: z.number().optional(),
+  providers: z.record(
+    z.string().max(63),
+    z.object({
+      base_url: z.string().max(2000),
+      api_key: z.string().max(10_000).optional(),
+      auth: z.string().max(40).optional(),
+      api_format: z.string().max(40).optional(),
+      active_key_id: z.string().max(200).optional(),
+      keys: z.array(z.object({ id: z.string().max(200).optional(), secret: z.string().max(10_000).optional() })).max(100).optional(),
+    }),
+  ),
+});
+
 const keyOf = (name: string) => `model-provider:${name}:api-key`;
 
 /**
@@ -61,6 +77,43 @@ export class ModelProviders {
     else await this.secrets.delete(keyOf(parsed.data.name));
     await this.file.update(({ providers }) => ({ next: { providers: [...providers.filter((provider) => provider.name !== parsed.data.name), parsed.data] }, result: undefined }));
     return parsed.data;
+  }
+
+  /**
+   * Imports Clawdapus cllama's `providers.json` (its v1 form with `api_key`, or v2 with a key pool:
+   * the active key, else the first). cllama appends the request path without `/v1` to `base_url`,
+   * so its Anthropic base URLs end in `/v1`; the official Anthropic SDK's (Tooldeck's) do not, so
+   * that suffix is dropped. `auth` is implied by the format here (bearer for OpenAI, x-api-key for
+   * Anthropic); `none` imports without a key. Returns what was saved and what was skipped, and why.
+   */
+  async importCllama(text: string): Promise<{ saved: ModelProvider[]; skipped: { name: string; reason: string }[] }> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new AppError('InvalidInput', 'The providers file is not JSON.');
+    }
+    const file = CllamaProvidersFile.safeParse(parsed);
+    if (!file.success) throw new AppError('InvalidInput', `The providers file is not cllama's providers.json: ${file.error.issues.map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`).join('; ')}.`);
+    const saved: ModelProvider[] = [];
+    const skipped: { name: string; reason: string }[] = [];
+    for (const [rawName, entry] of Object.entries(file.data.providers)) {
+      const name = rawName.toLowerCase();
+      const format: ProviderFormat = entry.api_format === 'anthropic' || (!entry.api_format && name === 'anthropic') ? 'anthropic' : 'openai';
+      if (entry.api_format && entry.api_format !== 'openai' && entry.api_format !== 'anthropic') {
+        skipped.push({ name: rawName, reason: `its api_format "${entry.api_format.slice(0, 40)}" is neither openai nor anthropic` });
+        continue;
+      }
+      const pool = entry.keys ?? [];
+      const apiKey = entry.auth === 'none' ? undefined : (entry.api_key ?? (pool.find((key) => key.id === entry.active_key_id) ?? pool[0])?.secret);
+      const baseUrl = format === 'anthropic' ? entry.base_url.replace(/\/+$/, '').replace(/\/v1$/, '') : entry.base_url;
+      try {
+        saved.push(await this.add({ name, format, baseUrl, ...(apiKey ? { apiKey } : {}) }));
+      } catch (error) {
+        skipped.push({ name: rawName, reason: (error as Error).message });
+      }
+    }
+    return { saved, skipped };
   }
 
   async remove(name: string): Promise<void> {

@@ -49,6 +49,27 @@ export function registerProviders(program: Command, ctx: CliContext) {
       for (const provider of list) ctx.io.stdout(`${terminalName(provider.name).padEnd(16)} ${provider.format.padEnd(10)} ${terminalName(provider.baseUrl)}${provider.hasKey ? '' : '  (no key)'}\n`);
     });
   providers
+    .command('import <file>')
+    .description("Import Clawdapus cllama's providers.json (keys go to the secret store; the file is left as it is)")
+    .action(async (file: string) => {
+      const { readFile } = await import('node:fs/promises');
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        throw new CliExit(ExitCode.Usage, `Cannot read ${terminalName(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+      try {
+        const { saved, skipped } = await (await store()).importCllama(text);
+        for (const provider of saved) ctx.io.stdout(`Imported provider ${terminalName(provider.name)} (${provider.format}, ${terminalName(provider.baseUrl)}${provider.hasKey ? ', key in the secret store' : ', no key'})\n`);
+        for (const skip of skipped) ctx.io.stderr(`Skipped ${terminalName(skip.name)}: ${terminalName(skip.reason)}\n`);
+        if (saved.length === 0) throw new CliExit(ExitCode.Failed, 'No provider was imported.');
+      } catch (error) {
+        if (isAppError(error) && error.code === 'InvalidInput') throw new CliExit(ExitCode.Usage, error.message);
+        throw error;
+      }
+    });
+  providers
     .command('remove <name>')
     .description('Remove a provider and its key')
     .action(async (name: string) => {
