@@ -11,6 +11,9 @@ import { managedToolNames } from './managedToolNames';
 import type { ModelProviders } from './ModelProviders';
 import { managedResult, mediationError } from './toolResultJson';
 import type { ModelToolCall, RoundResult, WireFormat } from './wireFormats';
+import type { MediatedTurn, TracedRound } from '../../shared/mediation';
+
+export type { MediatedTurn, TracedCall, TracedRound } from '../../shared/mediation';
 
 /** Clawdapus's mediation budget (tools.json `policy`), with its defaults. */
 export interface MediationBudget {
@@ -19,48 +22,6 @@ export interface MediationBudget {
   totalTimeoutMs: number;
 }
 export const DEFAULT_BUDGET: MediationBudget = { maxRounds: 8, timeoutPerToolMs: 30_000, totalTimeoutMs: 120_000 };
-
-/** One managed call of a round, as cllama's `tool_trace` lists it. */
-export interface TracedCall {
-  name: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  result: string;
-  latency_ms: number;
-  service: string;
-  status: 'ok' | 'error';
-  status_code?: number;
-  duplicate?: boolean;
-  duplicate_of_round?: number;
-  policy?: 'replay' | 'reject';
-  /** The History row of the call (none for a replayed duplicate or a call not executed). */
-  record_id?: string;
-}
-
-export interface TracedRound {
-  round: number;
-  wall_time_ms: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  tool_calls: TracedCall[];
-  note?: string;
-}
-
-/** A mediated turn: what `GET /history/{agent}` returns and the Sessions view shows. */
-export interface MediatedTurn {
-  id: string;
-  agent: string;
-  /** Which way in ran it: the gateway's endpoints (`mediation`), the playground, an eval. */
-  via: Caller['via'];
-  format: WireFormat['format'];
-  model: string;
-  at: number;
-  status: 'ok' | 'error';
-  error?: string;
-  tool_trace: TracedRound[];
-  /** Messages of earlier hidden rounds put back into this request (continuity). */
-  continuity_injected?: number;
-}
 
 export interface MediationDeps {
   providers: ModelProviders;
@@ -259,7 +220,9 @@ export class Mediation {
     const finish = (response: Record<string, unknown>): TurnOutput => {
       // What the runner never saw, kept for its next request (continuity).
       const hidden = (working.messages ?? []).slice(visibleLength);
-      this.continuity.observe(continuityKey, format.answerText(response), hidden);
+      const answer = format.answerText(response);
+      this.continuity.observe(continuityKey, answer, hidden);
+      if (answer !== undefined) turn.answer = answer.slice(0, 4000);
       this.remember(turn);
       return { response, turn };
     };

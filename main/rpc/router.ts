@@ -5,6 +5,7 @@ import { approvalsRouter } from './approvalsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { gatewayRouter } from './gatewayRouter';
+import { mediationRouter } from './mediationRouter';
 import { grpcRouter } from './grpcRouter';
 import { historyRouter } from './historyRouter';
 import { createKubeRouter } from './kubeRouter';
@@ -41,6 +42,7 @@ export const appRouter = router({
   apps: appsRouter,
   approvals: approvalsRouter,
   gateway: gatewayRouter,
+  mediation: mediationRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,5 +1,7 @@
 import { Option, type Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
+import { INPUT_LIMITS } from '../../../shared/inputLimits';
+import { readBoundedText } from '../../../main/platform/readBounded';
 import type { ProviderFormat } from '../../../main/mediation/ModelProviders';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { jsonForTerminal, terminalName } from '../terminalText';
@@ -52,11 +54,11 @@ export function registerProviders(program: Command, ctx: CliContext) {
     .command('import <file>')
     .description("Import Clawdapus cllama's providers.json (keys go to the secret store; the file is left as it is)")
     .action(async (file: string) => {
-      const { readFile } = await import('node:fs/promises');
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
+        text = await readBoundedText(file, INPUT_LIMITS.providersFile);
       } catch (error) {
+        if (isAppError(error)) throw new CliExit(ExitCode.Usage, error.message);
         throw new CliExit(ExitCode.Usage, `Cannot read ${terminalName(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
       try {
