@@ -29,6 +29,8 @@ export interface TracedRound {
   completion_tokens: number;
   tool_calls: TracedCall[];
   note?: string;
+  /** Tooldeck's own time in the round (ms, fractional): its wall time less the time spent waiting on the model and on the tools' pipeline calls. */
+  overhead_ms?: number;
 }
 
 /** A mediated turn: what `GET /history/{agent}` returns and the Sessions view shows. */

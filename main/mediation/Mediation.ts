@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { ServerResponse } from 'node:http';
 import { agentCaller, type Caller } from '../../shared/caller';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
@@ -85,7 +86,8 @@ export class MediationError extends Error {
 interface Upstream {
   /** The model's name at the provider (the part after `<provider>/`). */
   model: string;
-  call(payload: Record<string, unknown>, signal: AbortSignal): Promise<Response>;
+  /** `body`: the request, already serialized. */
+  call(body: string, signal: AbortSignal): Promise<Response>;
 }
 
 /**
@@ -132,7 +134,7 @@ export class Mediation {
     const apiKey = await this.deps.providers.apiKey(provider.name);
     const url = format.upstreamUrl(provider.baseUrl);
     const headers = { 'content-type': 'application/json', ...format.authHeaders(apiKey) };
-    return { model: model.slice(slash + 1), call: (payload, signal) => (this.deps.fetch ?? fetch)(url, { method: 'POST', headers, body: JSON.stringify(payload), signal }) };
+    return { model: model.slice(slash + 1), call: (body, signal) => (this.deps.fetch ?? fetch)(url, { method: 'POST', headers, body, signal }) };
   }
 
   /** The gateway's endpoint: pass-through when the agent has no managed tools, else a mediated turn (re-streamed when asked). */
@@ -142,7 +144,7 @@ export class Mediation {
     if (this.deps.managedTools(agent, caller).length === 0) {
       // No managed tools: the request goes through unchanged, streaming included.
       const upstream = await this.upstreamFor(model, format);
-      const answer = await upstream.call({ ...body, model: upstream.model }, AbortSignal.timeout(this.settingsFor(agent).totalTimeoutMs)).catch((error: Error) => {
+      const answer = await upstream.call(JSON.stringify({ ...body, model: upstream.model }), AbortSignal.timeout(this.settingsFor(agent).totalTimeoutMs)).catch((error: Error) => {
         throw new MediationError(502, `The model provider could not be reached: ${error.message}`);
       });
       return writeWebResponse(answer, res);
@@ -200,14 +202,25 @@ export class Mediation {
     format.rewriteToolChoice(working, (name) => [...managed].find(([, entry]) => entry.name === name || `${entry.source.name}.${entry.toolName}` === name)?.[0]);
     const seen = new Map<string, { round: number; result: RoundResult }>();
     let duplicateStreak = 0;
+    // Where a round's time goes: waiting on the model and on the pipeline (the tools) is not
+    // mediation's own; `overhead_ms` is the rest (what `npm run bench -- mediation` reads).
+    let waitedMs = 0;
     const ask = async (payload: Record<string, unknown>, round: number) => {
       input.onProgress?.(`managed tool round ${round} waiting on model`);
-      const answer = await upstream.call(payload, total).catch((error: Error) => {
-        throw new MediationError(502, total.aborted ? (input.signal?.aborted ? 'The turn was canceled.' : `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms).`) : `The model provider could not be reached: ${error.message}`);
-      });
-      const text = await answer.text().catch(() => {
-        throw new MediationError(502, `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms) while the model provider was answering.`);
-      });
+      const serialized = JSON.stringify(payload);
+      const asked = performance.now();
+      let text: string;
+      let answer: Response;
+      try {
+        answer = await upstream.call(serialized, total).catch((error: Error) => {
+          throw new MediationError(502, total.aborted ? (input.signal?.aborted ? 'The turn was canceled.' : `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms).`) : `The model provider could not be reached: ${error.message}`);
+        });
+        text = await answer.text().catch(() => {
+          throw new MediationError(502, `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms) while the model provider was answering.`);
+        });
+      } finally {
+        waitedMs += performance.now() - asked;
+      }
       let response: Record<string, unknown>;
       try {
         response = JSON.parse(text) as Record<string, unknown>;
@@ -229,6 +242,9 @@ export class Mediation {
     try {
       for (let round = 1; ; round++) {
         const started = Date.now();
+        const startedPrecise = performance.now();
+        waitedMs = 0;
+        const overhead = () => Math.round((performance.now() - startedPrecise - waitedMs) * 1000) / 1000;
         const budgetSpent = round > settings.maxRounds || Date.now() >= softDeadline;
         const response = await ask(budgetSpent ? format.withoutTools(working) : working, round);
         const usage = format.usage(response);
@@ -238,6 +254,7 @@ export class Mediation {
         const isManaged = (call: ModelToolCall) => managed.has(call.name) && !native.has(call.name);
         if (budgetSpent || calls.length === 0 || !calls.some(isManaged)) {
           traced.wall_time_ms = Date.now() - started;
+          traced.overhead_ms = overhead();
           if (budgetSpent) traced.note = `tool_budget_exhausted: ${round > settings.maxRounds ? `max_rounds (${settings.maxRounds})` : 'the soft deadline'} reached; one last call without tools`;
           input.onRound?.(traced);
           return finish(response);
@@ -250,6 +267,7 @@ export class Mediation {
           traced.note = 'mixed_tool_order';
           format.appendRound(working, response, calls, calls.map((call) => ({ id: call.id, ok: false, text: mediationError('mixed_tool_order', 'Managed tools must be called before the runner’s own tools in one response; plan again.', 409) })));
           traced.wall_time_ms = Date.now() - started;
+          traced.overhead_ms = overhead();
           input.onRound?.(traced);
           continue;
         }
@@ -272,6 +290,7 @@ export class Mediation {
           }
           duplicateStreak = 0;
           const callStarted = Date.now();
+          const invoked = performance.now();
           let result: { ok: boolean; text: string };
           let recordId: string | undefined;
           if (input.execute === false) result = { ok: true, text: NOT_EXECUTED };
@@ -280,6 +299,7 @@ export class Mediation {
             result = managedResult(outcome);
             recordId = outcome.record.id;
           }
+          waitedMs += performance.now() - invoked;
           const roundResult = { id: call.id, ...result };
           results.push(roundResult);
           seen.set(key, { round, result: roundResult });
@@ -287,6 +307,7 @@ export class Mediation {
         }
         format.appendRound(working, response, prefix, results);
         traced.wall_time_ms = Date.now() - started;
+        traced.overhead_ms = overhead();
         input.onRound?.(traced);
         // Three repeats in a row: the model is going round in circles; it is asked to finish.
         if (duplicateStreak >= 3) {

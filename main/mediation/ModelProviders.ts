@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
@@ -56,8 +57,20 @@ export class ModelProviders {
     this.file = new JsonFile(join(dataDir, PROVIDERS_FILE), ProvidersFile, () => ({ providers: [] }), { kind: 'model providers file' });
   }
 
+  /**
+   * Mediation reads the list and a key on every request: both are kept in memory until the file
+   * changes (here, or by `tooldeck providers` in another process: its modification time moves).
+   */
+  private cached?: { mtimeMs: number; providers: ModelProvider[] };
+  private readonly keys = new Map<string, string | undefined>();
+
   async list(): Promise<ModelProvider[]> {
-    return (await this.file.read()).providers;
+    const mtimeMs = await stat(this.file.path).then((info) => info.mtimeMs, () => -1);
+    if (this.cached?.mtimeMs === mtimeMs) return this.cached.providers;
+    const { providers } = await this.file.read();
+    this.keys.clear();
+    this.cached = { mtimeMs, providers };
+    return providers;
   }
 
   async get(name: string): Promise<ModelProvider | undefined> {
@@ -65,7 +78,11 @@ export class ModelProviders {
   }
 
   async apiKey(name: string): Promise<string | undefined> {
-    return this.secrets.get(keyOf(name));
+    await this.list();
+    if (this.keys.has(name)) return this.keys.get(name);
+    const key = await this.secrets.get(keyOf(name));
+    this.keys.set(name, key);
+    return key;
   }
 
   async add(input: { name: string; format: ProviderFormat; baseUrl: string; apiKey?: string }): Promise<ModelProvider> {
@@ -76,6 +93,7 @@ export class ModelProviders {
     if (parsed.data.hasKey) await this.secrets.set(keyOf(parsed.data.name), input.apiKey!);
     else await this.secrets.delete(keyOf(parsed.data.name));
     await this.file.update(({ providers }) => ({ next: { providers: [...providers.filter((provider) => provider.name !== parsed.data.name), parsed.data] }, result: undefined }));
+    this.forget();
     return parsed.data;
   }
 
@@ -116,9 +134,16 @@ export class ModelProviders {
     return { saved, skipped };
   }
 
+  /** A write in this process may land within the file system's mtime granularity: forget at once. */
+  private forget() {
+    this.cached = undefined;
+    this.keys.clear();
+  }
+
   async remove(name: string): Promise<void> {
     const found = await this.file.update(({ providers }) => ({ next: { providers: providers.filter((provider) => provider.name !== name) }, result: providers.some((provider) => provider.name === name) }));
     if (!found) throw new AppError('NotFound', `No model provider named "${name}".`);
     await this.secrets.delete(keyOf(name));
+    this.forget();
   }
 }
