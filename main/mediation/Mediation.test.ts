@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMediationBed, type MediationBed } from './testing/mediationBed';
 
 /**
@@ -172,6 +172,36 @@ describe.each(['openai', 'anthropic'] as const)('model mediation (Clawdapus clla
     await expect(ask(format, 'runner', 'Please add 2 and 40', { model: `${prefix}broken/m` })).rejects.toMatchObject({ status: 502, message: expect.stringMatching(/answered 500/) });
     expect(latestTurn('runner')).toMatchObject({ status: 'error', error: expect.stringMatching(/answered 500/) });
     await expect(ask(format, 'runner', 'Please add 2 and 40', { model: `${prefix}garbage/m` })).rejects.toMatchObject({ status: 502, message: expect.stringMatching(/not JSON/) });
+  });
+
+  it('an approval_required call waits for a person: approved, it runs; denied, the model reads the denial', async () => {
+    const pendingFor = async () =>
+      vi.waitFor(async () => {
+        const found = (await bed.core.approvals.list()).find((approval) => approval.status.phase === 'Pending' && approval.spec.agent === 'careful');
+        expect(found).toBeDefined();
+        return found!;
+      });
+    const approved = ask(format, 'careful', 'Please add 2 and 40');
+    const held = await pendingFor();
+    expect(held.spec).toMatchObject({ tool: 'mcp:everything.get-sum', input: { a: 2, b: 40 }, reason: expect.stringMatching(/careful-sums-need-approval/) });
+    await bed.core.approvals.decide(held.metadata.name, 'approve', 'ops', 'fine');
+    expect((await approved).text).toBe('The sum is 42.');
+    const denied = ask(format, 'careful', 'Please add 2 and 40');
+    await bed.core.approvals.decide((await pendingFor()).metadata.name, 'deny', 'ops', 'not now');
+    expect((await denied).text).toBe('The sum is unknown.');
+    expect(JSON.parse(calls('careful')[0]!.result)).toMatchObject({ ok: false, error: { message: expect.stringMatching(/denied/i) } });
+  });
+
+  it('an error after the stream began arrives as the format’s error event', async () => {
+    const prefix = format === 'openai' ? '' : 'a-';
+    const answer = await fetch(`${bed.origin}${PATH[format]}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bed.credentials.runner}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: `${prefix}broken/m`, stream: true, max_tokens: 100, messages: [{ role: 'user', content: 'Please add 2 and 40' }] }),
+    });
+    const text = await answer.text();
+    expect(answer.status).toBe(200);
+    expect(text).toMatch(format === 'openai' ? /data: \{"error":\{"message":"The model provider answered 500/ : /event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"The model provider answered 500/);
   });
 
   it('a provider that hangs past the total timeout is a 502 naming the timeout', async () => {

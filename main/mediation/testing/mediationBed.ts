@@ -14,7 +14,8 @@ import { MemorySecretStore } from '../../platform/SecretStore';
  * A test bed for model mediation on real parts: server-everything as the managed tools' server,
  * aimock as the model provider (OpenAI and Anthropic wire formats, scripted below by what the
  * conversation holds so far), and the console's gateway serving the endpoints. Agents (a Clawdapus
- * pod file): `runner` with cllama's defaults, `strict` (2 rounds, duplicates rejected), `hasty`
+ * pod file): `runner` with cllama's defaults, `strict` (2 rounds, duplicates rejected), `careful` (its
+ * sums need a person's approval, an Orloj ToolPermission), `hasty`
  * (a 2 s total timeout), and `stranger`, which has no managed tools.
  */
 const pod = `x-claw:
@@ -37,6 +38,13 @@ services:
       tools-policy:
         max_rounds: 2
         duplicate_tool_calls: reject
+  careful:
+    image: example/runner
+    x-claw:
+      cllama: passthrough
+      tools:
+        - service: everything
+          allow: [get-sum, echo]
   hasty:
     image: example/runner
     x-claw:
@@ -46,6 +54,19 @@ services:
           allow: [get-sum, echo]
       tools-policy:
         total_timeout_ms: 2000
+`;
+
+/** Orloj: agent careful's sums wait for a person. */
+const permission = `apiVersion: orloj.dev/v1
+kind: ToolPermission
+metadata:
+  name: careful-sums-need-approval
+spec:
+  tool_ref: everything--get-sum
+  apply_mode: scoped
+  target_agents: [careful]
+  operation_rules:
+    - {operation_class: "*", verdict: approval_required}
 `;
 
 /** The conversation as aimock hands it to a fixture (both wire formats normalized to OpenAI's roles). */
@@ -60,13 +81,14 @@ export interface MediationBed {
   /** The gateway's origin. */
   origin: string;
   /** Agent name → its credential (`NAME:SECRET`). */
-  credentials: Record<'runner' | 'strict' | 'hasty' | 'stranger', string>;
+  credentials: Record<'runner' | 'strict' | 'careful' | 'hasty' | 'stranger', string>;
   close(): Promise<void>;
 }
 
 export async function startMediationBed(): Promise<MediationBed> {
   const workspaceDir = mkdtempSync(join(tmpdir(), 'tooldeck-mediation-ws-'));
   writeFileSync(join(workspaceDir, 'agents.claw-pod.yml'), pod);
+  writeFileSync(join(workspaceDir, 'careful.permission.yaml'), permission);
   const core = await createCore({ exampleWorkspace: false, workspaceDir, appVersion: '0', host: 'web', dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-mediation-')), secretStore: new MemorySecretStore(), logger: silentLogger });
   await core.mcp.save({ config: everythingStdio('everything') as never });
   await vi.waitFor(() => expect(core.catalog.resolve('mcp:everything.get-sum')).toBeDefined(), { timeout: 30_000 });
@@ -109,6 +131,7 @@ export async function startMediationBed(): Promise<MediationBed> {
   const credentials = {
     runner: await core.gateway.credentials.create('runner'),
     strict: await core.gateway.credentials.create('strict'),
+    careful: await core.gateway.credentials.create('careful'),
     hasty: await core.gateway.credentials.create('hasty'),
     stranger: await core.gateway.credentials.create('stranger'),
   };
