@@ -5,8 +5,8 @@ import { agentCaller, type Caller } from '../../shared/caller';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
 import { canonicalJson } from '../registry/canonicalJson';
 import { Emitter } from '../platform/Emitter';
-import { writeWebResponse } from '../platform/writeWebResponse';
 import { ManagedContinuity } from './ManagedContinuity';
+import { pipeAnswer, postJson, type UpstreamAnswer } from './upstreamRequest';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
 import { managedToolNames } from './managedToolNames';
 import type { ModelProviders } from './ModelProviders';
@@ -33,7 +33,6 @@ export interface MediationDeps {
   approval: (agent: string, taskRef: string) => InvocationRequest['approval'];
   /** The agent's mediation settings (its Clawdapus `tools-policy`); cllama's defaults when absent. */
   settings?: (agent: string) => Partial<MediationSettings>;
-  fetch?: typeof fetch;
 }
 
 /** Clawdapus's budget plus what to do with a repeated call in one turn: replay the earlier result (cllama's default) or reject it. */
@@ -87,7 +86,7 @@ interface Upstream {
   /** The model's name at the provider (the part after `<provider>/`). */
   model: string;
   /** `body`: the request, already serialized. */
-  call(body: string, signal: AbortSignal): Promise<Response>;
+  call(body: string, signal: AbortSignal): Promise<UpstreamAnswer>;
 }
 
 /**
@@ -134,7 +133,7 @@ export class Mediation {
     const apiKey = await this.deps.providers.apiKey(provider.name);
     const url = format.upstreamUrl(provider.baseUrl);
     const headers = { 'content-type': 'application/json', ...format.authHeaders(apiKey) };
-    return { model: model.slice(slash + 1), call: (body, signal) => (this.deps.fetch ?? fetch)(url, { method: 'POST', headers, body, signal }) };
+    return { model: model.slice(slash + 1), call: (body, signal) => postJson(url, headers, body, signal) };
   }
 
   /** The gateway's endpoint: pass-through when the agent has no managed tools, else a mediated turn (re-streamed when asked). */
@@ -147,7 +146,7 @@ export class Mediation {
       const answer = await upstream.call(JSON.stringify({ ...body, model: upstream.model }), AbortSignal.timeout(this.settingsFor(agent).totalTimeoutMs)).catch((error: Error) => {
         throw new MediationError(502, `The model provider could not be reached: ${error.message}`);
       });
-      return writeWebResponse(answer, res);
+      return pipeAnswer(answer, res);
     }
     const streaming = body.stream === true;
     if (!streaming) {
@@ -210,7 +209,7 @@ export class Mediation {
       const serialized = JSON.stringify(payload);
       const asked = performance.now();
       let text: string;
-      let answer: Response;
+      let answer: UpstreamAnswer;
       try {
         answer = await upstream.call(serialized, total).catch((error: Error) => {
           throw new MediationError(502, total.aborted ? (input.signal?.aborted ? 'The turn was canceled.' : `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms).`) : `The model provider could not be reached: ${error.message}`);
