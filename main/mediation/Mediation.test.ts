@@ -204,6 +204,11 @@ describe.each(['openai', 'anthropic'] as const)('model mediation (Clawdapus clla
     expect(text).toMatch(format === 'openai' ? /data: \{"error":\{"message":"The model provider answered 500/ : /event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"The model provider answered 500/);
   });
 
+  it('an answer without end is cut off at 32 MiB with a 502, memory bounded', async () => {
+    const prefix = format === 'openai' ? '' : 'a-';
+    await expect(ask(format, 'runner', 'Please add 2 and 40', { model: `${prefix}endless/m` })).rejects.toMatchObject({ status: 502, message: expect.stringMatching(/over 32 MiB/) });
+  });
+
   it('a provider that hangs past the total timeout is a 502 naming the timeout', async () => {
     const prefix = format === 'openai' ? '' : 'a-';
     await expect(ask(format, 'hasty', 'Please add 2 and 40', { model: `${prefix}stuck/m` })).rejects.toMatchObject({ status: 502, message: expect.stringMatching(/total timeout \(2000 ms\)/) });

@@ -214,8 +214,8 @@ export class Mediation {
         answer = await upstream.call(serialized, total).catch((error: Error) => {
           throw new MediationError(502, total.aborted ? (input.signal?.aborted ? 'The turn was canceled.' : `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms).`) : `The model provider could not be reached: ${error.message}`);
         });
-        text = await answer.text().catch(() => {
-          throw new MediationError(502, `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms) while the model provider was answering.`);
+        text = await answer.text().catch((error: Error) => {
+          throw new MediationError(502, total.aborted ? `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms) while the model provider was answering.` : `The model provider's answer could not be read: ${error.message}.`);
         });
       } finally {
         waitedMs += performance.now() - asked;

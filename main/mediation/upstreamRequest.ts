@@ -9,11 +9,14 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
  */
 const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
+/** A model's answer read whole is refused past this size: an endless or absurd answer cannot fill memory. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
 /** A provider's answer: status and headers at once, the body when asked for (as text or piped). */
 export interface UpstreamAnswer {
   status: number;
   ok: boolean;
-  /** The whole body as text (for the mediation loop, which reads the JSON). */
+  /** The whole body as text (for the mediation loop, which reads the JSON); rejects past MAX_ANSWER_BYTES. */
   text(): Promise<string>;
   /** The body as it streams, unread (for pass-through). */
   readonly stream: IncomingMessage;
@@ -37,7 +40,14 @@ export function postJson(url: string, headers: Record<string, string>, body: str
           text: () =>
             new Promise<string>((done, fail) => {
               const chunks: Buffer[] = [];
-              res.on('data', (chunk: Buffer) => chunks.push(chunk));
+              let size = 0;
+              res.on('data', (chunk: Buffer) => {
+                size += chunk.length;
+                if (size > MAX_ANSWER_BYTES) {
+                  res.destroy();
+                  fail(new Error(`the answer is over ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`));
+                } else chunks.push(chunk);
+              });
               res.once('end', () => done(Buffer.concat(chunks).toString('utf8')));
               res.once('error', fail);
               res.once('close', () => {

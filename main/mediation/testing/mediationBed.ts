@@ -127,6 +127,7 @@ export async function startMediationBed(): Promise<MediationBed> {
     await core.gateway.providers.add({ name: `${prefix}broken`, format, baseUrl: `${hostileUrl}/fail${v1}` });
     await core.gateway.providers.add({ name: `${prefix}garbage`, format, baseUrl: `${hostileUrl}/garbage${v1}` });
     await core.gateway.providers.add({ name: `${prefix}stuck`, format, baseUrl: `${hostileUrl}/hang${v1}` });
+    await core.gateway.providers.add({ name: `${prefix}endless`, format, baseUrl: `${hostileUrl}/endless${v1}` });
   }
   const credentials = {
     runner: await core.gateway.credentials.create('runner'),
@@ -152,7 +153,7 @@ export async function startMediationBed(): Promise<MediationBed> {
 
 /**
  * A hand-written hostile model provider: `/fail…` answers 500, `/garbage…` answers 200 with HTML,
- * `/hang…` never answers (no real provider can be made to do these on demand).
+ * `/hang…` never answers, `/endless…` answers without end (no real provider can be made to do these on demand).
  */
 function startHostileProvider(): Promise<Server> {
   const server = createServer((req, res) => {
@@ -160,6 +161,16 @@ function startHostileProvider(): Promise<Server> {
     if (req.url?.startsWith('/fail')) {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'upstream exploded' } }));
+    } else if (req.url?.startsWith('/endless')) {
+      // An answer that never ends, as fast as the socket takes it.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, ' ');
+      const pump = () => {
+        while (res.write(chunk));
+      };
+      res.on('drain', pump);
+      res.write('{"id":"');
+      pump();
     } else if (req.url?.startsWith('/garbage')) {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>definitely not json');
