@@ -45,6 +45,8 @@ import { USER_LOCK_DECISIONS_FILE, UserLockDecisions } from './lock/UserLockDeci
 import { DefinitionLock } from './lock/DefinitionLock';
 import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
 import { Gateway } from './gateway/Gateway';
+import { Evals } from './evals/Evals';
+import type { EvalSuite } from '../shared/evals';
 import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
@@ -132,6 +134,8 @@ export interface Core {
   readonly approvals: ApprovalBook;
   /** The MCP gateway for agents: their credentials, grants and live traffic; started on demand. */
   readonly gateway: Gateway;
+  /** Eval suites (`evals/*.yml`) run through the gateway's mediation engine: `tooldeck eval` and the Evals view. */
+  readonly evals: Evals;
   close(): Promise<void>;
 }
 
@@ -316,6 +320,17 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
   });
 
+  const evals = new Evals({
+    runTurn: (input) => gateway.mediation.runTurn(input),
+    providers: () => gateway.providers.list(),
+    resolveTool: (name) => catalog.get(name),
+    granted: (agent, caller) => gateway.grants.granted(agent, caller),
+    suites: () =>
+      resources.workspace.documents().flatMap((doc) =>
+        doc.identity?.kind !== 'EvalSuite' ? [] : [{ file: doc.file, ...(doc.valid && doc.stored ? { suite: doc.stored as EvalSuite } : { problem: doc.diagnostics.find((d) => d.severity === 'error')?.message ?? 'not a valid eval suite' }) }],
+      ),
+  });
+
   return {
     deps,
     secrets,
@@ -352,7 +367,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     settings,
     approvals,
     gateway,
+    evals,
     async close() {
+      evals.close();
       // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
       await gateway.close();
       await approvals.close();

@@ -93,6 +93,8 @@ export interface TurnInput {
   tools?: readonly ToolEntry[];
   /** False: tool calls are answered with a placeholder instead of running (evals of destructive tools). */
   execute?: boolean;
+  /** False: the agent's hidden rounds are neither put back into this turn nor kept from it (evals and the playground must not leak into the agent's real conversations, nor it into them). */
+  continuity?: boolean;
   /** A line for each step (`managed tool round N executing <tool>`), for keep-alives and live views. */
   onProgress?: (line: string) => void;
   /** Each round as it finishes (the playground draws tool cards from these). */
@@ -226,7 +228,7 @@ export class Mediation {
     const request: Record<string, unknown> = { ...input.body, model: upstream.model };
     // The hidden rounds of this agent's earlier turns go back before the answers they led to.
     const runnerMessages = Array.isArray(request.messages) ? request.messages : [];
-    const withContinuity = this.continuity.inject(agent, runnerMessages, (message) => format.visibleAssistantText(message));
+    const withContinuity = input.continuity === false ? undefined : this.continuity.inject(agent, runnerMessages, (message) => format.visibleAssistantText(message));
     if (withContinuity) {
       request.messages = withContinuity;
       turn.continuity_injected = withContinuity.length - runnerMessages.length;
@@ -257,7 +259,7 @@ export class Mediation {
     const finish = (response: Record<string, unknown>): TurnOutput => {
       // What the runner never saw, kept for its next request (continuity).
       const hidden = (working.messages ?? []).slice(visibleLength);
-      this.continuity.observe(agent, format.answerText(response), hidden);
+      if (input.continuity !== false) this.continuity.observe(agent, format.answerText(response), hidden);
       this.remember(turn);
       return { response, turn };
     };

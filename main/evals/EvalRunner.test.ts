@@ -1,0 +1,100 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LLMock } from '@copilotkit/aimock';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { everythingStdio } from '../../e2e/peers/mcp/everything';
+import { EvalSuite } from '../../shared/evals';
+import { createCore, type Core } from '../core';
+import { silentLogger } from '../platform/Logger';
+import { MemorySecretStore } from '../platform/SecretStore';
+import { NOT_EXECUTED } from '../mediation/Mediation';
+import { prepareEval, runEvalSuite, type EvalRunnerDeps } from './EvalRunner';
+import { startScriptedModels } from './testing/scriptedModels';
+
+/** Eval suites through the mediation engine against real parts: server-everything and aimock (OpenAI and Anthropic formats). */
+const pod = `services:
+  runner:
+    image: example/runner
+    x-claw:
+      cllama: passthrough
+      tools:
+        - service: everything
+          allow: [get-sum, echo]
+`;
+
+const suite = EvalSuite.parse({
+  name: 'sums',
+  agent: 'runner',
+  cases: [{ name: 'adds', prompt: 'Please add 2 and 40', expect: { toolCalls: [{ tool: 'everything.get-sum', arguments: { a: 'number', b: 40 } }], finalAnswerContains: '42' } }],
+});
+
+let core: Core;
+let mock: LLMock;
+let deps: EvalRunnerDeps;
+
+beforeAll(async () => {
+  const workspaceDir = mkdtempSync(join(tmpdir(), 'tooldeck-evals-ws-'));
+  writeFileSync(join(workspaceDir, 'agents.claw-pod.yml'), pod);
+  core = await createCore({ exampleWorkspace: false, workspaceDir, appVersion: '0', host: 'web', dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-evals-')), secretStore: new MemorySecretStore(), logger: silentLogger });
+  await core.mcp.save({ config: everythingStdio('everything') as never });
+  await vi.waitFor(() => expect(core.catalog.resolve('mcp:everything.get-sum')).toBeDefined(), { timeout: 30_000 });
+  const models = await startScriptedModels();
+  mock = models.mock;
+  await core.gateway.providers.add({ name: 'mock', format: 'openai', baseUrl: `${models.url}/v1`, apiKey: 'sk-test' });
+  await core.gateway.providers.add({ name: 'claude', format: 'anthropic', baseUrl: models.url, apiKey: 'sk-ant-test' });
+  deps = core.evals.runnerDeps;
+}, 60_000);
+
+afterAll(async () => {
+  await mock?.stop();
+  await core?.close();
+});
+
+describe('eval suites on the mediation engine', { timeout: 60_000 }, () => {
+  it('runs each case per model and iteration: the model that picks the right tool passes, the one that picks another fails', async () => {
+    const report = await runEvalSuite(deps, suite, { models: ['mock/right', 'mock/wrong', 'claude/right'], iterations: 2 });
+    expect(report.cases.map((item) => [item.name, item.model, item.pass_rate, item.passed, item.runs.length])).toEqual([
+      ['adds', 'mock/right', 1, true, 2],
+      ['adds', 'mock/wrong', 0, false, 2],
+      ['adds', 'claude/right', 1, true, 2],
+    ]);
+    expect(report.accuracy).toBeCloseTo(4 / 6);
+    const [run] = report.cases[0]!.runs;
+    expect(run).toMatchObject({ passed: true, failures: [], answer: 'The sum is 42.', rounds: 2, tokens: { prompt: 22, completion: 14 } });
+    expect(run!.tool_calls).toMatchObject([{ tool: 'mcp:everything.get-sum', name: 'everything_get-sum', arguments: { a: 2, b: 40 }, status: 'ok' }]);
+    expect(report.cases[1]!.runs[0]!.failures[0]).toMatch(/^Expected everything\.get-sum .*; the model called mcp:everything\.echo/);
+    // Every call went through the pipeline as the operator via eval, and is in history.
+    const record = core.history.get(run!.tool_calls[0]!.record_id!);
+    expect(record).toMatchObject({ tool: 'get-sum', via: 'eval', status: 'ok' });
+  });
+
+  it('execute: false answers calls with the placeholder and runs nothing', async () => {
+    const before = core.history.list({ via: 'eval' }).items.length;
+    const report = await runEvalSuite(deps, suite, { models: ['mock/right'], execute: false });
+    expect(core.history.list({ via: 'eval' }).items.length).toBe(before);
+    const run = report.cases[0]!.runs[0]!;
+    expect(run.tool_calls[0]!.result).toBe(NOT_EXECUTED);
+    // The answer depends on the tool's result, so the case fails on finalAnswerContains only.
+    expect(run.failures).toEqual(['The final answer does not contain "42".']);
+    expect(report.executed).toBe(false);
+  });
+
+  it('hand-picked registry entries replace the agent’s grants', async () => {
+    const picked = EvalSuite.parse({ name: 'echo only', tools: ['mcp:everything.echo'], cases: [{ name: 'echoes', prompt: 'add 2 and 40', expect: { toolCalls: [{ tool: 'echo' }] } }] });
+    const report = await runEvalSuite(deps, picked, { models: ['mock/wrong'] });
+    expect(report.cases[0]!.passed).toBe(true);
+    const sent = mock.getRequests().at(-2)!.body as { tools: { function: { name: string } }[] };
+    expect(sent.tools.map((tool) => tool.function.name)).toEqual(['everything_echo']);
+  });
+
+  it('refuses bad input before any model is asked, one sentence each', async () => {
+    const asked = mock.getRequests().length;
+    await expect(prepareEval(deps, suite, ['nowhere/gpt'])).rejects.toThrow(/^The model "nowhere\/gpt" must be <provider>\/<model> with a configured provider \(mock, claude\)\.$/);
+    await expect(prepareEval(deps, suite, ['mock'])).rejects.toThrow(/must be <provider>\/<model>/);
+    await expect(prepareEval(deps, suite, [])).rejects.toThrow('Name at least one model');
+    await expect(prepareEval(deps, EvalSuite.parse({ ...suite, agent: 'nobody' }), ['mock/right'])).rejects.toThrow('agent nobody has no tools granted');
+    await expect(prepareEval(deps, EvalSuite.parse({ ...suite, agent: undefined, tools: ['mcp:everything.nope'] }), ['mock/right'])).rejects.toThrow('mcp:everything.nope is not in the registry');
+    expect(mock.getRequests().length).toBe(asked);
+  });
+});
