@@ -4,6 +4,7 @@ import { appsRouter } from './appsRouter';
 import { approvalsRouter } from './approvalsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
 import { collectionsRouter } from './collectionsRouter';
+import { evalsRouter } from './evalsRouter';
 import { gatewayRouter } from './gatewayRouter';
 import { grpcRouter } from './grpcRouter';
 import { historyRouter } from './historyRouter';
@@ -41,6 +42,7 @@ export const appRouter = router({
   apps: appsRouter,
   approvals: approvalsRouter,
   gateway: gatewayRouter,
+  evals: evalsRouter,
 });
 
 export type AppRouter = typeof appRouter;
