@@ -46,6 +46,8 @@ import { DefinitionLock } from './lock/DefinitionLock';
 import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
 import { Gateway } from './gateway/Gateway';
 import { Evals } from './evals/Evals';
+import { Playground } from './evals/Playground';
+import { isAppError } from '../shared/errors';
 import type { EvalSuite } from '../shared/evals';
 import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
 import type { LanguageAgentSpec } from '../shared/kube';
@@ -136,6 +138,8 @@ export interface Core {
   readonly gateway: Gateway;
   /** Eval suites (`evals/*.yml`) run through the gateway's mediation engine: `tooldeck eval` and the Evals view. */
   readonly evals: Evals;
+  /** A conversation with a model over a tool set on the same engine; turns saved as eval cases. */
+  readonly playground: Playground;
   close(): Promise<void>;
 }
 
@@ -330,6 +334,25 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
         doc.identity?.kind !== 'EvalSuite' ? [] : [{ file: doc.file, ...(doc.valid && doc.stored ? { suite: doc.stored as EvalSuite } : { problem: doc.diagnostics.find((d) => d.severity === 'error')?.message ?? 'not a valid eval suite' }) }],
       ),
   });
+  const playground = new Playground({
+    runTurn: (input) => gateway.mediation.runTurn(input),
+    providers: () => gateway.providers.list(),
+    resolveTool: (name) => catalog.get(name),
+    workspace: {
+      get dir() {
+        return resources.workspace.dir;
+      },
+      read: (path) => {
+        try {
+          return resources.workspace.read(path);
+        } catch (error) {
+          if (isAppError(error) && error.code === 'NotFound') return { version: null };
+          throw error;
+        }
+      },
+      save: (input) => resources.workspace.save(input),
+    },
+  });
 
   return {
     deps,
@@ -368,6 +391,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     approvals,
     gateway,
     evals,
+    playground,
     async close() {
       evals.close();
       // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.

@@ -10,6 +10,7 @@ import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { NOT_EXECUTED } from '../mediation/Mediation';
 import { prepareEval, runEvalSuite, type EvalRunnerDeps } from './EvalRunner';
+import type { PlaygroundEvent } from './Playground';
 import { startScriptedModels } from './testing/scriptedModels';
 
 /** Eval suites through the mediation engine against real parts: server-everything and aimock (OpenAI and Anthropic formats). */
@@ -96,5 +97,31 @@ describe('eval suites on the mediation engine', { timeout: 60_000 }, () => {
     await expect(prepareEval(deps, EvalSuite.parse({ ...suite, agent: 'nobody' }), ['mock/right'])).rejects.toThrow('agent nobody has no tools granted');
     await expect(prepareEval(deps, EvalSuite.parse({ ...suite, agent: undefined, tools: ['mcp:everything.nope'] }), ['mock/right'])).rejects.toThrow('mcp:everything.nope is not in the registry');
     expect(mock.getRequests().length).toBe(asked);
+  });
+});
+
+describe('the playground on the same engine', { timeout: 60_000 }, () => {
+  it('a turn shows each round’s tool calls as they finish, then the answer with tokens; its calls are in History via playground', async () => {
+    const events: PlaygroundEvent[] = [];
+    await core.playground.turn({ model: 'claude/right', agent: 'runner', messages: [{ role: 'user', content: 'Please add 2 and 40' }], conversationId: 'conversation-1' }, (event) => events.push(event));
+    expect(events.map((event) => event.type)).toEqual(['round', 'round', 'answer']);
+    const [first] = events as Extract<PlaygroundEvent, { type: 'round' }>[];
+    expect(first!.round.tool_calls).toMatchObject([{ name: 'everything_get-sum', tool: 'mcp:everything.get-sum', arguments: { a: 2, b: 40 }, status: 'ok' }]);
+    expect(events[2]).toMatchObject({ type: 'answer', answer: 'The sum is 42.', tokens: { prompt: 22, completion: 14 } });
+    expect(core.history.get(first!.round.tool_calls[0]!.record_id!)).toMatchObject({ via: 'playground', tool: 'get-sum' });
+    await expect(core.playground.turn({ model: 'nowhere/x', agent: 'runner', messages: [{ role: 'user', content: 'hi' }], conversationId: 'c' }, () => undefined)).rejects.toThrow(/configured provider \(mock, claude\)/);
+  });
+
+  it('Save as eval case: the turn’s calls become the case’s expectation, in a new suite file or appended to one, and the suite passes for that model', async () => {
+    const toolCalls = [{ tool: 'mcp:everything.get-sum', name: 'everything_get-sum', service: 'everything', arguments: { a: 2, b: 40 } }];
+    await core.playground.saveCase({ file: 'evals/playground.yml', caseName: 'adds', prompt: 'Please add 2 and 40', toolCalls, agent: 'runner' });
+    const second = await core.playground.saveCase({ file: 'evals/playground.yml', caseName: 'adds', prompt: 'add 2 and 40 again', toolCalls, agent: 'runner' });
+    expect(second.caseName).toBe('adds (2)');
+    await vi.waitFor(() => expect(core.evals.suites().find((item) => item.file === 'evals/playground.yml')?.suite?.cases.length).toBe(2));
+    const saved = core.evals.suites().find((item) => item.file === 'evals/playground.yml')!.suite!;
+    expect(saved).toMatchObject({ name: 'playground', agent: 'runner', cases: [{ name: 'adds', prompt: 'Please add 2 and 40', expect: { toolCalls: [{ tool: 'everything.get-sum', arguments: { a: 2, b: 40 } }], order: 'strict' } }, { name: 'adds (2)' }] });
+    const report = await runEvalSuite(deps, saved, { models: ['mock/right', 'mock/wrong'] });
+    expect(report.cases.map((item) => item.passed)).toEqual([true, false, true, false]);
+    await expect(core.playground.saveCase({ file: 'elsewhere.yml', caseName: 'x', prompt: 'p', toolCalls })).rejects.toThrow('evals/ folder');
   });
 });

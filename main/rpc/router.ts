@@ -5,6 +5,7 @@ import { approvalsRouter } from './approvalsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { evalsRouter } from './evalsRouter';
+import { playgroundRouter } from './playgroundRouter';
 import { gatewayRouter } from './gatewayRouter';
 import { grpcRouter } from './grpcRouter';
 import { historyRouter } from './historyRouter';
@@ -43,6 +44,7 @@ export const appRouter = router({
   approvals: approvalsRouter,
   gateway: gatewayRouter,
   evals: evalsRouter,
+  playground: playgroundRouter,
 });
 
 export type AppRouter = typeof appRouter;
