@@ -333,6 +333,12 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       resources.workspace.documents().flatMap((doc) =>
         doc.identity?.kind !== 'EvalSuite' ? [] : [{ file: doc.file, ...(doc.valid && doc.stored ? { suite: doc.stored as EvalSuite } : { problem: doc.diagnostics.find((d) => d.severity === 'error')?.message ?? 'not a valid eval suite' }) }],
       ),
+    definitions: (tool) => {
+      const entry = catalog.get(tool);
+      if (!entry) return {};
+      const diff = lock.compare({ source: `${entry.source.kind}:${entry.source.name}`, from: 'approved', to: 'current' }).tools.find((item) => item.name === entry.toolName);
+      return { ...(diff?.before ? { approved: diff.before } : {}), ...(diff?.after ? { current: diff.after } : {}) };
+    },
   });
   const playground = new Playground({
     runTurn: (input) => gateway.mediation.runTurn(input),

@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LLMock } from '@copilotkit/aimock';
@@ -10,6 +11,7 @@ import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
 import { NOT_EXECUTED } from '../mediation/Mediation';
 import { prepareEval, runEvalSuite, type EvalRunnerDeps } from './EvalRunner';
+import { Evals } from './Evals';
 import type { PlaygroundEvent } from './Playground';
 import { startScriptedModels } from './testing/scriptedModels';
 
@@ -123,5 +125,31 @@ describe('the playground on the same engine', { timeout: 60_000 }, () => {
     const report = await runEvalSuite(deps, saved, { models: ['mock/right', 'mock/wrong'] });
     expect(report.cases.map((item) => item.passed)).toEqual([true, false, true, false]);
     await expect(core.playground.saveCase({ file: 'elsewhere.yml', caseName: 'x', prompt: 'p', toolCalls })).rejects.toThrow('evals/ folder');
+  });
+});
+
+describe('definitions meet evals', { timeout: 60_000 }, () => {
+  it('runs the suites that use a tool with its approved and its pending definition, side by side: a description change makes the model pick another tool', async () => {
+    const workspace = core.resources.workspace;
+    await mkdir(join(workspace.dir, 'evals'), { recursive: true });
+    await workspace.save({ path: 'evals/drift.yml', expectedVersion: null, text: 'name: drift\nagent: runner\ncases:\n  - name: adds\n    prompt: add 2 and 40\n    expect:\n      toolCalls: [{ tool: get-sum }]\n' });
+    expect(core.evals.suites().find((item) => item.file === 'evals/drift.yml')?.suite?.name).toBe('drift');
+    const current = core.catalog.get('mcp:everything.get-sum')!;
+    // The pending definition (as a changed server would serve it) no longer speaks of a sum.
+    const evals = new Evals({
+      runTurn: (input) => core.gateway.mediation.runTurn(input),
+      providers: () => core.gateway.providers.list(),
+      resolveTool: (name) => core.catalog.get(name),
+      granted: (agent, caller) => core.gateway.grants.granted(agent, caller),
+      suites: () => core.evals.suites().filter((item) => item.file === 'evals/drift.yml'),
+      definitions: () => ({ approved: { name: 'get-sum', description: current.description, inputSchema: current.inputSchema }, current: { name: 'get-sum', description: 'Returns two numbers together.', inputSchema: current.inputSchema } }),
+    });
+    const comparison = await evals.compareDefinitions({ tool: 'mcp:everything.get-sum', models: ['mock/reader'] });
+    expect(comparison.suites.map((item) => [item.file, item.approved.cases.map((result) => result.pass_rate), item.pending.cases.map((result) => result.pass_rate)])).toEqual([['evals/drift.yml', [1], [0]]]);
+    expect(comparison.suites[0]!.pending.cases[0]!.runs[0]!.tool_calls[0]!.tool).toBe('mcp:everything.echo');
+    expect(comparison.suites[0]!.approved.executed).toBe(false);
+    // The lock's own comparison feeds the console's: an unchanged tool compares equal definitions.
+    const real = await core.evals.compareDefinitions({ tool: 'mcp:everything.get-sum', models: ['mock/reader'] });
+    expect(real.suites.find((item) => item.file === 'evals/drift.yml')!.pending.cases[0]!.pass_rate).toBe(1);
   });
 });

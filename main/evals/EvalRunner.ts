@@ -32,6 +32,8 @@ export interface EvalRunOptions {
   threshold?: number;
   /** False: tool calls are answered with a placeholder (`--no-execute`). */
   execute?: boolean;
+  /** The tool set instead of the suite's (the drift comparison offers a tool in another definition). */
+  tools?: readonly ToolEntry[];
   /** Each run as it ends (the CLI's progress, the Evals view's live matrix). */
   onRun?: (result: { case: string; model: string; run: EvalRun }) => void;
   signal?: AbortSignal;
@@ -62,7 +64,7 @@ export function namesOf(call: Pick<TracedCall, 'name' | 'tool' | 'service'>): st
  * Checks what a suite needs before any model is asked, each problem as one sentence (`InvalidInput`):
  * each model's provider is configured, the hand-picked tools are in the registry, the agent has tools.
  */
-export async function prepareEval(deps: EvalRunnerDeps, suite: EvalSuite, models: readonly string[]): Promise<{ formats: Map<string, WireFormat>; tools?: ToolEntry[]; agent: string }> {
+export async function prepareEval(deps: EvalRunnerDeps, suite: EvalSuite, models: readonly string[], toolSet?: readonly ToolEntry[]): Promise<{ formats: Map<string, WireFormat>; tools?: ToolEntry[]; agent: string }> {
   if (models.length === 0) throw new AppError('InvalidInput', 'Name at least one model to evaluate (--model provider/model).');
   const providers = await deps.providers();
   const formats = new Map<string, WireFormat>();
@@ -73,6 +75,7 @@ export async function prepareEval(deps: EvalRunnerDeps, suite: EvalSuite, models
     formats.set(model, formatOf[provider.format]);
   }
   const agent = suite.agent ?? EVAL_AGENT;
+  if (toolSet) return { formats, tools: [...toolSet], agent };
   if (suite.tools) {
     const missing = suite.tools.filter((name) => !deps.resolveTool(name));
     if (missing.length > 0) throw new AppError('InvalidInput', `Suite ${suite.name}: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the registry (connect the source first; names look like mcp:everything.echo).`);
@@ -86,7 +89,7 @@ export async function prepareEval(deps: EvalRunnerDeps, suite: EvalSuite, models
 export async function runEvalSuite(deps: EvalRunnerDeps, suite: EvalSuite, options: EvalRunOptions): Promise<EvalReport> {
   const threshold = options.threshold ?? 1;
   const execute = options.execute !== false;
-  const { formats, tools, agent } = await prepareEval(deps, suite, options.models);
+  const { formats, tools, agent } = await prepareEval(deps, suite, options.models, options.tools);
   const started = Date.now();
   const cases: EvalCaseResult[] = [];
   for (const item of suite.cases) {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { operatorCaller } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
 import type { EvalReport, EvalRun, EvalSuite } from '../../shared/evals';
+import type { ToolDefinition } from '../../shared/lock';
+import { managedToolNames } from '../mediation/managedToolNames';
 import type { ToolEntry } from '../../shared/registry';
 import { Emitter } from '../platform/Emitter';
 import type { TurnInput, TurnOutput } from '../mediation/Mediation';
@@ -25,6 +27,14 @@ export interface EvalsDeps {
   granted(agent: string, caller: TurnInput['caller']): ToolEntry[];
   /** The workspace's eval suite files. */
   suites(): WorkspaceEvalSuite[];
+  /** A tool's definition as the lockfile approves it and as the source serves it now (the drift review). */
+  definitions(tool: string): { approved?: ToolDefinition; current?: ToolDefinition };
+}
+
+/** One suite run with a tool's approved definition and with its pending one, side by side. */
+export interface DefinitionComparison {
+  tool: string;
+  suites: { file: string; suite: string; approved: EvalReport; pending: EvalReport }[];
 }
 
 export type EvalRunState = 'running' | 'done' | 'failed' | 'canceled';
@@ -126,6 +136,34 @@ export class Evals {
       this.changes.emit(run);
     });
     return { ...run, results: [] };
+  }
+
+  /**
+   * Does a definition change alter which tool a model picks? Every suite that uses the tool (in
+   * its tool set, its agent's grants or its expected calls) runs twice per model: once with the
+   * tool as the lockfile approved it, once as the source serves it now. Tool calls are answered
+   * with the placeholder (a held definition cannot run, and only the choice is compared).
+   */
+  async compareDefinitions(input: { tool: string; models: string[]; iterations?: number; signal?: AbortSignal }): Promise<DefinitionComparison> {
+    const entry = this.deps.resolveTool(input.tool);
+    if (!entry) throw new AppError('NotFound', `${input.tool} is not in the registry (connect its source first).`);
+    const { approved, current } = this.deps.definitions(input.tool);
+    if (!approved || !current) throw new AppError('InvalidInput', `${input.tool} has ${approved ? 'no current' : 'no approved'} definition to compare with.`);
+    const withDefinition = (definition: ToolDefinition): ToolEntry => ({ ...entry, ...(definition.title !== undefined ? { title: definition.title } : {}), description: definition.description ?? '', inputSchema: definition.inputSchema as ToolEntry['inputSchema'] });
+    const names = new Set([entry.name, `${entry.source.name}.${entry.toolName}`, entry.toolName, ...managedToolNames([entry]).keys()]);
+    const suites: DefinitionComparison['suites'] = [];
+    for (const { file, suite } of this.deps.suites()) {
+      if (!suite) continue;
+      const base = suite.tools ? suite.tools.flatMap((name) => (this.deps.resolveTool(name) ? [this.deps.resolveTool(name)!] : [])) : this.runnerDeps.granted(suite.agent!);
+      const uses = base.some((item) => item.name === entry.name) || suite.cases.some((item) => item.expect.toolCalls.some((call) => names.has(call.tool)));
+      if (!uses) continue;
+      const others = base.filter((item) => item.name !== entry.name);
+      const run = (definition: ToolDefinition) =>
+        runEvalSuite(this.runnerDeps, suite, { models: input.models, ...(input.iterations ? { iterations: input.iterations } : {}), execute: false, ...(input.signal ? { signal: input.signal } : {}), tools: [...others, withDefinition(definition)] });
+      suites.push({ file, suite: suite.name, approved: await run(approved), pending: await run(current) });
+    }
+    if (suites.length === 0) throw new AppError('NotFound', `No eval suite of the workspace uses ${input.tool} (in its tools, its agent's grants or its expected calls).`);
+    return { tool: input.tool, suites };
   }
 
   cancel(id: string): void {

@@ -17,6 +17,10 @@ export const evalsRouter = router({
   run: procedure
     .input(z.object({ file: z.string().min(1).max(1000), models: z.array(ModelName).min(1).max(8), iterations: z.number().int().min(1).max(100).optional(), execute: z.boolean().optional() }))
     .mutation(({ ctx, input }) => ctx.core.evals.start(input)),
+  /** The drift review's question: run the suites that use a tool with its approved and its pending definition, side by side. */
+  compareDefinitions: procedure
+    .input(z.object({ tool: z.string().min(1).max(1000), models: z.array(ModelName).min(1).max(8), iterations: z.number().int().min(1).max(100).optional() }))
+    .mutation(({ ctx, input, signal }) => ctx.core.evals.compareDefinitions({ ...input, ...(signal ? { signal } : {}) })),
   cancel: procedure.input(z.object({ id: z.string().min(1) })).mutation(({ ctx, input }) => ctx.core.evals.cancel(input.id)),
   /** The runs kept (newest first), then again as each run progresses. */
   watchRuns: procedure.subscription(async function* ({ ctx, signal }) {
