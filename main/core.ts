@@ -45,6 +45,10 @@ import { USER_LOCK_DECISIONS_FILE, UserLockDecisions } from './lock/UserLockDeci
 import { DefinitionLock } from './lock/DefinitionLock';
 import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
 import { Gateway } from './gateway/Gateway';
+import { Evals } from './evals/Evals';
+import { Playground } from './evals/Playground';
+import { isAppError } from '../shared/errors';
+import type { EvalSuite } from '../shared/evals';
 import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
@@ -132,6 +136,10 @@ export interface Core {
   readonly approvals: ApprovalBook;
   /** The MCP gateway for agents: their credentials, grants and live traffic; started on demand. */
   readonly gateway: Gateway;
+  /** Eval suites (`evals/*.yml`) run through the gateway's mediation engine: `tooldeck eval` and the Evals view. */
+  readonly evals: Evals;
+  /** A conversation with a model over a tool set on the same engine; turns saved as eval cases. */
+  readonly playground: Playground;
   close(): Promise<void>;
 }
 
@@ -316,6 +324,42 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
   });
 
+  const evals = new Evals({
+    runTurn: (input) => gateway.mediation.runTurn(input),
+    providers: () => gateway.providers.list(),
+    resolveTool: (name) => catalog.get(name),
+    granted: (agent, caller) => gateway.grants.granted(agent, caller),
+    suites: () =>
+      resources.workspace.documents().flatMap((doc) =>
+        doc.identity?.kind !== 'EvalSuite' ? [] : [{ file: doc.file, ...(doc.valid && doc.stored ? { suite: doc.stored as EvalSuite } : { problem: doc.diagnostics.find((d) => d.severity === 'error')?.message ?? 'not a valid eval suite' }) }],
+      ),
+    definitions: (tool) => {
+      const entry = catalog.get(tool);
+      if (!entry) return {};
+      const diff = lock.compare({ source: `${entry.source.kind}:${entry.source.name}`, from: 'approved', to: 'current' }).tools.find((item) => item.name === entry.toolName);
+      return { ...(diff?.before ? { approved: diff.before } : {}), ...(diff?.after ? { current: diff.after } : {}) };
+    },
+  });
+  const playground = new Playground({
+    runTurn: (input) => gateway.mediation.runTurn(input),
+    providers: () => gateway.providers.list(),
+    resolveTool: (name) => catalog.get(name),
+    workspace: {
+      get dir() {
+        return resources.workspace.dir;
+      },
+      read: (path) => {
+        try {
+          return resources.workspace.read(path);
+        } catch (error) {
+          if (isAppError(error) && error.code === 'NotFound') return { version: null };
+          throw error;
+        }
+      },
+      save: (input) => resources.workspace.save(input),
+    },
+  });
+
   return {
     deps,
     secrets,
@@ -352,7 +396,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     settings,
     approvals,
     gateway,
+    evals,
+    playground,
     async close() {
+      evals.close();
       // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
       await gateway.close();
       await approvals.close();

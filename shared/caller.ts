@@ -4,9 +4,10 @@ import { z } from 'zod';
  * How a call came into the invocation pipeline. Each way in names itself; the pipeline, history,
  * metrics and traces read it. `gateway` (MCP gateway for agents), `mediation` (model mediation) and
  * `bus` (RabbitMQ bridge for RockBot agents) are the ways in that come next; they are listed now so
- * records and filters already know them.
+ * records and filters already know them. `playground` and `eval` are the console's Playground and
+ * eval suites (`tooldeck eval`, the Evals view), both on the mediation engine.
  */
-export const CallerVia = z.enum(['ui', 'cli', 'run', 'app', 'replay', 'a2a', 'gateway', 'mediation', 'bus']);
+export const CallerVia = z.enum(['ui', 'cli', 'run', 'app', 'replay', 'a2a', 'gateway', 'mediation', 'bus', 'playground', 'eval']);
 export type CallerVia = z.infer<typeof CallerVia>;
 
 /** An agent's name as a caller: bounded, since it becomes a history column and a metric label. */

@@ -54,6 +54,8 @@ export interface TurnInput {
   tools?: readonly ToolEntry[];
   /** False: tool calls are answered with a placeholder instead of running (evals of destructive tools). */
   execute?: boolean;
+  /** False: the agent's hidden rounds are neither put back into this turn nor kept from it (evals and the playground must not leak into the agent's real conversations, nor it into them). */
+  continuity?: boolean;
   /** A line for each step (`managed tool round N executing <tool>`), for keep-alives and live views. */
   onProgress?: (line: string) => void;
   /** Each round as it finishes (the playground draws tool cards from these). */
@@ -190,7 +192,7 @@ export class Mediation {
     const runnerMessages = Array.isArray(request.messages) ? request.messages : [];
     // Kept per agent and wire format: one format's messages never go into the other's request.
     const continuityKey = `${format.format}:${agent}`;
-    const withContinuity = this.continuity.inject(continuityKey, runnerMessages, (message) => format.visibleAssistantText(message));
+    const withContinuity = input.continuity === false ? undefined : this.continuity.inject(continuityKey, runnerMessages, (message) => format.visibleAssistantText(message));
     if (withContinuity) {
       request.messages = withContinuity;
       turn.continuity_injected = withContinuity.length - runnerMessages.length;
@@ -233,7 +235,7 @@ export class Mediation {
       // What the runner never saw, kept for its next request (continuity).
       const hidden = (working.messages ?? []).slice(visibleLength);
       const answer = format.answerText(response);
-      this.continuity.observe(continuityKey, answer, hidden);
+      if (input.continuity !== false) this.continuity.observe(continuityKey, answer, hidden);
       if (answer !== undefined) turn.answer = answer.slice(0, 4000);
       this.remember(turn);
       return { response, turn };

@@ -26,7 +26,7 @@ function duplicateDiagnostics(doc: LoadedDocument, file: string, index: Identity
     .map((other) => ({
       severity: 'error' as const,
       code: 'duplicate' as const,
-      path: doc.identity!.kind === 'ClawDescriptor' || doc.identity!.kind === 'ClawPod' ? undefined : 'metadata.name',
+      path: doc.identity!.kind === 'ClawDescriptor' || doc.identity!.kind === 'ClawPod' || doc.identity!.kind === 'EvalSuite' ? undefined : 'metadata.name',
       message: `${describeIdentity(doc.identity!)} is also defined in ${other.file === file ? 'this file' : other.file} (document ${other.index}, line ${other.nameAt?.line ?? other.line}); names must be unique per kind`,
       document: doc.index,
       ...doc.nameAt!,

@@ -6,6 +6,8 @@ import { ORLOJ_API_VERSION, ORLOJ_DEFAULT_NAMESPACE, type ResourceKind } from '.
 import { isPlainObject, type RawObject } from './kinds/fieldReaders';
 import { normalizeClawDescriptor } from './kinds/normalizeClawDescriptor';
 import { normalizeClawPod } from './kinds/normalizeClawPod';
+import { normalizeEvalSuite } from './kinds/normalizeEvalSuite';
+import { EVAL_SUITE_FILE } from '../../shared/evals';
 import { normalizeLanguageOperator } from './kinds/normalizeLanguageOperator';
 import { normalizeMcpServer } from './kinds/normalizeMcpServer';
 import { normalizeOrlojTool } from './kinds/normalizeOrlojTool';
@@ -16,6 +18,8 @@ import { warnUnknownFields } from './kinds/unknownFields';
 export interface ResourceContext {
   /** The file the object comes from: `<service>.claw-describe.*` files hold Clawdapus descriptors. */
   fileName?: string;
+  /** Read the text as an eval suite whatever its file is called (`tooldeck eval FILE`). */
+  evalSuite?: boolean;
 }
 
 /** Kind, namespace and name: what makes an object unique in the workspace. */
@@ -60,12 +64,17 @@ export function normalizeResource(raw: unknown, context: ResourceContext = {}): 
   const issues = new ResourceIssues();
   const service = descriptorService(context.fileName);
   const pod = podFileName(context.fileName);
+  const evalSuite = context.evalSuite === true || (context.fileName !== undefined && EVAL_SUITE_FILE.test(context.fileName.replace(/\\/g, '/')));
   if (!isPlainObject(raw)) {
     issues.error(
       [],
-      service ? 'a claw.describe descriptor must be a mapping with version and tools' : pod ? 'a pod file must be a mapping with services' : 'a resource must be a mapping with apiVersion, kind, metadata and spec',
+      evalSuite ? 'an eval suite must be a mapping with name, agent or tools, and cases' : service ? 'a claw.describe descriptor must be a mapping with version and tools' : pod ? 'a pod file must be a mapping with services' : 'a resource must be a mapping with apiVersion, kind, metadata and spec',
     );
     return { issues: issues.list };
+  }
+  if (evalSuite) {
+    const suite = normalizeEvalSuite(raw, issues);
+    return { identity: { kind: 'EvalSuite', name: typeof raw.name === 'string' ? raw.name.trim() : '' }, stored: issues.hasErrors ? undefined : suite, issues: issues.list };
   }
   if (pod) {
     const object = normalizeClawPod(raw, pod, issues);
@@ -97,7 +106,8 @@ function normalizeKind(kind: ResourceKind, raw: RawObject, issues: ResourceIssue
       return { ...normalizeLanguageOperator(kind, raw, issues) };
     case 'ClawDescriptor':
     case 'ClawPod':
-      throw new Error('descriptors and pod files are read by file name');
+    case 'EvalSuite':
+      throw new Error('descriptors, pod files and eval suites are read by file name');
   }
 }
 

@@ -55,7 +55,7 @@ export function parseResourceText(text: string, context: ResourceContext = {}): 
     const normalized = normalizeResource(object, context);
     for (const issue of normalized.issues) diagnostics.push(at(locate(doc, issue), { severity: issue.severity, code: issue.code, message: issue.message, path: formatIssuePath(issue.path) || undefined, document: index }));
     const identity = normalized.identity;
-    const nameRange = identity?.kind === 'ClawDescriptor' || identity?.kind === 'ClawPod' ? firstLine([doc.range[0], doc.range[1]]) : locate(doc, { path: ['metadata', 'name'], message: '', severity: 'error', code: 'invalid' });
+    const nameRange = identity?.kind === 'ClawDescriptor' || identity?.kind === 'ClawPod' || identity?.kind === 'EvalSuite' ? firstLine([doc.range[0], doc.range[1]]) : locate(doc, { path: ['metadata', 'name'], message: '', severity: 'error', code: 'invalid' });
     const { line, column, endLine, endColumn } = at(nameRange, { severity: 'error', code: 'invalid', message: '' });
     result.push({
       index,

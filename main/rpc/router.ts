@@ -4,6 +4,8 @@ import { appsRouter } from './appsRouter';
 import { approvalsRouter } from './approvalsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
 import { collectionsRouter } from './collectionsRouter';
+import { evalsRouter } from './evalsRouter';
+import { playgroundRouter } from './playgroundRouter';
 import { gatewayRouter } from './gatewayRouter';
 import { mediationRouter } from './mediationRouter';
 import { grpcRouter } from './grpcRouter';
@@ -43,6 +45,8 @@ export const appRouter = router({
   approvals: approvalsRouter,
   gateway: gatewayRouter,
   mediation: mediationRouter,
+  evals: evalsRouter,
+  playground: playgroundRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,6 +1,7 @@
 import { LANGOP_API_VERSION } from '../kube';
 import { clawDescriptorSchema } from './clawDescriptor';
 import { clawPodSchema } from './clawPod';
+import { evalSuiteSchema } from '../evals';
 import type { JsonSchema } from './jsonSchema';
 import { languageAgentObjectSchema, languageToolObjectSchema } from './languageOperator';
 import { mcpServerSchema } from './mcpServer';
@@ -10,7 +11,7 @@ import { toolPermissionSchema } from './toolPermission';
 
 export interface KindInfo {
   kind: ResourceKind;
-  /** Undefined for the Clawdapus descriptor and pod file, which are file formats rather than API objects. */
+  /** Undefined for the Clawdapus descriptor and pod file and eval suites, which are file formats rather than API objects. */
   apiVersion?: string;
   schema: JsonSchema;
   /** Which kinds the embedded (local) target acts on; the others are stored and validated only. */
@@ -26,6 +27,8 @@ export const RESOURCE_KINDS: readonly KindInfo[] = [
   { kind: 'ClawDescriptor', schema: clawDescriptorSchema, reconciledLocally: false },
   // Agents and their tool grants (Clawdapus); compiled into tools.json / config.yaml, not reconciled.
   { kind: 'ClawPod', schema: clawPodSchema, reconciledLocally: false },
+  // Which tool a model should pick for a prompt (`evals/*.yml`); run by `tooldeck eval` and the Evals view.
+  { kind: 'EvalSuite', schema: evalSuiteSchema, reconciledLocally: false },
 ];
 
 export function kindInfo(kind: string): KindInfo | undefined {

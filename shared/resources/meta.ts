@@ -6,7 +6,7 @@ export const ORLOJ_API_VERSION = 'orloj.dev/v1';
 /** Orloj puts every object without a namespace in `default`. */
 export const ORLOJ_DEFAULT_NAMESPACE = 'default';
 
-export const ResourceKind = z.enum(['Tool', 'McpServer', 'ToolPermission', 'LanguageTool', 'LanguageAgent', 'ClawDescriptor', 'ClawPod']);
+export const ResourceKind = z.enum(['Tool', 'McpServer', 'ToolPermission', 'LanguageTool', 'LanguageAgent', 'ClawDescriptor', 'ClawPod', 'EvalSuite']);
 export type ResourceKind = z.infer<typeof ResourceKind>;
 
 export const ResourceMetadata = z.object({

@@ -1,4 +1,4 @@
-import { IconChartLine, IconMessageChatbot, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
+import { IconArrowsRightLeft, IconChartLine, IconFlask, IconMessageChatbot, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import { ServersView } from '../features/servers/ServersView';
 import { ApprovalsBadge } from '../features/approvals/ApprovalsBadge';
@@ -15,6 +15,8 @@ const ClusterView = lazy(() => import('../features/cluster/ClusterView').then((m
 const CollectionsView = lazy(() => import('../features/collections/CollectionsView').then((m) => ({ default: m.CollectionsView })));
 const GatewayView = lazy(() => import('../features/gateway/GatewayView').then((m) => ({ default: m.GatewayView })));
 const MediationView = lazy(() => import('../features/mediation/MediationView').then((m) => ({ default: m.MediationView })));
+const PlaygroundView = lazy(() => import('../features/playground/PlaygroundView').then((m) => ({ default: m.PlaygroundView })));
+const EvalsView = lazy(() => import('../features/evals/EvalsView').then((m) => ({ default: m.EvalsView })));
 const HistoryView = lazy(() => import('../features/history/HistoryView').then((m) => ({ default: m.HistoryView })));
 const MetricsView = lazy(() => import('../features/metrics/MetricsView').then((m) => ({ default: m.MetricsView })));
 const AboutView = lazy(() => import('../features/about/AboutView').then((m) => ({ default: m.AboutView })));
@@ -37,7 +39,9 @@ export const sections: Section[] = [
   { id: 'grpc', label: 'gRPC', icon: IconServerBolt, component: GrpcView },
   { id: 'tools', label: 'Tools', icon: IconTool, component: ToolsView },
   { id: 'gateway', label: 'Gateway', icon: IconPlugConnected, component: GatewayView },
-  { id: 'mediation', label: 'Mediation', icon: IconMessageChatbot, component: MediationView },
+  { id: 'mediation', label: 'Mediation', icon: IconArrowsRightLeft, component: MediationView },
+  { id: 'playground', label: 'Playground', icon: IconMessageChatbot, component: PlaygroundView },
+  { id: 'evals', label: 'Evals', icon: IconFlask, component: EvalsView },
   { id: 'approvals', label: 'Approvals', icon: IconHandStop, component: ApprovalsView, badge: ApprovalsBadge },
   { id: 'resources', label: 'Resources', icon: IconFileCode, component: ResourcesView },
   { id: 'cluster', label: 'Cluster', icon: IconCloudComputing, component: ClusterView },

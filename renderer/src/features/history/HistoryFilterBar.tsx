@@ -18,6 +18,8 @@ export const VIA_LABEL: Record<CallerVia, string> = {
   gateway: 'Gateway',
   mediation: 'Model mediation',
   bus: 'Message bus',
+  playground: 'Playground',
+  eval: 'Eval',
 };
 const KIND_GROUP: Record<string, string> = { mcp: 'MCP servers', a2a: 'A2A agents', http: 'HTTP services' };
 

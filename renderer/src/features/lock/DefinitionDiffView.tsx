@@ -1,6 +1,7 @@
 import { Alert, Badge, Box, Code, Group, Paper, ScrollArea, Stack, Table, Tabs, Text } from '@mantine/core';
 import type { CSSProperties } from 'react';
 import type { DefinitionDiff, SchemaChange, TextDiffPart, ToolDiff } from '../../../../shared/lock';
+import { DefinitionEvals } from '../evals/DefinitionEvals';
 import { RevealedText } from './RevealedText';
 
 export const CHANGE_COLOR: Record<ToolDiff['change'], string> = { added: 'teal', removed: 'red', renamed: 'violet', changed: 'orange', unchanged: 'gray' };
@@ -8,8 +9,12 @@ export const CHANGE_COLOR: Record<ToolDiff['change'], string> = { added: 'teal',
 const ADDED: CSSProperties = { background: 'var(--mantine-color-teal-light)', textDecoration: 'none' };
 const REMOVED: CSSProperties = { background: 'var(--mantine-color-red-light)', textDecoration: 'line-through' };
 
-/** Every tool that differs between two sets of a source's definitions; unchanged ones are counted, not shown. */
-export function DefinitionDiffView({ diff, only }: { diff: DefinitionDiff; only?: string }) {
+/**
+ * Every tool that differs between two sets of a source's definitions; unchanged ones are counted,
+ * not shown. `evals`: in the drift review (approved against current), a changed tool can run the
+ * workspace's eval suites with each definition.
+ */
+export function DefinitionDiffView({ diff, only, evals }: { diff: DefinitionDiff; only?: string; evals?: boolean }) {
   const tools = diff.tools.filter((tool) => (only ? tool.name === only : tool.change !== 'unchanged'));
   return (
     <Stack gap="sm" aria-label="Definition diff">
@@ -28,13 +33,14 @@ export function DefinitionDiffView({ diff, only }: { diff: DefinitionDiff; only?
         </Text>
       )}
       {tools.map((tool) => (
-        <ToolDiffCard key={`${tool.change}:${tool.name}`} tool={tool} />
+        <ToolDiffCard key={`${tool.change}:${tool.name}`} tool={tool} {...(evals && diff.from === 'approved' && diff.to === 'current' ? { source: diff.source } : {})} />
       ))}
     </Stack>
   );
 }
 
-export function ToolDiffCard({ tool }: { tool: ToolDiff }) {
+/** `source`: set when the diff is the drift review (approved against current), which can run the evals that use the tool with each definition. */
+export function ToolDiffCard({ tool, source }: { tool: ToolDiff; source?: string }) {
   return (
     <Paper withBorder p="sm" aria-label={`${tool.change} ${tool.name}`} style={{ minWidth: 0 }}>
       <Group gap="xs" mb={6}>
@@ -74,6 +80,7 @@ export function ToolDiffCard({ tool }: { tool: ToolDiff }) {
         {tool.inputSchema.length > 0 && <SchemaChanges label="Input schema" changes={tool.inputSchema} />}
         {tool.outputSchema.length > 0 && <SchemaChanges label="Output schema" changes={tool.outputSchema} />}
         {(tool.before || tool.after) && <FullDefinitions tool={tool} />}
+        {source && tool.change === 'changed' && tool.before && tool.after && <DefinitionEvals tool={`${source}.${tool.name}`} />}
       </Stack>
     </Paper>
   );

@@ -170,7 +170,7 @@ function Comparison({ source, from, to }: { source: string; from: RevisionRef; t
       </Center>
     );
   }
-  return <DefinitionDiffView diff={diff.data} />;
+  return <DefinitionDiffView diff={diff.data} evals />;
 }
 
 /** What the lockfile holds back for this source, with approve and reject per tool and for all. */

@@ -28,6 +28,8 @@ export interface EditorSchemas {
   descriptor: unknown;
   /** For `claw-pod.yml` files: agents and their tool grants. */
   pod: unknown;
+  /** For `evals/*.yml` files: eval suites. */
+  evalSuite?: unknown;
   /** Set while a cluster is connected: its kinds are in `document` too. */
   cluster?: { context: string; kinds: number; groupVersions: string[] };
 }

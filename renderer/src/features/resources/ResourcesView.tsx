@@ -81,9 +81,10 @@ export function ResourcesView() {
     const { document, kinds } = schemasQuery.data;
     const descriptor = kinds.find((k) => k.kind === 'ClawDescriptor')?.schema;
     const pod = kinds.find((k) => k.kind === 'ClawPod')?.schema;
-    if (!cluster) return { document, descriptor, pod };
+    const evalSuite = kinds.find((k) => k.kind === 'EvalSuite')?.schema;
+    if (!cluster) return { document, descriptor, pod, evalSuite };
     const combined = withClusterKinds(document as Record<string, unknown>, kinds, cluster);
-    return { document: combined.schema, descriptor, pod, cluster: { context: cluster.context, kinds: combined.added, groupVersions: cluster.groupVersions } };
+    return { document: combined.schema, descriptor, pod, evalSuite, cluster: { context: cluster.context, kinds: combined.added, groupVersions: cluster.groupVersions } };
   }, [schemasQuery.data, cluster]);
 
   const select = (path: string) => navigate('resources', { file: path });

@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { LLMock } from '@copilotkit/aimock';
+import { startScriptedModels } from '../main/evals/testing/scriptedModels';
+import { expect, openSection, test } from './support/fixtures';
+import { cliPath, startTooldeckServer, type TooldeckServer } from './support/tooldeckServer';
+
+/**
+ * The Playground against the real console (`tooldeck serve` with the seeded example workspace,
+ * whose pod grants agent `assistant` everything's get-sum) and aimock as the model: a message sent
+ * with Enter, the tool card and the answer, then Save as eval case and the saved case run in Evals.
+ */
+test.describe.configure({ mode: 'serial' });
+
+let console_: TooldeckServer;
+let models: { url: string; mock: LLMock };
+
+test.beforeAll(async () => {
+  models = await startScriptedModels();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-e2e-playground-'));
+  await promisify(execFile)(process.execPath, [cliPath, '--data-dir', dataDir, 'providers', 'add', 'mock', '--format', 'openai', '--base-url', `${models.url}/v1`]);
+  console_ = await startTooldeckServer({ dataDir });
+});
+test.afterAll(async () => {
+  await console_?.stop();
+  await models?.mock.stop();
+});
+
+test('send a message with Enter, see the tool card and the answer, save the turn as an eval case and run it', async ({ page }) => {
+  await page.goto(console_.url);
+  await expect(page.getByRole('listitem', { name: 'everything' })).toContainText('Connected', { timeout: 30_000 });
+  await openSection(page, 'Playground');
+
+  await page.getByRole('combobox', { name: 'Model' }).fill('mock/right');
+  await page.getByRole('combobox', { name: 'Agent' }).click();
+  await page.getByRole('option', { name: 'assistant' }).click();
+  const message = page.getByRole('textbox', { name: 'Message' });
+  await message.fill('Please add 2 and 40');
+  await message.press('Enter');
+
+  const card = page.getByLabel('Tool call everything_get-sum');
+  await expect(card).toContainText('The sum of 2 and 40 is 42.');
+  await expect(page.getByLabel('Answer')).toContainText('The sum is 42.');
+  await expect(page.getByLabel('Answer')).toContainText('22 prompt + 14 completion tokens');
+  await expect(message).toHaveValue('');
+  await page.screenshot({ path: test.info().outputPath('playground.png'), fullPage: true, animations: 'disabled' });
+
+  await page.getByRole('button', { name: 'Save as eval case' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save as eval case' });
+  await dialog.getByRole('textbox', { name: 'Case name' }).fill('adds');
+  await dialog.getByRole('button', { name: 'Save case' }).click();
+
+  // Saved into evals/playground.yml; the Evals section opens on it, and the case passes for the model it came from.
+  await expect(page.getByRole('navigation', { name: 'Eval suites' }).getByText('evals/playground.yml · 1 case(s)')).toBeVisible({ timeout: 20_000 });
+  const models = page.getByRole('combobox', { name: 'Models' });
+  await models.fill('mock/right');
+  await models.press('Enter');
+  await page.getByRole('button', { name: 'Run suite' }).click();
+  await expect(page.getByRole('table', { name: 'Case by model' }).getByRole('button', { name: 'adds with mock/right: 1 of 1 passed' })).toBeVisible({ timeout: 30_000 });
+});
