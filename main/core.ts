@@ -48,6 +48,7 @@ import { Gateway } from './gateway/Gateway';
 import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
+import { BusBridge } from './bus/BusBridge';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
 export interface CoreDeps {
@@ -132,6 +133,8 @@ export interface Core {
   readonly approvals: ApprovalBook;
   /** The MCP gateway for agents: their credentials, grants and live traffic; started on demand. */
   readonly gateway: Gateway;
+  /** The RockBot MCP bridge on RabbitMQ: RockBot agents' tool calls through the pipeline; started on demand. */
+  readonly bus: BusBridge;
   close(): Promise<void>;
 }
 
@@ -316,6 +319,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
   });
 
+  const bus = new BusBridge({ invoke: (request) => pipeline.invoke(request), entries: () => catalog.list(), onToolsChanged: (listener) => catalog.onChange(() => listener()), approvals, logger });
+
   return {
     deps,
     secrets,
@@ -352,8 +357,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     settings,
     approvals,
     gateway,
+    bus,
     async close() {
-      // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
+      // The bus bridge hands back the requests it still runs (another bridge takes them); the gateway stops taking calls; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
+      await bus.stop();
       await gateway.close();
       await approvals.close();
       detachSearch();

@@ -1,0 +1,73 @@
+import { Emitter } from '../platform/Emitter';
+
+/** How one bus request ended: a result, a RockBot ToolError code, or answered again from the recent replies. */
+export type BusOutcome = 'ok' | 'tool_error' | 'tool_not_found' | 'execution_failed' | 'timeout' | 'invalid_arguments' | 'replayed' | 'dead_lettered';
+
+export interface BusExchange {
+  id: number;
+  messageId: string;
+  /** The calling agent (`rb-source`), when it named one. */
+  agent?: string;
+  tool?: string;
+  server?: string;
+  startedAt: number;
+  latencyMs?: number;
+  outcome?: BusOutcome;
+  /** The history record of the call, when it reached the pipeline. */
+  recordId?: string;
+}
+
+export interface BusAgentTotals {
+  agent: string;
+  requests: number;
+  errors: number;
+}
+
+export const RECENT_EXCHANGES = 200;
+export const MAX_AGENTS_COUNTED = 1000;
+
+/**
+ * What the console's Bus section shows: the latest requests and replies with their latency, and
+ * totals per agent. Bounded both ways (the latest RECENT_EXCHANGES, MAX_AGENTS_COUNTED agents), so a
+ * burst of requests costs no memory here.
+ */
+export class BusTraffic {
+  private nextId = 1;
+  private readonly recentExchanges: BusExchange[] = [];
+  private readonly totals = new Map<string, BusAgentTotals>();
+  private readonly changes = new Emitter();
+
+  started(exchange: Omit<BusExchange, 'id'>): BusExchange {
+    const entry = { ...exchange, id: this.nextId++ };
+    this.recentExchanges.push(entry);
+    if (this.recentExchanges.length > RECENT_EXCHANGES) this.recentExchanges.shift();
+    this.changes.emit();
+    return entry;
+  }
+
+  finished(exchange: BusExchange, update: { outcome: BusOutcome; recordId?: string }): void {
+    exchange.latencyMs = Date.now() - exchange.startedAt;
+    exchange.outcome = update.outcome;
+    if (update.recordId !== undefined) exchange.recordId = update.recordId;
+    const agent = exchange.agent ?? '(unnamed)';
+    let totals = this.totals.get(agent);
+    if (!totals && this.totals.size < MAX_AGENTS_COUNTED) this.totals.set(agent, (totals = { agent, requests: 0, errors: 0 }));
+    if (totals) {
+      totals.requests++;
+      if (update.outcome !== 'ok' && update.outcome !== 'replayed') totals.errors++;
+    }
+    this.changes.emit();
+  }
+
+  recent(): BusExchange[] {
+    return this.recentExchanges.map((exchange) => ({ ...exchange }));
+  }
+
+  perAgent(): BusAgentTotals[] {
+    return [...this.totals.values()].map((totals) => ({ ...totals }));
+  }
+
+  onChange(listener: () => void): () => void {
+    return this.changes.on(listener);
+  }
+}
