@@ -1,4 +1,5 @@
 import type { AsyncMessage, Connection, Consumer, Publisher } from 'rabbitmq-client';
+import type { BusConnectionState, BusStatus } from '../../shared/bus';
 import { agentCaller, CallerAgentName } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
@@ -60,19 +61,6 @@ export interface BusBridgeStartOptions {
   agent: string;
   /** How long start waits for the broker the first time (default 30 s); later drops reconnect with backoff, however long. */
   connectTimeoutMs?: number;
-}
-
-export type BusConnectionState = 'stopped' | 'connecting' | 'connected' | 'reconnecting';
-
-export interface BusStatus {
-  state: BusConnectionState;
-  /** The broker URL, credentials masked. */
-  url?: string;
-  agent?: string;
-  /** The invoke queue this bridge consumes. */
-  queue?: string;
-  /** The last connection problem, while not connected. */
-  error?: string;
 }
 
 /** The queue RockBot's MCP bridge for `agent` consumes for one topic (its subscription `mcp-bridge.{agent}…`). */
@@ -505,4 +493,4 @@ export function serverSummaries(entries: readonly ToolEntry[]): McpServerSummary
   }));
 }
 
-export type { BusExchange, BusOutcome };
+export type { BusExchange, BusOutcome, BusStatus };

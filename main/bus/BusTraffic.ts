@@ -1,27 +1,8 @@
+import type { BusAgentTotals, BusExchangeView, BusOutcome } from '../../shared/bus';
 import { Emitter } from '../platform/Emitter';
 
-/** How one bus request ended: a result, a RockBot ToolError code, or answered again from the recent replies. */
-export type BusOutcome = 'ok' | 'tool_error' | 'tool_not_found' | 'execution_failed' | 'timeout' | 'invalid_arguments' | 'replayed' | 'dead_lettered';
-
-export interface BusExchange {
-  id: number;
-  messageId: string;
-  /** The calling agent (`rb-source`), when it named one. */
-  agent?: string;
-  tool?: string;
-  server?: string;
-  startedAt: number;
-  latencyMs?: number;
-  outcome?: BusOutcome;
-  /** The history record of the call, when it reached the pipeline. */
-  recordId?: string;
-}
-
-export interface BusAgentTotals {
-  agent: string;
-  requests: number;
-  errors: number;
-}
+export type BusExchange = BusExchangeView;
+export type { BusAgentTotals, BusOutcome };
 
 export const RECENT_EXCHANGES = 200;
 export const MAX_AGENTS_COUNTED = 1000;

@@ -3,6 +3,7 @@ import { a2aRouter } from './a2aRouter';
 import { appsRouter } from './appsRouter';
 import { approvalsRouter } from './approvalsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
+import { busRouter } from './busRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { gatewayRouter } from './gatewayRouter';
 import { grpcRouter } from './grpcRouter';
@@ -41,6 +42,7 @@ export const appRouter = router({
   apps: appsRouter,
   approvals: approvalsRouter,
   gateway: gatewayRouter,
+  bus: busRouter,
 });
 
 export type AppRouter = typeof appRouter;

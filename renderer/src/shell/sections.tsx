@@ -1,4 +1,4 @@
-import { IconChartLine, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
+import { IconArrowsExchange, IconChartLine, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import { ServersView } from '../features/servers/ServersView';
 import { ApprovalsBadge } from '../features/approvals/ApprovalsBadge';
@@ -14,6 +14,7 @@ const ResourcesView = lazy(() => import('../features/resources/ResourcesView').t
 const ClusterView = lazy(() => import('../features/cluster/ClusterView').then((m) => ({ default: m.ClusterView })));
 const CollectionsView = lazy(() => import('../features/collections/CollectionsView').then((m) => ({ default: m.CollectionsView })));
 const GatewayView = lazy(() => import('../features/gateway/GatewayView').then((m) => ({ default: m.GatewayView })));
+const BusView = lazy(() => import('../features/bus/BusView').then((m) => ({ default: m.BusView })));
 const HistoryView = lazy(() => import('../features/history/HistoryView').then((m) => ({ default: m.HistoryView })));
 const MetricsView = lazy(() => import('../features/metrics/MetricsView').then((m) => ({ default: m.MetricsView })));
 const AboutView = lazy(() => import('../features/about/AboutView').then((m) => ({ default: m.AboutView })));
@@ -36,6 +37,7 @@ export const sections: Section[] = [
   { id: 'grpc', label: 'gRPC', icon: IconServerBolt, component: GrpcView },
   { id: 'tools', label: 'Tools', icon: IconTool, component: ToolsView },
   { id: 'gateway', label: 'Gateway', icon: IconPlugConnected, component: GatewayView },
+  { id: 'bus', label: 'Bus', icon: IconArrowsExchange, component: BusView },
   { id: 'approvals', label: 'Approvals', icon: IconHandStop, component: ApprovalsView, badge: ApprovalsBadge },
   { id: 'resources', label: 'Resources', icon: IconFileCode, component: ResourcesView },
   { id: 'cluster', label: 'Cluster', icon: IconCloudComputing, component: ClusterView },
