@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { LocalReconciler } from '../../../main/resources/LocalReconciler';
 import { isAppError } from '../../../shared/errors';
 import { checkAmqpUrl } from '../../../main/bus/amqpUrl';
 import { connectSources } from '../../../main/lock/connectSources';
@@ -41,8 +42,7 @@ export function registerBus(program: Command, ctx: CliContext) {
       // Connect the registry's sources before taking requests: a bridge joining a running fleet
       // must not answer tool_not_found for a tool whose server is still starting.
       const unreachable = (name: string, reason: string) => ctx.io.stderr(`${terminalName(name)} is not reachable (${reason}); its tools are offered once it connects.\n`);
-      const workspaceServers = core.servers.list().filter((server) => server.origin.kind === 'workspace');
-      await Promise.all(workspaceServers.map((server) => core.servers.connect(server.name).catch((error: Error) => unreachable(`mcp:${server.name}`, error.message))));
+      await workspaceServersSettled(core.resources.reconciler, 60_000);
       for (const outcome of await connectSources(core, await savedSourceIds(core.sourceKinds))) {
         if (!outcome.ok) unreachable(outcome.id, outcome.error ?? 'unknown reason');
       }
@@ -61,4 +61,25 @@ export function registerBus(program: Command, ctx: CliContext) {
       await core.bus.stop();
       ctx.io.stderr(`Bus bridge stopped (${reason}).\n`);
     });
+}
+
+/**
+ * Resolves once no McpServer of the workspace is still pending or connecting (each is Ready or in
+ * Error), or after `timeoutMs`: the workspace's servers are started by its reconciler in the
+ * background, and a bridge must not take requests for their tools before they are listed.
+ */
+function workspaceServersSettled(reconciler: Pick<LocalReconciler, 'statuses' | 'onChange'>, timeoutMs: number): Promise<void> {
+  const settled = () => reconciler.statuses().mcpServers.every((server) => server.status.phase === 'Ready' || server.status.phase === 'Error');
+  if (settled()) return Promise.resolve();
+  return new Promise((done) => {
+    const finish = () => {
+      clearTimeout(timer);
+      stop();
+      done();
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    const stop = reconciler.onChange(() => {
+      if (settled()) finish();
+    });
+  });
 }
