@@ -47,3 +47,23 @@ export interface BusOverview {
   recent: BusExchangeView[];
   perAgent: BusAgentTotals[];
 }
+
+/** A request the bridge (or the broker) dead-lettered, as the console inspects it. */
+export const BusDeadLetterView = z.object({
+  /** The dead-letter queue it waits in (`rockbot.mcp-bridge.{agent}.dlq`, `….refresh.dlq`, `….manage.dlq`). */
+  queue: z.string(),
+  messageId: z.string(),
+  type: z.string(),
+  source: z.string().optional(),
+  correlationId: z.string().optional(),
+  replyTo: z.string().optional(),
+  /** Why the broker dead-lettered it (`rejected`: the bridge refused it, `expired`, `maxlen`). */
+  reason: z.string().optional(),
+  /** The body as text, cut at BUS_DEAD_LETTER_PREVIEW_CHARS. */
+  bodyPreview: z.string(),
+});
+export type BusDeadLetterView = z.infer<typeof BusDeadLetterView>;
+
+export const BUS_DEAD_LETTER_PREVIEW_CHARS = 2000;
+/** At most this many dead letters per queue are read for the console. */
+export const BUS_DEAD_LETTERS_SHOWN = 50;

@@ -222,6 +222,28 @@ describe('tooldeck bus bridge: bad input', { timeout: 60_000 }, () => {
     expect(logged).toEqual(expect.arrayContaining([expect.objectContaining({ message: 'bus: request dead-lettered', fields: expect.objectContaining({ messageId, reason: expect.stringMatching(/no reply_to/) }) })]));
   });
 
+  it('the dead-letter queue can be inspected (without taking its messages), replayed and purged', async () => {
+    const dlq = `rockbot.mcp-bridge.${BRIDGE}.dlq`;
+    const refused = await agent.publish('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', Buffer.from(JSON.stringify({ toolCallId: 'c5', toolName: 'echo', arguments: '{"message":"no reply_to"}' })));
+    await vi.waitFor(() => expect(queueDepth(dlq)).toBe(1), { timeout: 20_000 });
+    // A valid request that ended in the dead-letter queue some other way (put there directly here).
+    const correlationId = crypto.randomUUID().replaceAll('-', '');
+    const stranded = await agent.publish(dlq, 'RockBot.Tools.ToolInvokeRequest', Buffer.from(JSON.stringify({ toolCallId: 'c6', toolName: 'echo', arguments: '{"message":"replayed"}' })), { exchange: '', correlationId, replyTo: 'tool.result.scout' });
+    await vi.waitFor(() => expect(queueDepth(dlq)).toBe(2), { timeout: 20_000 });
+
+    const letters = await core.bus.deadLetters();
+    expect(letters).toEqual([
+      expect.objectContaining({ queue: dlq, messageId: refused, type: 'RockBot.Tools.ToolInvokeRequest', source: 'scout', reason: 'rejected', bodyPreview: expect.stringContaining('no reply_to') }),
+      expect.objectContaining({ queue: dlq, messageId: stranded, replyTo: 'tool.result.scout' }),
+    ]);
+    expect(queueDepth(dlq)).toBe(2);
+
+    expect(await core.bus.replayDeadLetters([stranded])).toBe(1);
+    expect((await agent.replyTo(correlationId)).body.content).toBe('Echo: replayed');
+    expect(await core.bus.purgeDeadLetters()).toBe(1);
+    expect(queueDepth(dlq)).toBe(0);
+  });
+
   it('a message of an unknown type is acknowledged and logged once', async () => {
     await agent.publish('tool.invoke.mcp', 'RockBot.Something.Else', Buffer.from('{}'), { replyTo: 'tool.result.scout' });
     await agent.publish('tool.invoke.mcp', 'RockBot.Something.Else', Buffer.from('{}'), { replyTo: 'tool.result.scout' });
@@ -230,6 +252,17 @@ describe('tooldeck bus bridge: bad input', { timeout: 60_000 }, () => {
     await vi.waitFor(() => expect(queueDepth(`rockbot.mcp-bridge.${BRIDGE}`)).toBe(0));
     expect(logged.filter((line) => line.fields?.type === 'RockBot.Something.Else')).toHaveLength(1);
     expect(queueDepth(`rockbot.mcp-bridge.${BRIDGE}.dlq`)).toBe(0);
+  });
+
+  it('a request delivered twice (the same message_id, as after a lost ack) runs once; both deliveries get its reply', async () => {
+    const correlationId = crypto.randomUUID().replaceAll('-', '');
+    const messageId = crypto.randomUUID().replaceAll('-', '');
+    const marker = `dedupe-${correlationId.slice(0, 8)}`;
+    const body = Buffer.from(JSON.stringify({ toolCallId: 'c4', toolName: 'echo', arguments: JSON.stringify({ message: marker }), sessionId: null }));
+    for (let delivery = 0; delivery < 2; delivery++) await agent.publish('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', body, { correlationId, messageId, replyTo: 'tool.result.scout' });
+    await vi.waitFor(() => expect(agent.replies.get(correlationId)?.length).toBe(2), { timeout: 20_000 });
+    expect(agent.replies.get(correlationId)!.map((reply) => reply.body.content)).toEqual([`Echo: ${marker}`, `Echo: ${marker}`]);
+    expect(core.history.list({ via: 'bus', text: marker }).items).toHaveLength(1);
   });
 
   it('a burst of requests waits in the broker: the bridge runs at most its prefetch at once, and answers all', async () => {

@@ -109,6 +109,8 @@ export class RockBotShapedAgent {
       replyTo?: string;
       headers?: Record<string, string>;
       messageId?: string;
+      /** Default `rockbot`; `''` (the default exchange) puts it straight into the queue named by `topic`. */
+      exchange?: string;
     } = {},
   ): Promise<string> {
     const messageId = options.messageId ?? randomUUID().replaceAll('-', '');
@@ -116,7 +118,7 @@ export class RockBotShapedAgent {
     // Confirmed one by one (waitForConfirms would wait on every message in flight, for each one).
     await new Promise<void>((confirmed, refused) =>
       channel.publish(
-        EXCHANGE,
+        options.exchange ?? EXCHANGE,
         topic,
         body,
         {

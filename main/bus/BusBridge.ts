@@ -1,5 +1,5 @@
-import type { AsyncMessage, Connection, Consumer, Publisher } from 'rabbitmq-client';
-import type { BusConnectionState, BusStatus } from '../../shared/bus';
+import type { AsyncMessage, Connection, Consumer, Publisher, SyncMessage } from 'rabbitmq-client';
+import { BUS_DEAD_LETTER_PREVIEW_CHARS, BUS_DEAD_LETTERS_SHOWN, type BusConnectionState, type BusDeadLetterView, type BusStatus } from '../../shared/bus';
 import { agentCaller, CallerAgentName } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
@@ -184,6 +184,76 @@ export class BusBridge {
     if (this.running) await this.publishIndex(this.running, true);
   }
 
+  // ── the dead-letter queues ────────────────────────────────────────────────────────────────
+
+  /**
+   * The requests waiting in the bridge's dead-letter queues (the first BUS_DEAD_LETTERS_SHOWN of
+   * each), read without taking them: they are fetched unacknowledged and go back, in their order,
+   * when the reading channel closes.
+   */
+  async deadLetters(): Promise<BusDeadLetterView[]> {
+    const running = this.requireRunning();
+    const channel = await running.connection.acquire();
+    const letters: BusDeadLetterView[] = [];
+    try {
+      for (const queue of deadLetterQueues(running.agent)) {
+        for (let i = 0; i < BUS_DEAD_LETTERS_SHOWN; i++) {
+          const message = await channel.basicGet({ queue, noAck: false });
+          if (!message) break;
+          letters.push(deadLetterView(queue, message));
+        }
+      }
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+    return letters;
+  }
+
+  /**
+   * Publishes dead-lettered requests again on the topic they were first sent to (all of them, or
+   * those with the given message ids), each taken off its dead-letter queue once the broker has
+   * the copy. Returns how many went back.
+   */
+  async replayDeadLetters(messageIds?: readonly string[]): Promise<number> {
+    const running = this.requireRunning();
+    const wanted = messageIds ? new Set(messageIds) : undefined;
+    const channel = await running.connection.acquire();
+    let replayed = 0;
+    try {
+      for (const queue of deadLetterQueues(running.agent)) {
+        for (;;) {
+          const message = await channel.basicGet({ queue, noAck: false });
+          if (!message) break;
+          if (wanted && !wanted.has(message.messageId ?? '')) continue;
+          const { exchange: _exchange, routingKey: _routingKey, deliveryTag, redelivered: _redelivered, messageCount: _count, body, headers, ...properties } = message;
+          const { 'x-death': _death, 'x-first-death-exchange': _a, 'x-first-death-queue': _b, 'x-first-death-reason': _c, ...kept } = (headers ?? {}) as Record<string, unknown>;
+          await running.publisher.send({ ...properties, headers: kept, exchange: ROCKBOT_EXCHANGE, routingKey: originalTopic(message) ?? topicOfDeadLetterQueue(running.agent, queue) }, bodyBytes(body));
+          channel.basicAck({ deliveryTag });
+          replayed++;
+        }
+      }
+    } finally {
+      // Those not replayed go back to their queue, in their order.
+      await channel.close().catch(() => undefined);
+    }
+    if (replayed > 0) this.deps.logger.info('bus: dead letters replayed', { agent: running.agent, replayed });
+    return replayed;
+  }
+
+  /** Empties the bridge's dead-letter queues; returns how many requests were dropped. */
+  async purgeDeadLetters(): Promise<number> {
+    const running = this.requireRunning();
+    let purged = 0;
+    for (const queue of deadLetterQueues(running.agent)) purged += (await running.connection.queuePurge({ queue })).messageCount;
+    this.deps.logger.info('bus: dead letters purged', { agent: running.agent, purged });
+    return purged;
+  }
+
+  private requireRunning(): Running {
+    if (!this.running) throw new AppError('InvalidInput', 'The bus bridge is not running: start it first.');
+    return this.running;
+  }
+
   private setState(state: BusConnectionState) {
     this.state = state;
     this.statusChanges.emit();
@@ -297,9 +367,18 @@ export class BusBridge {
     exchange.server = entry.source.name;
 
     const timeoutMs = requestTimeoutMs(rockbotHeader(envelope, TIMEOUT_HEADER));
-    const deadline = AbortSignal.timeout(timeoutMs);
     // The approval waits within the request's timeout too: past it, the agent has stopped listening.
-    const signal = AbortSignal.any([deadline, running.stopping.signal]);
+    // One controller per call, released when it ends (AbortSignal.any on the bridge's lasting
+    // stop signal would tie every call's signal to it).
+    const call = new AbortController();
+    const deadline = { aborted: false };
+    const timer = setTimeout(() => {
+      deadline.aborted = true;
+      call.abort(new AppError('Timeout', `The request's ${timeoutMs} ms timeout passed.`));
+    }, timeoutMs);
+    const onStop = () => call.abort(running.stopping.signal.reason);
+    running.stopping.signal.addEventListener('abort', onStop, { once: true });
+    const signal = call.signal;
     const outcome = await this.deps.invoke({
       caller: agentCaller(agent.data, 'bus', request.sessionId ? { sessionId: request.sessionId } : {}),
       name: entry.name,
@@ -309,6 +388,9 @@ export class BusBridge {
       signal,
       ...(envelope.traceparent ? { traceparent: envelope.traceparent } : {}),
       approval: (held) => this.deps.approvals.hold(holdRequestFor(held, agent.data, `bus/${agent.data}/${request.sessionId ?? envelope.correlationId ?? envelope.messageId}`), { signal }).then(() => undefined),
+    }).finally(() => {
+      clearTimeout(timer);
+      running.stopping.signal.removeEventListener('abort', onStop);
     });
     if (running.stopping.signal.aborted && !deadline.aborted && !outcome.result) {
       this.traffic.finished(exchange, { outcome: 'execution_failed', recordId: outcome.record.id });
@@ -448,6 +530,43 @@ export class BusBridge {
     }
     return ConsumerStatus.ACK;
   }
+}
+
+function deadLetterQueues(agent: string): string[] {
+  return Object.values(bridgeQueues(agent)).map(({ queue }) => `${queue}.dlq`);
+}
+
+function topicOfDeadLetterQueue(agent: string, deadLetterQueue: string): string {
+  return Object.values(bridgeQueues(agent)).find(({ queue }) => `${queue}.dlq` === deadLetterQueue)!.topic;
+}
+
+/** The routing key a dead-lettered message was first published with (the broker's x-death record). */
+function originalTopic(message: SyncMessage): string | undefined {
+  const deaths = message.headers?.['x-death'];
+  const keys = Array.isArray(deaths) ? (deaths[0] as { 'routing-keys'?: unknown } | undefined)?.['routing-keys'] : undefined;
+  return Array.isArray(keys) && typeof keys[0] === 'string' ? keys[0] : undefined;
+}
+
+/** rabbitmq-client hands JSON bodies over parsed and text as strings: back to the bytes. */
+function bodyBytes(body: unknown): Buffer {
+  if (Buffer.isBuffer(body)) return body;
+  return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+}
+
+function deadLetterView(queue: string, message: SyncMessage): BusDeadLetterView {
+  const envelope = decodeEnvelope(message);
+  const deaths = message.headers?.['x-death'];
+  const reason = Array.isArray(deaths) ? (deaths[0] as { reason?: unknown } | undefined)?.reason : undefined;
+  return {
+    queue,
+    messageId: envelope.messageId,
+    type: envelope.type,
+    ...(envelope.source !== undefined ? { source: envelope.source } : {}),
+    ...(envelope.correlationId !== undefined ? { correlationId: envelope.correlationId } : {}),
+    ...(envelope.replyTo !== undefined ? { replyTo: envelope.replyTo } : {}),
+    ...(typeof reason === 'string' ? { reason } : {}),
+    bodyPreview: bodyBytes(message.body).toString('utf8').slice(0, BUS_DEAD_LETTER_PREVIEW_CHARS),
+  };
 }
 
 /** The source RockBot's bridge replies as. */

@@ -26,6 +26,11 @@ export const busRouter = router({
     await ctx.core.bus.stop();
     return ctx.core.bus.status();
   }),
+  /** The requests waiting in the bridge's dead-letter queues, read without taking them. */
+  deadLetters: procedure.query(({ ctx }) => ctx.core.bus.deadLetters()),
+  /** Publishes dead-lettered requests again on their topic (all, or those with these message ids). */
+  replayDeadLetters: procedure.input(z.object({ messageIds: z.array(z.string().min(1).max(200)).max(1000).optional() })).mutation(async ({ ctx, input }) => ({ replayed: await ctx.core.bus.replayDeadLetters(input.messageIds) })),
+  purgeDeadLetters: procedure.mutation(async ({ ctx }) => ({ purged: await ctx.core.bus.purgeDeadLetters() })),
   /** The bridge's state and traffic now, then again as it changes. */
   watch: procedure.subscription(async function* ({ ctx, signal }) {
     yield* watch(
