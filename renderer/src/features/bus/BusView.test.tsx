@@ -36,7 +36,8 @@ describe('BusView', () => {
     const recent = [exchange({ id: 1, tool: 'echo' }), exchange({ id: 2, agent: 'rogue', tool: 'get-sum', outcome: 'execution_failed', latencyMs: 2 }), exchange({ id: 3, tool: 'get-tiny-image', outcome: undefined, latencyMs: undefined })];
     const backend = new FakeBackend()
       .onSubscribe('bus.watch', (sub) => sub.emit({ status: connected, recent, perAgent: [{ agent: 'scout', requests: 1, errors: 0 }, { agent: 'rogue', requests: 1, errors: 1 }] }))
-      .answer('bus.stop', () => ({ state: 'stopped' }));
+      .answer('bus.stop', () => ({ state: 'stopped' }))
+      .answer('bus.deadLetters', () => []);
     renderWithBackend(<BusView />, backend);
     expect(await screen.findByLabelText('Broker')).toHaveTextContent('amqp://bridge:***@127.0.0.1:5672');
     expect(screen.getByLabelText('Connection state')).toHaveTextContent('Connected');
@@ -48,5 +49,23 @@ describe('BusView', () => {
     expect(screen.getByRole('group', { name: 'Agent rogue' })).toHaveTextContent('1 request, 1 error');
     await user.click(screen.getByRole('button', { name: 'Stop the bridge' }));
     await waitFor(() => expect(backend.callsTo('bus.stop')).toHaveLength(1));
+  });
+
+  it('lists the dead letters and replays one or purges them', async () => {
+    const user = userEvent.setup();
+    const letter = { queue: 'rockbot.mcp-bridge.tooldeck.dlq', messageId: 'dead1', type: 'RockBot.Tools.ToolInvokeRequest', source: 'scout', reason: 'rejected', bodyPreview: '{"toolName":"echo"}' };
+    const backend = new FakeBackend()
+      .onSubscribe('bus.watch', (sub) => sub.emit({ status: connected, recent: [], perAgent: [] }))
+      .answer('bus.deadLetters', () => [letter])
+      .answer('bus.replayDeadLetters', () => ({ replayed: 1 }))
+      .answer('bus.purgeDeadLetters', () => ({ purged: 1 }));
+    renderWithBackend(<BusView />, backend);
+    const table = await screen.findByRole('table', { name: 'Dead letters' });
+    expect(table).toHaveTextContent('rockbot.mcp-bridge.tooldeck.dlq');
+    expect(table).toHaveTextContent('rejected');
+    await user.click(within(table).getByRole('button', { name: 'Replay dead1' }));
+    await waitFor(() => expect(backend.callsTo('bus.replayDeadLetters')).toEqual([{ messageIds: ['dead1'] }]));
+    await user.click(screen.getByRole('button', { name: 'Purge' }));
+    await waitFor(() => expect(backend.callsTo('bus.purgeDeadLetters')).toHaveLength(1));
   });
 });

@@ -1,10 +1,10 @@
 import { Alert, Badge, Button, Group, Paper, PasswordInput, SimpleGrid, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconArrowsExchange } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { BusAgentTotals, BusConnectionState, BusExchangeView, BusOutcome, BusStatus } from '../../../../shared/bus';
+import type { BusAgentTotals, BusConnectionState, BusDeadLetterView, BusExchangeView, BusOutcome, BusStatus } from '../../../../shared/bus';
 import { EmptyState } from '../../components/EmptyState';
 import { formatClock, formatDuration } from '../../components/format';
-import { useBusActions, useBusOverview } from './useBus';
+import { useBusActions, useBusDeadLetters, useBusOverview } from './useBus';
 
 const stateLook: Record<BusConnectionState, { label: string; color: string }> = {
   stopped: { label: 'Stopped', color: 'gray' },
@@ -51,6 +51,7 @@ export function BusView() {
           <ConnectionCard status={overview.status} />
           {overview.perAgent.length > 0 && <AgentsCard agents={overview.perAgent} />}
           <ExchangesCard exchanges={overview.recent} running={overview.status.state !== 'stopped'} />
+          {overview.status.state !== 'stopped' && <DeadLettersCard />}
         </>
       )}
     </Stack>
@@ -200,6 +201,81 @@ function ExchangesCard({ exchanges, running }: { exchanges: BusExchangeView[]; r
           ))}
         </Table.Tbody>
       </Table>
+    </Paper>
+  );
+}
+
+/** Requests the bridge could not answer (no reply_to) or that ended in its dead-letter queues otherwise: inspect, replay, purge. */
+function DeadLettersCard() {
+  const { letters, refresh, replay, purge } = useBusDeadLetters(true);
+  const list: BusDeadLetterView[] = letters.data ?? [];
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-label="Dead letters">
+      <Group justify="space-between" mb="xs">
+        <div>
+          <Text fw={600} size="sm">
+            Dead letters
+          </Text>
+          <Text size="xs" c="dimmed">
+            Requests in the bridge&apos;s dead-letter queues, read without taking them.
+          </Text>
+        </div>
+        <Group gap="xs">
+          <Button size="xs" variant="default" onClick={refresh} loading={letters.isFetching}>
+            Refresh
+          </Button>
+          <Button size="xs" variant="default" disabled={list.length === 0} loading={replay.isPending} onClick={() => replay.mutate({})}>
+            Replay all
+          </Button>
+          <Button size="xs" color="red" variant="light" disabled={list.length === 0} loading={purge.isPending} onClick={() => purge.mutate()}>
+            Purge
+          </Button>
+        </Group>
+      </Group>
+      {letters.error ? (
+        <Alert color="red" variant="light" title="The dead letters could not be read">
+          {letters.error.message}
+        </Alert>
+      ) : list.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          None.
+        </Text>
+      ) : (
+        <Table aria-label="Dead letters" verticalSpacing={5} fz="xs" layout="fixed">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w="22%">Queue</Table.Th>
+              <Table.Th w="14%">From</Table.Th>
+              <Table.Th w={90}>Reason</Table.Th>
+              <Table.Th>Body</Table.Th>
+              <Table.Th w={90} />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.map((letter) => (
+              <Table.Tr key={`${letter.queue}/${letter.messageId}`}>
+                <Table.Td>
+                  <Text size="xs" ff="monospace" truncate="end">
+                    {letter.queue}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{letter.source ?? '—'}</Table.Td>
+                <Table.Td>{letter.reason ?? '—'}</Table.Td>
+                <Table.Td>
+                  <Text size="xs" ff="monospace" truncate="end" title={letter.bodyPreview}>
+                    {letter.bodyPreview}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Button size="compact-xs" variant="subtle" aria-label={`Replay ${letter.messageId}`} onClick={() => replay.mutate({ messageIds: [letter.messageId] })}>
+                    Replay
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
     </Paper>
   );
 }
