@@ -7,6 +7,9 @@ import { createCore, type Core } from '../../main/core';
 import type { Logger } from '../../main/platform/Logger';
 import { MemorySecretStore } from '../../main/platform/SecretStore';
 import { PREFETCH } from '../../main/bus/BusBridge';
+import { createCaller } from '../../main/rpc/router';
+import type { BusOverview } from '../../shared/bus';
+import { operatorCaller } from '../../shared/caller';
 import { everythingStdio } from '../peers/mcp/everything';
 import { startPrivateRabbitMq, type PrivateRabbitMq } from './privateRabbitMq';
 import { RockBotShapedAgent } from './rockbotShapedAgent';
@@ -97,6 +100,19 @@ describe('tooldeck bus bridge: RockBot agents call Tooldeck tools over RabbitMQ'
       expect(queues).toContain(`${queue}.dlq\t`);
     }
     expect(broker.ctl('list_exchanges', 'name', 'type', 'durable', '--no-table-headers', '--quiet')).toMatch(/rockbot\ttopic\ttrue[\s\S]*|rockbot\.dlx\ttopic\ttrue/);
+  });
+
+  it('the console’s bus router shows the broker with its password masked, and the traffic', async () => {
+    const rpc = createCaller({ core, caller: operatorCaller('ui') });
+    const status = await rpc.bus.status();
+    expect(status).toMatchObject({ state: 'connected', agent: BRIDGE, queue: `rockbot.mcp-bridge.${BRIDGE}`, url: `amqp://guest:***@127.0.0.1:${broker.port}` });
+    await agent.invoke('echo', { message: 'watched' });
+    const watching = (await rpc.bus.watch())[Symbol.asyncIterator]();
+    const first = (await watching.next()).value as BusOverview;
+    await watching.return?.(undefined);
+    expect(first.recent.at(-1)).toMatchObject({ tool: 'echo', agent: 'scout', server: 'everything', outcome: 'ok' });
+    expect(first.perAgent).toEqual(expect.arrayContaining([expect.objectContaining({ agent: 'scout' })]));
+    expect(JSON.stringify(first)).not.toContain('guest@');
   });
 
   it('answers a ToolInvokeRequest on its reply_to with a ToolInvokeResponse under its correlation id', async () => {
