@@ -200,6 +200,17 @@ describe('tooldeck bus bridge: RockBot agents call Tooldeck tools over RabbitMQ'
     await vi.waitFor(() => expect(agent.indexes.length).toBeGreaterThan(before), { timeout: 20_000 });
   });
 
+  it('announces a server that connects, and one that goes as removed', async () => {
+    await core.mcp.save({ config: everythingStdio('second') as never });
+    const hasSecond = (index: { body: Record<string, unknown> }) => (index.body.servers as { serverName: string }[]).some((server) => server.serverName === 'second');
+    await vi.waitFor(() => expect(agent.indexes.some(hasSecond)).toBe(true), { timeout: 30_000 });
+    const before = agent.indexes.length;
+    await core.mcp.remove('second');
+    await vi.waitFor(() => expect(agent.indexes.slice(before).some((index) => (index.body.removedServers as string[]).includes('second'))).toBe(true), { timeout: 30_000 });
+    const removal = agent.indexes.slice(before).find((index) => (index.body.removedServers as string[]).includes('second'))!;
+    expect(hasSecond(removal)).toBe(false);
+  });
+
   it('answers mcp.manage as RockBot’s management executor expects; agents may not register servers', async () => {
     const details = await agent.manage('McpGetServiceDetailsRequest', { serverName: 'everything' });
     expect(details.type).toBe('RockBot.Tools.Mcp.McpGetServiceDetailsResponse');
