@@ -52,6 +52,7 @@ import type { EvalSuite } from '../shared/evals';
 import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
+import { BusBridge } from './bus/BusBridge';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
 export interface CoreDeps {
@@ -140,6 +141,8 @@ export interface Core {
   readonly evals: Evals;
   /** A conversation with a model over a tool set on the same engine; turns saved as eval cases. */
   readonly playground: Playground;
+  /** The RockBot MCP bridge on RabbitMQ: RockBot agents' tool calls through the pipeline; started on demand. */
+  readonly bus: BusBridge;
   close(): Promise<void>;
 }
 
@@ -359,6 +362,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       save: (input) => resources.workspace.save(input),
     },
   });
+  const bus = new BusBridge({ invoke: (request) => pipeline.invoke(request), entries: () => catalog.list(), onToolsChanged: (listener) => catalog.onChange(() => listener()), approvals, logger });
 
   return {
     deps,
@@ -398,8 +402,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     gateway,
     evals,
     playground,
+    bus,
     async close() {
       evals.close();
+      // The bus bridge hands back the requests it still runs (another bridge takes them).
+      await bus.stop();
       // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
       await gateway.close();
       await approvals.close();

@@ -28,18 +28,20 @@ const resources: CommandModule = async () => (await import('./commands/resources
 const lock: CommandModule = async () => (await import('./commands/lock')).registerLock;
 const lint: CommandModule = async () => (await import('./commands/lint')).registerLint;
 const gateway: CommandModule = async () => (await import('./commands/gateway')).registerGateway;
+const bus: CommandModule = async () => (await import('./commands/bus')).registerBus;
 const approvals: CommandModule = async () => (await import('./commands/approvals')).registerApprovals;
 const providers: CommandModule = async () => (await import('./commands/providers')).registerProviders;
 const evalSuites: CommandModule = async () => (await import('./commands/eval')).registerEval;
 
 /** Every command module, in the order `tooldeck --help` lists their commands. */
-const COMMAND_MODULES: readonly CommandModule[] = [info, serve, gateway, approvals, providers, evalSuites, mcp, grpc, call, search, compile, a2a, kube, operator, history, run, resources, lock, lint];
+const COMMAND_MODULES: readonly CommandModule[] = [info, serve, gateway, bus, approvals, providers, evalSuites, mcp, grpc, call, search, compile, a2a, kube, operator, history, run, resources, lock, lint];
 
 /** The module registering each top-level command (program.test.ts checks it against what they register). */
 export const COMMAND_MODULE_OF: Readonly<Record<string, CommandModule>> = {
   info,
   serve,
   gateway,
+  bus,
   mcp,
   grpc,
   call,

@@ -3,6 +3,7 @@ import { a2aRouter } from './a2aRouter';
 import { appsRouter } from './appsRouter';
 import { approvalsRouter } from './approvalsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
+import { busRouter } from './busRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { evalsRouter } from './evalsRouter';
 import { playgroundRouter } from './playgroundRouter';
@@ -47,6 +48,7 @@ export const appRouter = router({
   mediation: mediationRouter,
   evals: evalsRouter,
   playground: playgroundRouter,
+  bus: busRouter,
 });
 
 export type AppRouter = typeof appRouter;

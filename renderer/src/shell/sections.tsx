@@ -1,4 +1,4 @@
-import { IconArrowsRightLeft, IconChartLine, IconFlask, IconMessageChatbot, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
+import { IconArrowsExchange, IconArrowsRightLeft, IconChartLine, IconFlask, IconMessageChatbot, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import { ServersView } from '../features/servers/ServersView';
 import { ApprovalsBadge } from '../features/approvals/ApprovalsBadge';
@@ -14,6 +14,7 @@ const ResourcesView = lazy(() => import('../features/resources/ResourcesView').t
 const ClusterView = lazy(() => import('../features/cluster/ClusterView').then((m) => ({ default: m.ClusterView })));
 const CollectionsView = lazy(() => import('../features/collections/CollectionsView').then((m) => ({ default: m.CollectionsView })));
 const GatewayView = lazy(() => import('../features/gateway/GatewayView').then((m) => ({ default: m.GatewayView })));
+const BusView = lazy(() => import('../features/bus/BusView').then((m) => ({ default: m.BusView })));
 const MediationView = lazy(() => import('../features/mediation/MediationView').then((m) => ({ default: m.MediationView })));
 const PlaygroundView = lazy(() => import('../features/playground/PlaygroundView').then((m) => ({ default: m.PlaygroundView })));
 const EvalsView = lazy(() => import('../features/evals/EvalsView').then((m) => ({ default: m.EvalsView })));
@@ -39,6 +40,7 @@ export const sections: Section[] = [
   { id: 'grpc', label: 'gRPC', icon: IconServerBolt, component: GrpcView },
   { id: 'tools', label: 'Tools', icon: IconTool, component: ToolsView },
   { id: 'gateway', label: 'Gateway', icon: IconPlugConnected, component: GatewayView },
+  { id: 'bus', label: 'Bus', icon: IconArrowsExchange, component: BusView },
   { id: 'mediation', label: 'Mediation', icon: IconArrowsRightLeft, component: MediationView },
   { id: 'playground', label: 'Playground', icon: IconMessageChatbot, component: PlaygroundView },
   { id: 'evals', label: 'Evals', icon: IconFlask, component: EvalsView },
