@@ -1,0 +1,131 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { AppError } from '../../shared/errors';
+import type { Freshness, InstallChoice, RegistryEntry, SearchPage } from '../../shared/mcpRegistry';
+import { JsonFile } from '../platform/JsonFile';
+import { planBundleLaunch, planInstall, type InstallOrigin, type PlannedServer } from './installPlan';
+import { downloadVerified, unpackBundle } from './mcpbBundle';
+import { RegistryClient } from './RegistryClient';
+import { normalizeRegistryUrl, RegistrySources } from './RegistrySources';
+
+type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
+
+export interface McpRegistryOptions {
+  dataDir: string;
+  fetch?: FetchLike;
+  timeoutMs?: number;
+}
+
+const InstallsFile = z.object({
+  servers: z
+    .record(z.string(), z.object({ registry: z.string(), name: z.string(), version: z.string(), kind: z.string(), identifier: z.string().optional() }))
+    .default({}),
+});
+
+export interface PreparedInstall {
+  entry: RegistryEntry;
+  freshness: Freshness;
+  plan: PlannedServer;
+}
+
+export interface AvailableUpdate {
+  server: string;
+  origin: InstallOrigin;
+  latest: string;
+}
+
+/**
+ * Finding and installing servers from MCP registries: which registries (RegistrySources), reading
+ * them (RegistryClient, cached for offline use), install plans (installPlan.ts; mcpb bundles
+ * downloaded, verified and unpacked here), and which saved server came from which registry entry
+ * (`registry-installs.json`), for the newer-version notice. Saving the planned server is the
+ * caller's: through McpService.save, as any server, so its secrets are sealed the same way.
+ */
+export class McpRegistry {
+  readonly sources: RegistrySources;
+  readonly client: RegistryClient;
+  private readonly installs: JsonFile<typeof InstallsFile>;
+
+  constructor(private readonly options: McpRegistryOptions) {
+    this.sources = new RegistrySources(options.dataDir);
+    this.client = new RegistryClient({ dataDir: options.dataDir, fetch: options.fetch, timeoutMs: options.timeoutMs });
+    this.installs = new JsonFile(join(options.dataDir, 'registry-installs.json'), InstallsFile, () => InstallsFile.parse({}), { kind: 'registry installs file', whenInvalid: 'empty' });
+  }
+
+  /** The registry to ask: the one named (need not be saved), else the first enabled one. */
+  async registryFor(named?: string): Promise<string> {
+    if (named) return normalizeRegistryUrl(named);
+    const [first] = await this.sources.enabled();
+    if (!first) throw new AppError('InvalidInput', 'Every registry is turned off: turn one on, add one, or name one with --registry URL.');
+    return first;
+  }
+
+  async search(query: { registry?: string; search?: string; cursor?: string; limit?: number }): Promise<SearchPage> {
+    return this.client.search(await this.registryFor(query.registry), query);
+  }
+
+  async show(name: string, options: { registry?: string; version?: string } = {}) {
+    const registry = await this.registryFor(options.registry);
+    const [chosen, versions] = await Promise.all([this.client.version(registry, name, options.version ?? 'latest'), this.client.versions(registry, name)]);
+    return { ...chosen, versions };
+  }
+
+  /**
+   * The entry and the server config it installs as, the version pinned: a bundle is downloaded,
+   * checked against its fileSha256 and unpacked into `<dataDir>/mcpb/` first. Throws InvalidInput
+   * with one sentence when a value is missing; a deleted entry is refused.
+   */
+  async prepareInstall(name: string, choice: InstallChoice, options: { registry?: string; version?: string } = {}): Promise<PreparedInstall> {
+    const registry = await this.registryFor(options.registry);
+    const { entry, freshness } = await this.client.version(registry, name, options.version ?? 'latest');
+    if (entry.meta?.status === 'deleted') throw new AppError('InvalidInput', `${name} ${entry.server.version} is marked deleted in ${registry}${entry.meta.statusMessage ? ` (${entry.meta.statusMessage.slice(0, 300)})` : ''}; it is not installed.`);
+    const plan = planInstall(entry.server, registry, choice);
+    let server: PlannedServer;
+    if (plan.kind === 'mcpb') {
+      const bytes = await downloadVerified(plan.url, plan.sha256, this.options.fetch);
+      const folder = join(this.options.dataDir, 'mcpb', plan.serverName);
+      const { launch, description } = await unpackBundle(bytes, folder);
+      server = planBundleLaunch(plan, launch, folder, description ?? entry.server.description);
+    } else server = plan;
+    if (entry.meta?.status === 'deprecated') server.warnings.unshift(`${name} ${entry.server.version} is deprecated${entry.meta.statusMessage ? `: ${entry.meta.statusMessage.slice(0, 300)}` : ''}.`);
+    return { entry, freshness, plan: server };
+  }
+
+  /** Remembers that the saved server `server` was installed from `origin`. */
+  async recordInstall(server: string, origin: InstallOrigin): Promise<void> {
+    await this.installs.update((current) => ({ next: { servers: { ...current.servers, [server]: origin } }, result: undefined }));
+  }
+
+  async forgetInstall(server: string): Promise<void> {
+    await this.installs.update((current) => {
+      const { [server]: _gone, ...rest } = current.servers;
+      return { next: { servers: rest }, result: undefined };
+    });
+  }
+
+  async installed(): Promise<Record<string, InstallOrigin>> {
+    return (await this.installs.read()).servers;
+  }
+
+  /**
+   * Saved servers installed from a registry whose registry now publishes another latest version.
+   * `saved` names the servers that still exist; a registry that cannot be reached is skipped.
+   */
+  async updates(saved: readonly string[]): Promise<AvailableUpdate[]> {
+    const installs = await this.installed();
+    const found: AvailableUpdate[] = [];
+    await Promise.all(
+      Object.entries(installs)
+        .filter(([server]) => saved.includes(server))
+        .map(async ([server, origin]) => {
+          try {
+            const { entry } = await this.client.version(origin.registry, origin.name, 'latest');
+            if (entry.server.version !== origin.version) found.push({ server, origin, latest: entry.server.version });
+          } catch {
+            // Unreachable or gone: no notice rather than a wrong one.
+          }
+        }),
+    );
+    return found.sort((a, b) => a.server.localeCompare(b.server));
+  }
+}
