@@ -154,3 +154,25 @@ export const InstallChoice = z.object({
   endpointOrigin: z.string().optional(),
 });
 export type InstallChoice = z.input<typeof InstallChoice>;
+
+/** What installing would save, for the user to confirm: the exact launch line (secrets as ***) or URL. */
+export const InstallPreview = z.object({
+  entry: RegistryEntry,
+  freshness: Freshness,
+  serverName: z.string(),
+  transport: z.enum(['stdio', 'http', 'sse']),
+  /** stdio: the exact command line (`VAR=*** command args…`); http/sse: the URL. */
+  launch: z.string(),
+  warnings: z.array(z.string()),
+});
+export type InstallPreview = z.infer<typeof InstallPreview>;
+
+export const InstallRequest = z.object({
+  name: z.string().min(1).max(200),
+  registry: z.string().optional(),
+  version: z.string().max(255).optional(),
+  choice: InstallChoice,
+  /** The launch line (stdio) the user saw and confirmed; a stdio install is refused without it. */
+  confirmedLaunchLine: z.string().optional(),
+});
+export type InstallRequest = z.input<typeof InstallRequest>;

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/errors';
-import type { Freshness, InstallChoice, RegistryEntry, SearchPage } from '../../shared/mcpRegistry';
+import { McpServerConfig, stdioLaunchLine, type SaveServerInput, type ServerSnapshot } from '../../shared/mcp';
+import type { Freshness, InstallChoice, InstallPreview, InstallRequest, RegistryEntry, SearchPage } from '../../shared/mcpRegistry';
+import { sealServerConfig } from '../../shared/serverSecrets';
 import { JsonFile } from '../platform/JsonFile';
 import { planBundleLaunch, planInstall, type InstallOrigin, type PlannedServer } from './installPlan';
 import { downloadVerified, unpackBundle } from './mcpbBundle';
@@ -26,6 +28,17 @@ export interface PreparedInstall {
   entry: RegistryEntry;
   freshness: Freshness;
   plan: PlannedServer;
+}
+
+/** How an installed server is saved: McpService.save, as every server, so its secrets are sealed the same way. */
+export interface ServerSaver {
+  save(input: SaveServerInput, options: { requireLaunchConfirmation?: boolean }): Promise<ServerSnapshot>;
+}
+
+/** The exact line a stdio plan launches (every environment value as ***, as save() seals it), or a remote's URL. */
+export function launchOf(config: McpServerConfig): string {
+  const sealed = sealServerConfig(config).config;
+  return sealed.transport === 'stdio' ? stdioLaunchLine(sealed) : sealed.url;
 }
 
 export interface AvailableUpdate {
@@ -89,6 +102,26 @@ export class McpRegistry {
     } else server = plan;
     if (entry.meta?.status === 'deprecated') server.warnings.unshift(`${name} ${entry.server.version} is deprecated${entry.meta.statusMessage ? `: ${entry.meta.statusMessage.slice(0, 300)}` : ''}.`);
     return { entry, freshness, plan: server };
+  }
+
+  /** What installing would save, for the user to confirm; nothing is saved or started. */
+  async preview(request: InstallRequest): Promise<InstallPreview> {
+    const prepared = await this.prepareInstall(request.name, request.choice, request);
+    const config = McpServerConfig.parse(prepared.plan.config);
+    return { entry: prepared.entry, freshness: prepared.freshness, serverName: config.name, transport: config.transport, launch: launchOf(config), warnings: prepared.plan.warnings };
+  }
+
+  /**
+   * Installs: plans again (a bundle is verified and unpacked again), saves through `saver` with the
+   * launch confirmation required whatever the host (the command comes from a registry, not from the
+   * user's typing), and remembers where the server came from.
+   */
+  async install(request: InstallRequest, saver: ServerSaver): Promise<{ snapshot: ServerSnapshot; preview: InstallPreview }> {
+    const prepared = await this.prepareInstall(request.name, request.choice, request);
+    const config = McpServerConfig.parse(prepared.plan.config);
+    const snapshot = await saver.save({ config, confirmedLaunchLine: request.confirmedLaunchLine }, { requireLaunchConfirmation: true });
+    await this.recordInstall(snapshot.config.name, prepared.plan.origin);
+    return { snapshot, preview: { entry: prepared.entry, freshness: prepared.freshness, serverName: config.name, transport: config.transport, launch: launchOf(config), warnings: prepared.plan.warnings } };
   }
 
   /** Remembers that the saved server `server` was installed from `origin`. */
