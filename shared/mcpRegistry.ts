@@ -164,6 +164,10 @@ export const InstallPreview = z.object({
   /** stdio: the exact command line (`VAR=*** command args…`); http/sse: the URL. */
   launch: z.string(),
   warnings: z.array(z.string()),
+  /** A remote's Server Card (SEP-2127, draft), read from its origin before connecting, when it publishes one. */
+  card: z
+    .object({ name: z.string().optional(), title: z.string().optional(), version: z.string().optional(), description: z.string().optional(), tools: z.array(z.object({ name: z.string(), description: z.string().optional() })).optional() })
+    .optional(),
 });
 export type InstallPreview = z.infer<typeof InstallPreview>;
 

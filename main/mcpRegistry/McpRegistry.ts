@@ -8,6 +8,7 @@ import { JsonFile } from '../platform/JsonFile';
 import { planBundleLaunch, planInstall, type InstallOrigin, type PlannedServer } from './installPlan';
 import { downloadVerified, unpackBundle } from './mcpbBundle';
 import { RegistryClient } from './RegistryClient';
+import { fetchServerCard } from './serverCard';
 import { normalizeRegistryUrl, RegistrySources } from './RegistrySources';
 
 type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
@@ -108,7 +109,8 @@ export class McpRegistry {
   async preview(request: InstallRequest): Promise<InstallPreview> {
     const prepared = await this.prepareInstall(request.name, request.choice, request);
     const config = McpServerConfig.parse(prepared.plan.config);
-    return { entry: prepared.entry, freshness: prepared.freshness, serverName: config.name, transport: config.transport, launch: launchOf(config), warnings: prepared.plan.warnings };
+    const card = config.transport === 'stdio' ? undefined : await fetchServerCard(config.url, this.options.fetch);
+    return { entry: prepared.entry, freshness: prepared.freshness, serverName: config.name, transport: config.transport, launch: launchOf(config), warnings: prepared.plan.warnings, ...(card ? { card } : {}) };
   }
 
   /**

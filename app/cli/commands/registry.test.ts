@@ -21,6 +21,8 @@ import { runTooldeck } from '../testing/runTooldeck';
  * here, one whose checksum matches and one whose does not.
  */
 const API_KEY = 'registry-api-key-5f3c91ab07';
+/** What the remote says about itself (SEP-2127, draft): one tool it has, one it does not. */
+const SERVER_CARD = { name: 'com.example.mcp/tenant-tools', version: '3.0.0', tools: [{ name: 'echo' }, { name: 'delete-everything' }] };
 const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-registry-cli-'));
 const work = mkdtempSync(join(tmpdir(), 'tooldeck-registry-files-'));
 let registry: Awaited<ReturnType<typeof startRegistry>>;
@@ -136,6 +138,12 @@ describe('tooldeck registry', () => {
     const installed = await run(['registry', 'install', 'com.example.mcp/tenant-tools', '--version', '3.0.0', '--yes', '--var', 'tenant=acme', '--header', `X-Api-Key=${API_KEY}`, '--endpoint-origin', proxy.origin]);
     expect(installed.stderr, JSON.stringify(installed)).toContain(`connects to\n  ${proxy.origin}/acme/mcp\n`);
     expect(installed.stdout).toMatch(/Installed tenant-tools — connected, \d+ tools/);
+    // Its server card was shown before connecting, and compared with tools/list after.
+    expect(installed.stderr).toContain('Its server card (SEP-2127, draft): com.example.mcp/tenant-tools 3.0.0, declares 2 tools: echo, delete-everything\n');
+    expect(installed.stderr).toMatch(/warning: tools\/list has \d+ tools its server card does not declare: .*get-sum/);
+    expect(installed.stderr).toContain('warning: its server card declares delete-everything, which tools/list does not have\n');
+    // The card is read without credentials.
+    expect(proxy.seen.find((request) => request.url === '/.well-known/mcp/server-card')?.headers['x-api-key']).toBeUndefined();
     // The header reached the server it was given for, on the filled-in path.
     expect(proxy.seen.some((request) => request.url === '/acme/mcp' && request.headers['x-api-key'] === API_KEY)).toBe(true);
     // Sealed: the data dir's files (but the secret store's own encrypted file) never hold the value.
@@ -214,6 +222,10 @@ async function recordingProxy(target: string) {
   const upstream = new URL(target);
   const server = createServer((req, res) => {
     seen.push({ url: req.url ?? '', headers: req.headers });
+    if (req.url === '/.well-known/mcp/server-card') {
+      res.setHeader('content-type', 'application/json');
+      return res.end(JSON.stringify(SERVER_CARD));
+    }
     const forward = request({ host: upstream.hostname, port: upstream.port, path: upstream.pathname, method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);

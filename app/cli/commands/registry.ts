@@ -170,6 +170,11 @@ export function registerRegistry(program: Command, ctx: CliContext) {
       for (const warning of preview.warnings) ctx.io.stderr(`warning: ${safeForTerminal(warning, 500)}\n`);
       const what = preview.transport === 'stdio' ? `runs\n  ${safeForTerminal(preview.launch)}` : `connects to\n  ${safeForTerminal(preview.launch)}`;
       ctx.io.stderr(`${safeForTerminal(preview.serverName)} (${safeForTerminal(preview.entry.server.name, 200)} ${safeForTerminal(preview.entry.server.version, 100)}) ${what}\n`);
+      const card = preview.card;
+      if (card) {
+        const declared = card.tools ? `declares ${card.tools.length} tool${card.tools.length === 1 ? '' : 's'}: ${card.tools.map((tool) => safeForTerminal(tool.name, 80)).join(', ')}` : 'lists no tools';
+        ctx.io.stderr(`Its server card (SEP-2127, draft): ${safeForTerminal(card.title ?? card.name ?? '(no name)', 200)}${card.version ? ` ${safeForTerminal(card.version, 60)}` : ''}, ${declared}\n`);
+      }
       if (!options.yes && !(await confirmOnTerminal(ctx, 'Install it (y/N)? '))) {
         throw new CliExit(ExitCode.Usage, 'Not installed: confirm on a terminal, or run again with --yes to install this exact command line.');
       }
@@ -178,6 +183,13 @@ export function registerRegistry(program: Command, ctx: CliContext) {
       const tools = (await ctx.getCore()).mcp.connection(installed.serverName)?.tools ?? [];
       if (options.json) return ctx.io.stdout(`${jsonForTerminal({ name: installed.serverName, from: { registry: installed.freshness.registry, name: installed.entry.server.name, version: installed.entry.server.version }, launch: installed.launch, tools: tools.map((tool) => tool.name) })}\n`);
       const state = (await ctx.getCore()).mcp.connection(installed.serverName)?.state;
+      if (preview.card && state?.status === 'ready') {
+        const { diffCardTools } = await import('../../../main/mcpRegistry/serverCard');
+        const { undeclared, missing } = diffCardTools(preview.card, tools.map((tool) => tool.name));
+        const names = (list: string[]) => list.map((name) => safeForTerminal(name, 80)).join(', ');
+        if (undeclared.length) ctx.io.stderr(`warning: tools/list has ${undeclared.length} tool${undeclared.length === 1 ? '' : 's'} its server card does not declare: ${names(undeclared)}\n`);
+        if (missing.length) ctx.io.stderr(`warning: its server card declares ${names(missing)}, which tools/list does not have\n`);
+      }
       ctx.io.stdout(`Installed ${safeForTerminal(installed.serverName)}${snapshot ? '' : ' (not listed?)'}${state?.status === 'ready' ? ` — connected, ${tools.length} tools: ${tools.map((tool) => safeForTerminal(tool.name, 80)).join(', ')}` : ` — not connected${state?.message ? `: ${safeForTerminal(state.message, 300)}` : ''}`}\n`);
     });
 

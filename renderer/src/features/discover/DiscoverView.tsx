@@ -352,6 +352,17 @@ function InstallForm({ server, registry }: { server: ServerJson; registry: strin
             <Code block aria-label={preview.transport === 'stdio' ? 'Command line' : 'URL'} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
               {preview.launch}
             </Code>
+            {preview.card && (
+              <Paper withBorder p="xs" radius="sm" aria-label="Server card">
+                <Text size="sm" fw={600}>
+                  Its server card (SEP-2127, draft): {preview.card.title ?? preview.card.name ?? '(no name)'} {preview.card.version ?? ''}
+                </Text>
+                <Text size="sm">{preview.card.tools ? `Declares ${preview.card.tools.length} tools: ${preview.card.tools.map((tool) => tool.name).join(', ')}` : 'Lists no tools.'}</Text>
+                <Text size="xs" c="dimmed">
+                  A card is the server&apos;s own claim; after connecting, its tools are as tools/list says.
+                </Text>
+              </Paper>
+            )}
             {preview.warnings.map((warning) => (
               <Alert key={warning} color="orange" icon={<IconAlertTriangle size={16} />}>
                 {warning}
