@@ -81,7 +81,23 @@ export async function freePort() {
   });
 }
 
-const PG_BIN = process.env.POSTGRES_BIN_DIR || '/usr/local/bin';
+/**
+ * Where PostgreSQL's server binaries are: POSTGRES_BIN_DIR, else /usr/local/bin, else Debian's
+ * postgresql package (/usr/lib/postgresql/<major>/bin, newest first), else the PATH.
+ */
+function postgresBinDir() {
+  if (process.env.POSTGRES_BIN_DIR) return process.env.POSTGRES_BIN_DIR;
+  const debian = fs.existsSync('/usr/lib/postgresql')
+    ? fs
+        .readdirSync('/usr/lib/postgresql')
+        .sort((a, b) => Number(b) - Number(a))
+        .map((major) => path.join('/usr/lib/postgresql', major, 'bin'))
+    : [];
+  const candidates = ['/usr/local/bin', ...debian, ...(process.env.PATH ?? '').split(path.delimiter)];
+  const found = candidates.find((dir) => dir && fs.existsSync(path.join(dir, 'initdb')));
+  if (!found) throw new Error('PostgreSQL is not installed (no initdb in /usr/local/bin, /usr/lib/postgresql/*/bin or PATH): apt-get install postgresql, or set POSTGRES_BIN_DIR');
+  return found;
+}
 /** PostgreSQL refuses to run as root: there the cluster runs as nobody. */
 const NOBODY = 65534;
 
@@ -89,7 +105,7 @@ const NOBODY = 65534;
 function pgSpawn(binary, args, options) {
   const asRoot = process.getuid?.() === 0;
   const prefix = process.platform === 'linux' ? ['setpriv', '--pdeathsig', 'KILL', ...(asRoot ? ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups'] : []), '--'] : [];
-  const argv = [...prefix, path.join(PG_BIN, binary), ...args];
+  const argv = [...prefix, path.join(postgresBinDir(), binary), ...args];
   return spawn(argv[0], argv.slice(1), options);
 }
 

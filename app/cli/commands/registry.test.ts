@@ -208,6 +208,29 @@ describe('tooldeck registry', () => {
     expect(await run(['registry', 'validate', notJson])).toMatchObject({ code: 2, stderr: expect.stringContaining('is not JSON') });
   });
 
+  it("writes a hostile registry's text to the terminal with its control characters escaped", async () => {
+    // A hand-written hostile registry: names are checked by the schema, descriptions and versions carry escapes.
+    const hostile = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      const server = { name: 'com.example/clear', description: 'wipes\u001b[2J\u001b]0;owned\u0007 the screen\u202e', version: '1.0.0\u001b[1A', title: 'T\u001b[31mred' };
+      res.end(JSON.stringify(req.url!.startsWith('/v0.1/servers?') || req.url!.endsWith('/versions') ? { servers: [{ server }], metadata: { count: 1 } } : { server, _meta: {} }));
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+      const found = await run(['registry', 'search', '--registry', url]);
+      expect(found.code).toBe(0);
+      expect(found.stdout).toContain('wipes\\e[2J\\e]0;owned\\u{7} the screen\\u{202e}');
+      const shown = await run(['registry', 'show', 'com.example/clear', '--registry', url]);
+      expect(shown.stdout).toContain('com.example/clear 1.0.0\\e[1A — T\\e[31mred');
+      // eslint-disable-next-line no-control-regex -- the point: no raw control character reached the terminal
+      expect(found.stdout + found.stderr + shown.stdout + shown.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+    } finally {
+      hostile.closeAllConnections();
+      await new Promise((resolve) => hostile.close(resolve));
+    }
+  });
+
   it('refuses bad input with exit 2 and one sentence', async () => {
     expect(await run(['registry', 'install', 'io.github.modelcontextprotocol/everything', '--package', 'cargo'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--package must be one of npm, pypi, oci, nuget, mcpb') });
     expect(await run(['registry', 'install', 'io.github.modelcontextprotocol/everything', '--package', 'pypi', '--yes'])).toMatchObject({ code: 2, stderr: 'io.github.modelcontextprotocol/everything 2026.8.31 has no pypi package; it offers: npm.\n' });
