@@ -21,7 +21,7 @@ export interface McpRegistryOptions {
 
 const InstallsFile = z.object({
   servers: z
-    .record(z.string(), z.object({ registry: z.string(), name: z.string(), version: z.string(), kind: z.string(), identifier: z.string().optional() }))
+    .record(z.string(), z.object({ registry: z.string(), name: z.string(), version: z.string(), kind: z.string(), identifier: z.string().optional(), launch: z.string().optional() }))
     .default({}),
 });
 
@@ -122,7 +122,7 @@ export class McpRegistry {
     const prepared = await this.prepareInstall(request.name, request.choice, request);
     const config = McpServerConfig.parse(prepared.plan.config);
     const snapshot = await saver.save({ config, confirmedLaunchLine: request.confirmedLaunchLine }, { requireLaunchConfirmation: true });
-    await this.recordInstall(snapshot.config.name, prepared.plan.origin);
+    await this.recordInstall(snapshot.config.name, { ...prepared.plan.origin, launch: launchOf(snapshot.config) });
     return { snapshot, preview: { entry: prepared.entry, freshness: prepared.freshness, serverName: config.name, transport: config.transport, launch: launchOf(config), warnings: prepared.plan.warnings } };
   }
 
@@ -144,22 +144,24 @@ export class McpRegistry {
 
   /**
    * Saved servers installed from a registry whose registry now publishes another latest version.
-   * `saved` names the servers that still exist; a registry that cannot be reached is skipped.
+   * `saved` are the saved servers as they are now: one whose launch line or URL is no longer the
+   * one installed (edited, or removed and saved anew under the name) is no longer the registry's
+   * and gets no notice. A registry that cannot be reached is skipped.
    */
-  async updates(saved: readonly string[]): Promise<AvailableUpdate[]> {
+  async updates(saved: ReadonlyArray<{ name: string; config: McpServerConfig }>): Promise<AvailableUpdate[]> {
     const installs = await this.installed();
     const found: AvailableUpdate[] = [];
     await Promise.all(
-      Object.entries(installs)
-        .filter(([server]) => saved.includes(server))
-        .map(async ([server, origin]) => {
-          try {
-            const { entry } = await this.client.version(origin.registry, origin.name, 'latest');
-            if (entry.server.version !== origin.version) found.push({ server, origin, latest: entry.server.version });
-          } catch {
-            // Unreachable or gone: no notice rather than a wrong one.
-          }
-        }),
+      Object.entries(installs).map(async ([server, origin]) => {
+        const current = saved.find((item) => item.name === server);
+        if (!current || (origin.launch !== undefined && launchOf(current.config) !== origin.launch)) return;
+        try {
+          const { entry } = await this.client.version(origin.registry, origin.name, 'latest');
+          if (entry.server.version !== origin.version) found.push({ server, origin, latest: entry.server.version });
+        } catch {
+          // Unreachable or gone: no notice rather than a wrong one.
+        }
+      }),
     );
     return found.sort((a, b) => a.server.localeCompare(b.server));
   }

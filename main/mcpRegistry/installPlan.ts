@@ -24,6 +24,8 @@ export interface InstallOrigin {
   /** `npm`, `pypi`, `oci`, `nuget`, `mcpb`, or `remote`. */
   kind: string;
   identifier?: string;
+  /** The launch line or URL as installed (kept with the install record). */
+  launch?: string;
 }
 
 export interface PlannedServer {

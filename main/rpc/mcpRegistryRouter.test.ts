@@ -60,7 +60,7 @@ describe('mcpRegistry.install', () => {
     const installed = await rpc.mcpRegistry.install({ ...request, confirmedLaunchLine: preview.launch });
     expect(installed.launch).toBe(preview.launch);
     expect(core.mcp.connection('bundled')?.tools.map((tool) => tool.name)).toEqual(['bundle-echo']);
-    expect(await core.mcpRegistry.installed()).toEqual({ bundled: { registry: registry.url, name: NAME, version: '0.1.0', kind: 'mcpb', identifier: expect.stringMatching(/\/b\.mcpb$/) } });
+    expect(await core.mcpRegistry.installed()).toEqual({ bundled: { registry: registry.url, name: NAME, version: '0.1.0', kind: 'mcpb', identifier: expect.stringMatching(/\/b\.mcpb$/), launch: preview.launch } });
     expect(await rpc.mcpRegistry.updates()).toEqual([]);
     expect(existsSync(join(folder, 'index.cjs'))).toBe(true);
   }, 60_000);

@@ -19,5 +19,5 @@ export const mcpRegistryRouter = router({
   preview: procedure.input(InstallRequest).mutation(({ ctx, input }) => ctx.core.mcpRegistry.preview(input)),
   install: procedure.input(InstallRequest).mutation(async ({ ctx, input }) => (await ctx.core.mcpRegistry.install(input, ctx.core.mcp)).preview),
   /** Saved servers installed from a registry whose registry now has another latest version. */
-  updates: procedure.query(async ({ ctx }) => ctx.core.mcpRegistry.updates(ctx.core.mcp.list().map((snapshot) => snapshot.config.name))),
+  updates: procedure.query(async ({ ctx }) => ctx.core.mcpRegistry.updates(ctx.core.mcp.list().map((snapshot) => ({ name: snapshot.config.name, config: snapshot.config })))),
 });

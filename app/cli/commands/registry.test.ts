@@ -153,6 +153,10 @@ describe('tooldeck registry', () => {
 
     const updates = await run(['registry', 'updates']);
     expect(updates.stdout).toBe('tenant-tools  3.0.0 → 3.1.0  (com.example.mcp/tenant-tools)\n');
+    // Saved anew under the same name, it is no longer the registry's server: no notice.
+    expect((await run(['mcp', 'remove', 'tenant-tools'])).code).toBe(0);
+    expect((await run(['mcp', 'add', 'tenant-tools', '--url', `${proxy.origin}/other/mcp`, '--no-connect'])).code).toBe(0);
+    expect((await run(['registry', 'updates'])).stdout).toMatch(/^Every server installed from a registry is at its latest version/);
   }, 120_000);
 
   it('installs an mcpb bundle whose checksum matches, and refuses one whose does not, unpacking nothing', async () => {

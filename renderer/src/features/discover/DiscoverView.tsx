@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Center, Code, Group, List, Loader, Modal, Paper, PasswordInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Button, Center, Code, Group, Loader, Modal, Paper, PasswordInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCloudOff, IconPackage, IconSearch, IconWorld } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import type { InstallPreview, InstallRequest, RegistryEntry, RegistryInput, Serv
 import { EmptyState } from '../../components/EmptyState';
 import { appErrorOf } from '../../rpc/appError';
 import { useTRPC } from '../../rpc/client';
+import { RegistryUpdatesNotice } from './RegistryUpdatesNotice';
 
 const INSTALLABLE = ['npm', 'pypi', 'oci', 'nuget', 'mcpb'];
 
@@ -46,7 +47,7 @@ export function DiscoverView() {
           Servers published in MCP registries. Installing pins the version, seals every value you type in the secret store, and shows the exact command line before anything runs.
         </Text>
       </div>
-      <Updates />
+      <RegistryUpdatesNotice />
       <Registries />
       <form onSubmit={search}>
         <Group align="flex-end">
@@ -170,23 +171,6 @@ function Registries() {
         </form>
       </Stack>
     </Paper>
-  );
-}
-
-function Updates() {
-  const trpc = useTRPC();
-  const updates = useQuery(trpc.mcpRegistry.updates.queryOptions());
-  if (!updates.data?.length) return null;
-  return (
-    <Alert color="blue" title="Newer versions published" aria-label="Newer versions">
-      <List size="sm">
-        {updates.data.map((update) => (
-          <List.Item key={update.server}>
-            {update.server}: {update.origin.version} → {update.latest} ({update.origin.name})
-          </List.Item>
-        ))}
-      </List>
-    </Alert>
   );
 }
 
