@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { AppError } from '../../shared/errors';
+import { AppError, launchConfirmationRequired } from '../../shared/errors';
 import { McpServerConfig, stdioLaunchLine, type SaveServerInput, type ServerSnapshot } from '../../shared/mcp';
 import type { Freshness, InstallChoice, InstallPreview, InstallRequest, RegistryEntry, SearchPage } from '../../shared/mcpRegistry';
 import { sealServerConfig } from '../../shared/serverSecrets';
 import { JsonFile } from '../platform/JsonFile';
 import { planBundleLaunch, planInstall, type InstallOrigin, type PlannedServer } from './installPlan';
-import { downloadVerified, unpackBundle } from './mcpbBundle';
+import { downloadVerified, readBundle, writeBundle, type ReadBundle } from './mcpbBundle';
 import { RegistryClient } from './RegistryClient';
 import { fetchServerCard } from './serverCard';
 import { normalizeRegistryUrl, RegistrySources } from './RegistrySources';
@@ -29,10 +29,13 @@ export interface PreparedInstall {
   entry: RegistryEntry;
   freshness: Freshness;
   plan: PlannedServer;
+  /** An mcpb bundle, verified and read but not yet written: install() unpacks it once the launch is confirmed. */
+  bundle?: { contents: ReadBundle; folder: string };
 }
 
 /** How an installed server is saved: McpService.save, as every server, so its secrets are sealed the same way. */
 export interface ServerSaver {
+  list(): ServerSnapshot[];
   save(input: SaveServerInput, options: { requireLaunchConfirmation?: boolean }): Promise<ServerSnapshot>;
 }
 
@@ -86,7 +89,8 @@ export class McpRegistry {
 
   /**
    * The entry and the server config it installs as, the version pinned: a bundle is downloaded,
-   * checked against its fileSha256 and unpacked into `<dataDir>/mcpb/` first. Throws InvalidInput
+   * checked against its fileSha256 and read (its files go to `<dataDir>/mcpb/<server>` only when
+   * install() has its confirmed launch line). Throws InvalidInput
    * with one sentence when a value is missing; a deleted entry is refused.
    */
   async prepareInstall(name: string, choice: InstallChoice, options: { registry?: string; version?: string } = {}): Promise<PreparedInstall> {
@@ -95,14 +99,15 @@ export class McpRegistry {
     if (entry.meta?.status === 'deleted') throw new AppError('InvalidInput', `${name} ${entry.server.version} is marked deleted in ${registry}${entry.meta.statusMessage ? ` (${entry.meta.statusMessage.slice(0, 300)})` : ''}; it is not installed.`);
     const plan = planInstall(entry.server, registry, choice);
     let server: PlannedServer;
+    let bundle: PreparedInstall['bundle'];
     if (plan.kind === 'mcpb') {
-      const bytes = await downloadVerified(plan.url, plan.sha256, this.options.fetch);
+      const contents = readBundle(await downloadVerified(plan.url, plan.sha256, this.options.fetch));
       const folder = join(this.options.dataDir, 'mcpb', plan.serverName);
-      const { launch, description } = await unpackBundle(bytes, folder);
-      server = planBundleLaunch(plan, launch, folder, description ?? entry.server.description);
+      server = planBundleLaunch(plan, contents.launch, folder, contents.description ?? entry.server.description);
+      bundle = { contents, folder };
     } else server = plan;
     if (entry.meta?.status === 'deprecated') server.warnings.unshift(`${name} ${entry.server.version} is deprecated${entry.meta.statusMessage ? `: ${entry.meta.statusMessage.slice(0, 300)}` : ''}.`);
-    return { entry, freshness, plan: server };
+    return { entry, freshness, plan: server, ...(bundle ? { bundle } : {}) };
   }
 
   /** What installing would save, for the user to confirm; nothing is saved or started. */
@@ -121,6 +126,11 @@ export class McpRegistry {
   async install(request: InstallRequest, saver: ServerSaver): Promise<{ snapshot: ServerSnapshot; preview: InstallPreview }> {
     const prepared = await this.prepareInstall(request.name, request.choice, request);
     const config = McpServerConfig.parse(prepared.plan.config);
+    // Checked before a bundle's files are written: a refused install changes nothing on disk,
+    // least of all the folder of a server already saved under this name.
+    if (saver.list().some((saved) => saved.config.name === config.name)) throw new AppError('AlreadyExists', `A server named "${config.name}" already exists: install under another name (--name).`);
+    if (config.transport === 'stdio' && request.confirmedLaunchLine !== launchOf(config)) throw launchConfirmationRequired([launchOf(config)]);
+    if (prepared.bundle) await writeBundle(prepared.bundle.contents, prepared.bundle.folder);
     const snapshot = await saver.save({ config, confirmedLaunchLine: request.confirmedLaunchLine }, { requireLaunchConfirmation: true });
     await this.recordInstall(snapshot.config.name, { ...prepared.plan.origin, launch: launchOf(snapshot.config) });
     return { snapshot, preview: { entry: prepared.entry, freshness: prepared.freshness, serverName: config.name, transport: config.transport, launch: launchOf(config), warnings: prepared.plan.warnings } };

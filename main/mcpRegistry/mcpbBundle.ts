@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AppError, reasonOf } from '../../shared/errors';
 import { readBoundedStream } from '../platform/readBounded';
 import type { McpbLaunch } from './installPlan';
-import { readZip } from './zipArchive';
+import { readZip, type ZipEntry } from './zipArchive';
 
 /** The most a bundle download may be, and what it may unpack to. */
 export const MCPB_DOWNLOAD_LIMIT = { maxBytes: 256 * 1024 * 1024, what: 'an mcpb bundle' };
@@ -48,12 +48,14 @@ export async function downloadVerified(url: string, sha256: string, fetchImpl: F
   return bytes;
 }
 
-/**
- * Unpacks a verified bundle into `folder` (replacing an earlier unpack of the same bundle) and
- * reads its manifest's `server.mcp_config`. The files are written to a temporary folder first,
- * so a bundle that fails half-way leaves nothing behind.
- */
-export async function unpackBundle(bytes: Buffer, folder: string): Promise<{ launch: McpbLaunch; description?: string }> {
+export interface ReadBundle {
+  entries: ZipEntry[];
+  launch: McpbLaunch;
+  description?: string;
+}
+
+/** Reads a verified bundle in memory (bounded) and its manifest's `server.mcp_config`; writes nothing. */
+export function readBundle(bytes: Buffer): ReadBundle {
   const entries = readZip(bytes, UNPACK_LIMITS);
   const manifestEntry = entries.find((entry) => entry.path === 'manifest.json');
   if (!manifestEntry) throw new AppError('InvalidInput', 'The bundle has no manifest.json at its top level.');
@@ -63,11 +65,20 @@ export async function unpackBundle(bytes: Buffer, folder: string): Promise<{ lau
   } catch (error) {
     throw new AppError('InvalidInput', `The bundle's manifest.json has no usable server.mcp_config: ${reasonOf(error).slice(0, 300)}`);
   }
+  const { mcp_config: config } = manifest.server;
+  return { entries, launch: { command: config.command, args: config.args, env: config.env }, description: manifest.description };
+}
+
+/**
+ * Unpacks a read bundle into `folder`, replacing an earlier unpack of the same server. The files
+ * are written to a temporary folder first, so a bundle that fails half-way leaves nothing behind.
+ */
+export async function writeBundle(bundle: ReadBundle, folder: string): Promise<void> {
   const temp = `${folder}.unpacking-${process.pid}`;
   await rm(temp, { recursive: true, force: true });
   await mkdir(temp, { recursive: true, mode: 0o700 });
   try {
-    for (const entry of entries) {
+    for (const entry of bundle.entries) {
       const target = join(temp, entry.path);
       if (entry.directory) {
         await mkdir(target, { recursive: true, mode: 0o700 });
@@ -85,6 +96,4 @@ export async function unpackBundle(bytes: Buffer, folder: string): Promise<{ lau
     await rm(temp, { recursive: true, force: true });
     throw error;
   }
-  const { mcp_config: config } = manifest.server;
-  return { launch: { command: config.command, args: config.args, env: config.env }, description: manifest.description };
 }

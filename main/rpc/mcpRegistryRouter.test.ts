@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -55,6 +55,8 @@ describe('mcpRegistry.install', () => {
       const refused = await rpc.mcpRegistry.install({ ...request, confirmedLaunchLine }).catch((error: unknown) => (error as { cause?: unknown }).cause);
       expect(refused).toMatchObject({ code: 'PolicyDenied', step: CONFIRM_LAUNCH_STEP, details: [preview.launch] });
       expect(core.mcp.list()).toEqual([]);
+      // Nothing of the bundle is written before its launch is confirmed.
+      expect(existsSync(folder)).toBe(false);
     }
 
     const installed = await rpc.mcpRegistry.install({ ...request, confirmedLaunchLine: preview.launch });
@@ -63,5 +65,11 @@ describe('mcpRegistry.install', () => {
     expect(await core.mcpRegistry.installed()).toEqual({ bundled: { registry: registry.url, name: NAME, version: '0.1.0', kind: 'mcpb', identifier: expect.stringMatching(/\/b\.mcpb$/), launch: preview.launch } });
     expect(await rpc.mcpRegistry.updates()).toEqual([]);
     expect(existsSync(join(folder, 'index.cjs'))).toBe(true);
+
+    // Installing again under the same name is refused before the running server's files are touched.
+    writeFileSync(join(folder, 'marker'), 'still here');
+    const again = await rpc.mcpRegistry.install({ ...request, confirmedLaunchLine: preview.launch }).catch((error: unknown) => (error as { cause?: unknown }).cause);
+    expect(again).toMatchObject({ code: 'AlreadyExists', message: 'A server named "bundled" already exists: install under another name (--name).' });
+    expect(readFileSync(join(folder, 'marker'), 'utf8')).toBe('still here');
   }, 60_000);
 });
