@@ -14,6 +14,7 @@ const github: RegistryEntry = {
     description: 'Issues and pull requests',
     version: '2.0.0',
     repository: { url: 'https://github.com/example/github-mcp', source: 'github' },
+    icons: [{ src: 'data:image/png;base64,iVBORw0KGgo=', theme: 'sepia' }],
     packages: [{ registryType: 'npm', identifier: '@example/github-mcp', version: '2.0.0', transport: { type: 'stdio' }, environmentVariables: [{ name: 'GITHUB_TOKEN', isRequired: true, isSecret: true, description: 'A token' }] }],
   },
   meta: { status: 'deprecated', statusMessage: 'Use io.github.example/github2', isLatest: true },
@@ -51,6 +52,7 @@ describe('DiscoverView', () => {
     const detail = await screen.findByLabelText('Server io.github.example/github');
     expect(within(detail).getByText('This version is deprecated')).toBeInTheDocument();
     expect(within(detail).getByText('Use io.github.example/github2')).toBeInTheDocument();
+    expect(within(detail).getByRole('img', { name: 'Icon of io.github.example/github' })).toHaveAttribute('src', 'data:image/png;base64,iVBORw0KGgo=');
 
     await userEvent.type(within(detail).getByLabelText(/GITHUB_TOKEN/), 'ghp-secret-value');
     await userEvent.click(within(detail).getByRole('button', { name: 'Review and install' }));

@@ -5,11 +5,18 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState, type FormEvent } from 'react';
 import type { InstallPreview, InstallRequest, RegistryEntry, RegistryInput, ServerJson } from '../../../../shared/mcpRegistry';
 import { EmptyState } from '../../components/EmptyState';
+import { McpIconImage } from '../../components/McpIconImage';
+import type { McpIcon } from '../../../../shared/icons';
 import { appErrorOf } from '../../rpc/appError';
 import { useTRPC } from '../../rpc/client';
 import { RegistryUpdatesNotice } from './RegistryUpdatesNotice';
 
 const INSTALLABLE = ['npm', 'pypi', 'oci', 'nuget', 'mcpb'];
+
+/** A server.json's icons as MCP icons (the same shape; a theme other than light or dark is dropped). Shown through the console's guarded icon fetch. */
+function iconsOf(server: ServerJson): McpIcon[] {
+  return (server.icons ?? []).map(({ theme, ...icon }) => (theme === 'light' || theme === 'dark' ? { ...icon, theme } : icon));
+}
 
 /**
  * Find servers in MCP registries and install them: search (the official registry and any added
@@ -198,12 +205,15 @@ function ServerDetail({ name, registry }: { name: string; registry: string }) {
     <Paper withBorder p="md" radius="md" aria-label={`Server ${s.name}`}>
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start">
-          <div>
-            <Title order={3}>{s.title ?? s.name}</Title>
-            <Text size="xs" c="dimmed">
-              {s.name}
-            </Text>
-          </div>
+          <Group gap="sm" align="flex-start" wrap="nowrap">
+            <McpIconImage icons={iconsOf(s)} size={32} label={`Icon of ${s.name}`} />
+            <div>
+              <Title order={3}>{s.title ?? s.name}</Title>
+              <Text size="xs" c="dimmed">
+                {s.name}
+              </Text>
+            </div>
+          </Group>
           <Select
             aria-label="Version"
             data={versions.versions.map((v) => ({ value: v.server.version, label: `${v.server.version}${v.meta?.isLatest ? ' (latest)' : ''}${v.meta?.status && v.meta.status !== 'active' ? ` — ${v.meta.status}` : ''}` }))}
