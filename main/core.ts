@@ -18,6 +18,7 @@ import type { KubeSession } from './kube/KubeSession';
 import { mcpToolEntry } from './mcp/McpToolSource';
 import { McpSourceKind } from './mcp/mcpSourceKind';
 import { McpAppHost } from './apps/McpAppHost';
+import { McpRegistry } from './mcpRegistry/McpRegistry';
 import { McpService } from './mcp/McpService';
 import type { PlaceholderContext } from './resources/commandPlaceholders';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
@@ -90,6 +91,8 @@ export interface Core {
   readonly logger: Logger;
   readonly system: SystemService;
   readonly mcp: McpService;
+  /** MCP registries: search, server.json, install plans, installs remembered for the newer-version notice. */
+  readonly mcpRegistry: McpRegistry;
   readonly a2a: A2aAgentService;
   readonly a2aSkills: A2aCatalogSync;
   /** Conversation turns: each one call of the agent's turn entry through the pipeline. */
@@ -371,6 +374,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     logger,
     system,
     mcp,
+    mcpRegistry: new McpRegistry({ dataDir: deps.dataDir }),
     a2a,
     a2aSkills,
     a2aTurns,

@@ -14,6 +14,7 @@ import { historyRouter } from './historyRouter';
 import { createKubeRouter } from './kubeRouter';
 import { httpRouter } from './httpRouter';
 import { lockRouter } from './lockRouter';
+import { mcpRegistryRouter } from './mcpRegistryRouter';
 import { mcpRouter } from './mcpRouter';
 import { metricsRouter } from './metricsRouter';
 import { oauthRouter } from './oauthRouter';
@@ -26,6 +27,7 @@ import { createCallerFactory, router } from './trpc';
 export const appRouter = router({
   system: systemRouter,
   mcp: mcpRouter,
+  mcpRegistry: mcpRegistryRouter,
   tools: toolsRouter,
   agentTools: agentToolsRouter,
   a2a: a2aRouter,

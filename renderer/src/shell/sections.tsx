@@ -1,4 +1,4 @@
-import { IconArrowsExchange, IconArrowsRightLeft, IconChartLine, IconFlask, IconMessageChatbot, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
+import { IconArrowsExchange, IconArrowsRightLeft, IconChartLine, IconCompass, IconFlask, IconMessageChatbot, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import { ServersView } from '../features/servers/ServersView';
 import { ApprovalsBadge } from '../features/approvals/ApprovalsBadge';
@@ -6,6 +6,7 @@ import type { SectionId } from './sectionIds';
 
 // The first view (Servers) is in the entry chunk; every other section is fetched when first
 // opened, so the console is interactive before the code of charts, editors and forms arrives.
+const DiscoverView = lazy(() => import('../features/discover/DiscoverView').then((m) => ({ default: m.DiscoverView })));
 const AgentsView = lazy(() => import('../features/agents/AgentsView').then((m) => ({ default: m.AgentsView })));
 const GrpcView = lazy(() => import('../features/grpc/GrpcView').then((m) => ({ default: m.GrpcView })));
 const ToolsView = lazy(() => import('../features/tools/ToolsView').then((m) => ({ default: m.ToolsView })));
@@ -36,6 +37,7 @@ export interface Section {
 /** Every id of sectionIds.ts, in its order (sections.test.ts checks): each feature adds itself there and here. */
 export const sections: Section[] = [
   { id: 'servers', label: 'Servers', icon: IconServer2, component: ServersView },
+  { id: 'discover', label: 'Discover', icon: IconCompass, component: DiscoverView },
   { id: 'agents', label: 'Agents', icon: IconRobot, component: AgentsView },
   { id: 'grpc', label: 'gRPC', icon: IconServerBolt, component: GrpcView },
   { id: 'tools', label: 'Tools', icon: IconTool, component: ToolsView },
