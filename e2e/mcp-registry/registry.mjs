@@ -14,6 +14,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureGoBinary, goBinaryPath, toolCacheDir } from '../support/goModuleBinary.mjs';
 
 const registryDir = path.dirname(fileURLToPath(import.meta.url));
 const MODULE = 'github.com/modelcontextprotocol/registry';
@@ -28,46 +29,16 @@ function buildArgs(out) {
   return ['build', '-trimpath', '-ldflags', `-s -w -X main.Version=${registryVersion()}`, '-o', out, `${MODULE}/cmd/registry`];
 }
 
+const buildSpec = { name: 'mcp-registry', moduleDir: registryDir, binary: 'registry', buildArgs, get cacheDir() { return toolCacheDir('mcp-registry', 'MCP_REGISTRY_CACHE_DIR'); } };
+
 /** Path of the cached binary for go.mod + go.sum + tools.go (it may not exist yet). */
 export function registryBinaryPath() {
-  const h = createHash('sha256');
-  h.update(`${process.platform}/${process.arch}\0${buildArgs('OUT').join(' ')}\0`);
-  for (const f of ['go.mod', 'go.sum', 'tools.go']) h.update(fs.readFileSync(path.join(registryDir, f)));
-  const root = process.env.MCP_REGISTRY_CACHE_DIR || path.join(os.homedir(), '.cache', 'tooldeck', 'mcp-registry');
-  return path.join(root, h.digest('hex'), 'registry');
+  return goBinaryPath(buildSpec);
 }
 
 /** Builds the registry server unless cached (about 30 s with a warm module cache); resolves to its path. Concurrent callers share one build. */
-export async function ensureRegistry({ log = (s) => process.stderr.write(s) } = {}) {
-  const bin = registryBinaryPath();
-  if (fs.existsSync(bin)) return bin;
-  fs.mkdirSync(path.dirname(bin), { recursive: true });
-  const lock = `${bin}.lock`;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch (e) {
-      if (e.code !== 'EEXIST') throw e;
-      if (Date.now() - fs.statSync(lock).mtimeMs > 15 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
-      await new Promise((r) => setTimeout(r, 1_000));
-      if (fs.existsSync(bin)) return bin;
-    }
-  }
-  try {
-    if (fs.existsSync(bin)) return bin;
-    const tmp = `${bin}.tmp-${process.pid}`;
-    log(`mcp-registry: building ${registryVersion()} from its Go module into ${bin}\n`);
-    const child = spawn('go', buildArgs(tmp), { cwd: registryDir, env: { ...process.env, CGO_ENABLED: '0', GOFLAGS: [process.env.GOFLAGS, '-mod=mod'].filter(Boolean).join(' ') }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => log(String(d)));
-    child.stderr.on('data', (d) => log(String(d)));
-    const [code] = await once(child, 'close');
-    if (code !== 0) throw new Error(`mcp-registry: go build failed (exit ${code})`);
-    fs.renameSync(tmp, bin);
-    return bin;
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
+export function ensureRegistry(options = {}) {
+  return ensureGoBinary(buildSpec, { ...options, what: registryVersion() });
 }
 
 export async function freePort() {
