@@ -1,8 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../peers/mcp/everything';
 
 /**
  * A private RabbitMQ node for one test file (Debian's `rabbitmq-server`): its own node name, AMQP,
@@ -26,17 +27,6 @@ const EPMD = ['/usr/bin/epmd', '/usr/lib/erlang/bin/epmd'].find((path) => exists
 
 export function rabbitMqInstalled(): boolean {
   return existsSync(join(BIN, 'rabbitmq-server'));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {
