@@ -91,7 +91,7 @@ describe('resources router', { timeout: 60_000 }, () => {
     const statuses = await rpc().statuses();
     expect(statuses.toolPermissions[0]).toMatchObject({ name: 'everything-changes-need-approval', enforced: true, registryToolRef: 'mcp:everything.*' });
     const schemas = await rpc().schemas();
-    expect(schemas.kinds.map((k) => k.kind)).toEqual(['McpServer', 'Tool', 'ToolPermission', 'LanguageTool', 'LanguageAgent', 'ClawDescriptor', 'ClawPod']);
+    expect(schemas.kinds.map((k) => k.kind)).toEqual(['McpServer', 'Tool', 'ToolPermission', 'LanguageTool', 'LanguageAgent', 'ClawDescriptor', 'ClawPod', 'EvalSuite']);
     expect(schemas.document.properties?.kind?.enum).toEqual(['McpServer', 'Tool', 'ToolPermission', 'LanguageTool', 'LanguageAgent']);
     await rpc().delete({ path: 'agent.yaml', expectedVersion: edited.version! });
     expect((await rpc().files()).files.map((f) => f.path)).not.toContain('agent.yaml');
