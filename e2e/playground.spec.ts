@@ -10,8 +10,9 @@ import { cliPath, startTooldeckServer, type TooldeckServer } from './support/too
 
 /**
  * The Playground against the real console (`tooldeck serve` with the seeded example workspace,
- * whose pod grants agent `assistant` everything's get-sum) and aimock as the model: a message sent
- * with Enter, the tool card and the answer, then Save as eval case and the saved case run in Evals.
+ * whose pod grants agent `assistant` everything's get-sum and echo) and aimock as the models: a
+ * message sent with Enter to two models side by side, their tool cards and answers, then Save as
+ * eval case (the first model's turn) and the saved case run in Evals.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -34,17 +35,24 @@ test('send a message with Enter, see the tool card and the answer, save the turn
   await expect(page.getByRole('listitem', { name: 'everything' })).toContainText('Connected', { timeout: 30_000 });
   await openSection(page, 'Playground');
 
-  await page.getByRole('combobox', { name: 'Model' }).fill('mock/right');
+  await page.getByRole('combobox', { name: 'Model', exact: true }).fill('mock/right');
+  // A second model answers the same prompt side by side.
+  const compare = page.getByRole('combobox', { name: 'Compare with' });
+  await compare.fill('mock/wrong');
+  await compare.press('Enter');
   await page.getByRole('combobox', { name: 'Agent' }).click();
   await page.getByRole('option', { name: 'assistant' }).click();
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('Please add 2 and 40');
   await message.press('Enter');
 
-  const card = page.getByLabel('Tool call everything_get-sum');
-  await expect(card).toContainText('The sum of 2 and 40 is 42.');
-  await expect(page.getByLabel('Answer')).toContainText('The sum is 42.');
-  await expect(page.getByLabel('Answer')).toContainText('22 prompt + 14 completion tokens');
+  const right = page.getByLabel('Turn of mock/right');
+  await expect(right.getByLabel('Tool call everything_get-sum')).toContainText('The sum of 2 and 40 is 42.');
+  await expect(right.getByLabel('Answer')).toContainText('The sum is 42.');
+  await expect(right.getByLabel('Answer')).toContainText('22 prompt + 14 completion tokens');
+  const wrong = page.getByLabel('Turn of mock/wrong');
+  await expect(wrong.getByLabel('Tool call everything_echo')).toContainText('Echo: 2 + 40');
+  await expect(wrong.getByLabel('Answer')).toContainText('I echoed it.');
   await expect(message).toHaveValue('');
   await page.screenshot({ path: test.info().outputPath('playground.png'), fullPage: true, animations: 'disabled' });
 

@@ -30,6 +30,7 @@ export interface PlaygroundTurnInput {
 }
 
 export type PlaygroundEvent =
+  | { type: 'progress'; line: string }
   | { type: 'round'; round: TracedRound }
   | { type: 'answer'; answer?: string; turn: MediatedTurn; latency_ms: number; tokens: { prompt: number; completion: number } };
 
@@ -87,6 +88,8 @@ export class Playground {
       execute: input.execute !== false,
       continuity: false,
       onRound: (round) => emit({ type: 'round', round }),
+      // `managed tool round 2 executing everything_echo`: what the turn waits on (a model, a tool, a person's approval).
+      onProgress: (line) => emit({ type: 'progress', line }),
       ...(signal ? { signal } : {}),
     });
     const answer = format.answerText(response);
