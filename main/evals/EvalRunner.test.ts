@@ -172,3 +172,29 @@ describe('under policy', { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe('the playground asks inline', { timeout: 60_000 }, () => {
+  it('a call policy holds for approval shows in the turn and waits: approved it runs, denied it ends as denied', async () => {
+    const workspace = core.resources.workspace;
+    await workspace.save({ path: 'ask-sums.yaml', expectedVersion: null, text: 'apiVersion: orloj.dev/v1\nkind: ToolPermission\nmetadata:\n  name: ask-sums\nspec:\n  tool_ref: everything--get-sum\n  operation_rules:\n    - {operation_class: "*", verdict: approval_required}\n' });
+    try {
+      await vi.waitFor(() => expect(core.resources.permissions().some((permission) => permission.name === 'ask-sums')).toBe(true), { timeout: 20_000 });
+      for (const approve of [true, false]) {
+        const events: PlaygroundEvent[] = [];
+        await core.playground.turn({ model: 'mock/right', tools: ['mcp:everything.get-sum'], messages: [{ role: 'user', content: 'Please add 2 and 40' }], conversationId: `ask-${approve}` }, (event) => {
+          events.push(event);
+          if (event.type === 'approval') core.playground.decide(event.id, approve);
+        });
+        const asked = events.find((event) => event.type === 'approval');
+        expect(asked).toMatchObject({ tool: 'mcp:everything.get-sum', arguments: { a: 2, b: 40 }, reasons: [expect.stringContaining('ask-sums')] });
+        const call = events.flatMap((event) => (event.type === 'round' ? event.round.tool_calls : []))[0]!;
+        expect(call.status).toBe(approve ? 'ok' : 'error');
+        expect(core.history.get(call.record_id!)).toMatchObject({ via: 'playground', status: approve ? 'ok' : 'denied' });
+      }
+      // Nothing waits in the approvals book: the playground decided inline.
+      expect(() => core.playground.decide('00000000-0000-4000-8000-000000000000', true)).toThrow('no longer waiting');
+    } finally {
+      await workspace.delete({ path: 'ask-sums.yaml', expectedVersion: workspace.read('ask-sums.yaml').version ?? undefined });
+    }
+  });
+});

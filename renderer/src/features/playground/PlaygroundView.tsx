@@ -29,9 +29,18 @@ interface Round {
 }
 
 /** One model's side of a turn: the rounds as they finish, what it waits on, then the answer. */
+/** A call the turn holds until the operator decides (policy said approval_required). */
+interface HeldCall {
+  id: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  reasons: string[];
+}
+
 interface ModelTurn {
   model: string;
   rounds: Round[];
+  held?: HeldCall[];
   running: boolean;
   progress?: string;
   answer?: string;
@@ -51,6 +60,8 @@ const MAX_MODELS = 4;
 
 type TurnEvent =
   | { type: 'progress'; line: string }
+  | ({ type: 'approval' } & HeldCall)
+  | { type: 'decided'; id: string; approved: boolean }
   | { type: 'round'; round: Round }
   | { type: 'answer'; answer?: string; latency_ms: number; tokens: { prompt: number; completion: number } }
   | { type: 'failed'; error: AppErrorShape };
@@ -106,6 +117,8 @@ export function PlaygroundView() {
           onData(data) {
             const event = data as TurnEvent;
             if (event.type === 'progress') update(index, (side) => ({ ...side, progress: event.line }));
+            else if (event.type === 'approval') update(index, (side) => ({ ...side, held: [...(side.held ?? []), { id: event.id, tool: event.tool, arguments: event.arguments, reasons: event.reasons }] }));
+            else if (event.type === 'decided') update(index, (side) => ({ ...side, held: (side.held ?? []).filter((call) => call.id !== event.id) }));
             else if (event.type === 'round') update(index, (side) => ({ ...side, rounds: [...side.rounds, event.round] }));
             else if (event.type === 'answer') end({ answer: event.answer ?? '', latencyMs: event.latency_ms, tokens: event.tokens });
             else end({ error: event.error.message });
@@ -204,6 +217,9 @@ function SideView({ side, labelled }: { side: ModelTurn; labelled: boolean }) {
         </Code>
       )}
       {side.rounds.flatMap((round) => round.tool_calls.map((call, index) => <ToolCard key={`${round.round}-${index}`} call={call} />))}
+      {(side.held ?? []).map((call) => (
+        <HeldCallCard key={call.id} call={call} />
+      ))}
       {side.running && (
         <Group gap="xs" wrap="nowrap">
           <Loader size="xs" />
@@ -270,6 +286,41 @@ function ToolCard({ call }: { call: CallCard }) {
       <Code block style={{ maxHeight: 160, overflow: 'auto', whiteSpace: 'pre-wrap' }}>
         {call.result}
       </Code>
+    </Paper>
+  );
+}
+
+/** A call policy holds for approval, asked inline: the tool, its exact arguments, the rule's reason, Approve or Deny. */
+function HeldCallCard({ call }: { call: HeldCall }) {
+  const trpc = useTRPC();
+  const decide = useMutation(trpc.playground.decide.mutationOptions());
+  return (
+    <Paper withBorder p="xs" radius="sm" bg="var(--mantine-color-orange-light)" aria-label={`Approve ${call.tool}`}>
+      <Group justify="space-between" mb={4}>
+        <Code>{call.tool}</Code>
+        <Badge size="xs" color="orange">
+          approval required
+        </Badge>
+      </Group>
+      {call.reasons.map((reason) => (
+        <Text key={reason} size="xs">
+          {reason}
+        </Text>
+      ))}
+      <JsonTree value={call.arguments} label="Arguments" expandDepth={2} />
+      {decide.error && (
+        <Text size="xs" c="red">
+          {appErrorOf(decide.error).message}
+        </Text>
+      )}
+      <Group gap="xs" mt={6}>
+        <Button size="xs" color="green" loading={decide.isPending && decide.variables?.approve === true} onClick={() => decide.mutate({ id: call.id, approve: true })}>
+          Approve
+        </Button>
+        <Button size="xs" color="red" variant="light" loading={decide.isPending && decide.variables?.approve === false} onClick={() => decide.mutate({ id: call.id, approve: false })}>
+          Deny
+        </Button>
+      </Group>
     </Paper>
   );
 }
