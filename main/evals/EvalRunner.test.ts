@@ -13,6 +13,7 @@ import { NOT_EXECUTED } from '../mediation/Mediation';
 import { prepareEval, runEvalSuite, type EvalRunnerDeps } from './EvalRunner';
 import { Evals } from './Evals';
 import type { PlaygroundEvent } from './Playground';
+import { listProviderModels } from './providerModels';
 import { startScriptedModels } from './testing/scriptedModels';
 
 /** Eval suites through the mediation engine against real parts: server-everything and aimock (OpenAI and Anthropic formats). */
@@ -196,5 +197,33 @@ describe('the playground asks inline', { timeout: 60_000 }, () => {
     } finally {
       await workspace.delete({ path: 'ask-sums.yaml', expectedVersion: workspace.read('ask-sums.yaml').version ?? undefined });
     }
+  });
+});
+
+describe('evals never wait for a person', { timeout: 60_000 }, () => {
+  it('a call policy holds for approval is refused at once, saying why; with execute: false nothing is asked', async () => {
+    const workspace = core.resources.workspace;
+    await workspace.save({ path: 'ask-evals.yaml', expectedVersion: null, text: 'apiVersion: orloj.dev/v1\nkind: ToolPermission\nmetadata:\n  name: ask-evals\nspec:\n  tool_ref: everything--get-sum\n  operation_rules:\n    - {operation_class: "*", verdict: approval_required}\n' });
+    try {
+      await vi.waitFor(() => expect(core.resources.permissions().some((permission) => permission.name === 'ask-evals')).toBe(true), { timeout: 20_000 });
+      const picked = EvalSuite.parse({ name: 'held sums', tools: ['mcp:everything.get-sum'], cases: [{ name: 'adds', prompt: 'Please add 2 and 40', expect: { toolCalls: [{ tool: 'get-sum' }] } }] });
+      const report = await runEvalSuite(deps, picked, { models: ['mock/right'] });
+      const call = report.cases[0]!.runs[0]!.tool_calls[0]!;
+      expect(call.status).toBe('error');
+      expect(call.result).toContain('an eval does not wait for a person');
+      expect((await core.approvals.list()).filter((approval) => approval.status.phase === 'Pending')).toEqual([]);
+      expect((await runEvalSuite(deps, picked, { models: ['mock/right'], execute: false })).cases[0]!.passed).toBe(true);
+    } finally {
+      await workspace.delete({ path: 'ask-evals.yaml', expectedVersion: workspace.read('ask-evals.yaml').version ?? undefined });
+    }
+  });
+});
+
+describe('the model pickers', { timeout: 60_000 }, () => {
+  it('offer each provider’s listed models; a provider that lists none says why', async () => {
+    const lists = await listProviderModels({ providers: async () => [...(await core.gateway.providers.list()), { name: 'gone', format: 'openai', baseUrl: 'http://127.0.0.1:9/v1' }], apiKey: (name) => core.gateway.providers.apiKey(name) });
+    expect(lists.find((item) => item.provider === 'mock')!.models).toEqual(expect.arrayContaining(['right', 'wrong']));
+    expect(lists.find((item) => item.provider === 'claude')!.models).toEqual(expect.arrayContaining(['right']));
+    expect(lists.find((item) => item.provider === 'gone')).toMatchObject({ models: [], error: expect.stringContaining('could not be read') });
   });
 });

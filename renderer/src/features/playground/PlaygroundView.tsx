@@ -8,6 +8,7 @@ import { formatDuration } from '../../components/format';
 import { JsonTree } from '../../components/JsonTree';
 import { appErrorOf } from '../../rpc/appError';
 import { useTRPC, useTRPCClient } from '../../rpc/client';
+import { useModelSuggestions } from '../evals/useEvals';
 import { useNavigate } from '../../shell/useSection';
 
 /** A tool call of a round, as the mediation engine traces it. */
@@ -77,6 +78,7 @@ export function PlaygroundView() {
   const client = useTRPCClient();
   const providers = useQuery(trpc.evals.providers.queryOptions());
   const agents = useQuery(trpc.playground.agents.queryOptions());
+  const suggestions = useModelSuggestions();
   const [model, setModel] = useState('');
   const [compare, setCompare] = useState<string[]>([]);
   const [agent, setAgent] = useState<string | null>(null);
@@ -148,8 +150,8 @@ export function PlaygroundView() {
       </div>
       <Paper withBorder p="md" radius="md" component="section" aria-label="Model and tools">
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <Autocomplete label="Model" placeholder="provider/model" description={providers.data?.length ? `providers: ${providers.data.map((item) => item.name).join(', ')}` : 'add a provider first: tooldeck providers add'} data={(providers.data ?? []).map((item) => `${item.name}/`)} value={model} onChange={setModel} w={260} />
-          <TagsInput label="Compare with" description={`up to ${MAX_MODELS - 1} more models, side by side`} placeholder="provider/model" data={(providers.data ?? []).map((item) => `${item.name}/`)} value={compare} onChange={setCompare} maxTags={MAX_MODELS - 1} w={260} />
+          <Autocomplete label="Model" placeholder="provider/model" description={providers.data?.length ? `providers: ${providers.data.map((item) => item.name).join(', ')}` : 'add a provider first: tooldeck providers add'} data={suggestions} value={model} onChange={setModel} w={260} />
+          <TagsInput label="Compare with" description={`up to ${MAX_MODELS - 1} more models, side by side`} placeholder="provider/model" data={suggestions} value={compare} onChange={setCompare} maxTags={MAX_MODELS - 1} w={260} />
           <Select label="Agent" description="its grants are the tools" placeholder="an agent of the workspace" data={agents.data ?? []} value={agent} onChange={setAgent} clearable searchable w={220} />
           <TagsInput label="Registry tools" description="or hand-picked entries (these win)" placeholder="mcp:everything.echo" value={tools} onChange={setTools} style={{ flex: 1, minWidth: 240 }} />
           <Switch label="Execute tools" checked={execute} onChange={(event) => setExecute(event.currentTarget.checked)} mb={8} />
