@@ -24,7 +24,7 @@ const mainPatterns = [
 ];
 
 /** The domain folders of main/ (docs/architecture.md): everything but core.ts, rpc/ and testing/. */
-const mainDomainFolders = ['mcp', 'a2a', 'grpc', 'http', 'registry', 'lock', 'collections', 'resources', 'kube', 'store', 'metrics', 'apps', 'settings', 'reconcile', 'platform', 'system', 'approvals', 'gateway', 'mediation', 'evals'];
+const mainDomainFolders = ['mcp', 'a2a', 'grpc', 'http', 'registry', 'lock', 'collections', 'resources', 'kube', 'store', 'metrics', 'apps', 'settings', 'reconcile', 'platform', 'system', 'approvals', 'gateway', 'mediation', 'evals', 'bus', 'mcpRegistry'];
 const domainPatterns = [
   { regex: '^(\\.{1,2}/)+core(\\.ts)?$', message: 'A domain folder of main/ never imports main/core.ts: take the services you use as explicit dependencies.' },
   { regex: '^(\\.{1,2}/)+rpc(/|$)', message: 'A domain folder of main/ never imports main/rpc/: the tRPC routers call the domain, not the other way.' },

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ApprovalBook } from '../main/approvals/ApprovalBook';
 import { freePort } from './peers/mcp/everything';
 import { expect, openSection, test } from './support/fixtures';
+import { createCredential, startGatewayInUi } from './support/gatewayUi';
 import { startTooldeckServer, type TooldeckServer } from './support/tooldeckServer';
 
 /**
@@ -31,19 +32,6 @@ async function connectAgent(url: string, credential: string): Promise<Client> {
   return client;
 }
 
-async function createCredential(page: import('@playwright/test').Page, name: string): Promise<string> {
-  await page.getByRole('button', { name: 'New credential' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'New agent credential' });
-  await dialog.getByRole('combobox', { name: 'Agent name' }).fill(name);
-  await dialog.getByRole('button', { name: 'Create credential' }).click();
-  const shown = page.getByRole('dialog', { name: `Credential for ${name}` });
-  const credential = (await shown.getByLabel('New credential').textContent())!.trim();
-  expect(credential).toMatch(new RegExp(`^${name}:[A-Za-z0-9_-]{43}$`));
-  await shown.getByRole('button', { name: 'Done' }).click();
-  await expect(shown).toBeHidden();
-  return credential;
-}
-
 test('start the gateway, create a credential, and watch an agent’s call to everything.echo arrive live', async ({ page }) => {
   await page.goto(console_.url);
   await openSection(page, 'Gateway');
@@ -51,10 +39,7 @@ test('start the gateway, create a credential, and watch an agent’s call to eve
   await expect(page.getByRole('heading', { name: 'The gateway is off' })).toBeVisible();
 
   const port = await freePort();
-  await page.getByRole('textbox', { name: 'Port' }).fill(String(port));
-  await page.getByRole('switch', { name: /Serve the gateway/ }).click();
-  const url = `http://127.0.0.1:${port}/mcp`;
-  await expect(page.getByLabel('Gateway URL', { exact: true })).toHaveText(url);
+  const url = await startGatewayInUi(page, port);
   await expect(page.getByRole('heading', { name: 'No calls yet' })).toBeVisible();
 
   const credential = await createCredential(page, 'reader');

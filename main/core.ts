@@ -18,6 +18,7 @@ import type { KubeSession } from './kube/KubeSession';
 import { mcpToolEntry } from './mcp/McpToolSource';
 import { McpSourceKind } from './mcp/mcpSourceKind';
 import { McpAppHost } from './apps/McpAppHost';
+import { McpRegistry } from './mcpRegistry/McpRegistry';
 import { McpService } from './mcp/McpService';
 import type { PlaceholderContext } from './resources/commandPlaceholders';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
@@ -52,6 +53,7 @@ import type { EvalSuite } from '../shared/evals';
 import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
+import { BusBridge } from './bus/BusBridge';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
 export interface CoreDeps {
@@ -89,6 +91,8 @@ export interface Core {
   readonly logger: Logger;
   readonly system: SystemService;
   readonly mcp: McpService;
+  /** MCP registries: search, server.json, install plans, installs remembered for the newer-version notice. */
+  readonly mcpRegistry: McpRegistry;
   readonly a2a: A2aAgentService;
   readonly a2aSkills: A2aCatalogSync;
   /** Conversation turns: each one call of the agent's turn entry through the pipeline. */
@@ -140,6 +144,8 @@ export interface Core {
   readonly evals: Evals;
   /** A conversation with a model over a tool set on the same engine; turns saved as eval cases. */
   readonly playground: Playground;
+  /** The RockBot MCP bridge on RabbitMQ: RockBot agents' tool calls through the pipeline; started on demand. */
+  readonly bus: BusBridge;
   close(): Promise<void>;
 }
 
@@ -359,6 +365,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       save: (input) => resources.workspace.save(input),
     },
   });
+  const bus = new BusBridge({ invoke: (request) => pipeline.invoke(request), entries: () => catalog.list(), onToolsChanged: (listener) => catalog.onChange(() => listener()), approvals, logger });
 
   return {
     deps,
@@ -367,6 +374,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     logger,
     system,
     mcp,
+    mcpRegistry: new McpRegistry({ dataDir: deps.dataDir }),
     a2a,
     a2aSkills,
     a2aTurns,
@@ -398,8 +406,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     gateway,
     evals,
     playground,
+    bus,
     async close() {
       evals.close();
+      // The bus bridge hands back the requests it still runs (another bridge takes them).
+      await bus.stop();
       // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
       await gateway.close();
       await approvals.close();

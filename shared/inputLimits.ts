@@ -27,6 +27,8 @@ export const INPUT_LIMITS = {
   serversFile: { maxBytes: 4 * MIB, what: 'a servers file' },
   /** `--ca`, `--cert`, `--key` of gRPC targets. */
   pemFile: { maxBytes: MIB, what: 'a PEM file' },
+  /** Clawdapus cllama's `providers.json`, imported by `tooldeck providers import` or in the console. */
+  providersFile: { maxBytes: MIB, what: 'a providers file' },
   /** `--kubeconfig`. */
   kubeconfig: { maxBytes: 4 * MIB, what: 'a kubeconfig' },
 } as const satisfies Record<string, InputLimit>;

@@ -28,19 +28,23 @@ const resources: CommandModule = async () => (await import('./commands/resources
 const lock: CommandModule = async () => (await import('./commands/lock')).registerLock;
 const lint: CommandModule = async () => (await import('./commands/lint')).registerLint;
 const gateway: CommandModule = async () => (await import('./commands/gateway')).registerGateway;
+const bus: CommandModule = async () => (await import('./commands/bus')).registerBus;
 const approvals: CommandModule = async () => (await import('./commands/approvals')).registerApprovals;
 const providers: CommandModule = async () => (await import('./commands/providers')).registerProviders;
 const evalSuites: CommandModule = async () => (await import('./commands/eval')).registerEval;
+const registry: CommandModule = async () => (await import('./commands/registry')).registerRegistry;
 
 /** Every command module, in the order `tooldeck --help` lists their commands. */
-const COMMAND_MODULES: readonly CommandModule[] = [info, serve, gateway, approvals, providers, evalSuites, mcp, grpc, call, search, compile, a2a, kube, operator, history, run, resources, lock, lint];
+const COMMAND_MODULES: readonly CommandModule[] = [info, serve, gateway, bus, approvals, providers, evalSuites, mcp, registry, grpc, call, search, compile, a2a, kube, operator, history, run, resources, lock, lint];
 
 /** The module registering each top-level command (program.test.ts checks it against what they register). */
 export const COMMAND_MODULE_OF: Readonly<Record<string, CommandModule>> = {
   info,
   serve,
   gateway,
+  bus,
   mcp,
+  registry,
   grpc,
   call,
   search,
@@ -73,6 +77,15 @@ export function commandModulesFor(argv: readonly string[]): readonly CommandModu
     else if (!word.startsWith('-')) return Object.hasOwn(COMMAND_MODULE_OF, word) ? [COMMAND_MODULE_OF[word]!] : COMMAND_MODULES;
   }
   return argv.length > 0 && argv.every((word) => word === '--version' || word === '-v') ? [] : COMMAND_MODULES;
+}
+
+/** The first word of argv that is not an option (nor --data-dir's value): the command. */
+function commandWordOf(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--data-dir') i++;
+    else if (!argv[i]!.startsWith('-')) return argv[i];
+  }
+  return undefined;
 }
 
 const processIo: CliIo = {
@@ -127,6 +140,9 @@ async function runProgram(program: Command, ctx: CliContext, argv: string[], io:
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run with --help for usage)');
   for (const register of await Promise.all(commandModulesFor(argv).map((load) => load()))) register(program, ctx);
+  // `registry show|install --version V` names a server's version: for that command the program's own
+  // options (--version, --data-dir) are read before the command name only, so the two never meet.
+  if (commandWordOf(argv) === 'registry') program.enablePositionalOptions();
 
   try {
     // An interrupted command is not waited for: whatever it still holds (a connect under way, a

@@ -8,7 +8,7 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Core } from '../../main/core';
 import { appRouter } from '../../main/rpc/router';
 import { SECURITY_HEADERS } from '../common/contentSecurityPolicy';
-import { checkFetchSite, checkHostAndOrigin, declaredBodyTooLarge, DEFAULT_MAX_BODY_BYTES, isLoopbackHost, presentedToken, tokensEqual } from '../../main/platform/requestGuard';
+import { checkFetchSite, checkHostAndOrigin, declaredBodyTooLarge, DEFAULT_MAX_BODY_BYTES, isLoopbackHost, presentedToken, tokensEqual, urlHostFor } from '../../main/platform/requestGuard';
 import { operatorCaller } from '../../shared/caller';
 import { serveToolApprovals, TOOL_APPROVALS_PATH } from './toolApprovalsApi';
 
@@ -115,7 +115,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     server.listen(options.port ?? 0, host, () => resolveListen());
   });
   port = (server.address() as AddressInfo).port;
-  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const urlHost = urlHostFor(host);
   const origin = `http://${urlHost}:${port}`;
 
   return {

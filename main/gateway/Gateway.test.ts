@@ -355,7 +355,9 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     });
 
     it('a flood from one agent gets 429 with Retry-After, and leaves other agents alone', async () => {
-      // The console's own gateway, started as the Gateway section starts it, with a tight rate.
+      // The console's own gateway, started as the Gateway section starts it, with a tight rate
+      // (stopped first: a gateway already running would keep its own rate).
+      await core.gateway.stop();
       const limited = await core.gateway.start({ port: 0, rate: { perSecond: 1, burst: 3 } });
       try {
         const post = (credential: string) =>

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
-import { checkHostAndOrigin, isLoopbackHost } from '../platform/requestGuard';
+import { checkHostAndOrigin, isLoopbackHost, urlHostFor } from '../platform/requestGuard';
 import { writeWebResponse } from '../platform/writeWebResponse';
 import type { Logger } from '../platform/Logger';
 import type { AgentCredentials } from './AgentCredentials';
@@ -95,20 +95,20 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       return session.transport.handleRequest(request, { parsedBody, authInfo: authInfo(agent) });
     }
     const gone = new AbortController();
+    // The session id exists only once initialize is answered: the peer gets it then.
+    const peer = peerFor(agent, '', AbortSignal.any([gone.signal, stopping.signal]));
     // `server` is made below; the transport calls back with the session id only while serving initialize, after that.
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: maxBodyBytes,
       onsessioninitialized: (id) => {
+        peer.sessionId = id;
         sessions.set(id, { agent, transport, server, gone });
         const clientName = (parsedBody as { params?: { clientInfo?: { name?: unknown } } } | undefined)?.params?.clientInfo?.name;
         options.traffic.openSession({ id, agent, era: '2025-11-25', openedAt: Date.now(), ...(typeof clientName === 'string' ? { clientName: clientName.slice(0, 200) } : {}) });
       },
       onsessionclosed: (id) => endSession(id),
     });
-    // The session id exists only once initialize is answered; the peer reads it then.
-    const peer: GatewayPeer = { ...peerFor(agent, '', AbortSignal.any([gone.signal, stopping.signal])) };
-    Object.defineProperty(peer, 'sessionId', { get: () => transport.sessionId ?? '' });
     const server = gatewayServer(options, peer);
     await server.connect(transport);
     const response = await transport.handleRequest(request, { parsedBody, authInfo: authInfo(agent) });
@@ -193,7 +193,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     http.listen(options.port ?? 0, host, () => resolve());
   });
   port = (http.address() as AddressInfo).port;
-  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const urlHost = urlHostFor(host);
   const stopWatching = options.credentials.onChange(() => {
     for (const [id, session] of sessions) if (!options.credentials.isLive(session.agent)) endSession(id);
   });

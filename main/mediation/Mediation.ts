@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { ServerResponse } from 'node:http';
 import { agentCaller, type Caller } from '../../shared/caller';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
 import { canonicalJson } from '../registry/canonicalJson';
 import { Emitter } from '../platform/Emitter';
-import { writeWebResponse } from '../platform/writeWebResponse';
 import { ManagedContinuity } from './ManagedContinuity';
+import { pipeAnswer, postJson, type UpstreamAnswer } from './upstreamRequest';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
 import { managedToolNames } from './managedToolNames';
 import type { ModelProviders } from './ModelProviders';
 import { managedResult, mediationError } from './toolResultJson';
 import type { ModelToolCall, RoundResult, WireFormat } from './wireFormats';
+import type { MediatedTurn, TracedRound } from '../../shared/mediation';
+
+export type { MediatedTurn, TracedCall, TracedRound } from '../../shared/mediation';
 
 /** Clawdapus's mediation budget (tools.json `policy`), with its defaults. */
 export interface MediationBudget {
@@ -19,48 +23,6 @@ export interface MediationBudget {
   totalTimeoutMs: number;
 }
 export const DEFAULT_BUDGET: MediationBudget = { maxRounds: 8, timeoutPerToolMs: 30_000, totalTimeoutMs: 120_000 };
-
-/** One managed call of a round, as cllama's `tool_trace` lists it. */
-export interface TracedCall {
-  name: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-  result: string;
-  latency_ms: number;
-  service: string;
-  status: 'ok' | 'error';
-  status_code?: number;
-  duplicate?: boolean;
-  duplicate_of_round?: number;
-  policy?: 'replay' | 'reject';
-  /** The History row of the call (none for a replayed duplicate or a call not executed). */
-  record_id?: string;
-}
-
-export interface TracedRound {
-  round: number;
-  wall_time_ms: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  tool_calls: TracedCall[];
-  note?: string;
-}
-
-/** A mediated turn: what `GET /history/{agent}` returns and the Sessions view shows. */
-export interface MediatedTurn {
-  id: string;
-  agent: string;
-  /** Which way in ran it: the gateway's endpoints (`mediation`), the playground, an eval. */
-  via: Caller['via'];
-  format: WireFormat['format'];
-  model: string;
-  at: number;
-  status: 'ok' | 'error';
-  error?: string;
-  tool_trace: TracedRound[];
-  /** Messages of earlier hidden rounds put back into this request (continuity). */
-  continuity_injected?: number;
-}
 
 export interface MediationDeps {
   providers: ModelProviders;
@@ -71,7 +33,6 @@ export interface MediationDeps {
   approval: (agent: string, taskRef: string) => InvocationRequest['approval'];
   /** The agent's mediation settings (its Clawdapus `tools-policy`); cllama's defaults when absent. */
   settings?: (agent: string) => Partial<MediationSettings>;
-  fetch?: typeof fetch;
 }
 
 /** Clawdapus's budget plus what to do with a repeated call in one turn: replay the earlier result (cllama's default) or reject it. */
@@ -128,7 +89,8 @@ export class MediationError extends Error {
 interface Upstream {
   /** The model's name at the provider (the part after `<provider>/`). */
   model: string;
-  call(payload: Record<string, unknown>, signal: AbortSignal): Promise<Response>;
+  /** `body`: the request, already serialized. */
+  call(body: string, signal: AbortSignal): Promise<UpstreamAnswer>;
 }
 
 /**
@@ -175,7 +137,7 @@ export class Mediation {
     const apiKey = await this.deps.providers.apiKey(provider.name);
     const url = format.upstreamUrl(provider.baseUrl);
     const headers = { 'content-type': 'application/json', ...format.authHeaders(apiKey) };
-    return { model: model.slice(slash + 1), call: (payload, signal) => (this.deps.fetch ?? fetch)(url, { method: 'POST', headers, body: JSON.stringify(payload), signal }) };
+    return { model: model.slice(slash + 1), call: (body, signal) => postJson(url, headers, body, signal) };
   }
 
   /** The gateway's endpoint: pass-through when the agent has no managed tools, else a mediated turn (re-streamed when asked). */
@@ -185,10 +147,10 @@ export class Mediation {
     if (this.deps.managedTools(agent, caller).length === 0) {
       // No managed tools: the request goes through unchanged, streaming included.
       const upstream = await this.upstreamFor(model, format);
-      const answer = await upstream.call({ ...body, model: upstream.model }, AbortSignal.timeout(this.settingsFor(agent).totalTimeoutMs)).catch((error: Error) => {
+      const answer = await upstream.call(JSON.stringify({ ...body, model: upstream.model }), AbortSignal.timeout(this.settingsFor(agent).totalTimeoutMs)).catch((error: Error) => {
         throw new MediationError(502, `The model provider could not be reached: ${error.message}`);
       });
-      return writeWebResponse(answer, res);
+      return pipeAnswer(answer, res);
     }
     const streaming = body.stream === true;
     if (!streaming) {
@@ -230,7 +192,9 @@ export class Mediation {
     const request: Record<string, unknown> = { ...input.body, model: upstream.model };
     // The hidden rounds of this agent's earlier turns go back before the answers they led to.
     const runnerMessages = Array.isArray(request.messages) ? request.messages : [];
-    const withContinuity = input.continuity === false ? undefined : this.continuity.inject(agent, runnerMessages, (message) => format.visibleAssistantText(message));
+    // Kept per agent and wire format: one format's messages never go into the other's request.
+    const continuityKey = `${format.format}:${agent}`;
+    const withContinuity = input.continuity === false ? undefined : this.continuity.inject(continuityKey, runnerMessages, (message) => format.visibleAssistantText(message));
     if (withContinuity) {
       request.messages = withContinuity;
       turn.continuity_injected = withContinuity.length - runnerMessages.length;
@@ -241,14 +205,25 @@ export class Mediation {
     format.rewriteToolChoice(working, (name) => [...managed].find(([, entry]) => entry.name === name || `${entry.source.name}.${entry.toolName}` === name)?.[0]);
     const seen = new Map<string, { round: number; result: RoundResult }>();
     let duplicateStreak = 0;
+    // Where a round's time goes: waiting on the model and on the pipeline (the tools) is not
+    // mediation's own; `overhead_ms` is the rest (what `npm run bench -- mediation` reads).
+    let waitedMs = 0;
     const ask = async (payload: Record<string, unknown>, round: number) => {
       input.onProgress?.(`managed tool round ${round} waiting on model`);
-      const answer = await upstream.call(payload, total).catch((error: Error) => {
-        throw new MediationError(502, total.aborted ? (input.signal?.aborted ? 'The turn was canceled.' : `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms).`) : `The model provider could not be reached: ${error.message}`);
-      });
-      const text = await answer.text().catch(() => {
-        throw new MediationError(502, `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms) while the model provider was answering.`);
-      });
+      const serialized = JSON.stringify(payload);
+      const asked = performance.now();
+      let text: string;
+      let answer: UpstreamAnswer;
+      try {
+        answer = await upstream.call(serialized, total).catch((error: Error) => {
+          throw new MediationError(502, total.aborted ? (input.signal?.aborted ? 'The turn was canceled.' : `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms).`) : `The model provider could not be reached: ${error.message}`);
+        });
+        text = await answer.text().catch((error: Error) => {
+          throw new MediationError(502, total.aborted ? `The mediated turn ran past its total timeout (${settings.totalTimeoutMs} ms) while the model provider was answering.` : `The model provider's answer could not be read: ${error.message}.`);
+        });
+      } finally {
+        waitedMs += performance.now() - asked;
+      }
       let response: Record<string, unknown>;
       try {
         response = JSON.parse(text) as Record<string, unknown>;
@@ -261,13 +236,18 @@ export class Mediation {
     const finish = (response: Record<string, unknown>): TurnOutput => {
       // What the runner never saw, kept for its next request (continuity).
       const hidden = (working.messages ?? []).slice(visibleLength);
-      if (input.continuity !== false) this.continuity.observe(agent, format.answerText(response), hidden);
+      const answer = format.answerText(response);
+      if (input.continuity !== false) this.continuity.observe(continuityKey, answer, hidden);
+      if (answer !== undefined) turn.answer = answer.slice(0, 4000);
       this.remember(turn);
       return { response, turn };
     };
     try {
       for (let round = 1; ; round++) {
         const started = Date.now();
+        const startedPrecise = performance.now();
+        waitedMs = 0;
+        const overhead = () => Math.round((performance.now() - startedPrecise - waitedMs) * 1000) / 1000;
         const budgetSpent = round > settings.maxRounds || Date.now() >= softDeadline;
         const response = await ask(budgetSpent ? format.withoutTools(working) : working, round);
         const usage = format.usage(response);
@@ -277,6 +257,7 @@ export class Mediation {
         const isManaged = (call: ModelToolCall) => managed.has(call.name) && !native.has(call.name);
         if (budgetSpent || calls.length === 0 || !calls.some(isManaged)) {
           traced.wall_time_ms = Date.now() - started;
+          traced.overhead_ms = overhead();
           if (budgetSpent) traced.note = `tool_budget_exhausted: ${round > settings.maxRounds ? `max_rounds (${settings.maxRounds})` : 'the soft deadline'} reached; one last call without tools`;
           input.onRound?.(traced);
           return finish(response);
@@ -289,6 +270,7 @@ export class Mediation {
           traced.note = 'mixed_tool_order';
           format.appendRound(working, response, calls, calls.map((call) => ({ id: call.id, ok: false, text: mediationError('mixed_tool_order', 'Managed tools must be called before the runner’s own tools in one response; plan again.', 409) })));
           traced.wall_time_ms = Date.now() - started;
+          traced.overhead_ms = overhead();
           input.onRound?.(traced);
           continue;
         }
@@ -311,6 +293,7 @@ export class Mediation {
           }
           duplicateStreak = 0;
           const callStarted = Date.now();
+          const invoked = performance.now();
           let result: { ok: boolean; text: string };
           let recordId: string | undefined;
           if (input.execute === false) result = { ok: true, text: NOT_EXECUTED };
@@ -319,6 +302,7 @@ export class Mediation {
             result = managedResult(outcome);
             recordId = outcome.record.id;
           }
+          waitedMs += performance.now() - invoked;
           const roundResult = { id: call.id, ...result };
           results.push(roundResult);
           seen.set(key, { round, result: roundResult });
@@ -326,6 +310,7 @@ export class Mediation {
         }
         format.appendRound(working, response, prefix, results);
         traced.wall_time_ms = Date.now() - started;
+        traced.overhead_ms = overhead();
         input.onRound?.(traced);
         // Three repeats in a row: the model is going round in circles; it is asked to finish.
         if (duplicateStreak >= 3) {

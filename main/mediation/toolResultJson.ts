@@ -35,7 +35,8 @@ export function managedResult(outcome: InvocationOutcome): ManagedResult {
   const result = outcome.result!;
   const data = result.structuredContent ?? (result.content.length === 1 && result.content[0]!.type === 'text' ? (result.content[0] as { text: string }).text : result.content);
   if (result.isError) return { ok: false, text: JSON.stringify({ ok: false, error: { code: 'tool_error', message: typeof data === 'string' ? data : JSON.stringify(data) } }) };
-  return { ok: true, text: capped(data) };
+  // The pipeline already cut an oversized result (its one result cap): the model is told so, with the size the tool sent.
+  return { ok: true, text: capped(data, outcome.truncated ? outcome.record.responseBytes : undefined) };
 }
 
 /** Special results the mediation itself gives (a refused order, a repeated call, the budget spent). */
@@ -43,12 +44,12 @@ export function mediationError(code: string, message: string, status: number, de
   return JSON.stringify({ ok: false, error: { code, message, ...(details ? { details } : {}) }, status_code: status });
 }
 
-function capped(data: unknown): string {
-  const whole = JSON.stringify({ ok: true, status_code: 200, data });
+/** `cutUpstream`: the result's size before the pipeline cut it (undefined when it was not cut). */
+function capped(data: unknown, cutUpstream?: number): string {
   const serialized = typeof data === 'string' ? data : JSON.stringify(data);
   const bytes = Buffer.byteLength(serialized);
-  if (bytes <= MANAGED_RESULT_LIMIT) return whole;
+  if (bytes <= MANAGED_RESULT_LIMIT) return JSON.stringify({ ok: true, status_code: 200, data, ...(cutUpstream !== undefined ? { truncated: true, original_bytes: cutUpstream } : {}) });
   // The first 16,384 bytes as text, never splitting a character.
   const cut = Buffer.from(serialized).subarray(0, MANAGED_RESULT_LIMIT).toString('utf8').replace(/\uFFFD$/, '');
-  return JSON.stringify({ ok: true, status_code: 200, data: cut, truncated: true, original_bytes: bytes });
+  return JSON.stringify({ ok: true, status_code: 200, data: cut, truncated: true, original_bytes: Math.max(bytes, cutUpstream ?? 0) });
 }

@@ -14,6 +14,16 @@ export function isLoopbackHost(host: string): boolean {
   return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host === '[::1]';
 }
 
+const isWildcardHost = (host: string) => host === '0.0.0.0' || host === '::';
+
+/**
+ * The host to print in a server's URL: a wildcard bind is reached on loopback; an IPv6 literal
+ * goes in brackets.
+ */
+export function urlHostFor(boundHost: string): string {
+  return isWildcardHost(boundHost) ? '127.0.0.1' : boundHost.includes(':') ? `[${boundHost}]` : boundHost;
+}
+
 /**
  * The Host values this server answers to. Loopback names on the bound port always; when the user
  * deliberately binds elsewhere, also that address. A DNS-rebinding page reaches us under its own
@@ -21,7 +31,7 @@ export function isLoopbackHost(host: string): boolean {
  */
 export function allowedHosts(port: number, boundHost: string): Set<string> {
   const hosts = new Set(LOOPBACK_NAMES.map((name) => `${name}:${port}`));
-  if (!isLoopbackHost(boundHost) && boundHost !== '0.0.0.0' && boundHost !== '::') {
+  if (!isLoopbackHost(boundHost) && !isWildcardHost(boundHost)) {
     hosts.add(`${isIP(boundHost) === 6 ? `[${boundHost}]` : boundHost}:${port}`);
   }
   return hosts;
@@ -44,7 +54,7 @@ export type GuardVerdict = { ok: true } | { ok: false; status: 403; reason: stri
 export function checkHostAndOrigin(headers: GuardedHeaders, port: number, boundHost: string): GuardVerdict {
   const hosts = allowedHosts(port, boundHost);
   const host = headers.host?.toLowerCase();
-  const wildcard = boundHost === '0.0.0.0' || boundHost === '::';
+  const wildcard = isWildcardHost(boundHost);
   const hostOk = !!host && (hosts.has(host) || (wildcard && isIpLiteralOnPort(host, port)));
   if (!hostOk) return { ok: false, status: 403, reason: `Host "${headers.host ?? ''}" is not allowed` };
   if (headers.origin !== undefined && headers.origin !== `http://${host}`) {

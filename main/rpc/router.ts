@@ -3,15 +3,18 @@ import { a2aRouter } from './a2aRouter';
 import { appsRouter } from './appsRouter';
 import { approvalsRouter } from './approvalsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
+import { busRouter } from './busRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { evalsRouter } from './evalsRouter';
 import { playgroundRouter } from './playgroundRouter';
 import { gatewayRouter } from './gatewayRouter';
+import { mediationRouter } from './mediationRouter';
 import { grpcRouter } from './grpcRouter';
 import { historyRouter } from './historyRouter';
 import { createKubeRouter } from './kubeRouter';
 import { httpRouter } from './httpRouter';
 import { lockRouter } from './lockRouter';
+import { mcpRegistryRouter } from './mcpRegistryRouter';
 import { mcpRouter } from './mcpRouter';
 import { metricsRouter } from './metricsRouter';
 import { oauthRouter } from './oauthRouter';
@@ -24,6 +27,7 @@ import { createCallerFactory, router } from './trpc';
 export const appRouter = router({
   system: systemRouter,
   mcp: mcpRouter,
+  mcpRegistry: mcpRegistryRouter,
   tools: toolsRouter,
   agentTools: agentToolsRouter,
   a2a: a2aRouter,
@@ -43,8 +47,10 @@ export const appRouter = router({
   apps: appsRouter,
   approvals: approvalsRouter,
   gateway: gatewayRouter,
+  mediation: mediationRouter,
   evals: evalsRouter,
   playground: playgroundRouter,
+  bus: busRouter,
 });
 
 export type AppRouter = typeof appRouter;

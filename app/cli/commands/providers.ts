@@ -1,5 +1,7 @@
 import { Option, type Command } from 'commander';
 import { isAppError } from '../../../shared/errors';
+import { INPUT_LIMITS } from '../../../shared/inputLimits';
+import { readBoundedText } from '../../../main/platform/readBounded';
 import type { ProviderFormat } from '../../../main/mediation/ModelProviders';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { jsonForTerminal, terminalName } from '../terminalText';
@@ -47,6 +49,27 @@ export function registerProviders(program: Command, ctx: CliContext) {
       if (options.json) return void ctx.io.stdout(`${jsonForTerminal(list)}\n`);
       if (list.length === 0) return void ctx.io.stdout('No model providers. Add one with: tooldeck providers add NAME --format openai --base-url URL --api-key-env VAR\n');
       for (const provider of list) ctx.io.stdout(`${terminalName(provider.name).padEnd(16)} ${provider.format.padEnd(10)} ${terminalName(provider.baseUrl)}${provider.hasKey ? '' : '  (no key)'}\n`);
+    });
+  providers
+    .command('import <file>')
+    .description("Import Clawdapus cllama's providers.json (keys go to the secret store; the file is left as it is)")
+    .action(async (file: string) => {
+      let text: string;
+      try {
+        text = await readBoundedText(file, INPUT_LIMITS.providersFile);
+      } catch (error) {
+        if (isAppError(error)) throw new CliExit(ExitCode.Usage, error.message);
+        throw new CliExit(ExitCode.Usage, `Cannot read ${terminalName(file)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+      try {
+        const { saved, skipped } = await (await store()).importCllama(text);
+        for (const provider of saved) ctx.io.stdout(`Imported provider ${terminalName(provider.name)} (${provider.format}, ${terminalName(provider.baseUrl)}${provider.hasKey ? ', key in the secret store' : ', no key'})\n`);
+        for (const skip of skipped) ctx.io.stderr(`Skipped ${terminalName(skip.name)}: ${terminalName(skip.reason)}\n`);
+        if (saved.length === 0) throw new CliExit(ExitCode.Failed, 'No provider was imported.');
+      } catch (error) {
+        if (isAppError(error) && error.code === 'InvalidInput') throw new CliExit(ExitCode.Usage, error.message);
+        throw error;
+      }
     });
   providers
     .command('remove <name>')

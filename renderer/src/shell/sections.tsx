@@ -1,4 +1,4 @@
-import { IconChartLine, IconFlask, IconMessageChatbot, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
+import { IconArrowsExchange, IconArrowsRightLeft, IconChartLine, IconCompass, IconFlask, IconMessageChatbot, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import { ServersView } from '../features/servers/ServersView';
 import { ApprovalsBadge } from '../features/approvals/ApprovalsBadge';
@@ -6,6 +6,7 @@ import type { SectionId } from './sectionIds';
 
 // The first view (Servers) is in the entry chunk; every other section is fetched when first
 // opened, so the console is interactive before the code of charts, editors and forms arrives.
+const DiscoverView = lazy(() => import('../features/discover/DiscoverView').then((m) => ({ default: m.DiscoverView })));
 const AgentsView = lazy(() => import('../features/agents/AgentsView').then((m) => ({ default: m.AgentsView })));
 const GrpcView = lazy(() => import('../features/grpc/GrpcView').then((m) => ({ default: m.GrpcView })));
 const ToolsView = lazy(() => import('../features/tools/ToolsView').then((m) => ({ default: m.ToolsView })));
@@ -14,6 +15,8 @@ const ResourcesView = lazy(() => import('../features/resources/ResourcesView').t
 const ClusterView = lazy(() => import('../features/cluster/ClusterView').then((m) => ({ default: m.ClusterView })));
 const CollectionsView = lazy(() => import('../features/collections/CollectionsView').then((m) => ({ default: m.CollectionsView })));
 const GatewayView = lazy(() => import('../features/gateway/GatewayView').then((m) => ({ default: m.GatewayView })));
+const BusView = lazy(() => import('../features/bus/BusView').then((m) => ({ default: m.BusView })));
+const MediationView = lazy(() => import('../features/mediation/MediationView').then((m) => ({ default: m.MediationView })));
 const PlaygroundView = lazy(() => import('../features/playground/PlaygroundView').then((m) => ({ default: m.PlaygroundView })));
 const EvalsView = lazy(() => import('../features/evals/EvalsView').then((m) => ({ default: m.EvalsView })));
 const HistoryView = lazy(() => import('../features/history/HistoryView').then((m) => ({ default: m.HistoryView })));
@@ -34,10 +37,13 @@ export interface Section {
 /** Every id of sectionIds.ts, in its order (sections.test.ts checks): each feature adds itself there and here. */
 export const sections: Section[] = [
   { id: 'servers', label: 'Servers', icon: IconServer2, component: ServersView },
+  { id: 'discover', label: 'Discover', icon: IconCompass, component: DiscoverView },
   { id: 'agents', label: 'Agents', icon: IconRobot, component: AgentsView },
   { id: 'grpc', label: 'gRPC', icon: IconServerBolt, component: GrpcView },
   { id: 'tools', label: 'Tools', icon: IconTool, component: ToolsView },
   { id: 'gateway', label: 'Gateway', icon: IconPlugConnected, component: GatewayView },
+  { id: 'bus', label: 'Bus', icon: IconArrowsExchange, component: BusView },
+  { id: 'mediation', label: 'Mediation', icon: IconArrowsRightLeft, component: MediationView },
   { id: 'playground', label: 'Playground', icon: IconMessageChatbot, component: PlaygroundView },
   { id: 'evals', label: 'Evals', icon: IconFlask, component: EvalsView },
   { id: 'approvals', label: 'Approvals', icon: IconHandStop, component: ApprovalsView, badge: ApprovalsBadge },

@@ -13,6 +13,7 @@ import { useServers } from './useServers';
 import { McpIconImage } from '../../components/McpIconImage';
 import type { McpIcon } from '../../../../shared/icons';
 import { EmptyState } from '../../components/EmptyState';
+import { RegistryUpdatesNotice } from '../discover/RegistryUpdatesNotice';
 
 const ImportServersModal = lazy(() => import('./ImportServersModal').then((m) => ({ default: m.ImportServersModal })));
 const ServerFormModal = lazy(() => import('./ServerFormModal').then((m) => ({ default: m.ServerFormModal })));
@@ -54,6 +55,7 @@ export function ServersView() {
         </Group>
       </Group>
       {error && <Alert color="red">{error}</Alert>}
+      <RegistryUpdatesNotice />
       {!servers ? (
         <Center py="xl">
           <Loader aria-label="Loading servers" />

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { AppError, reasonOf } from '../../shared/errors';
+import { readBoundedStream } from '../platform/readBounded';
+import type { McpbLaunch } from './installPlan';
+import { readZip, type ZipEntry } from './zipArchive';
+
+/** The most a bundle download may be, and what it may unpack to. */
+export const MCPB_DOWNLOAD_LIMIT = { maxBytes: 256 * 1024 * 1024, what: 'an mcpb bundle' };
+const UNPACK_LIMITS = { maxEntries: 20_000, maxTotalBytes: 1024 * 1024 * 1024 };
+
+const McpbManifest = z.object({
+  name: z.string().max(200).optional(),
+  version: z.string().max(255).optional(),
+  description: z.string().max(2_000).optional(),
+  server: z.object({
+    type: z.string().max(32).optional(),
+    entry_point: z.string().max(1_000).optional(),
+    mcp_config: z.object({
+      command: z.string().min(1).max(1_000),
+      args: z.array(z.string().max(4_000)).max(128).optional(),
+      env: z.record(z.string().max(128), z.string().max(4_000)).optional(),
+    }),
+  }),
+});
+
+type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
+
+/** Downloads a bundle (bounded) and refuses it unless its SHA-256 is `sha256`. */
+export async function downloadVerified(url: string, sha256: string, fetchImpl: FetchLike = fetch): Promise<Buffer> {
+  let response: Response;
+  try {
+    response = await fetchImpl(url, { signal: AbortSignal.timeout(300_000) });
+  } catch (error) {
+    throw new AppError('ConnectionFailed', `Cannot download the bundle ${url}: ${reasonOf(error)}`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new AppError('ConnectionFailed', `Cannot download the bundle ${url}: HTTP ${response.status}`);
+  }
+  const bytes = await readBoundedStream(response.body, url, MCPB_DOWNLOAD_LIMIT);
+  const actual = createHash('sha256').update(bytes).digest('hex');
+  if (actual !== sha256.toLowerCase()) {
+    throw new AppError('InvalidInput', `The bundle ${url} does not match its fileSha256: the registry says ${sha256}, the download is ${actual}. Nothing was unpacked or run.`);
+  }
+  return bytes;
+}
+
+export interface ReadBundle {
+  entries: ZipEntry[];
+  launch: McpbLaunch;
+  description?: string;
+}
+
+/** Reads a verified bundle in memory (bounded) and its manifest's `server.mcp_config`; writes nothing. */
+export function readBundle(bytes: Buffer): ReadBundle {
+  const entries = readZip(bytes, UNPACK_LIMITS);
+  const manifestEntry = entries.find((entry) => entry.path === 'manifest.json');
+  if (!manifestEntry) throw new AppError('InvalidInput', 'The bundle has no manifest.json at its top level.');
+  let manifest: z.infer<typeof McpbManifest>;
+  try {
+    manifest = McpbManifest.parse(JSON.parse(manifestEntry.data.toString('utf8')));
+  } catch (error) {
+    throw new AppError('InvalidInput', `The bundle's manifest.json has no usable server.mcp_config: ${reasonOf(error).slice(0, 300)}`);
+  }
+  const { mcp_config: config } = manifest.server;
+  return { entries, launch: { command: config.command, args: config.args, env: config.env }, description: manifest.description };
+}
+
+/**
+ * Unpacks a read bundle into `folder`, replacing an earlier unpack of the same server. The files
+ * are written to a temporary folder first, so a bundle that fails half-way leaves nothing behind.
+ */
+export async function writeBundle(bundle: ReadBundle, folder: string): Promise<void> {
+  const temp = `${folder}.unpacking-${process.pid}`;
+  await rm(temp, { recursive: true, force: true });
+  await mkdir(temp, { recursive: true, mode: 0o700 });
+  try {
+    for (const entry of bundle.entries) {
+      const target = join(temp, entry.path);
+      if (entry.directory) {
+        await mkdir(target, { recursive: true, mode: 0o700 });
+        continue;
+      }
+      await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+      // Owner-only; the executable bit is kept for a binary entry point, nothing else of the archive's mode.
+      await writeFile(target, entry.data, { mode: 0o600, flag: 'wx' });
+      if (entry.mode & 0o100) await chmod(target, 0o700);
+    }
+    await rm(folder, { recursive: true, force: true });
+    await mkdir(dirname(folder), { recursive: true, mode: 0o700 });
+    await rename(temp, folder);
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    throw error;
+  }
+}

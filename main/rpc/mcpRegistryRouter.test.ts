@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRegistry } from '../../e2e/mcp-registry/registry.mjs';
+import { operatorCaller } from '../../shared/caller';
+import { CONFIRM_LAUNCH_STEP } from '../../shared/errors';
+import { createCore, type Core } from '../core';
+import { BUNDLED_SERVER_SOURCE, bundleEntry } from '../mcpRegistry/testing/registrySeed';
+import { writeZip } from '../mcpRegistry/testing/zipWriter';
+import { MemorySecretStore } from '../platform/SecretStore';
+import { silentLogger } from '../platform/Logger';
+import { createCaller } from './router';
+
+const bundle = writeZip([
+  { path: 'manifest.json', data: JSON.stringify({ name: 'bundled', server: { type: 'node', mcp_config: { command: process.execPath, args: ['${__dirname}/index.cjs'], env: { BUNDLE_MODE: 'test' } } } }) },
+  { path: 'index.cjs', data: BUNDLED_SERVER_SOURCE },
+]);
+const NAME = 'com.example.mcp/bundled';
+
+let core: Core;
+let registry: Awaited<ReturnType<typeof startRegistry>>;
+let files: Server;
+let dataDir: string;
+
+beforeAll(async () => {
+  files = createServer((_, res) => res.end(bundle));
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+  registry = await startRegistry({ seed: [bundleEntry(NAME, `http://127.0.0.1:${(files.address() as AddressInfo).port}/b.mcpb`, createHash('sha256').update(bundle).digest('hex'))] });
+  dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-registry-rpc-'));
+  core = await createCore({ exampleWorkspace: false, appVersion: '0', host: 'cli', dataDir, secretStore: new MemorySecretStore(), logger: silentLogger, shutdownGraceMs: 200 });
+}, 600_000);
+
+afterAll(async () => {
+  await core?.close();
+  await registry?.stop();
+  files?.closeAllConnections();
+  await new Promise((resolve) => files?.close(resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('mcpRegistry.install', () => {
+  it('saves and starts a stdio server only with its exact launch line confirmed, from any host', async () => {
+    // Not the browser: even so, a command that comes from a registry is never run unseen.
+    const rpc = createCaller({ core, caller: operatorCaller('cli'), fromBrowser: false });
+    const request = { name: NAME, registry: registry.url, choice: { env: { API_TOKEN: 'token-9b1e44c07d' } } };
+    const preview = await rpc.mcpRegistry.preview(request);
+    const folder = join(dataDir, 'mcpb', 'bundled');
+    expect(preview).toMatchObject({ serverName: 'bundled', transport: 'stdio', launch: `cd ${folder} && API_TOKEN=*** BUNDLE_MODE=*** ${process.execPath} ${folder}/index.cjs` });
+
+    for (const confirmedLaunchLine of [undefined, preview.launch.replace('***', 'test')]) {
+      const refused = await rpc.mcpRegistry.install({ ...request, confirmedLaunchLine }).catch((error: unknown) => (error as { cause?: unknown }).cause);
+      expect(refused).toMatchObject({ code: 'PolicyDenied', step: CONFIRM_LAUNCH_STEP, details: [preview.launch] });
+      expect(core.mcp.list()).toEqual([]);
+      // Nothing of the bundle is written before its launch is confirmed.
+      expect(existsSync(folder)).toBe(false);
+    }
+
+    const installed = await rpc.mcpRegistry.install({ ...request, confirmedLaunchLine: preview.launch });
+    expect(installed.launch).toBe(preview.launch);
+    expect(core.mcp.connection('bundled')?.tools.map((tool) => tool.name)).toEqual(['bundle-echo']);
+    expect(await core.mcpRegistry.installed()).toEqual({ bundled: { registry: registry.url, name: NAME, version: '0.1.0', kind: 'mcpb', identifier: expect.stringMatching(/\/b\.mcpb$/), launch: preview.launch } });
+    expect(await rpc.mcpRegistry.updates()).toEqual([]);
+    expect(existsSync(join(folder, 'index.cjs'))).toBe(true);
+
+    // Installing again under the same name is refused before the running server's files are touched.
+    writeFileSync(join(folder, 'marker'), 'still here');
+    const again = await rpc.mcpRegistry.install({ ...request, confirmedLaunchLine: preview.launch }).catch((error: unknown) => (error as { cause?: unknown }).cause);
+    expect(again).toMatchObject({ code: 'AlreadyExists', message: 'A server named "bundled" already exists: install under another name (--name).' });
+    expect(readFileSync(join(folder, 'marker'), 'utf8')).toBe('still here');
+  }, 60_000);
+});
