@@ -13,6 +13,7 @@ import { NOT_EXECUTED } from '../mediation/Mediation';
 import { prepareEval, runEvalSuite, type EvalRunnerDeps } from './EvalRunner';
 import { Evals } from './Evals';
 import type { PlaygroundEvent } from './Playground';
+import { listProviderModels } from './providerModels';
 import { startScriptedModels } from './testing/scriptedModels';
 
 /** Eval suites through the mediation engine against real parts: server-everything and aimock (OpenAI and Anthropic formats). */
@@ -106,10 +107,12 @@ describe('the playground on the same engine', { timeout: 60_000 }, () => {
   it('a turn shows each round’s tool calls as they finish, then the answer with tokens; its calls are in History via playground', async () => {
     const events: PlaygroundEvent[] = [];
     await core.playground.turn({ model: 'claude/right', agent: 'runner', messages: [{ role: 'user', content: 'Please add 2 and 40' }], conversationId: 'conversation-1' }, (event) => events.push(event));
-    expect(events.map((event) => event.type)).toEqual(['round', 'round', 'answer']);
-    const [first] = events as Extract<PlaygroundEvent, { type: 'round' }>[];
+    expect(events.filter((event) => event.type === 'progress').map((event) => event.line)).toEqual(['managed tool round 1 waiting on model', 'managed tool round 1 executing everything_get-sum', 'managed tool round 2 waiting on model']);
+    const shown = events.filter((event) => event.type !== 'progress');
+    expect(shown.map((event) => event.type)).toEqual(['round', 'round', 'answer']);
+    const [first] = shown as Extract<PlaygroundEvent, { type: 'round' }>[];
     expect(first!.round.tool_calls).toMatchObject([{ name: 'everything_get-sum', tool: 'mcp:everything.get-sum', arguments: { a: 2, b: 40 }, status: 'ok' }]);
-    expect(events[2]).toMatchObject({ type: 'answer', answer: 'The sum is 42.', tokens: { prompt: 22, completion: 14 } });
+    expect(shown[2]).toMatchObject({ type: 'answer', answer: 'The sum is 42.', tokens: { prompt: 22, completion: 14 } });
     expect(core.history.get(first!.round.tool_calls[0]!.record_id!)).toMatchObject({ via: 'playground', tool: 'get-sum' });
     await expect(core.playground.turn({ model: 'nowhere/x', agent: 'runner', messages: [{ role: 'user', content: 'hi' }], conversationId: 'c' }, () => undefined)).rejects.toThrow(/configured provider \(mock, claude\)/);
   });
@@ -151,5 +154,76 @@ describe('definitions meet evals', { timeout: 60_000 }, () => {
     // The lock's own comparison feeds the console's: an unchanged tool compares equal definitions.
     const real = await core.evals.compareDefinitions({ tool: 'mcp:everything.get-sum', models: ['mock/reader'] });
     expect(real.suites.find((item) => item.file === 'evals/drift.yml')!.pending.cases[0]!.pass_rate).toBe(1);
+  });
+});
+
+describe('under policy', { timeout: 60_000 }, () => {
+  it('an eval’s call obeys the operator’s ToolPermissions: a denied tool is refused, recorded via eval, and the run shows policy_denied', async () => {
+    const workspace = core.resources.workspace;
+    await workspace.save({ path: 'deny-sums.yaml', expectedVersion: null, text: 'apiVersion: orloj.dev/v1\nkind: ToolPermission\nmetadata:\n  name: no-sums\nspec:\n  tool_ref: everything--get-sum\n  operation_rules:\n    - {operation_class: "*", verdict: deny}\n' });
+    try {
+      await vi.waitFor(() => expect(core.resources.permissions().some((permission) => permission.name === 'no-sums')).toBe(true), { timeout: 20_000 });
+      const picked = EvalSuite.parse({ name: 'sums by hand', tools: ['mcp:everything.get-sum'], cases: [{ name: 'adds', prompt: 'Please add 2 and 40', expect: { toolCalls: [{ tool: 'get-sum' }] } }] });
+      const report = await runEvalSuite(deps, picked, { models: ['mock/right'] });
+      const call = report.cases[0]!.runs[0]!.tool_calls[0]!;
+      expect(call).toMatchObject({ status: 'error', result: expect.stringContaining('policy_denied') });
+      expect(core.history.get(call.record_id!)).toMatchObject({ status: 'denied', via: 'eval' });
+    } finally {
+      await workspace.delete({ path: 'deny-sums.yaml', expectedVersion: workspace.read('deny-sums.yaml').version ?? undefined });
+    }
+  });
+});
+
+describe('the playground asks inline', { timeout: 60_000 }, () => {
+  it('a call policy holds for approval shows in the turn and waits: approved it runs, denied it ends as denied', async () => {
+    const workspace = core.resources.workspace;
+    await workspace.save({ path: 'ask-sums.yaml', expectedVersion: null, text: 'apiVersion: orloj.dev/v1\nkind: ToolPermission\nmetadata:\n  name: ask-sums\nspec:\n  tool_ref: everything--get-sum\n  operation_rules:\n    - {operation_class: "*", verdict: approval_required}\n' });
+    try {
+      await vi.waitFor(() => expect(core.resources.permissions().some((permission) => permission.name === 'ask-sums')).toBe(true), { timeout: 20_000 });
+      for (const approve of [true, false]) {
+        const events: PlaygroundEvent[] = [];
+        await core.playground.turn({ model: 'mock/right', tools: ['mcp:everything.get-sum'], messages: [{ role: 'user', content: 'Please add 2 and 40' }], conversationId: `ask-${approve}` }, (event) => {
+          events.push(event);
+          if (event.type === 'approval') core.playground.decide(event.id, approve);
+        });
+        const asked = events.find((event) => event.type === 'approval');
+        expect(asked).toMatchObject({ tool: 'mcp:everything.get-sum', arguments: { a: 2, b: 40 }, reasons: [expect.stringContaining('ask-sums')] });
+        const call = events.flatMap((event) => (event.type === 'round' ? event.round.tool_calls : []))[0]!;
+        expect(call.status).toBe(approve ? 'ok' : 'error');
+        expect(core.history.get(call.record_id!)).toMatchObject({ via: 'playground', status: approve ? 'ok' : 'denied' });
+      }
+      // Nothing waits in the approvals book: the playground decided inline.
+      expect(() => core.playground.decide('00000000-0000-4000-8000-000000000000', true)).toThrow('no longer waiting');
+    } finally {
+      await workspace.delete({ path: 'ask-sums.yaml', expectedVersion: workspace.read('ask-sums.yaml').version ?? undefined });
+    }
+  });
+});
+
+describe('evals never wait for a person', { timeout: 60_000 }, () => {
+  it('a call policy holds for approval is refused at once, saying why; with execute: false nothing is asked', async () => {
+    const workspace = core.resources.workspace;
+    await workspace.save({ path: 'ask-evals.yaml', expectedVersion: null, text: 'apiVersion: orloj.dev/v1\nkind: ToolPermission\nmetadata:\n  name: ask-evals\nspec:\n  tool_ref: everything--get-sum\n  operation_rules:\n    - {operation_class: "*", verdict: approval_required}\n' });
+    try {
+      await vi.waitFor(() => expect(core.resources.permissions().some((permission) => permission.name === 'ask-evals')).toBe(true), { timeout: 20_000 });
+      const picked = EvalSuite.parse({ name: 'held sums', tools: ['mcp:everything.get-sum'], cases: [{ name: 'adds', prompt: 'Please add 2 and 40', expect: { toolCalls: [{ tool: 'get-sum' }] } }] });
+      const report = await runEvalSuite(deps, picked, { models: ['mock/right'] });
+      const call = report.cases[0]!.runs[0]!.tool_calls[0]!;
+      expect(call.status).toBe('error');
+      expect(call.result).toContain('an eval does not wait for a person');
+      expect((await core.approvals.list()).filter((approval) => approval.status.phase === 'Pending')).toEqual([]);
+      expect((await runEvalSuite(deps, picked, { models: ['mock/right'], execute: false })).cases[0]!.passed).toBe(true);
+    } finally {
+      await workspace.delete({ path: 'ask-evals.yaml', expectedVersion: workspace.read('ask-evals.yaml').version ?? undefined });
+    }
+  });
+});
+
+describe('the model pickers', { timeout: 60_000 }, () => {
+  it('offer each provider’s listed models; a provider that lists none says why', async () => {
+    const lists = await listProviderModels({ providers: async () => [...(await core.gateway.providers.list()), { name: 'gone', format: 'openai', baseUrl: 'http://127.0.0.1:9/v1' }], apiKey: (name) => core.gateway.providers.apiKey(name) });
+    expect(lists.find((item) => item.provider === 'mock')!.models).toEqual(expect.arrayContaining(['right', 'wrong']));
+    expect(lists.find((item) => item.provider === 'claude')!.models).toEqual(expect.arrayContaining(['right']));
+    expect(lists.find((item) => item.provider === 'gone')).toMatchObject({ models: [], error: expect.stringContaining('could not be read') });
   });
 });

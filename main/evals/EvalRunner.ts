@@ -1,4 +1,6 @@
 import { operatorCaller } from '../../shared/caller';
+import { decidingReasons } from '../../shared/policy';
+import type { HeldForApproval } from '../registry/InvocationPipeline';
 import { AppError } from '../../shared/errors';
 import type { EvalCase, EvalCaseResult, EvalMessage, EvalReport, EvalRun, EvalRunCall, EvalSuite } from '../../shared/evals';
 import type { ToolEntry } from '../../shared/registry';
@@ -145,6 +147,7 @@ async function runOnce(deps: EvalRunnerDeps, one: OneRun): Promise<EvalRun> {
       ...(one.tools ? { tools: one.tools } : {}),
       execute: one.execute,
       continuity: false,
+      approval: refuseHeldCall,
       ...(one.signal ? { signal: one.signal } : {}),
     });
     const traced = turn.tool_trace.flatMap((round) => round.tool_calls);
@@ -171,6 +174,14 @@ async function runOnce(deps: EvalRunnerDeps, one: OneRun): Promise<EvalRun> {
     const message = (error as Error).message;
     return { iteration: one.iteration, passed: false, failures: [`The turn failed: ${message}`], tool_calls: [], tokens: { prompt: 0, completion: 0 }, latency_ms: Date.now() - started, rounds: 0, error: message };
   }
+}
+
+/**
+ * An eval does not wait for a person: a call whose verdict asks for approval is refused at once
+ * (a run in CI would otherwise hang until its timeout), and the run says why.
+ */
+async function refuseHeldCall(held: HeldForApproval): Promise<void> {
+  throw new AppError('PolicyDenied', `${held.entry.name} needs approval (${decidingReasons(held.verdict).join('; ')}); an eval does not wait for a person: evaluate with --no-execute (tool calls answered with a placeholder) or allow the call.`);
 }
 
 const runCall = (call: TracedCall): EvalRunCall => ({ tool: call.tool, name: call.name, arguments: call.arguments, status: call.status, latency_ms: call.latency_ms, result: call.result, ...(call.record_id ? { record_id: call.record_id } : {}) });

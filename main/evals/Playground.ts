@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Document, isMap, isSeq, parseDocument } from 'yaml';
 import { operatorCaller } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
 import { EVAL_SUITE_FILE, type EvalCase, type EvalMessage } from '../../shared/evals';
+import { decidingReasons } from '../../shared/policy';
+import type { HeldForApproval } from '../registry/InvocationPipeline';
 import type { ToolEntry } from '../../shared/registry';
 import type { MediatedTurn, TracedRound, TurnInput, TurnOutput } from '../mediation/Mediation';
 import type { ProviderFormat } from '../mediation/ModelProviders';
@@ -30,6 +33,10 @@ export interface PlaygroundTurnInput {
 }
 
 export type PlaygroundEvent =
+  | { type: 'progress'; line: string }
+  /** A call whose verdict asks a person: the operator approves or denies it inline (`decide`). */
+  | { type: 'approval'; id: string; tool: string; arguments: Record<string, unknown>; reasons: string[] }
+  | { type: 'decided'; id: string; approved: boolean }
   | { type: 'round'; round: TracedRound }
   | { type: 'answer'; answer?: string; turn: MediatedTurn; latency_ms: number; tokens: { prompt: number; completion: number } };
 
@@ -61,7 +68,48 @@ export interface SaveCaseInput {
  * pipeline as the operator via `playground`. A turn can be saved as an eval case.
  */
 export class Playground {
+  /** Calls waiting for the operator's decision, by the id their approval event carried. */
+  private readonly waiting = new Map<string, { approve(): void; deny(reason: Error): void }>();
+
   constructor(private readonly deps: PlaygroundDeps) {}
+
+  /** The operator's decision on a call a turn holds (approve: it runs, judged again first; deny: it ends as denied). */
+  decide(id: string, approve: boolean): void {
+    const held = this.waiting.get(id);
+    if (!held) throw new AppError('NotFound', 'That call is no longer waiting (its turn ended or it was decided).');
+    if (approve) held.approve();
+    else held.deny(new AppError('PolicyDenied', 'Denied by the operator in the Playground.'));
+  }
+
+  /** Asks inline: the turn's stream carries the call, and the call waits until `decide` (or the turn ends). */
+  private askInline(emit: (event: PlaygroundEvent) => void, signal?: AbortSignal) {
+    return (held: HeldForApproval) =>
+      new Promise<void>((resolve, reject) => {
+        const id = randomUUID();
+        const done = (approved: boolean) => {
+          this.waiting.delete(id);
+          signal?.removeEventListener('abort', canceled);
+          emit({ type: 'decided', id, approved });
+        };
+        const canceled = () => {
+          done(false);
+          reject(new AppError('Canceled', 'The turn ended while the call waited for a decision.'));
+        };
+        this.waiting.set(id, {
+          approve: () => {
+            done(true);
+            resolve();
+          },
+          deny: (reason) => {
+            done(false);
+            reject(reason);
+          },
+        });
+        if (signal?.aborted) return canceled();
+        signal?.addEventListener('abort', canceled, { once: true });
+        emit({ type: 'approval', id, tool: held.entry.name, arguments: held.arguments, reasons: decidingReasons(held.verdict) });
+      });
+  }
 
   async turn(input: PlaygroundTurnInput, emit: (event: PlaygroundEvent) => void, signal?: AbortSignal): Promise<void> {
     const slash = input.model.indexOf('/');
@@ -87,6 +135,9 @@ export class Playground {
       execute: input.execute !== false,
       continuity: false,
       onRound: (round) => emit({ type: 'round', round }),
+      // `managed tool round 2 executing everything_echo`: what the turn waits on (a model, a tool, a person's approval).
+      onProgress: (line) => emit({ type: 'progress', line }),
+      approval: this.askInline(emit, signal),
       ...(signal ? { signal } : {}),
     });
     const answer = format.answerText(response);

@@ -54,6 +54,8 @@ export interface TurnInput {
   tools?: readonly ToolEntry[];
   /** False: tool calls are answered with a placeholder instead of running (evals of destructive tools). */
   execute?: boolean;
+  /** How a call whose verdict asks a person is decided in this turn, instead of the approvals book (the playground asks inline). */
+  approval?: InvocationRequest['approval'];
   /** False: the agent's hidden rounds are neither put back into this turn nor kept from it (evals and the playground must not leak into the agent's real conversations, nor it into them). */
   continuity?: boolean;
   /** A line for each step (`managed tool round N executing <tool>`), for keep-alives and live views. */
@@ -296,7 +298,7 @@ export class Mediation {
           let recordId: string | undefined;
           if (input.execute === false) result = { ok: true, text: NOT_EXECUTED };
           else {
-            const outcome = await this.deps.invoke({ caller, name: entry.name, arguments: call.arguments, timeoutMs: settings.timeoutPerToolMs, signal: total, approval: this.deps.approval(agent, `mediation/${agent}/${turnId}`) });
+            const outcome = await this.deps.invoke({ caller, name: entry.name, arguments: call.arguments, timeoutMs: settings.timeoutPerToolMs, signal: total, approval: input.approval ?? this.deps.approval(agent, `mediation/${agent}/${turnId}`) });
             result = managedResult(outcome);
             recordId = outcome.record.id;
           }

@@ -40,6 +40,8 @@ export const playgroundRouter = router({
     );
     yield* run;
   }),
+  /** Approves or denies a call a turn holds for the operator (its approval event's id). */
+  decide: procedure.input(z.object({ id: z.string().uuid(), approve: z.boolean() })).mutation(({ ctx, input }) => ctx.core.playground.decide(input.id, input.approve)),
   /** The last turn as a case of an eval suite in the workspace's evals/ folder. */
   saveCase: procedure
     .input(

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { EvalCaseResult } from '../../../../shared/evals';
 import { appErrorOf } from '../../rpc/appError';
 import { useTRPC } from '../../rpc/client';
-import { useProviders } from './useEvals';
+import { useModelSuggestions } from './useEvals';
 
 const percent = (rate: number) => `${Math.round(rate * 100)}%`;
 const calledTools = (result: EvalCaseResult | undefined) => [...new Set((result?.runs ?? []).flatMap((run) => run.tool_calls.map((call) => call.name)))].join(', ') || 'no tool';
@@ -17,13 +17,13 @@ const calledTools = (result: EvalCaseResult | undefined) => [...new Set((result?
  */
 export function DefinitionEvals({ tool }: { tool: string }) {
   const trpc = useTRPC();
-  const providers = useProviders();
+  const suggestions = useModelSuggestions();
   const [models, setModels] = useState<string[]>([]);
   const compare = useMutation(trpc.evals.compareDefinitions.mutationOptions());
   return (
     <Paper withBorder p="xs" radius="sm" aria-label="Evals with both definitions">
       <Group align="flex-end" gap="xs">
-        <TagsInput label="Models" size="xs" placeholder="provider/model" data={(providers.data ?? []).map((provider) => `${provider.name}/`)} value={models} onChange={setModels} style={{ flex: 1 }} />
+        <TagsInput label="Models" size="xs" placeholder="provider/model" data={suggestions} value={models} onChange={setModels} style={{ flex: 1 }} />
         <Button size="xs" variant="light" leftSection={<IconFlask size={14} />} disabled={models.length === 0} loading={compare.isPending} onClick={() => compare.mutate({ tool, models })}>
           Run evals with both definitions
         </Button>

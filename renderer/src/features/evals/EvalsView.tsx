@@ -7,7 +7,7 @@ import { formatDuration } from '../../components/format';
 import { JsonTree } from '../../components/JsonTree';
 import { appErrorOf } from '../../rpc/appError';
 import { useLocation, useNavigate } from '../../shell/useSection';
-import { useCancelRun, useEvalRuns, useEvalSuites, useProviders, useRunSuite, type EvalRunView, type SuiteFile } from './useEvals';
+import { useCancelRun, useEvalRuns, useEvalSuites, useModelSuggestions, useProviders, useRunSuite, type EvalRunView, type SuiteFile } from './useEvals';
 
 /**
  * Eval suites of the workspace (`evals/*.yml`): run one against models from the console, see the
@@ -82,6 +82,7 @@ function SuitePanel({ suite, run }: { suite: SuiteFile; run: EvalRunView | undef
   const [iterations, setIterations] = useState<number | string>('');
   const [execute, setExecute] = useState(true);
   const [opened, setOpened] = useState<{ case: string; model: string } | undefined>();
+  const suggestions = useModelSuggestions();
 
   if (!suite.suite) {
     return (
@@ -94,7 +95,6 @@ function SuitePanel({ suite, run }: { suite: SuiteFile; run: EvalRunView | undef
     );
   }
   const definition = suite.suite;
-  const suggestions = (providers.data ?? []).map((provider) => `${provider.name}/`);
   const running = run?.state === 'running';
 
   return (
@@ -114,7 +114,7 @@ function SuitePanel({ suite, run }: { suite: SuiteFile; run: EvalRunView | undef
         <Group align="flex-end" gap="sm">
           <TagsInput
             label="Models"
-            description={suggestions.length ? `provider/model; providers: ${suggestions.join(', ')}` : 'provider/model (add a provider first: tooldeck providers add)'}
+            description={providers.data?.length ? `provider/model; providers: ${providers.data.map((provider) => provider.name).join(', ')}` : 'provider/model (add a provider first: tooldeck providers add)'}
             placeholder="mock/gpt-4o"
             value={models}
             onChange={setModels}

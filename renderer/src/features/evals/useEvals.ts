@@ -35,6 +35,16 @@ export function useProviders() {
   return useQuery(trpc.evals.providers.queryOptions());
 }
 
+/** `provider/model` suggestions: each provider's listed models, else its prefix alone. */
+export function useModelSuggestions(): string[] {
+  const trpc = useTRPC();
+  const providers = useProviders();
+  const models = useQuery({ ...trpc.evals.models.queryOptions(), staleTime: 60_000 });
+  const listed = (models.data ?? []).flatMap((item) => item.models.map((model) => `${item.provider}/${model}`));
+  const prefixes = (providers.data ?? []).filter((provider) => !listed.some((model) => model.startsWith(`${provider.name}/`))).map((provider) => `${provider.name}/`);
+  return [...prefixes, ...listed];
+}
+
 /** The console's runs, newest first, pushed again as each progresses. */
 export function useEvalRuns(): { runs: EvalRunView[] | undefined; error: string | undefined } {
   const trpc = useTRPC();

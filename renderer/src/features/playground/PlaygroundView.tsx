@@ -1,4 +1,4 @@
-import { Alert, Autocomplete, Badge, Button, Code, Group, Loader, Modal, Paper, Select, Stack, Switch, TagsInput, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
+import { Alert, Autocomplete, Badge, Button, Code, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Switch, TagsInput, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { formatDuration } from '../../components/format';
 import { JsonTree } from '../../components/JsonTree';
 import { appErrorOf } from '../../rpc/appError';
 import { useTRPC, useTRPCClient } from '../../rpc/client';
+import { useModelSuggestions } from '../evals/useEvals';
 import { useNavigate } from '../../shell/useSection';
 
 /** A tool call of a round, as the mediation engine traces it. */
@@ -28,18 +29,40 @@ interface Round {
   note?: string;
 }
 
-/** One turn of the conversation: the user's message, the rounds as they finish, then the answer. */
-interface Turn {
-  user: string;
+/** One model's side of a turn: the rounds as they finish, what it waits on, then the answer. */
+/** A call the turn holds until the operator decides (policy said approval_required). */
+interface HeldCall {
+  id: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  reasons: string[];
+}
+
+interface ModelTurn {
+  model: string;
   rounds: Round[];
+  held?: HeldCall[];
   running: boolean;
+  progress?: string;
   answer?: string;
   error?: string;
   latencyMs?: number;
   tokens?: { prompt: number; completion: number };
 }
 
+/** One turn of the conversation: the user's message, and each model's side of it. */
+interface Turn {
+  user: string;
+  sides: ModelTurn[];
+}
+
+/** Models answering the same prompt side by side, at most. */
+const MAX_MODELS = 4;
+
 type TurnEvent =
+  | { type: 'progress'; line: string }
+  | ({ type: 'approval' } & HeldCall)
+  | { type: 'decided'; id: string; approved: boolean }
   | { type: 'round'; round: Round }
   | { type: 'answer'; answer?: string; latency_ms: number; tokens: { prompt: number; completion: number } }
   | { type: 'failed'; error: AppErrorShape };
@@ -55,7 +78,9 @@ export function PlaygroundView() {
   const client = useTRPCClient();
   const providers = useQuery(trpc.evals.providers.queryOptions());
   const agents = useQuery(trpc.playground.agents.queryOptions());
+  const suggestions = useModelSuggestions();
   const [model, setModel] = useState('');
+  const [compare, setCompare] = useState<string[]>([]);
   const [agent, setAgent] = useState<string | null>(null);
   const [tools, setTools] = useState<string[]>([]);
   const [system, setSystem] = useState('');
@@ -64,35 +89,47 @@ export function PlaygroundView() {
   const [turns, setTurns] = useState<Turn[]>([]);
   const [saving, setSaving] = useState(false);
   const [conversationId] = useState(() => crypto.randomUUID());
-  const subscription = useRef<{ unsubscribe(): void } | null>(null);
-  useEffect(() => () => subscription.current?.unsubscribe(), []);
+  const subscriptions = useRef<{ unsubscribe(): void }[]>([]);
+  useEffect(() => () => subscriptions.current.forEach((subscription) => subscription.unsubscribe()), []);
 
-  const running = turns.at(-1)?.running === true;
-  const update = (change: (turn: Turn) => Turn) => setTurns((list) => [...list.slice(0, -1), change(list.at(-1)!)]);
+  const models = [...new Set([model.trim(), ...compare.map((item) => item.trim())].filter(Boolean))].slice(0, MAX_MODELS);
+  const running = turns.at(-1)?.sides.some((side) => side.running) === true;
+  /** Changes one model's side of the last turn. */
+  const update = (index: number, change: (side: ModelTurn) => ModelTurn) =>
+    setTurns((list) => {
+      const last = list.at(-1)!;
+      return [...list.slice(0, -1), { ...last, sides: last.sides.map((side, at) => (at === index ? change(side) : side)) }];
+    });
 
   const send = () => {
     const text = message.trim();
-    if (!text || running || !model.trim()) return;
-    const history = turns.flatMap((turn) => (turn.answer !== undefined ? [{ role: 'user' as const, content: turn.user }, { role: 'assistant' as const, content: turn.answer }] : []));
-    setTurns((list) => [...list, { user: text, rounds: [], running: true }]);
+    if (!text || running || models.length === 0) return;
+    setTurns((list) => [...list, { user: text, sides: models.map((name) => ({ model: name, rounds: [], running: true })) }]);
     setMessage('');
-    const end = (change: Partial<Turn>) => {
-      subscription.current = null;
-      update((turn) => (turn.running ? { ...turn, ...change, running: false } : turn));
-    };
-    subscription.current = client.playground.turn.subscribe(
-      { model: model.trim(), ...(system.trim() ? { system } : {}), messages: [...history, { role: 'user', content: text }], ...(agent ? { agent } : {}), ...(tools.length ? { tools } : {}), execute, conversationId },
-      {
-        onData(data) {
-          const event = data as TurnEvent;
-          if (event.type === 'round') update((turn) => ({ ...turn, rounds: [...turn.rounds, event.round] }));
-          else if (event.type === 'answer') end({ answer: event.answer ?? '', latencyMs: event.latency_ms, tokens: event.tokens });
-          else end({ error: event.error.message });
+    subscriptions.current = models.map((name, index) => {
+      // Each model continues its own conversation: earlier prompts with its own answers.
+      const history = turns.flatMap((turn) => {
+        const side = turn.sides.find((item) => item.model === name);
+        return side?.answer !== undefined ? [{ role: 'user' as const, content: turn.user }, { role: 'assistant' as const, content: side.answer }] : [];
+      });
+      const end = (change: Partial<ModelTurn>) => update(index, (side) => (side.running ? { ...side, ...change, running: false, progress: undefined } : side));
+      return client.playground.turn.subscribe(
+        { model: name, ...(system.trim() ? { system } : {}), messages: [...history, { role: 'user', content: text }], ...(agent ? { agent } : {}), ...(tools.length ? { tools } : {}), execute, conversationId },
+        {
+          onData(data) {
+            const event = data as TurnEvent;
+            if (event.type === 'progress') update(index, (side) => ({ ...side, progress: event.line }));
+            else if (event.type === 'approval') update(index, (side) => ({ ...side, held: [...(side.held ?? []), { id: event.id, tool: event.tool, arguments: event.arguments, reasons: event.reasons }] }));
+            else if (event.type === 'decided') update(index, (side) => ({ ...side, held: (side.held ?? []).filter((call) => call.id !== event.id) }));
+            else if (event.type === 'round') update(index, (side) => ({ ...side, rounds: [...side.rounds, event.round] }));
+            else if (event.type === 'answer') end({ answer: event.answer ?? '', latencyMs: event.latency_ms, tokens: event.tokens });
+            else end({ error: event.error.message });
+          },
+          onError: (error) => end({ error: appErrorOf(error).message }),
+          onComplete: () => end({ error: 'The turn ended without an answer.' }),
         },
-        onError: (error) => end({ error: appErrorOf(error).message }),
-        onComplete: () => end({ error: 'The turn ended without an answer.' }),
-      },
-    );
+      );
+    });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -113,7 +150,8 @@ export function PlaygroundView() {
       </div>
       <Paper withBorder p="md" radius="md" component="section" aria-label="Model and tools">
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <Autocomplete label="Model" placeholder="provider/model" description={providers.data?.length ? `providers: ${providers.data.map((item) => item.name).join(', ')}` : 'add a provider first: tooldeck providers add'} data={(providers.data ?? []).map((item) => `${item.name}/`)} value={model} onChange={setModel} w={260} />
+          <Autocomplete label="Model" placeholder="provider/model" description={providers.data?.length ? `providers: ${providers.data.map((item) => item.name).join(', ')}` : 'add a provider first: tooldeck providers add'} data={suggestions} value={model} onChange={setModel} w={260} />
+          <TagsInput label="Compare with" description={`up to ${MAX_MODELS - 1} more models, side by side`} placeholder="provider/model" data={suggestions} value={compare} onChange={setCompare} maxTags={MAX_MODELS - 1} w={260} />
           <Select label="Agent" description="its grants are the tools" placeholder="an agent of the workspace" data={agents.data ?? []} value={agent} onChange={setAgent} clearable searchable w={220} />
           <TagsInput label="Registry tools" description="or hand-picked entries (these win)" placeholder="mcp:everything.echo" value={tools} onChange={setTools} style={{ flex: 1, minWidth: 240 }} />
           <Switch label="Execute tools" checked={execute} onChange={(event) => setExecute(event.currentTarget.checked)} mb={8} />
@@ -141,16 +179,16 @@ export function PlaygroundView() {
             style={{ flex: 1 }}
           />
           <Stack gap={6}>
-            <Button leftSection={<IconSend size={16} />} onClick={send} disabled={!message.trim() || !model.trim() || running} loading={running}>
+            <Button leftSection={<IconSend size={16} />} onClick={send} disabled={!message.trim() || models.length === 0 || running} loading={running}>
               Send
             </Button>
-            <Button variant="default" leftSection={<IconDeviceFloppy size={16} />} disabled={!last || last.running || last.answer === undefined} onClick={() => setSaving(true)}>
+            <Button variant="default" leftSection={<IconDeviceFloppy size={16} />} disabled={!last || running || last.sides[0]?.answer === undefined} onClick={() => setSaving(true)}>
               Save as eval case
             </Button>
           </Stack>
         </Group>
       </Paper>
-      {last && saving && <SaveCaseModal turn={last} agent={agent} tools={tools} onClose={() => setSaving(false)} />}
+      {last && saving && last.sides[0] && <SaveCaseModal prompt={last.user} side={last.sides[0]} agent={agent} tools={tools} onClose={() => setSaving(false)} />}
     </Stack>
   );
 }
@@ -163,37 +201,68 @@ function TurnView({ turn }: { turn: Turn }) {
           {turn.user}
         </Text>
       </Paper>
-      {turn.rounds.flatMap((round) => round.tool_calls.map((call, index) => <ToolCard key={`${round.round}-${index}`} call={call} />))}
-      {turn.running && (
-        <Group gap="xs">
+      <SimpleGrid cols={turn.sides.length} spacing="sm">
+        {turn.sides.map((side) => (
+          <SideView key={side.model} side={side} labelled={turn.sides.length > 1} />
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function SideView({ side, labelled }: { side: ModelTurn; labelled: boolean }) {
+  return (
+    <Stack gap={6} aria-label={`Turn of ${side.model}`} style={{ minWidth: 0 }}>
+      {labelled && (
+        <Code fw={600} style={{ alignSelf: 'flex-start' }}>
+          {side.model}
+        </Code>
+      )}
+      {side.rounds.flatMap((round) => round.tool_calls.map((call, index) => <ToolCard key={`${round.round}-${index}`} call={call} />))}
+      {(side.held ?? []).map((call) => (
+        <HeldCallCard key={call.id} call={call} />
+      ))}
+      {side.running && (
+        <Group gap="xs" wrap="nowrap">
           <Loader size="xs" />
-          <Text size="sm" c="dimmed">
-            Waiting on the model…
+          <Text size="sm" c="dimmed" truncate="end">
+            {side.progress ?? 'Waiting on the model…'}
           </Text>
         </Group>
       )}
-      {turn.answer !== undefined && (
-        <Paper withBorder p="sm" radius="md" maw="75%" aria-label="Answer">
+      {side.answer !== undefined && (
+        <Paper withBorder p="sm" radius="md" aria-label="Answer">
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-            {turn.answer || '(no text)'}
+            {side.answer || '(no text)'}
           </Text>
           <Text size="xs" c="dimmed" mt={4}>
-            {formatDuration(turn.latencyMs ?? 0)} · {turn.rounds.length} round(s) · {turn.tokens?.prompt ?? 0} prompt + {turn.tokens?.completion ?? 0} completion tokens
+            {formatDuration(side.latencyMs ?? 0)} · {side.rounds.length} round(s) · {side.tokens?.prompt ?? 0} prompt + {side.tokens?.completion ?? 0} completion tokens
           </Text>
         </Paper>
       )}
-      {turn.error && (
+      {side.error && (
         <Alert color="red" variant="light" title="The turn failed">
-          {turn.error}
+          {side.error}
         </Alert>
       )}
     </Stack>
   );
 }
 
+/** The error code of a managed result (`policy_denied`, `schema_validation`, `timeout`, …), as cllama hands it to the model. */
+function errorCode(result: string): string | undefined {
+  try {
+    const parsed = JSON.parse(result) as { ok?: boolean; error?: { code?: unknown } };
+    return parsed.ok === false && typeof parsed.error?.code === 'string' ? parsed.error.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function ToolCard({ call }: { call: CallCard }) {
+  const code = errorCode(call.result);
   return (
-    <Paper withBorder p="xs" radius="sm" maw="75%" aria-label={`Tool call ${call.name}`}>
+    <Paper withBorder p="xs" radius="sm" aria-label={`Tool call ${call.name}`}>
       <Group justify="space-between" mb={4}>
         <Tooltip label={call.tool}>
           <Code>{call.name}</Code>
@@ -205,7 +274,7 @@ function ToolCard({ call }: { call: CallCard }) {
             </Badge>
           )}
           <Badge size="xs" color={call.status === 'ok' ? 'green' : 'red'} variant="light">
-            {call.status}
+            {code ?? call.status}
           </Badge>
           <Text size="xs" c="dimmed">
             {formatDuration(call.latency_ms)}
@@ -223,11 +292,46 @@ function ToolCard({ call }: { call: CallCard }) {
   );
 }
 
-function SaveCaseModal({ turn, agent, tools, onClose }: { turn: Turn; agent: string | null; tools: string[]; onClose: () => void }) {
+/** A call policy holds for approval, asked inline: the tool, its exact arguments, the rule's reason, Approve or Deny. */
+function HeldCallCard({ call }: { call: HeldCall }) {
+  const trpc = useTRPC();
+  const decide = useMutation(trpc.playground.decide.mutationOptions());
+  return (
+    <Paper withBorder p="xs" radius="sm" bg="var(--mantine-color-orange-light)" aria-label={`Approve ${call.tool}`}>
+      <Group justify="space-between" mb={4}>
+        <Code>{call.tool}</Code>
+        <Badge size="xs" color="orange">
+          approval required
+        </Badge>
+      </Group>
+      {call.reasons.map((reason) => (
+        <Text key={reason} size="xs">
+          {reason}
+        </Text>
+      ))}
+      <JsonTree value={call.arguments} label="Arguments" expandDepth={2} />
+      {decide.error && (
+        <Text size="xs" c="red">
+          {appErrorOf(decide.error).message}
+        </Text>
+      )}
+      <Group gap="xs" mt={6}>
+        <Button size="xs" color="green" loading={decide.isPending && decide.variables?.approve === true} onClick={() => decide.mutate({ id: call.id, approve: true })}>
+          Approve
+        </Button>
+        <Button size="xs" color="red" variant="light" loading={decide.isPending && decide.variables?.approve === false} onClick={() => decide.mutate({ id: call.id, approve: false })}>
+          Deny
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
+
+function SaveCaseModal({ prompt, side, agent, tools, onClose }: { prompt: string; side: ModelTurn; agent: string | null; tools: string[]; onClose: () => void }) {
   const trpc = useTRPC();
   const navigate = useNavigate();
   const [file, setFile] = useState('evals/playground.yml');
-  const [caseName, setCaseName] = useState(turn.user.slice(0, 60));
+  const [caseName, setCaseName] = useState(prompt.slice(0, 60));
   const save = useMutation(
     trpc.playground.saveCase.mutationOptions({
       onSuccess: (saved) => {
@@ -237,12 +341,12 @@ function SaveCaseModal({ turn, agent, tools, onClose }: { turn: Turn; agent: str
       },
     }),
   );
-  const calls = turn.rounds.flatMap((round) => round.tool_calls.filter((call) => !call.duplicate));
+  const calls = side.rounds.flatMap((round) => round.tool_calls.filter((call) => !call.duplicate));
   return (
     <Modal opened onClose={onClose} title="Save as eval case">
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
-          The last message becomes the case’s prompt and the {calls.length} tool call(s) the model made its expectation (in this order, arguments matched partially). Edit the file to loosen it.
+          The last message becomes the case’s prompt and the {calls.length} tool call(s) {side.model} made its expectation (in this order, arguments matched partially). Edit the file to loosen it.
         </Text>
         <TextInput label="Suite file" value={file} onChange={(event) => setFile(event.currentTarget.value)} />
         <TextInput label="Case name" value={caseName} onChange={(event) => setCaseName(event.currentTarget.value)} />
@@ -254,7 +358,7 @@ function SaveCaseModal({ turn, agent, tools, onClose }: { turn: Turn; agent: str
           <Button
             loading={save.isPending}
             disabled={!caseName.trim()}
-            onClick={() => save.mutate({ file, caseName, prompt: turn.user, toolCalls: calls.map((call) => ({ tool: call.tool, name: call.name, service: call.service, arguments: call.arguments })), ...(agent ? { agent } : {}), ...(tools.length ? { tools } : {}) })}
+            onClick={() => save.mutate({ file, caseName, prompt, toolCalls: calls.map((call) => ({ tool: call.tool, name: call.name, service: call.service, arguments: call.arguments })), ...(agent ? { agent } : {}), ...(tools.length ? { tools } : {}) })}
           >
             Save case
           </Button>
