@@ -1,12 +1,12 @@
-import { Alert, Anchor, Badge, Button, Code, Drawer, Group, NavLink, NumberInput, Paper, Progress, ScrollArea, Skeleton, Stack, Switch, Table, TagsInput, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Drawer, Group, NavLink, NumberInput, Paper, Progress, ScrollArea, Skeleton, Stack, Switch, Table, TagsInput, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconFlask, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { EvalRun } from '../../../../shared/evals';
 import { EmptyState } from '../../components/EmptyState';
 import { formatDuration } from '../../components/format';
-import { JsonTree } from '../../components/JsonTree';
 import { appErrorOf } from '../../rpc/appError';
 import { useLocation, useNavigate } from '../../shell/useSection';
+import { TracedCallCard } from '../mediation/TracedCallCard';
 import { useCancelRun, useEvalRuns, useEvalSuites, useModelSuggestions, useProviders, useRunSuite, type EvalRunView, type SuiteFile } from './useEvals';
 
 /**
@@ -249,28 +249,7 @@ function Transcript({ runs }: { runs: EvalRun[] }) {
             </Text>
           )}
           {run.tool_calls.map((call, index) => (
-            <Paper key={index} withBorder p="xs" radius="sm" aria-label={`Tool call ${call.name}`}>
-              <Group justify="space-between" mb={4}>
-                <Tooltip label={call.tool}>
-                  <Code>{call.name}</Code>
-                </Tooltip>
-                <Group gap={6}>
-                  <Badge size="xs" color={call.status === 'ok' ? 'green' : 'red'} variant="light">
-                    {call.status}
-                  </Badge>
-                  <Text size="xs" c="dimmed">
-                    {formatDuration(call.latency_ms)}
-                  </Text>
-                </Group>
-              </Group>
-              <JsonTree value={call.arguments} label="Arguments" expandDepth={2} />
-              <Text size="xs" c="dimmed" mt={4}>
-                Result
-              </Text>
-              <Code block style={{ maxHeight: 160, overflow: 'auto', whiteSpace: 'pre-wrap' }}>
-                {call.result}
-              </Code>
-            </Paper>
+            <TracedCallCard key={index} call={call} />
           ))}
           {run.answer !== undefined && (
             <Paper withBorder p="xs" radius="sm" bg="var(--mantine-color-default-hover)" aria-label="Answer">

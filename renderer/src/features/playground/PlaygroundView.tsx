@@ -1,4 +1,4 @@
-import { Alert, Autocomplete, Badge, Button, Code, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Switch, TagsInput, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
+import { Alert, Autocomplete, Badge, Button, Code, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Switch, TagsInput, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy, IconSend } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { appErrorOf } from '../../rpc/appError';
 import { useTRPC, useTRPCClient } from '../../rpc/client';
 import { useModelSuggestions } from '../evals/useEvals';
 import { useNavigate } from '../../shell/useSection';
+import { TracedCallCard } from '../mediation/TracedCallCard';
 
 /** A tool call of a round, as the mediation engine traces it. */
 interface CallCard {
@@ -218,7 +219,7 @@ function SideView({ side, labelled }: { side: ModelTurn; labelled: boolean }) {
           {side.model}
         </Code>
       )}
-      {side.rounds.flatMap((round) => round.tool_calls.map((call, index) => <ToolCard key={`${round.round}-${index}`} call={call} />))}
+      {side.rounds.flatMap((round) => round.tool_calls.map((call, index) => <TracedCallCard key={`${round.round}-${index}`} call={call} />))}
       {(side.held ?? []).map((call) => (
         <HeldCallCard key={call.id} call={call} />
       ))}
@@ -246,49 +247,6 @@ function SideView({ side, labelled }: { side: ModelTurn; labelled: boolean }) {
         </Alert>
       )}
     </Stack>
-  );
-}
-
-/** The error code of a managed result (`policy_denied`, `schema_validation`, `timeout`, …), as cllama hands it to the model. */
-function errorCode(result: string): string | undefined {
-  try {
-    const parsed = JSON.parse(result) as { ok?: boolean; error?: { code?: unknown } };
-    return parsed.ok === false && typeof parsed.error?.code === 'string' ? parsed.error.code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function ToolCard({ call }: { call: CallCard }) {
-  const code = errorCode(call.result);
-  return (
-    <Paper withBorder p="xs" radius="sm" aria-label={`Tool call ${call.name}`}>
-      <Group justify="space-between" mb={4}>
-        <Tooltip label={call.tool}>
-          <Code>{call.name}</Code>
-        </Tooltip>
-        <Group gap={6}>
-          {call.duplicate && (
-            <Badge size="xs" color="gray" variant="light">
-              repeated
-            </Badge>
-          )}
-          <Badge size="xs" color={call.status === 'ok' ? 'green' : 'red'} variant="light">
-            {code ?? call.status}
-          </Badge>
-          <Text size="xs" c="dimmed">
-            {formatDuration(call.latency_ms)}
-          </Text>
-        </Group>
-      </Group>
-      <JsonTree value={call.arguments} label="Arguments" expandDepth={2} />
-      <Text size="xs" c="dimmed" mt={4}>
-        Result
-      </Text>
-      <Code block style={{ maxHeight: 160, overflow: 'auto', whiteSpace: 'pre-wrap' }}>
-        {call.result}
-      </Code>
-    </Paper>
   );
 }
 
