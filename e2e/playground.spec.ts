@@ -56,6 +56,15 @@ test('send a message with Enter, see the tool card and the answer, save the turn
   await expect(message).toHaveValue('');
   await page.screenshot({ path: test.info().outputPath('playground.png'), fullPage: true, animations: 'disabled' });
 
+  // The conversation was saved when the turn ended: a new one starts empty, and reopening it brings
+  // back its turns and its setup.
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await expect(page.getByLabel('Turn of mock/right')).toHaveCount(0);
+  await page.getByRole('combobox', { name: 'Saved conversations' }).click();
+  await page.getByRole('option', { name: /^Please add 2 and 40 · 1 turn · / }).click();
+  await expect(right.getByLabel('Answer')).toContainText('The sum is 42.');
+  await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toHaveValue('mock/right');
+
   await page.getByRole('button', { name: 'Save as eval case' }).click();
   const dialog = page.getByRole('dialog', { name: 'Save as eval case' });
   await dialog.getByRole('textbox', { name: 'Case name' }).fill('adds');

@@ -347,6 +347,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
   });
   const playground = new Playground({
+    dataDir: deps.dataDir,
     runTurn: (input) => gateway.mediation.runTurn(input),
     providers: () => gateway.providers.list(),
     resolveTool: (name) => catalog.get(name),

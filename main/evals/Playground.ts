@@ -13,6 +13,7 @@ import type { ProviderFormat } from '../mediation/ModelProviders';
 import { anthropicFormat, openAiFormat } from '../mediation/wireFormats';
 import { namesOf, requestBody } from './EvalRunner';
 import { loadEvalSuite } from './loadEvalSuite';
+import { PlaygroundConversations } from './PlaygroundConversations';
 
 /** The agent name a playground turn runs under when its tools are hand-picked. */
 export const PLAYGROUND_AGENT = 'playground';
@@ -41,6 +42,8 @@ export type PlaygroundEvent =
   | { type: 'answer'; answer?: string; turn: MediatedTurn; latency_ms: number; tokens: { prompt: number; completion: number } };
 
 export interface PlaygroundDeps {
+  /** Where saved conversations are kept. */
+  dataDir: string;
   runTurn(input: TurnInput): Promise<TurnOutput>;
   providers(): Promise<readonly { name: string; format: ProviderFormat }[]>;
   resolveTool(name: string): ToolEntry | undefined;
@@ -70,8 +73,12 @@ export interface SaveCaseInput {
 export class Playground {
   /** Calls waiting for the operator's decision, by the id their approval event carried. */
   private readonly waiting = new Map<string, { approve(): void; deny(reason: Error): void }>();
+  /** Conversations saved to come back to. */
+  readonly conversations: PlaygroundConversations;
 
-  constructor(private readonly deps: PlaygroundDeps) {}
+  constructor(private readonly deps: PlaygroundDeps) {
+    this.conversations = new PlaygroundConversations(deps.dataDir);
+  }
 
   /** The operator's decision on a call a turn holds (approve: it runs, judged again first; deny: it ends as denied). */
   decide(id: string, approve: boolean): void {

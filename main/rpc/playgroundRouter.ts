@@ -4,6 +4,7 @@ import { EvalMessage } from '../../shared/evals';
 import { classifyError } from '../registry/classifyError';
 import { startCancellableRun } from '../platform/CancellableRun';
 import type { PlaygroundEvent } from '../evals/Playground';
+import { PlaygroundConversation } from '../evals/PlaygroundConversations';
 import { declaredAgents } from './gatewayRouter';
 import { procedure, router } from './trpc';
 
@@ -42,6 +43,14 @@ export const playgroundRouter = router({
   }),
   /** Approves or denies a call a turn holds for the operator (its approval event's id). */
   decide: procedure.input(z.object({ id: z.string().uuid(), approve: z.boolean() })).mutation(({ ctx, input }) => ctx.core.playground.decide(input.id, input.approve)),
+  /** Saved conversations, newest first (summaries). */
+  conversations: procedure.query(({ ctx }) => ctx.core.playground.conversations.list()),
+  conversation: procedure.input(z.object({ id: z.string().min(1).max(100) })).query(({ ctx, input }) => ctx.core.playground.conversations.get(input.id)),
+  /** Saves (or replaces) a conversation with its setup; the newest 50 are kept. */
+  saveConversation: procedure
+    .input(PlaygroundConversation.omit({ updatedAt: true }))
+    .mutation(({ ctx, input }) => ctx.core.playground.conversations.save(input)),
+  deleteConversation: procedure.input(z.object({ id: z.string().min(1).max(100) })).mutation(({ ctx, input }) => ctx.core.playground.conversations.remove(input.id)),
   /** The last turn as a case of an eval suite in the workspace's evals/ folder. */
   saveCase: procedure
     .input(

@@ -1,10 +1,10 @@
 import { Alert, Autocomplete, Badge, Button, Code, Group, Loader, Modal, Paper, Select, SimpleGrid, Stack, Switch, TagsInput, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDeviceFloppy, IconSend } from '@tabler/icons-react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { IconDeviceFloppy, IconPlus, IconSend } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AppErrorShape } from '../../../../shared/errors';
-import { formatDuration } from '../../components/format';
+import { formatClock, formatDuration } from '../../components/format';
 import { JsonTree } from '../../components/JsonTree';
 import { appErrorOf } from '../../rpc/appError';
 import { useTRPC, useTRPCClient } from '../../rpc/client';
@@ -68,6 +68,26 @@ type TurnEvent =
   | { type: 'answer'; answer?: string; latency_ms: number; tokens: { prompt: number; completion: number } }
   | { type: 'failed'; error: AppErrorShape };
 
+/** The saved conversations: their list, one loaded, one saved (the list is read again after). */
+function useSavedConversations() {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queries = useQueryClient();
+  const list = useQuery(trpc.playground.conversations.queryOptions());
+  const save = useMutation(
+    trpc.playground.saveConversation.mutationOptions({
+      onSuccess: () => queries.invalidateQueries({ queryKey: trpc.playground.conversations.queryKey() }),
+      onError: (error) => notifications.show({ color: 'red', title: 'The conversation was not saved', message: appErrorOf(error).message }),
+    }),
+  );
+  const load = (id: string) =>
+    client.playground.conversation.query({ id }).catch((error: unknown) => {
+      notifications.show({ color: 'red', title: 'The conversation could not be opened', message: appErrorOf(error).message });
+      return undefined;
+    });
+  return { list: list.data, save, load };
+}
+
 /**
  * Try tools with a model: a conversation over an agent's grants (or hand-picked registry entries)
  * on the mediation engine agents use behind the gateway. Each tool call shows as a card when its
@@ -89,7 +109,8 @@ export function PlaygroundView() {
   const [message, setMessage] = useState('');
   const [turns, setTurns] = useState<Turn[]>([]);
   const [saving, setSaving] = useState(false);
-  const [conversationId] = useState(() => crypto.randomUUID());
+  const [conversationId, setConversationId] = useState<string>(() => crypto.randomUUID());
+  const saved = useSavedConversations();
   const subscriptions = useRef<{ unsubscribe(): void }[]>([]);
   useEffect(() => () => subscriptions.current.forEach((subscription) => subscription.unsubscribe()), []);
 
@@ -101,6 +122,34 @@ export function PlaygroundView() {
       const last = list.at(-1)!;
       return [...list.slice(0, -1), { ...last, sides: last.sides.map((side, at) => (at === index ? change(side) : side)) }];
     });
+
+  // A conversation is saved (with its setup) each time a turn ends.
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && !running && turns.length > 0) {
+      saved.save.mutate({ id: conversationId, title: turns[0]!.user.slice(0, 200), setup: { model, compare, agent, tools, system, execute }, turns: turns.map((turn) => ({ ...turn, sides: turn.sides.map(({ held: _held, progress: _progress, ...side }) => ({ ...side, running: false })) })) });
+    }
+    wasRunning.current = running;
+    // Only the end of a turn saves; the setup is saved with it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [running]);
+
+  const startNew = () => {
+    setTurns([]);
+    setConversationId(crypto.randomUUID());
+  };
+  const open = async (id: string) => {
+    const conversation = await saved.load(id);
+    if (!conversation) return;
+    setModel(conversation.setup.model);
+    setCompare(conversation.setup.compare);
+    setAgent(conversation.setup.agent);
+    setTools(conversation.setup.tools);
+    setSystem(conversation.setup.system);
+    setExecute(conversation.setup.execute);
+    setTurns(conversation.turns as Turn[]);
+    setConversationId(conversation.id);
+  };
 
   const send = () => {
     const text = message.trim();
@@ -143,12 +192,29 @@ export function PlaygroundView() {
   const last = turns.at(-1);
   return (
     <Stack gap="md">
-      <div>
-        <Title order={2}>Playground</Title>
-        <Text c="dimmed" size="sm">
-          Try tools with a model. Turns run on the same mediation engine agents use behind the gateway, and every tool call goes through the pipeline under policy (History: via Playground).
-        </Text>
-      </div>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2}>Playground</Title>
+          <Text c="dimmed" size="sm">
+            Try tools with a model. Turns run on the same mediation engine agents use behind the gateway, and every tool call goes through the pipeline under policy (History: via Playground).
+          </Text>
+        </div>
+        <Group gap="xs" wrap="nowrap">
+          <Select
+            aria-label="Saved conversations"
+            placeholder="Saved conversations"
+            data={(saved.list ?? []).map((item) => ({ value: item.id, label: `${item.title} · ${item.turns} turn${item.turns === 1 ? '' : 's'} · ${formatClock(item.updatedAt)}` }))}
+            value={saved.list?.some((item) => item.id === conversationId) ? conversationId : null}
+            onChange={(id) => id && void open(id)}
+            disabled={running}
+            searchable
+            w={320}
+          />
+          <Button variant="default" leftSection={<IconPlus size={16} />} onClick={startNew} disabled={running}>
+            New conversation
+          </Button>
+        </Group>
+      </Group>
       <Paper withBorder p="md" radius="md" component="section" aria-label="Model and tools">
         <Group align="flex-end" gap="sm" wrap="wrap">
           <Autocomplete label="Model" placeholder="provider/model" description={providers.data?.length ? `providers: ${providers.data.map((item) => item.name).join(', ')}` : 'add a provider first: tooldeck providers add'} data={suggestions} value={model} onChange={setModel} w={260} />
