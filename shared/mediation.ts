@@ -27,6 +27,8 @@ export interface TracedRound {
   wall_time_ms: number;
   prompt_tokens: number;
   completion_tokens: number;
+  /** What the provider says the round cost (US dollars), when it says. */
+  cost?: number;
   tool_calls: TracedCall[];
   note?: string;
   /** Tooldeck's own time in the round (ms, fractional): its wall time less the time spent waiting on the model and on the tools' pipeline calls. */

@@ -39,7 +39,7 @@ export type PlaygroundEvent =
   | { type: 'approval'; id: string; tool: string; arguments: Record<string, unknown>; reasons: string[] }
   | { type: 'decided'; id: string; approved: boolean }
   | { type: 'round'; round: TracedRound }
-  | { type: 'answer'; answer?: string; turn: MediatedTurn; latency_ms: number; tokens: { prompt: number; completion: number } };
+  | { type: 'answer'; answer?: string; turn: MediatedTurn; latency_ms: number; tokens: { prompt: number; completion: number }; cost?: number };
 
 export interface PlaygroundDeps {
   /** Where saved conversations are kept. */
@@ -154,6 +154,7 @@ export class Playground {
       turn,
       latency_ms: Date.now() - started,
       tokens: { prompt: turn.tool_trace.reduce((sum, round) => sum + round.prompt_tokens, 0), completion: turn.tool_trace.reduce((sum, round) => sum + round.completion_tokens, 0) },
+      ...(turn.tool_trace.some((round) => round.cost !== undefined) ? { cost: turn.tool_trace.reduce((sum, round) => sum + (round.cost ?? 0), 0) } : {}),
     });
   }
 

@@ -251,7 +251,7 @@ export class Mediation {
         const budgetSpent = round > settings.maxRounds || Date.now() >= softDeadline;
         const response = await ask(budgetSpent ? format.withoutTools(working) : working, round);
         const usage = format.usage(response);
-        const traced: TracedRound = { round, wall_time_ms: 0, prompt_tokens: usage.prompt, completion_tokens: usage.completion, tool_calls: [] };
+        const traced: TracedRound = { round, wall_time_ms: 0, prompt_tokens: usage.prompt, completion_tokens: usage.completion, ...(usage.cost !== undefined ? { cost: usage.cost } : {}), tool_calls: [] };
         turn.tool_trace.push(traced);
         const calls = format.calls(response);
         const isManaged = (call: ModelToolCall) => managed.has(call.name) && !native.has(call.name);

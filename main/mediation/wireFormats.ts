@@ -34,7 +34,8 @@ export interface WireFormat {
   /** Appends the assistant's turn (with only `kept` of its calls) and the results of those calls. */
   appendRound(body: Body, response: Json, kept: readonly ModelToolCall[], results: readonly RoundResult[]): void;
   withoutTools(body: Body): Body;
-  usage(response: Json): { prompt: number; completion: number };
+  /** Tokens of one answer, and its cost where the provider reports one (OpenRouter's `usage.cost`, in US dollars). */
+  usage(response: Json): { prompt: number; completion: number; cost?: number };
   /** The terminal answer as the format's event stream (what a runner that asked for a stream reads). */
   streamEvents(response: Json): string[];
   keepAlive(text: string): string;
@@ -89,8 +90,8 @@ export const openAiFormat: WireFormat = {
   },
   withoutTools: ({ tools: _tools, tool_choice: _choice, ...rest }) => rest,
   usage: (response) => {
-    const usage = (response.usage ?? {}) as { prompt_tokens?: number; completion_tokens?: number };
-    return { prompt: usage.prompt_tokens ?? 0, completion: usage.completion_tokens ?? 0 };
+    const usage = (response.usage ?? {}) as { prompt_tokens?: number; completion_tokens?: number; cost?: unknown };
+    return { prompt: usage.prompt_tokens ?? 0, completion: usage.completion_tokens ?? 0, ...(typeof usage.cost === 'number' && Number.isFinite(usage.cost) ? { cost: usage.cost } : {}) };
   },
   streamEvents(response) {
     const choice = ((response.choices as Json[] | undefined)?.[0] ?? {}) as { message?: Json; finish_reason?: string };

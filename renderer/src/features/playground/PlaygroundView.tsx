@@ -49,6 +49,8 @@ interface ModelTurn {
   error?: string;
   latencyMs?: number;
   tokens?: { prompt: number; completion: number };
+  /** US dollars, where the provider reports a cost. */
+  cost?: number;
 }
 
 /** One turn of the conversation: the user's message, and each model's side of it. */
@@ -65,7 +67,7 @@ type TurnEvent =
   | ({ type: 'approval' } & HeldCall)
   | { type: 'decided'; id: string; approved: boolean }
   | { type: 'round'; round: Round }
-  | { type: 'answer'; answer?: string; latency_ms: number; tokens: { prompt: number; completion: number } }
+  | { type: 'answer'; answer?: string; latency_ms: number; tokens: { prompt: number; completion: number }; cost?: number }
   | { type: 'failed'; error: AppErrorShape };
 
 /** The saved conversations: their list, one loaded, one saved (the list is read again after). */
@@ -172,7 +174,7 @@ export function PlaygroundView() {
             else if (event.type === 'approval') update(index, (side) => ({ ...side, held: [...(side.held ?? []), { id: event.id, tool: event.tool, arguments: event.arguments, reasons: event.reasons }] }));
             else if (event.type === 'decided') update(index, (side) => ({ ...side, held: (side.held ?? []).filter((call) => call.id !== event.id) }));
             else if (event.type === 'round') update(index, (side) => ({ ...side, rounds: [...side.rounds, event.round] }));
-            else if (event.type === 'answer') end({ answer: event.answer ?? '', latencyMs: event.latency_ms, tokens: event.tokens });
+            else if (event.type === 'answer') end({ answer: event.answer ?? '', latencyMs: event.latency_ms, tokens: event.tokens, ...(event.cost !== undefined ? { cost: event.cost } : {}) });
             else end({ error: event.error.message });
           },
           onError: (error) => end({ error: appErrorOf(error).message }),
@@ -303,7 +305,7 @@ function SideView({ side, labelled }: { side: ModelTurn; labelled: boolean }) {
             {side.answer || '(no text)'}
           </Text>
           <Text size="xs" c="dimmed" mt={4}>
-            {formatDuration(side.latencyMs ?? 0)} · {side.rounds.length} round(s) · {side.tokens?.prompt ?? 0} prompt + {side.tokens?.completion ?? 0} completion tokens
+            {formatDuration(side.latencyMs ?? 0)} · {side.rounds.length} round(s) · {side.tokens?.prompt ?? 0} prompt + {side.tokens?.completion ?? 0} completion tokens{side.cost !== undefined ? ` · $${side.cost.toFixed(6)}` : ''}
           </Text>
         </Paper>
       )}
