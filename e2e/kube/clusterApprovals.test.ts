@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CliContext, CliExit } from '../../app/cli/CliContext';
 import { registerApprovals } from '../../app/cli/commands/approvals';
+import { registerGateway } from '../../app/cli/commands/gateway';
 import type { ToolApproval } from '../../shared/approvals';
 import { createCore, type Core } from '../../main/core';
 import { ClusterApprovals, type ToolApprovalObject } from '../../main/kube/ClusterApprovals';
@@ -95,7 +96,9 @@ describe('approvals as ToolApproval objects in a cluster', { timeout: 180_000 },
     let stderr = '';
     const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
     const program = new Command('tooldeck').exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-    registerApprovals(program, new CliContext(io, () => join(tmp, 'cli-data')));
+    const context = new CliContext(io, () => join(tmp, 'cli-data'));
+    registerApprovals(program, context);
+    registerGateway(program, context);
     let code = 0;
     try {
       await program.parseAsync(argv, { from: 'user' });
@@ -249,5 +252,42 @@ describe('approvals as ToolApproval objects in a cluster', { timeout: 180_000 },
     // Every replica's inbox agrees on how it ended.
     await vi.waitFor(async () => expect((await b.approvals.get(seenByB.metadata.name)).status).toMatchObject({ phase: 'Approved', decided_by: approverUser }));
     await client.close();
+  });
+
+  it('a ToolApproval deleted while its call is held ends the call, which never runs', async () => {
+    const a = cores[0] ?? (await gatewayCore('gateway-a'));
+    const client = await agent(a);
+    const call = client.callTool({ name: 'everything.get-sum', arguments: { a: 7, b: 7 } });
+    const held = await pendingFor({ a: 7, b: 7 });
+    await admin.rest.request('DELETE', `${APPROVALS}/${held.metadata.name}`);
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain(`its ToolApproval ${held.metadata.name} was deleted before anyone decided`);
+    await client.close();
+  });
+
+  it('any replica deletes a Pending approval whose holder died, once past its expiry', async () => {
+    const gateway = connectKube({ kubeconfig: gatewayKubeconfig });
+    connections.push(gateway);
+    // What a replica that died while holding leaves behind: a Pending ToolApproval nobody will end.
+    await gateway.rest.request('POST', APPROVALS, {
+      body: { apiVersion: 'orloj.dev/v1', kind: 'ToolApproval', metadata: { name: 'orphan-of-a-dead-replica', annotations: { 'tooldeck.dev/input-digest': 'x', 'tooldeck.dev/policy-version': 'v1' } }, spec: { tool: 't', agent: 'builder', input: {}, ttl: '1s' } },
+    });
+    const survivor = await ClusterApprovals.open({ connection: gateway, namespace: SYSTEM, holder: 'survivor', abandonedAfterMs: 0 });
+    try {
+      await vi.waitFor(async () => expect((await survivor.get('orphan-of-a-dead-replica')).status.phase).toBe('Expired'), { timeout: 10_000, interval: 100 });
+      await survivor.sweep();
+      const gone = await admin.rest.request('GET', `${APPROVALS}/orphan-of-a-dead-replica`).catch((error: unknown) => error);
+      expect(isKubeApiError(gone) && gone.status).toBe(404);
+    } finally {
+      await survivor.close();
+    }
+  });
+
+  it('tooldeck gateway --kubeconfig refuses, before listening, credentials that may not use ToolApprovals in the namespace', async () => {
+    const refused = await cli(['gateway', '--kubeconfig', gatewayKubeconfig, '--namespace', 'default', '--port', '0']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^These credentials may not list ToolApprovals in namespace default on https:\/\/127\.0\.0\.1:\d+: .*forbidden/);
+    expect(await cli(['gateway', '--kubeconfig', gatewayKubeconfig, '--in-cluster'])).toMatchObject({ code: 2, stderr: 'Use --kubeconfig or --in-cluster, not both\n' });
   });
 });

@@ -36,7 +36,8 @@ export interface ToolApprovalObject {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace?: string; uid?: string; resourceVersion?: string; creationTimestamp?: string; annotations?: Record<string, string>; deletionTimestamp?: string };
-  spec: ToolApproval['spec'];
+  /** Orloj's schema requires tool, agent, input and ttl; whoever made the object may leave the rest out. */
+  spec: Omit<ToolApproval['spec'], 'task_ref' | 'operation_class' | 'reason'> & Partial<Pick<ToolApproval['spec'], 'task_ref' | 'operation_class' | 'reason'>>;
   status?: Partial<ToolApprovalStatus>;
 }
 
@@ -356,11 +357,13 @@ export class ClusterApprovals implements ApprovalStore {
    * its creation (the API server's clock) plus its ttl; a Pending one past it reads Expired.
    */
   private readable(object: ToolApprovalObject): ToolApproval | undefined {
+    // Objects come from whoever may create them: one without a spec is no approval.
+    if (typeof object.spec !== 'object' || object.spec === null) return undefined;
     const annotations = object.metadata.annotations ?? {};
     const created = Date.parse(object.metadata.creationTimestamp ?? '') || this.clock.now();
     let ttlMs: number;
     try {
-      ttlMs = parseDuration(object.spec?.ttl ?? '10m');
+      ttlMs = parseDuration(object.spec.ttl ?? '10m');
     } catch {
       return undefined;
     }
@@ -375,7 +378,7 @@ export class ClusterApprovals implements ApprovalStore {
       apiVersion: 'orloj.dev/v1',
       kind: 'ToolApproval',
       metadata: { name: object.metadata.name, created_at: iso(created) },
-      spec: object.spec,
+      spec: { ...object.spec, task_ref: object.spec.task_ref ?? '', operation_class: object.spec.operation_class ?? '', reason: object.spec.reason ?? '' },
       status,
       binding: {
         input_digest: annotations[APPROVAL_ANNOTATIONS.inputDigest] ?? '',

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_GATEWAY_PORT } from '../../../shared/gateway';
 import { isAppError } from '../../../shared/errors';
 import { isLoopbackHost } from '../../../main/platform/requestGuard';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
-import { connectKubeTarget } from '../connectKubeTarget';
+import { useClusterApprovals } from '../clusterApprovals';
 import { integerIn, parsePort } from '../options';
 import { terminalName } from '../terminalText';
 
@@ -43,7 +42,6 @@ export function registerGateway(program: Command, ctx: CliContext) {
     .option('-n, --namespace <name>', 'the namespace of the ToolApprovals (default: the pod\'s with --in-cluster, else tooldeck-system)')
     .option('--in-cluster', "in a pod: ToolApprovals in the cluster, with the pod's ServiceAccount (as `tooldeck kube install --gateway` runs it)")
     .action(async (options: GatewayOptions) => {
-      if (options.inCluster && options.kubeconfig !== undefined) throw new CliExit(ExitCode.Usage, 'Use --kubeconfig or --in-cluster, not both');
       if (options.inCluster || options.kubeconfig !== undefined || options.namespace !== undefined || options.context !== undefined) await useClusterApprovals(ctx, options);
       if (options.stdio) return serveStdio(ctx, options.agent, options.metaTools === true);
       if (options.agent !== undefined) throw new CliExit(ExitCode.Usage, '--agent goes with --stdio; over HTTP each agent is named by its credential');
@@ -99,49 +97,6 @@ export function registerGateway(program: Command, ctx: CliContext) {
       }
       ctx.io.stdout(`Revoked agent ${terminalName(name)}.\n`);
     });
-}
-
-/**
- * The core keeps held calls as ToolApprovals in the cluster: checked before the gateway listens
- * (the CRD is installed, these credentials may create and watch them), one sentence otherwise.
- */
-async function useClusterApprovals(ctx: CliContext, options: GatewayOptions) {
-  const connection = await connectKubeTarget(options);
-  const namespace = options.namespace ?? (options.inCluster ? (process.env.POD_NAMESPACE ?? podNamespace()) : undefined) ?? 'tooldeck-system';
-  const { ClusterApprovals } = await import('../../../main/kube/ClusterApprovals');
-  let store;
-  try {
-    store = await ClusterApprovals.open({ connection, namespace, watch: false });
-    await store.close();
-  } catch (error) {
-    connection.close();
-    if (isAppError(error)) throw new CliExit(ExitCode.Failed, error.message);
-    throw error;
-  }
-  ctx.useApprovalStore(async (logger) => {
-    const opened = await ClusterApprovals.open({ connection, namespace, logger });
-    return {
-      hold: (request, holdOptions) => opened.hold(request, holdOptions),
-      list: () => opened.list(),
-      get: (name) => opened.get(name),
-      decide: (name, verdict, decidedBy, comment) => opened.decide(name, verdict, decidedBy, comment),
-      onChange: (listener) => opened.onChange(listener),
-      close: async () => {
-        await opened.close();
-        connection.close();
-      },
-    };
-  });
-  ctx.io.stderr(`Approvals: ToolApproval objects in namespace ${namespace} on ${connection.server}\n`);
-}
-
-/** The namespace of the pod's ServiceAccount, as Kubernetes mounts it. */
-function podNamespace(): string | undefined {
-  try {
-    return readFileSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'utf8').trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function usageOnInvalid(error: unknown): never {
