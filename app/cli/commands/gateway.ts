@@ -19,6 +19,7 @@ interface GatewayOptions {
   context?: string;
   namespace?: string;
   inCluster?: boolean;
+  allowedHost: string[];
 }
 
 /**
@@ -40,6 +41,7 @@ export function registerGateway(program: Command, ctx: CliContext) {
     .option('--kubeconfig <file>', "keep held calls' approvals as ToolApproval objects in this cluster (shared by every gateway replica) instead of the data dir")
     .option('--context <name>', 'with --kubeconfig: the kubeconfig context (default: the current one)')
     .option('-n, --namespace <name>', 'the namespace of the ToolApprovals (default: the pod\'s with --in-cluster, else tooldeck-system)')
+    .option('--allowed-host <name>', 'a host name agents may address the gateway by, besides its address (repeatable; e.g. its Kubernetes Service name)', (name: string, all: string[]) => [...all, name], [] as string[])
     .option('--in-cluster', "in a pod: ToolApprovals in the cluster, with the pod's ServiceAccount (as `tooldeck kube install --gateway` runs it)")
     .action(async (options: GatewayOptions) => {
       if (options.inCluster || options.kubeconfig !== undefined || options.namespace !== undefined || options.context !== undefined) await useClusterApprovals(ctx, options);
@@ -52,7 +54,7 @@ export function registerGateway(program: Command, ctx: CliContext) {
       const core = await ctx.getCore('web');
       let status;
       try {
-        status = await core.gateway.start({ port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll, rate: { perSecond: options.rate, burst: options.rate * 2 }, metaTools: options.metaTools });
+        status = await core.gateway.start({ port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll, rate: { perSecond: options.rate, burst: options.rate * 2 }, metaTools: options.metaTools, allowedHostNames: options.allowedHost });
       } catch (error) {
         throw new CliExit(ExitCode.Failed, `Cannot listen on ${options.host}:${options.port}: ${core.gateway.status().error ?? (error as Error).message}`);
       }

@@ -27,6 +27,11 @@ export const APPROVER_RULES = [
   { apiGroups: [ORLOJ_GROUP], resources: [`${TOOL_APPROVALS_PLURAL}/status`], verbs: ['get', 'patch', 'update'] },
 ];
 
+/** The DNS names of a Service as pods resolve them. */
+export function serviceNames(service: string, namespace: string): string[] {
+  return [service, `${service}.${namespace}`, `${service}.${namespace}.svc`, `${service}.${namespace}.svc.cluster.local`];
+}
+
 const labels = { 'app.kubernetes.io/name': GATEWAY_COMPONENT, 'app.kubernetes.io/part-of': 'tooldeck' };
 const selector = { 'app.kubernetes.io/name': GATEWAY_COMPONENT };
 
@@ -74,8 +79,9 @@ export function gatewayManifests({ namespace, image, replicas = 2 }: GatewayMani
                 image,
                 // The image's entrypoint is the operator; the same build runs the gateway.
                 command: ['/nodejs/bin/node', '/app/bin/tooldeck.js', 'gateway'],
-                // Agents reach it through the Service, so it binds the pod IP; agent credentials are the guard.
-                args: ['--in-cluster', '--host=0.0.0.0', '--dangerously-bind-all', `--port=${port}`],
+                // Agents reach it through the Service, so it binds the pod IP; agent credentials are the
+                // guard. The Host check (DNS rebinding) accepts addresses and the Service's own names.
+                args: ['--in-cluster', '--host=0.0.0.0', '--dangerously-bind-all', `--port=${port}`, ...serviceNames(name, namespace).map((host) => `--allowed-host=${host}`)],
                 env: [
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
                   { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },

@@ -84,7 +84,11 @@ describe('operator manifests', () => {
     const deployment = objects.find((o) => o.kind === 'Deployment') as unknown as { spec: { replicas: number; template: { spec: { serviceAccountName: string; containers: Array<{ command: string[]; args: string[] }> } } } };
     expect(deployment.spec.replicas).toBe(3);
     expect(deployment.spec.template.spec.serviceAccountName).toBe('tooldeck-gateway');
-    expect(deployment.spec.template.spec.containers[0]).toMatchObject({ command: ['/nodejs/bin/node', '/app/bin/tooldeck.js', 'gateway'], args: expect.arrayContaining(['--in-cluster']) });
+    expect(deployment.spec.template.spec.containers[0]).toMatchObject({
+      command: ['/nodejs/bin/node', '/app/bin/tooldeck.js', 'gateway'],
+      // Agents address it by its Service's name: the Host check lets exactly those names through.
+      args: expect.arrayContaining(['--in-cluster', '--allowed-host=tooldeck-gateway.ops.svc.cluster.local', '--allowed-host=tooldeck-gateway.ops']),
+    });
     expect(objects.find((o) => o.kind === 'Service')).toMatchObject({ metadata: { name: 'tooldeck-gateway', namespace: 'ops' }, spec: { ports: [{ port: 7411 }] } });
   });
 
