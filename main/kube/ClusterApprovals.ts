@@ -94,6 +94,8 @@ export class ClusterApprovals implements ApprovalStore {
   private readonly waiters = new Map<string, Waiter>();
   private readonly changes = new Emitter((error) => this.logger.warn('approval listener failed', { error: reasonOf(error) }));
   private readonly work = new Set<Promise<unknown>>();
+  /** Deletes sent and not yet answered. */
+  private readonly removing = new Set<string>();
   private informer?: ResilientInformer<ToolApprovalObject>;
   private stopSweeping = () => {};
   /** Who these credentials are, as the API server authenticates them: every decision made here records it. */
@@ -252,8 +254,9 @@ export class ClusterApprovals implements ApprovalStore {
       });
     } catch (error) {
       if (isConflict(error) || (isKubeApiError(error) && error.status === 422 && /cannot be decided again/.test(error.message))) {
+        // Someone else's decision came first: say how it ended (or that it is being decided).
         const now = await this.fetch(checked).then((object) => this.readable(object));
-        throw notPending(checked, now?.status.phase === 'Pending' ? { ...now.status, phase: 'Pending' } : (now?.status ?? approval.status));
+        throw notPending(checked, now?.status ?? approval.status);
       }
       if (isNotFound(error)) throw gone(checked);
       throw this.explain(error, 'decide');
@@ -299,6 +302,7 @@ export class ClusterApprovals implements ApprovalStore {
   /** A watched change: wakes the call held here by its decision, or ends it when its object was deleted. */
   private observed(event: 'add' | 'update' | 'delete', object: ToolApprovalObject) {
     this.changed();
+    if (event === 'delete') this.removing.delete(object.metadata.name);
     const waiter = this.waiters.get(object.metadata.name);
     if (!waiter || !waiter.uid || object.metadata.uid !== waiter.uid) return;
     if (event === 'delete') return waiter.finish(canceledRecord(this.clock.now(), `its ToolApproval ${object.metadata.name} was deleted before anyone decided`));
@@ -416,31 +420,42 @@ export class ClusterApprovals implements ApprovalStore {
 
   /** Deletes an ended approval (only the object this replica made, when it knows which); a failure is logged, never thrown at the call. */
   private remove(name: string, uid: string | undefined) {
+    // Until the watch reports it gone, the cache still lists it: one delete per object, not one per prune.
+    if (this.removing.has(name)) return;
+    this.removing.add(name);
     void this.track(
       this.rest
         .request('DELETE', `${this.collection}/${name}`, uid ? { body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid } } } : {})
         .catch((error: unknown) => {
+          // Kept in `removing` after a delete until the watch reports the object gone; a failed one may be tried again.
+          this.removing.delete(name);
           if (!isNotFound(error) && !isConflict(error)) this.logger.warn('ended ToolApproval not deleted', { name, error: reasonOf(error) });
         }),
     );
   }
 
-  /** Keeps the newest `keepDecided` decided approvals (from the watch's cache); older ones are deleted. */
+  /**
+   * Keeps the newest `keepDecided` decided approvals this replica held (from the watch's cache);
+   * older ones are deleted. Each replica prunes its own, so no two delete the same object.
+   */
   private pruneDecided() {
     if (!this.informer) return;
     const keep = this.options.keepDecided ?? DEFAULT_KEEP_DECIDED;
     const decided = this.informer
       .list(this.options.namespace)
-      .filter((object) => object.status?.phase === 'Approved' || object.status?.phase === 'Denied')
+      .filter((object) => (object.status?.phase === 'Approved' || object.status?.phase === 'Denied') && object.metadata.annotations?.[APPROVAL_ANNOTATIONS.holder] === this.holder)
       .sort((a, b) => (b.status?.decided_at ?? '').localeCompare(a.status?.decided_at ?? ''));
     for (const object of decided.slice(keep)) this.remove(object.metadata.name, object.metadata.uid);
   }
 
+  /** Sweeps now and every SWEEP_EVERY_MS until closed. */
   private sweepLater() {
-    let cancel = this.clock.setTimeout(function run(this: ClusterApprovals) {
+    let cancel = () => {};
+    const run = () => {
       void this.sweep().catch((error: unknown) => this.logger.warn('approvals sweep failed', { error: reasonOf(error) }));
-      cancel = this.clock.setTimeout(run.bind(this), SWEEP_EVERY_MS);
-    }.bind(this), 0);
+      cancel = this.clock.setTimeout(run, SWEEP_EVERY_MS);
+    };
+    cancel = this.clock.setTimeout(run, 0);
     this.stopSweeping = () => cancel();
   }
 
