@@ -266,6 +266,31 @@ describe('approvals as ToolApproval objects in a cluster', { timeout: 180_000 },
     await client.close();
   });
 
+  it('a replica that stops ends the calls it holds (they never run) and removes their ToolApprovals', async () => {
+    const connection = connectKube({ kubeconfig: gatewayKubeconfig });
+    connections.push(connection);
+    const stopping = await ClusterApprovals.open({ connection, namespace: SYSTEM, holder: 'stopping' });
+    let name = '';
+    let settled = false;
+    const pending = new Promise<void>((resolve) => {
+      const held = stopping.hold(
+        { agent: 'builder', tool: 'mcp:everything.get-sum', operationClass: 'write', input: { a: 3, b: 3 }, reason: 'test rule', policyVersion: 'v1', taskRef: 'test' },
+        {
+          onPending: (approval) => {
+            name = approval.metadata.name;
+            resolve();
+          },
+        },
+      );
+      void expect(held).rejects.toThrow(/was canceled while it waited for a person's decision \(Tooldeck stopped\); the call did not run/).then(() => (settled = true));
+    });
+    await pending;
+    await stopping.close();
+    await vi.waitFor(() => expect(settled).toBe(true));
+    const gone = await admin.rest.request('GET', `${APPROVALS}/${name}`).catch((error: unknown) => error);
+    expect(isKubeApiError(gone) && gone.status).toBe(404);
+  });
+
   it('any replica deletes a Pending approval whose holder died, once past its expiry', async () => {
     const gateway = connectKube({ kubeconfig: gatewayKubeconfig });
     connections.push(gateway);

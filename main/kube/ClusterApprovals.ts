@@ -190,7 +190,8 @@ export class ClusterApprovals implements ApprovalStore {
       this.track(
         publish().then(
           () => {
-            if (finished) return;
+            // Ended while its create was under way (the store closed): the object it made goes too.
+            if (finished) return this.remove(approval.metadata.name, waiter.uid);
             if (this.closed) return this.endHere(approval.metadata.name, canceledRecord(this.clock.now(), 'Tooldeck stopped'));
             cancelTimer = this.clock.setTimeout(() => this.endHere(approval.metadata.name, { phase: 'Expired', decided_at: iso(this.clock.now()) }), ttlMs);
             options.signal?.addEventListener('abort', onAbort, { once: true });
