@@ -54,6 +54,7 @@ import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
 import { BusBridge } from './bus/BusBridge';
+import type { ApprovalStore } from './approvals/ApprovalHolder';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
 export interface CoreDeps {
@@ -74,6 +75,12 @@ export interface CoreDeps {
   workspaceDir?: string;
   /** Asks the user about a workspace command line not confirmed yet (the CLI: a terminal question, or `--yes`). */
   confirmLaunch?: LaunchConfirmer;
+  /**
+   * Where calls held for approval are kept, instead of the data dir: `tooldeck gateway --kubeconfig`
+   * or `--in-cluster` keeps them as ToolApproval objects in a cluster, shared by every replica.
+   * Given the core's logger; the core closes the store.
+   */
+  approvals?: (logger: Logger) => Promise<ApprovalStore>;
   /** What `${node}` and `${module:…}` mean in workspace commands: the desktop app names the Node.js and servers it ships. */
   placeholders?: PlaceholderContext;
 }
@@ -136,8 +143,11 @@ export interface Core {
   /** Every recorded call as it happens, for live charts and the history view. */
   readonly liveCalls: LiveFeed<InvocationRecord>;
   readonly settings: SettingsStore;
-  /** Calls held for a person's approval (Orloj ToolApprovals in the data dir), listed and decided from any process. */
-  readonly approvals: ApprovalBook;
+  /**
+   * Calls held for a person's approval, as Orloj ToolApprovals: in the data dir (listed and decided
+   * from any process on it), or in a cluster when the host chose one (CoreDeps.approvals).
+   */
+  readonly approvals: ApprovalStore;
   /** The MCP gateway for agents: their credentials, grants and live traffic; started on demand. */
   readonly gateway: Gateway;
   /** Eval suites (`evals/*.yml`) run through the gateway's mediation engine: `tooldeck eval` and the Evals view. */
@@ -161,7 +171,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const system = new SystemService({ appVersion: deps.appVersion, host: deps.host, dataDir: deps.dataDir, versions: deps.versions });
   const settings = new SettingsStore(deps.dataDir);
   const { history: retention } = await settings.load();
-  const approvals = new ApprovalBook({ dataDir: deps.dataDir, logger });
+  const approvals = deps.approvals ? await deps.approvals(logger) : new ApprovalBook({ dataDir: deps.dataDir, logger });
   const { store: history, report: historyReport } = openInvocationStore(join(deps.dataDir, DATABASE_FILE_NAME), { retention });
   if (historyReport.recovered || !historyReport.persistent) logger.warn(historyReport.message);
   history.onWriteError((error) => logger.error('history write failed', { error: error.message }));

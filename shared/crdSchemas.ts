@@ -23,6 +23,8 @@ export interface OpenApiSchema {
   'x-kubernetes-int-or-string'?: boolean;
   'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
   'x-kubernetes-list-map-keys'?: string[];
+  /** CEL rules the API server checks on every write (`oldSelf` makes a rule a transition rule). */
+  'x-kubernetes-validations'?: Array<{ rule: string; message: string }>;
 }
 
 const dnsLabel: OpenApiSchema = { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' };

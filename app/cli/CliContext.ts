@@ -1,4 +1,4 @@
-import type { Core } from '../../main/core';
+import type { Core, CoreDeps } from '../../main/core';
 import { createStderrLogger } from '../../main/platform/Logger';
 import { AppError } from '../../shared/errors';
 import type { HostKind } from '../../shared/system';
@@ -78,6 +78,7 @@ export class CliContext {
   private workspaceDir?: string;
 
   private assumeYes = false;
+  private approvalStore?: CoreDeps['approvals'];
 
   /** The command was given `--yes`: workspace command lines not confirmed yet are confirmed, not asked about. */
   confirmLaunchesWithoutAsking() {
@@ -88,6 +89,12 @@ export class CliContext {
   useWorkspace(dir: string) {
     if (this.core) throw new Error('useWorkspace must come before getCore');
     this.workspaceDir = dir;
+  }
+
+  /** Where the core keeps calls held for approval instead of the data dir (`gateway --kubeconfig`); before getCore. */
+  useApprovalStore(open: NonNullable<CoreDeps['approvals']>) {
+    if (this.core) throw new Error('useApprovalStore must come before getCore');
+    this.approvalStore = open;
   }
 
   /** `serve` hosts the UI, so it connects saved servers at start; one-shot commands connect on demand. */
@@ -102,6 +109,7 @@ export class CliContext {
       autoConnect: host !== 'cli',
       shutdownGraceMs: host === 'cli' ? 200 : 2_000,
       ...(this.workspaceDir ? { workspaceDir: this.workspaceDir } : {}),
+      ...(this.approvalStore ? { approvals: this.approvalStore } : {}),
       // A one-shot command asks; `serve` is a console, whose Resources view offers the confirmation.
       ...(host === 'cli' ? { confirmLaunch: askToLaunch({ io: this.io, assumeYes: () => this.assumeYes, input: this.io.input ?? process.stdin }) } : {}),
     }).then((core) => {

@@ -11,7 +11,7 @@ export async function connectKubeTarget(flags: KubeTargetOptions): Promise<KubeC
   const { checkReachable, connectKube } = await import('../../main/kube/KubeConnection');
   let connection: KubeConnection;
   try {
-    connection = connectKube({ kubeconfig: flags.kubeconfig, context: flags.context, namespace: flags.namespace });
+    connection = connectKube({ kubeconfig: flags.kubeconfig, context: flags.context, namespace: flags.namespace, inCluster: flags.inCluster });
   } catch (error) {
     throw new CliExit(ExitCode.Usage, (error as Error).message);
   }

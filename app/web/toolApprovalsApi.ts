@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import type { ApprovalBook } from '../../main/approvals/ApprovalBook';
+import type { ApprovalInbox } from '../../main/approvals/ApprovalHolder';
 import type { Logger } from '../../main/platform/Logger';
 import { readBoundedStream } from '../../main/platform/readBounded';
 import { isAppError, reasonOf } from '../../shared/errors';
@@ -27,7 +27,7 @@ const STATUS_OF: Record<string, number> = { NotFound: 404, AlreadyExists: 409, I
  * caller has passed the console's guards (Host, Origin, Sec-Fetch-Site, body cap, the operator's
  * token) before it gets here.
  */
-export async function serveToolApprovals(req: IncomingMessage, res: ServerResponse, path: string, book: ApprovalBook, logger: Logger): Promise<void> {
+export async function serveToolApprovals(req: IncomingMessage, res: ServerResponse, path: string, book: ApprovalInbox, logger: Logger): Promise<void> {
   try {
     const rest = path.slice(TOOL_APPROVALS_PATH.length).replace(/\/+$/, '');
     const segments = rest === '' ? [] : rest.slice(1).split('/');

@@ -25,6 +25,7 @@ import { startOperator, total, type OperatorProcess } from '../kube/OperatorProc
 import { cliPath } from '../support/tooldeckServer';
 import { createEndpoints, createNamespace, createRunningPod, eventually, markDeploymentReady, toolsPath } from '../kube/clusterFixtures';
 import { netnsUnavailableReason, startMcpInNetns, type NetnsMcpServer } from '../kube/mcpInNetns';
+import { runApprovalsBench } from './kubeApprovals';
 
 const TOOLS = 200;
 const OPERATOR_TOOLS = 2_000;
@@ -252,7 +253,9 @@ async function operatorRun(testbed: Testbed, direct: KubeConnection) {
   }
 }
 
-main().catch((error) => {
+// `npm run bench -- kube -- --approvals`: the cluster approvals bench instead (e2e/bench/kubeApprovals.ts).
+const run = process.argv.includes('--approvals') ? () => runApprovalsBench().then((ok) => void (ok || (process.exitCode = 1))) : main;
+run().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { Emitter } from '../platform/Emitter';
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ApprovalName, DEFAULT_APPROVAL_TTL_MS, ToolApproval, type ToolApprovalStatus } from '../../shared/approvals';
+import { ApprovalName, ToolApproval } from '../../shared/approvals';
 import { AppError, reasonOf } from '../../shared/errors';
 import type { InputLimit } from '../../shared/inputLimits';
 import { writeFileAtomic, writeFileAtomicIfAbsent } from '../platform/atomicWrite';
@@ -13,9 +12,28 @@ import { systemClock, type Clock } from '../platform/Clock';
 import { silentLogger, type Logger } from '../platform/Logger';
 import { readBoundedText } from '../platform/readBounded';
 import { watchFolder, type FolderWatch } from '../platform/watchFolder';
-import { formatDuration } from '../registry/policy/duration';
-import { approvalInputDigest } from './approvalInputDigest';
-import type { ApprovalHolder, HoldOptions, HoldRequest } from './ApprovalHolder';
+import type { ApprovalStore, HoldOptions, HoldRequest } from './ApprovalHolder';
+import {
+  approvalName,
+  byInboxOrder,
+  canceledError,
+  canceledRecord,
+  checkedComment,
+  checkedDecider,
+  checkedName,
+  concludeHold,
+  DecisionRecord,
+  DEFAULT_KEEP_DECIDED,
+  iso,
+  newApproval,
+  notFound,
+  notPending,
+  TOOLDECK_DECIDER,
+  withDecision,
+  type ApprovalVerdict,
+} from './approvalRules';
+
+export { DEFAULT_KEEP_DECIDED, MAX_COMMENT_LENGTH, MAX_DECIDER_LENGTH, TOOLDECK_DECIDER, type ApprovalVerdict } from './approvalRules';
 
 /** The folder of the data dir that holds approvals: `<name>.json`, and `<name>.decision.json` once one is decided. */
 export const APPROVALS_FOLDER = 'approvals';
@@ -23,36 +41,14 @@ const DECISION_SUFFIX = '.decision.json';
 /** Which process holds a Pending approval: `{host, pid}`. Without it, nobody could tell an approval whose gateway crashed from one still held. */
 const HOLDER_SUFFIX = '.holder.json';
 
-/** Decided approvals kept for the inbox's history; older ones are removed as new ones end. */
-export const DEFAULT_KEEP_DECIDED = 500;
-/** As ApprovalDecision's comment allows. */
-export const MAX_COMMENT_LENGTH = 2000;
-export const MAX_DECIDER_LENGTH = 200;
-/** Who ends an approval that no person decided: the agent went away, or Tooldeck stopped. */
-export const TOOLDECK_DECIDER = 'tooldeck';
 
 /** The arguments of a call are capped by the way in's body limit (8 MiB by default); an approval file holds them once. */
 const APPROVAL_FILE_LIMIT: InputLimit = { maxBytes: 32 * 1024 * 1024, what: 'an approval file' };
 const DECISION_FILE_LIMIT: InputLimit = { maxBytes: 64 * 1024, what: 'an approval decision file' };
 
-/**
- * How an approval ended, in its own file. It is published with an atomic create-if-absent, so the
- * first end written — a person's decision, the holder's expiry, or a cancellation — is the only one,
- * whichever process wrote it.
- */
-const DecisionRecord = z.object({
-  phase: z.enum(['Approved', 'Denied', 'Expired']),
-  decided_by: z.string().optional(),
-  decided_at: z.string(),
-  comment: z.string().optional(),
-  /** Denied because the call was canceled (the agent disconnected, the gateway stopped), not by a person. */
-  canceled: z.boolean().optional(),
-});
-type DecisionRecord = z.infer<typeof DecisionRecord>;
+
 
 const HolderRecord = z.object({ host: z.string(), pid: z.number().int().positive() });
-
-export type ApprovalVerdict = 'approve' | 'deny';
 
 export interface ApprovalBookOptions {
   dataDir: string;
@@ -87,7 +83,7 @@ interface Waiter {
  * expiry and cancellation race through one create-if-absent file, so exactly one of them ends an
  * approval and every later decider gets a conflict.
  */
-export class ApprovalBook implements ApprovalHolder {
+export class ApprovalBook implements ApprovalStore {
   readonly folder: string;
   private readonly clock: Clock;
   private readonly logger: Logger;
@@ -121,31 +117,13 @@ export class ApprovalBook implements ApprovalHolder {
   hold(request: HoldRequest, options: HoldOptions = {}): Promise<ToolApproval> {
     if (this.closed) return Promise.reject(canceledError(undefined, 'Tooldeck is stopping'));
     if (options.signal?.aborted) return Promise.reject(canceledError(undefined, reasonOf(options.signal.reason, 'the call was canceled')));
-    const ttlMs = request.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
-    if (!Number.isFinite(ttlMs) || ttlMs <= 0) return Promise.reject(new AppError('InvalidInput', `An approval's time to live must be a positive number of milliseconds, not ${ttlMs}.`));
-    let digest: string;
+    let approval: ToolApproval;
+    let ttlMs: number;
     try {
-      digest = approvalInputDigest(request.input);
+      ({ approval, ttlMs } = newApproval(request, this.clock.now()));
     } catch (error) {
-      return Promise.reject(new AppError('InvalidInput', `The arguments of a held call must be JSON: ${reasonOf(error)}`));
+      return Promise.reject(error);
     }
-    const created = this.clock.now();
-    const approval: ToolApproval = {
-      apiVersion: 'orloj.dev/v1',
-      kind: 'ToolApproval',
-      metadata: { name: approvalName(request.agent, request.tool), created_at: iso(created) },
-      spec: {
-        task_ref: request.taskRef,
-        tool: request.tool,
-        operation_class: request.operationClass,
-        agent: request.agent,
-        input: request.input,
-        reason: request.reason,
-        ttl: formatDuration(ttlMs),
-      },
-      status: { phase: 'Pending', expires_at: iso(created + ttlMs) },
-      binding: { input_digest: digest, policy_version: request.policyVersion, ...(request.risk ? { risk: request.risk } : {}) },
-    };
     return new Promise<ToolApproval>((resolve, reject) => {
       let finished = false;
       let cancelTimer = () => {};
@@ -360,23 +338,10 @@ export class ApprovalBook implements ApprovalHolder {
     );
     this.changed();
     void this.track(this.prune().catch((error: unknown) => this.logger.warn('old approvals not removed', { error: reasonOf(error) })));
-    if (record.phase === 'Expired') {
-      throw new AppError('PolicyDenied', `Approval ${name} expired: nobody decided within ${waiter.approval.spec.ttl}, so the call did not run.`, { step: 'expired' });
-    }
-    if (record.phase === 'Denied') {
-      if (record.canceled) throw canceledError(name, record.comment ?? 'the call was canceled');
-      const by = record.decided_by ? ` by ${record.decided_by}` : '';
-      throw new AppError('PolicyDenied', `Approval ${name} was denied${by}${record.comment ? `: ${record.comment}` : ''}; the call did not run.`, { step: 'denied' });
-    }
-    const expected = waiter.approval.binding;
-    if (!onDisk || onDisk.binding.input_digest !== expected.input_digest || onDisk.binding.policy_version !== expected.policy_version || onDisk.spec.agent !== waiter.request.agent || onDisk.spec.tool !== waiter.request.tool) {
+    if (record.phase === 'Approved' && onDisk && (onDisk.binding.input_digest !== waiter.approval.binding.input_digest || onDisk.binding.policy_version !== waiter.approval.binding.policy_version)) {
       this.logger.warn('approval file no longer matches its held call', { name });
-      throw new AppError('PolicyDenied', `Approval ${name} was approved, but its file no longer matches the held call (agent, tool, arguments or policy version changed); the call did not run.`, { step: 'binding' });
     }
-    const now = this.options.currentPolicyVersion?.();
-    if (now !== undefined && now !== expected.policy_version) {
-      throw new AppError('PolicyDenied', `Approval ${name} was approved under policy version ${expected.policy_version}, but the policy changed (now ${now}) while the call waited; it did not run: call again to be judged under the rules in force.`, { step: 'binding' });
-    }
+    concludeHold(waiter.approval, waiter.request, record, onDisk, this.options.currentPolicyVersion?.(), 'file');
     return ended;
   }
 
@@ -513,100 +478,6 @@ export class ApprovalBook implements ApprovalHolder {
     return promise;
   }
 }
-
-function withDecision(approval: ToolApproval, record: DecisionRecord): ToolApproval {
-  const status: ToolApprovalStatus = {
-    phase: record.phase,
-    ...(record.phase === 'Approved' ? { decision: 'approved' as const } : record.phase === 'Denied' ? { decision: 'denied' as const } : {}),
-    ...(record.decided_by !== undefined ? { decided_by: record.decided_by } : {}),
-    decided_at: record.decided_at,
-    expires_at: approval.status.expires_at,
-    ...(record.comment !== undefined ? { comment: record.comment } : {}),
-  };
-  return { ...approval, status };
-}
-
-function canceledRecord(now: number, why: string): DecisionRecord {
-  return { phase: 'Denied', decided_by: TOOLDECK_DECIDER, decided_at: iso(now), comment: `Canceled: ${why}`, canceled: true };
-}
-
-function canceledError(name: string | undefined, why: string): AppError {
-  const reason = why.replace(/^Canceled: /, '');
-  return new AppError('PolicyDenied', `${name ? `Approval ${name} was canceled` : 'The call was canceled'} while it waited for a person's decision (${reason}); the call did not run.`, { step: 'canceled' });
-}
-
-function notPending(name: string, status: ToolApprovalStatus): AppError {
-  const how =
-    status.phase === 'Expired'
-      ? `it expired at ${status.expires_at}`
-      : status.phase === 'Pending'
-        ? 'it is being decided'
-        : `it was ${status.phase === 'Approved' ? 'approved' : 'denied'}${status.decided_by ? ` by ${status.decided_by}` : ''}${status.decided_at ? ` at ${status.decided_at}` : ''}${status.decided_by === TOOLDECK_DECIDER && status.comment ? ` (${status.comment})` : ''}`;
-  return new AppError('AlreadyExists', `Approval ${name} is no longer Pending: ${how}.`, { step: 'decided' });
-}
-
-function notFound(name: string): AppError {
-  return new AppError('NotFound', `No approval named ${name}.`);
-}
-
-function checkedName(name: string): string {
-  if (!ApprovalName.safeParse(name).success) {
-    throw new AppError('InvalidInput', `"${printable(name, 80)}" is not an approval name: one is 1 to 63 lowercase letters, digits and dashes, starting with a letter or digit.`);
-  }
-  return name;
-}
-
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL_IN_NAME = /[\u0000-\u001f\u007f-\u009f]/;
-
-function checkedDecider(decidedBy: string): string {
-  const decider = typeof decidedBy === 'string' ? decidedBy.trim() : '';
-  if (!decider) throw new AppError('InvalidInput', 'Say who decides (decided_by): a name of 1 to 200 characters.');
-  if (decider.length > MAX_DECIDER_LENGTH) throw new AppError('InvalidInput', `decided_by may have at most ${MAX_DECIDER_LENGTH} characters; it has ${decider.length}.`);
-  if (CONTROL_IN_NAME.test(decider)) throw new AppError('InvalidInput', 'decided_by contains control characters; give a plain name.');
-  return decider;
-}
-
-function checkedComment(comment: string | undefined): string | undefined {
-  if (comment === undefined) return undefined;
-  if (typeof comment !== 'string') throw new AppError('InvalidInput', 'A comment is text.');
-  if (comment.length > MAX_COMMENT_LENGTH) throw new AppError('InvalidInput', `A comment may have at most ${MAX_COMMENT_LENGTH} characters; this one has ${comment.length}.`);
-  if (CONTROL_IN_TEXT.test(comment)) throw new AppError('InvalidInput', 'The comment contains control characters (other than line breaks and tabs); write it as plain text.');
-  return comment.trim() || undefined;
-}
-
-/** `<agent>-<tool>-<random>`, each part cut to fit ApprovalName's 63 characters. */
-function approvalName(agent: string, tool: string): string {
-  const suffix = randomBytes(5).toString('hex');
-  const agentPart = slug(agent, 20) || 'agent';
-  const toolPart = slug(tool, 63 - agentPart.length - suffix.length - 2) || 'tool';
-  return `${agentPart}-${toolPart}-${suffix}`;
-}
-
-function slug(text: string, max: number): string {
-  return text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .slice(0, Math.max(0, max))
-    .replace(/^-+|-+$/g, '');
-}
-
-function byInboxOrder(a: ToolApproval, b: ToolApproval): number {
-  const aPending = a.status.phase === 'Pending';
-  const bPending = b.status.phase === 'Pending';
-  if (aPending !== bPending) return aPending ? -1 : 1;
-  if (aPending) return a.status.expires_at.localeCompare(b.status.expires_at) || a.metadata.name.localeCompare(b.metadata.name);
-  const aAt = a.status.decided_at ?? a.status.expires_at;
-  const bAt = b.status.decided_at ?? b.status.expires_at;
-  return bAt.localeCompare(aAt) || a.metadata.name.localeCompare(b.metadata.name);
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
 function serialize(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
@@ -624,7 +495,3 @@ function issueText(error: z.ZodError): string {
   return issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'unreadable';
 }
 
-function printable(text: string, max: number): string {
-  const shown = JSON.stringify(String(text)).slice(1, -1);
-  return shown.length > max ? `${shown.slice(0, max)}…` : shown;
-}

@@ -34,3 +34,27 @@ export interface HoldOptions {
 export interface ApprovalHolder {
   hold(request: HoldRequest, options?: HoldOptions): Promise<ToolApproval>;
 }
+
+/** What the inbox (the console, `tooldeck approvals`, Orloj's API) reads and decides, wherever approvals are kept. */
+export interface ApprovalInbox {
+  /** Every approval, Pending ones first (soonest to expire first), then decided ones, newest first. */
+  list(): Promise<ToolApproval[]>;
+  /** One approval as it stands now; NotFound when there is none by that name. */
+  get(name: string): Promise<ToolApproval>;
+  /**
+   * Approves or denies a Pending approval; the first decision wins everywhere. One no longer
+   * Pending is AlreadyExists (step `decided`) saying how it ended.
+   */
+  decide(name: string, verdict: 'approve' | 'deny', decidedBy: string, comment?: string): Promise<ToolApproval>;
+  /** Told after any change to any approval: read list() again. Returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
+}
+
+/**
+ * Where approvals live: the data dir's files (ApprovalBook) or ToolApproval objects in a cluster
+ * (ClusterApprovals). The gateway holds calls through it, the inbox reads and decides through it.
+ */
+export interface ApprovalStore extends ApprovalHolder, ApprovalInbox {
+  /** Calls still held end Denied (canceled) and never run. */
+  close(): Promise<void>;
+}

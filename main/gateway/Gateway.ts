@@ -37,6 +37,8 @@ export interface GatewayStartOptions {
   rate?: { perSecond: number; burst: number };
   /** Every agent sees RockBot's meta-tools instead of its tools (else per agent, as its credential says). */
   metaTools?: boolean;
+  /** Host names agents may address besides the bound address (`--allowed-host`: a Service's DNS names). */
+  allowedHostNames?: readonly string[];
 }
 
 /**

@@ -26,6 +26,8 @@ export interface GatewayServerOptions extends GatewayCallDeps {
   rate?: { perSecond: number; burst: number };
   /** Model mediation (Clawdapus cllama's endpoints) on the same port, behind the same guards. */
   mediation?: Mediation;
+  /** Host names agents may address besides the bound address (in a cluster: the gateway Service's DNS names). */
+  allowedHostNames?: readonly string[];
 }
 
 export interface RunningGateway {
@@ -126,7 +128,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const guard = checkHostAndOrigin(req.headers, port, host);
+    const guard = checkHostAndOrigin(req.headers, port, host, options.allowedHostNames);
     if (!guard.ok) return send(res, 403, { error: { message: guard.reason } });
     const path = new URL(req.url ?? '/', 'http://gateway').pathname;
     if (path === '/health') {

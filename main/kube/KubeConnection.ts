@@ -14,6 +14,8 @@ export interface KubeTargetOptions {
   context?: string;
   /** Limit to one namespace; all namespaces when left out. */
   namespace?: string;
+  /** The pod's ServiceAccount (its token and CA, the API server from the environment), whatever the kubeconfig says. */
+  inCluster?: boolean;
 }
 
 export interface KubeConnection {
@@ -28,7 +30,10 @@ export interface KubeConnection {
 export function connectKube(options: KubeTargetOptions = {}, stats?: RequestStats): KubeConnection {
   const kc = new KubeConfig();
   try {
-    if (options.kubeconfig) {
+    if (options.inCluster) {
+      if (!process.env.KUBERNETES_SERVICE_HOST) throw new AppError('InvalidInput', 'Not running in a Kubernetes pod (KUBERNETES_SERVICE_HOST is not set): give --kubeconfig instead of --in-cluster');
+      kc.loadFromCluster();
+    } else if (options.kubeconfig) {
       if (!existsSync(options.kubeconfig)) throw new AppError('InvalidInput', `Kubeconfig not found: ${options.kubeconfig}`);
       // What loadFromFile does, with the read counted: `--kubeconfig /dev/zero` stops at the limit.
       kc.loadFromString(decodeText(readBoundedSync(options.kubeconfig, INPUT_LIMITS.kubeconfig), options.kubeconfig, INPUT_LIMITS.kubeconfig));

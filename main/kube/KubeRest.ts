@@ -55,6 +55,9 @@ export class KubeRest {
     if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] = options.contentType ?? CONTENT_TYPE.json;
+      // Sized, never chunked: the API server leaves a chunked DELETE body (DeleteOptions) unread on
+      // the keep-alive connection, and the next request on it is answered 400 Bad Request.
+      headers['content-length'] = String(Buffer.byteLength(body));
     }
     let res: http.IncomingMessage;
     try {

@@ -6,7 +6,7 @@ import { CONTENT_TYPE } from './KubeRest';
 import { extractOwned } from './managedFields';
 import { semanticEqual } from './semanticEqual';
 
-interface PrinterColumn {
+export interface PrinterColumn {
   name: string;
   type: 'string' | 'integer' | 'date';
   jsonPath: string;
@@ -81,9 +81,9 @@ interface CrdStatus {
  * Server-side applies the CRDs (only those that differ from what the cluster holds) and waits
  * until each is Established. Returns the names it applied.
  */
-export async function installCrds(rest: KubeRest, options: { timeoutMs?: number } = {}): Promise<string[]> {
+export async function installCrds(rest: KubeRest, options: { timeoutMs?: number; manifests?: CustomResourceDefinition[] } = {}): Promise<string[]> {
   const applied: string[] = [];
-  for (const manifest of crdManifests()) {
+  for (const manifest of options.manifests ?? crdManifests()) {
     const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${manifest.metadata.name}`;
     const live = await rest.request<Record<string, unknown> & CrdStatus>('GET', path).catch((error: unknown) => {
       if (isNotFound(error)) return undefined;

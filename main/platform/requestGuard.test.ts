@@ -6,6 +6,11 @@ describe('request guard', () => {
     expect([...allowedHosts(8080, '127.0.0.1')].sort()).toEqual(['127.0.0.1:8080', '[::1]:8080', 'localhost:8080']);
     expect(checkHostAndOrigin({ host: 'localhost:8080' }, 8080, '127.0.0.1')).toEqual({ ok: true });
     expect(checkHostAndOrigin({ host: 'rebind.attacker.test:8080' }, 8080, '127.0.0.1')).toMatchObject({ ok: false, status: 403 });
+    // Names given on purpose (a Service's DNS names) pass on the bound port only; others still do not.
+    const service = ['tooldeck-gateway.tooldeck-system.svc.cluster.local'];
+    expect(checkHostAndOrigin({ host: 'tooldeck-gateway.tooldeck-system.svc.cluster.local:7411' }, 7411, '0.0.0.0', service)).toEqual({ ok: true });
+    expect(checkHostAndOrigin({ host: 'tooldeck-gateway.tooldeck-system.svc.cluster.local:80' }, 7411, '0.0.0.0', service)).toMatchObject({ ok: false, status: 403 });
+    expect(checkHostAndOrigin({ host: 'rebind.attacker.test:7411' }, 7411, '0.0.0.0', service)).toMatchObject({ ok: false, status: 403 });
     expect(checkHostAndOrigin({}, 8080, '127.0.0.1')).toMatchObject({ ok: false });
   });
 

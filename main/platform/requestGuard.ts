@@ -51,8 +51,10 @@ export type GuardVerdict = { ok: true } | { ok: false; status: 403; reason: stri
  * Host and Origin checks, applied to every request, static or API. With a wildcard bind the user
  * reaches us by IP literal; IP literals cannot be rebound, so they are accepted on the port.
  */
-export function checkHostAndOrigin(headers: GuardedHeaders, port: number, boundHost: string): GuardVerdict {
+export function checkHostAndOrigin(headers: GuardedHeaders, port: number, boundHost: string, extraNames: readonly string[] = []): GuardVerdict {
   const hosts = allowedHosts(port, boundHost);
+  // Names the operator gave on purpose (a Kubernetes Service's DNS names), on this port only.
+  for (const name of extraNames) hosts.add(`${name.toLowerCase()}:${port}`);
   const host = headers.host?.toLowerCase();
   const wildcard = isWildcardHost(boundHost);
   const hostOk = !!host && (hosts.has(host) || (wildcard && isIpLiteralOnPort(host, port)));

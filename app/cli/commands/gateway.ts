@@ -3,6 +3,7 @@ import { DEFAULT_GATEWAY_PORT } from '../../../shared/gateway';
 import { isAppError } from '../../../shared/errors';
 import { isLoopbackHost } from '../../../main/platform/requestGuard';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
+import { useClusterApprovals } from '../clusterApprovals';
 import { integerIn, parsePort } from '../options';
 import { terminalName } from '../terminalText';
 
@@ -14,6 +15,11 @@ interface GatewayOptions {
   stdio?: boolean;
   agent?: string;
   metaTools?: boolean;
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  inCluster?: boolean;
+  allowedHost: string[];
 }
 
 /**
@@ -32,7 +38,13 @@ export function registerGateway(program: Command, ctx: CliContext) {
     .option('--stdio', 'serve one agent over stdin/stdout instead, for MCP hosts that launch their servers (needs --agent)')
     .option('--agent <name>', 'with --stdio: the agent whose grants and policy apply (it must hold a live credential)')
     .option('--meta-tools', "every agent sees four meta-tools (search_known_services, list_services, get_service_details, invoke_tool) instead of its tools, as RockBot's agents do on large catalogs")
+    .option('--kubeconfig <file>', "keep held calls' approvals as ToolApproval objects in this cluster (shared by every gateway replica) instead of the data dir")
+    .option('--context <name>', 'with --kubeconfig: the kubeconfig context (default: the current one)')
+    .option('-n, --namespace <name>', 'the namespace of the ToolApprovals (default: the pod\'s with --in-cluster, else tooldeck-system)')
+    .option('--allowed-host <name>', 'a host name agents may address the gateway by, besides its address (repeatable; e.g. its Kubernetes Service name)', (name: string, all: string[]) => [...all, name], [] as string[])
+    .option('--in-cluster', "in a pod: ToolApprovals in the cluster, with the pod's ServiceAccount (as `tooldeck kube install --gateway` runs it)")
     .action(async (options: GatewayOptions) => {
+      if (options.inCluster || options.kubeconfig !== undefined || options.namespace !== undefined || options.context !== undefined) await useClusterApprovals(ctx, options);
       if (options.stdio) return serveStdio(ctx, options.agent, options.metaTools === true);
       if (options.agent !== undefined) throw new CliExit(ExitCode.Usage, '--agent goes with --stdio; over HTTP each agent is named by its credential');
       if (!isLoopbackHost(options.host)) {
@@ -42,7 +54,7 @@ export function registerGateway(program: Command, ctx: CliContext) {
       const core = await ctx.getCore('web');
       let status;
       try {
-        status = await core.gateway.start({ port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll, rate: { perSecond: options.rate, burst: options.rate * 2 }, metaTools: options.metaTools });
+        status = await core.gateway.start({ port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll, rate: { perSecond: options.rate, burst: options.rate * 2 }, metaTools: options.metaTools, allowedHostNames: options.allowedHost });
       } catch (error) {
         throw new CliExit(ExitCode.Failed, `Cannot listen on ${options.host}:${options.port}: ${core.gateway.status().error ?? (error as Error).message}`);
       }

@@ -114,15 +114,27 @@ export function registerKube(program: Command, ctx: CliContext) {
     .option('--cluster-wide', 'reconcile every namespace: a ClusterRole that writes Deployments, Services and ConfigMaps and proxies to Services and Pods everywhere')
     .option('--dry-run', 'send everything with dryRun=All and print the diff against the cluster; write nothing')
     .option('--force', 'take over fields another field manager owns')
+    .option('--gateway', 'also the MCP gateway for agents: the toolapprovals.orloj.dev CRD, a Deployment running `tooldeck gateway --in-cluster`, its Service and RBAC (the gateway may create and watch ToolApprovals, never decide them)')
+    .option('--gateway-replicas <n>', 'with --gateway: gateway replicas (any of them may hold a call; all see every decision)', integerIn(1, 20), 2)
     .action(async (flags: InstallFlags, command: Command) => {
       const { watchNamespaces, scope } = installScope(flags);
+      if (command.getOptionValueSource('gatewayReplicas') === 'cli' && !flags.gateway) throw new CliExit(ExitCode.Usage, '--gateway-replicas goes with --gateway');
       // No registry publishes the default image: installed as is, the pods would sit in
       // ImagePullBackOff with nothing here to say why. Someone who names it with --image built it.
       if (command.getOptionValueSource('image') === 'default') ctx.io.stderr(defaultImageWarning(flags.image));
       const connection = await connectKubeTarget(flags);
       const { installOperator, InstallConflict, MissingNamespaces } = await import('../../../main/kube/operator/installOperator');
       try {
-        const options = { namespace: flags.namespace, image: flags.image, replicas: flags.replicas, watchNamespaces, clusterWide: !!flags.clusterWide, dryRun: !!flags.dryRun, force: !!flags.force };
+        const options = {
+          namespace: flags.namespace,
+          image: flags.image,
+          replicas: flags.replicas,
+          watchNamespaces,
+          clusterWide: !!flags.clusterWide,
+          dryRun: !!flags.dryRun,
+          force: !!flags.force,
+          ...(flags.gateway ? { gateway: { replicas: flags.gatewayReplicas } } : {}),
+        };
         const results = await installOperator(connection.rest, options).catch(
           (error: unknown) => {
             if (error instanceof InstallConflict || error instanceof MissingNamespaces) throw new CliExit(ExitCode.Failed, error.message);
@@ -139,7 +151,8 @@ export function registerKube(program: Command, ctx: CliContext) {
           if (result.action !== 'unchanged') ctx.io.stdout(formatDiff(result.diff ?? []));
         }
         const verb = flags.dryRun ? 'Dry run against' : 'Installed on';
-        ctx.io.stdout(`${verb} ${connection.server}: operator ${flags.image} × ${flags.replicas} in namespace ${flags.namespace}, reconciling ${scope}${flags.dryRun ? '; nothing was written' : ''}\n`);
+        const gateway = flags.gateway ? `, gateway × ${flags.gatewayReplicas} (Service tooldeck-gateway)` : '';
+        ctx.io.stdout(`${verb} ${connection.server}: operator ${flags.image} × ${flags.replicas}${gateway} in namespace ${flags.namespace}, reconciling ${scope}${flags.dryRun ? '; nothing was written' : ''}\n`);
       } finally {
         connection.close();
       }
@@ -241,6 +254,8 @@ interface InstallFlags {
   clusterWide?: boolean;
   dryRun?: boolean;
   force?: boolean;
+  gateway?: boolean;
+  gatewayReplicas: number;
 }
 
 const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { DEFAULT_MAX_BODY_BYTES, isLoopbackHost } from '../../../main/platform/requestGuard';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { mebibytesUpTo, parsePort } from '../options';
+import { useClusterApprovals } from '../clusterApprovals';
 
 const MIB = 1024 * 1024;
 
@@ -16,6 +17,9 @@ interface ServeOptions {
   metricsPort?: number;
   metricsHost: string;
   metricsTokenEnv?: string;
+  approvalsKubeconfig?: string;
+  approvalsContext?: string;
+  approvalsNamespace?: string;
 }
 
 /**
@@ -43,7 +47,14 @@ export function registerServe(program: Command, ctx: CliContext) {
     .option('--metrics-port <n>', 'also serve Prometheus metrics on <metrics-host>:<n>/metrics', parsePort)
     .option('--metrics-host <host>', 'address the metrics endpoint binds', '127.0.0.1')
     .option('--metrics-token-env <VAR>', 'require this environment variable\'s value as a bearer token on every scrape')
+    .option('--approvals-kubeconfig <file>', "the Approvals inbox shows and decides the ToolApproval objects of this cluster (the gateway's namespace) instead of the data dir's; decisions are recorded as the user the API server authenticates")
+    .option('--approvals-context <name>', 'with --approvals-kubeconfig: the kubeconfig context')
+    .option('--approvals-namespace <name>', 'with --approvals-kubeconfig: the namespace of the ToolApprovals (default tooldeck-system)')
     .action(async (options: ServeOptions) => {
+      if (options.approvalsKubeconfig === undefined && (options.approvalsContext !== undefined || options.approvalsNamespace !== undefined)) {
+        throw new CliExit(ExitCode.Usage, '--approvals-context and --approvals-namespace go with --approvals-kubeconfig');
+      }
+      if (options.approvalsKubeconfig !== undefined) await useClusterApprovals(ctx, { kubeconfig: options.approvalsKubeconfig, context: options.approvalsContext, namespace: options.approvalsNamespace });
       if (!isLoopbackHost(options.host)) {
         if (!options.dangerouslyBindAll) {
           throw new CliExit(ExitCode.Usage, `--host ${options.host} is not a loopback address; add --dangerously-bind-all to bind it anyway`);

@@ -6,6 +6,8 @@ import { isNotFound, KubeApiError } from '../KubeApiError';
 import { CONTENT_TYPE, type KubeRest } from '../KubeRest';
 import { lineDiff } from '../lineDiff';
 import { conflictingManagers } from '../managedFields';
+import { toolApprovalCrd } from '../toolApprovalCrd';
+import { gatewayManifests } from './gatewayManifests';
 import { operatorManifests, type Manifest, type OperatorManifestOptions } from './operatorManifests';
 
 export type InstallAction = 'created' | 'configured' | 'unchanged';
@@ -25,6 +27,19 @@ export interface InstallOptions extends OperatorManifestOptions {
   dryRun: boolean;
   /** Take over fields another field manager owns (kubectl's --force-conflicts). */
   force: boolean;
+  /** Also the MCP gateway (`--gateway`): the ToolApproval CRD, its Deployment of this many replicas, Service and RBAC. */
+  gateway?: { replicas: number };
+}
+
+/** Every object install applies, in order: CRDs first (Established before anything uses them), then the namespace and the rest. */
+export function installManifests(options: InstallOptions): Manifest[] {
+  const gateway = options.gateway;
+  return [
+    ...(crdManifests() as unknown as Manifest[]),
+    ...(gateway ? [toolApprovalCrd() as unknown as Manifest] : []),
+    ...operatorManifests(options),
+    ...(gateway ? gatewayManifests({ namespace: options.namespace, image: options.image, replicas: gateway.replicas }) : []),
+  ];
 }
 
 const VOLATILE_METADATA = ['managedFields', 'resourceVersion', 'generation', 'uid', 'creationTimestamp'];
@@ -56,7 +71,7 @@ export async function installOperator(rest: KubeRest, options: InstallOptions): 
   const missing: string[] = [];
   for (const ns of watched) if (!(await exists(rest, `/api/v1/namespaces/${encodeURIComponent(ns)}`))) missing.push(ns);
   if (missing.length) throw new MissingNamespaces(missing);
-  const objects: Manifest[] = [...(crdManifests() as unknown as Manifest[]), ...operatorManifests(options)];
+  const objects = installManifests(options);
   const results: InstalledObject[] = [];
   let namespaceMissing = false;
   for (const object of objects) {

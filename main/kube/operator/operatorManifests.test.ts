@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { crdManifests } from '../crds';
+import { toolApprovalCrd } from '../toolApprovalCrd';
+import { APPROVER_RULES, gatewayManifests, GATEWAY_RULES } from './gatewayManifests';
 import { DEFAULT_OPERATOR_NAMESPACE, operatorManifests, type Manifest } from './operatorManifests';
 
 const root = join(import.meta.dirname, '../../..');
@@ -33,7 +35,18 @@ function baseFiles(): Record<string, Manifest[]> {
   };
 }
 
-const toYaml = (docs: Manifest[]) => HEADER + docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+const toYaml = (docs: Manifest[], header = HEADER) => header + docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+
+const gatewayComponent = join(root, 'deploy/kustomize/gateway');
+const GATEWAY_HEADER = '# Generated from main/kube/operator/gatewayManifests.ts and main/kube/toolApprovalCrd.ts; a test keeps them equal.\n';
+
+/** The kustomize gateway component's files: what `tooldeck kube install --gateway` adds. */
+function gatewayFiles(): Record<string, Manifest[]> {
+  return {
+    'toolapprovals-crd.yaml': [toolApprovalCrd() as unknown as Manifest],
+    'gateway.yaml': gatewayManifests({ namespace: DEFAULT_OPERATOR_NAMESPACE, image: `tooldeck/operator:${version}` }),
+  };
+}
 
 describe('operator manifests', () => {
   it('the kustomize base holds exactly the CRDs and the objects `tooldeck kube install` applies', () => {
@@ -47,6 +60,36 @@ describe('operator manifests', () => {
     expect([...kustomization.resources].sort()).toEqual(Object.keys(files).sort());
     for (const [file, docs] of Object.entries(files)) expect(readDocs(join(base, file)), file).toEqual(JSON.parse(JSON.stringify(docs)));
     expect(readDocs(join(chart, 'crds/crds.yaml'))).toEqual(JSON.parse(JSON.stringify(files['crds.yaml'])));
+  });
+
+  it('the kustomize gateway component holds exactly the objects `tooldeck kube install --gateway` adds', () => {
+    const files = gatewayFiles();
+    if (update) {
+      mkdirSync(gatewayComponent, { recursive: true });
+      for (const [file, docs] of Object.entries(files)) writeFileSync(join(gatewayComponent, file), toYaml(docs, GATEWAY_HEADER));
+    }
+    const kustomization = readDocs(join(gatewayComponent, 'kustomization.yaml'))[0] as unknown as { kind: string; resources: string[] };
+    expect(kustomization.kind).toBe('Component');
+    expect([...kustomization.resources].sort()).toEqual(Object.keys(files).sort());
+    for (const [file, docs] of Object.entries(files)) expect(readDocs(join(gatewayComponent, file)), file).toEqual(JSON.parse(JSON.stringify(docs)));
+  });
+
+  it('the gateway may create, watch and delete ToolApprovals but never write their status; approvers may write only the status', () => {
+    const objects = gatewayManifests({ namespace: 'ops', image: 'x', replicas: 3 });
+    expect(GATEWAY_RULES.flatMap((r) => r.resources)).toEqual(['toolapprovals']);
+    expect(GATEWAY_RULES.flatMap((r) => r.verbs)).not.toContain('update');
+    expect(GATEWAY_RULES.flatMap((r) => r.verbs)).not.toContain('patch');
+    expect(APPROVER_RULES).toContainEqual({ apiGroups: ['orloj.dev'], resources: ['toolapprovals/status'], verbs: ['get', 'patch', 'update'] });
+    expect(APPROVER_RULES.filter((r) => r.verbs.some((v) => ['create', 'delete', 'patch', 'update'].includes(v))).flatMap((r) => r.resources)).toEqual(['toolapprovals/status']);
+    const deployment = objects.find((o) => o.kind === 'Deployment') as unknown as { spec: { replicas: number; template: { spec: { serviceAccountName: string; containers: Array<{ command: string[]; args: string[] }> } } } };
+    expect(deployment.spec.replicas).toBe(3);
+    expect(deployment.spec.template.spec.serviceAccountName).toBe('tooldeck-gateway');
+    expect(deployment.spec.template.spec.containers[0]).toMatchObject({
+      command: ['/nodejs/bin/node', '/app/bin/tooldeck.js', 'gateway'],
+      // Agents address it by its Service's name: the Host check lets exactly those names through.
+      args: expect.arrayContaining(['--in-cluster', '--allowed-host=tooldeck-gateway.ops.svc.cluster.local', '--allowed-host=tooldeck-gateway.ops']),
+    });
+    expect(objects.find((o) => o.kind === 'Service')).toMatchObject({ metadata: { name: 'tooldeck-gateway', namespace: 'ops' }, spec: { ports: [{ port: 7411 }] } });
   });
 
   it('grants nothing beyond what the reconcile paths use: secrets only by name (get), no wildcards, no cluster-wide leases', () => {

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { isAppError } from '../../shared/errors';
+import { CliExit, ExitCode, type CliContext } from './CliContext';
+import { connectKubeTarget } from './connectKubeTarget';
+// Where `kube install --gateway` runs the gateway: its ToolApprovals live there unless told otherwise.
+import { DEFAULT_OPERATOR_NAMESPACE } from '../../main/kube/operator/operatorManifests';
+
+export interface ClusterApprovalFlags {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  inCluster?: boolean;
+}
+
+/**
+ * The core keeps held calls as ToolApprovals in the cluster (`gateway --kubeconfig`, `serve
+ * --approvals-kubeconfig`): checked before anything listens (the CRD is installed, these
+ * credentials may list them), one sentence and exit 1 otherwise.
+ */
+export async function useClusterApprovals(ctx: CliContext, options: ClusterApprovalFlags) {
+  if (options.inCluster && options.kubeconfig !== undefined) throw new CliExit(ExitCode.Usage, 'Use --kubeconfig or --in-cluster, not both');
+  const connection = await connectKubeTarget(options);
+  const namespace = options.namespace ?? (options.inCluster ? (process.env.POD_NAMESPACE ?? podNamespace()) : undefined) ?? DEFAULT_OPERATOR_NAMESPACE;
+  const { ClusterApprovals } = await import('../../main/kube/ClusterApprovals');
+  let store;
+  try {
+    store = await ClusterApprovals.open({ connection, namespace, watch: false });
+    await store.close();
+  } catch (error) {
+    connection.close();
+    if (isAppError(error)) throw new CliExit(ExitCode.Failed, error.message);
+    throw error;
+  }
+  ctx.useApprovalStore(async (logger) => {
+    const opened = await ClusterApprovals.open({ connection, namespace, logger });
+    return {
+      hold: (request, holdOptions) => opened.hold(request, holdOptions),
+      list: () => opened.list(),
+      get: (name) => opened.get(name),
+      decide: (name, verdict, decidedBy, comment) => opened.decide(name, verdict, decidedBy, comment),
+      onChange: (listener) => opened.onChange(listener),
+      close: async () => {
+        await opened.close();
+        connection.close();
+      },
+    };
+  });
+  ctx.io.stderr(`Approvals: ToolApproval objects in namespace ${namespace} on ${connection.server}\n`);
+}
+
+/** The namespace of the pod's ServiceAccount, as Kubernetes mounts it. */
+function podNamespace(): string | undefined {
+  try {
+    return readFileSync('/var/run/secrets/kubernetes.io/serviceaccount/namespace', 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+

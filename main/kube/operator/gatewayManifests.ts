@@ -1,0 +1,111 @@
+import { DEFAULT_GATEWAY_PORT } from '../../../shared/gateway';
+import { ORLOJ_GROUP, TOOL_APPROVALS_PLURAL } from '../toolApprovalCrd';
+import type { Manifest } from './operatorManifests';
+
+export const GATEWAY_COMPONENT = 'tooldeck-gateway';
+/** The Role a cluster admin binds to the people who decide approvals (`kubectl create rolebinding … --role tooldeck-approver --user alice`). */
+export const APPROVER_ROLE = 'tooldeck-approver';
+
+export interface GatewayManifestOptions {
+  namespace: string;
+  /** The operator's image: it runs `tooldeck gateway --in-cluster` instead of the operator. */
+  image: string;
+  replicas?: number;
+}
+
+/**
+ * What a gateway replica may do with approvals: create the ToolApproval of a call it holds, watch
+ * them all (any replica's call may be decided while another holds it), and delete the ones that
+ * ended (expired, canceled, or old decided ones). Never `toolapprovals/status`: a gateway, or
+ * whoever takes one over, cannot approve the calls it holds.
+ */
+export const GATEWAY_RULES = [{ apiGroups: [ORLOJ_GROUP], resources: [TOOL_APPROVALS_PLURAL], verbs: ['get', 'list', 'watch', 'create', 'delete'] }];
+
+/** What a person who decides approvals needs: read them, and write the status subresource (the decision). Nothing else. */
+export const APPROVER_RULES = [
+  { apiGroups: [ORLOJ_GROUP], resources: [TOOL_APPROVALS_PLURAL], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [ORLOJ_GROUP], resources: [`${TOOL_APPROVALS_PLURAL}/status`], verbs: ['get', 'patch', 'update'] },
+];
+
+/** The DNS names of a Service as pods resolve them. */
+export function serviceNames(service: string, namespace: string): string[] {
+  return [service, `${service}.${namespace}`, `${service}.${namespace}.svc`, `${service}.${namespace}.svc.cluster.local`];
+}
+
+const labels = { 'app.kubernetes.io/name': GATEWAY_COMPONENT, 'app.kubernetes.io/part-of': 'tooldeck' };
+const selector = { 'app.kubernetes.io/name': GATEWAY_COMPONENT };
+
+/**
+ * The gateway's objects for `tooldeck kube install --gateway`, in apply order (the ToolApproval CRD
+ * is applied before them): ServiceAccount, its Role and RoleBinding, the approvers' Role, the
+ * Deployment and its Service. The one home of these manifests; deploy/ is kept equal to them by tests.
+ */
+export function gatewayManifests({ namespace, image, replicas = 2 }: GatewayManifestOptions): Manifest[] {
+  const name = GATEWAY_COMPONENT;
+  const port = DEFAULT_GATEWAY_PORT;
+  return [
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace, labels }, automountServiceAccountToken: true },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace, labels }, rules: GATEWAY_RULES },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name, namespace, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+      subjects: [{ kind: 'ServiceAccount', name, namespace }],
+    },
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: APPROVER_ROLE, namespace, labels }, rules: APPROVER_RULES },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, namespace, labels },
+      spec: {
+        replicas,
+        selector: { matchLabels: selector },
+        template: {
+          metadata: { labels },
+          spec: {
+            serviceAccountName: name,
+            // SIGTERM ends held calls (fail closed) and closes sessions; well within this.
+            terminationGracePeriodSeconds: 30,
+            securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
+            affinity: {
+              podAntiAffinity: {
+                preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: selector } } }],
+              },
+            },
+            containers: [
+              {
+                name: 'gateway',
+                image,
+                // The image's entrypoint is the operator; the same build runs the gateway.
+                command: ['/nodejs/bin/node', '/app/bin/tooldeck.js', 'gateway'],
+                // Agents reach it through the Service, so it binds the pod IP; agent credentials are the
+                // guard. The Host check (DNS rebinding) accepts addresses and the Service's own names.
+                args: ['--in-cluster', '--host=0.0.0.0', '--dangerously-bind-all', `--port=${port}`, ...serviceNames(name, namespace).map((host) => `--allowed-host=${host}`)],
+                env: [
+                  { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                  { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+                  { name: 'TOOLDECK_DATA_DIR', value: '/data' },
+                ],
+                ports: [{ name: 'mcp', containerPort: port, protocol: 'TCP' }],
+                livenessProbe: { httpGet: { path: '/health', port: 'mcp' }, periodSeconds: 10, failureThreshold: 3 },
+                readinessProbe: { httpGet: { path: '/health', port: 'mcp' }, periodSeconds: 5, failureThreshold: 2 },
+                resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
+                securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+                volumeMounts: [
+                  { name: 'tmp', mountPath: '/tmp' },
+                  { name: 'data', mountPath: '/data' },
+                ],
+              },
+            ],
+            volumes: [
+              { name: 'tmp', emptyDir: {} },
+              { name: 'data', emptyDir: {} },
+            ],
+          },
+        },
+      },
+    },
+    { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels }, spec: { selector, ports: [{ name: 'mcp', port, targetPort: 'mcp', protocol: 'TCP' }] } },
+  ];
+}
