@@ -59,6 +59,8 @@ async function streamed(format: Format, agent: Agent, prompt: string): Promise<s
   return answer.text();
 }
 
+/** Approvals the tests decided, so a test never takes an earlier one for its own. */
+const decided = new Set<string>();
 const latestTurn = (agent: Agent) => bed.core.gateway.mediation.history(agent)[0]!;
 const calls = (agent: Agent) => latestTurn(agent).tool_trace.flatMap((round) => round.tool_calls);
 const historyCount = (agent: Agent, tool: string) => bed.core.history.list({ agent, tool }).items.length;
@@ -175,19 +177,23 @@ describe.each(['openai', 'anthropic'] as const)('model mediation (Clawdapus clla
   });
 
   it('an approval_required call waits for a person: approved, it runs; denied, the model reads the denial', async () => {
+    // The approval of this very call: pending, for careful, and none decided before it (in either format's run).
     const pendingFor = async () =>
       vi.waitFor(async () => {
-        const found = (await bed.core.approvals.list()).find((approval) => approval.status.phase === 'Pending' && approval.spec.agent === 'careful');
+        const found = (await bed.core.approvals.list()).find((approval) => approval.status.phase === 'Pending' && approval.spec.agent === 'careful' && !decided.has(approval.metadata.name));
         expect(found).toBeDefined();
         return found!;
-      });
+      }, { timeout: 20_000 });
     const approved = ask(format, 'careful', 'Please add 2 and 40');
     const held = await pendingFor();
     expect(held.spec).toMatchObject({ tool: 'mcp:everything.get-sum', input: { a: 2, b: 40 }, reason: expect.stringMatching(/careful-sums-need-approval/) });
+    decided.add(held.metadata.name);
     await bed.core.approvals.decide(held.metadata.name, 'approve', 'ops', 'fine');
     expect((await approved).text).toBe('The sum is 42.');
     const denied = ask(format, 'careful', 'Please add 2 and 40');
-    await bed.core.approvals.decide((await pendingFor()).metadata.name, 'deny', 'ops', 'not now');
+    const next = await pendingFor();
+    decided.add(next.metadata.name);
+    await bed.core.approvals.decide(next.metadata.name, 'deny', 'ops', 'not now');
     expect((await denied).text).toBe('The sum is unknown.');
     expect(JSON.parse(calls('careful')[0]!.result)).toMatchObject({ ok: false, error: { message: expect.stringMatching(/denied/i) } });
   });
