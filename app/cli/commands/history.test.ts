@@ -49,7 +49,7 @@ describe('tooldeck history --via / --agent / --operator', () => {
   it('refuses an unknown way in, an empty agent name, and --agent with --operator, with exit 2', async () => {
     const unknown = await run('history', '--via', 'carrier-pigeon');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('Allowed choices are ui, cli, run, app, replay, a2a, gateway, mediation, bus.');
+    expect(unknown.stderr).toContain('Allowed choices are ui, cli, run, app, replay, a2a, gateway, mediation, bus, playground, eval.');
     const empty = await run('history', '--agent', ' ');
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain("Give an agent's name: 1 to 200 characters.");

@@ -99,7 +99,8 @@ export async function startMediationBed(): Promise<MediationBed> {
       (typeof response === 'function' ? (req: { messages: unknown }) => response(req.messages as Messages) : response) as never,
     );
   says((m) => userText(m).includes('add') && !lastToolResult(m), { toolCalls: [{ name: 'everything_get-sum', arguments: '{"a":2,"b":40}' }] });
-  says((m) => userText(m).includes('add'), (m) => ({ content: `The sum is ${JSON.stringify(lastToolResult(m)?.content ?? '').includes('42') ? '42' : 'unknown'}.` }));
+  // The sum's own words: a denial's message carries a timestamp, which may hold 42.
+  says((m) => userText(m).includes('add'), (m) => ({ content: `The sum is ${JSON.stringify(lastToolResult(m)?.content ?? '').includes('is 42') ? '42' : 'unknown'}.` }));
   says((m) => userText(m).includes('weather') && !lastToolResult(m), { toolCalls: [{ name: 'lookup_weather', arguments: '{"city":"Oslo"}' }] });
   says((m) => userText(m).includes('both') && !lastToolResult(m), { toolCalls: [{ name: 'everything_echo', arguments: '{"message":"first"}' }, { name: 'lookup_weather', arguments: '{"city":"Oslo"}' }] });
   says((m) => userText(m).includes('both'), { toolCalls: [{ name: 'lookup_weather', arguments: '{"city":"Oslo"}' }] });
