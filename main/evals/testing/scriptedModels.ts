@@ -20,7 +20,7 @@ export async function startScriptedModels(): Promise<{ url: string; mock: LLMock
   const says = (model: string, predicate: (messages: Messages) => boolean, response: object | ((messages: Messages) => object)) =>
     mock.on({ model, predicate: (req) => predicate(req.messages as Messages) }, (typeof response === 'function' ? (req: { messages: unknown }) => ({ ...response(req.messages as Messages), usage }) : { ...response, usage }) as never);
   says('right', (m) => userText(m).includes('add') && !lastToolResult(m), { toolCalls: [{ name: 'everything_get-sum', arguments: '{"a":2,"b":40}' }] });
-  says('right', (m) => userText(m).includes('add'), (m) => ({ content: `The sum is ${JSON.stringify(lastToolResult(m)?.content ?? '').includes('42') ? '42' : 'unknown (the tool was not run)'}.` }));
+  says('right', (m) => userText(m).includes('add'), (m) => ({ content: `The sum is ${JSON.stringify(lastToolResult(m)?.content ?? '').includes('is 42') ? '42' : 'unknown (the tool was not run)'}.` }));
   says('right', (m) => userText(m).includes('repeat') && !lastToolResult(m), { toolCalls: [{ name: 'everything_echo', arguments: '{"message":"hi"}' }] });
   says('wrong', (m) => userText(m).includes('add') && !lastToolResult(m), { toolCalls: [{ name: 'everything_echo', arguments: '{"message":"2 + 40"}' }] });
   says('wrong', () => true, { content: 'I echoed it.' });
