@@ -84,6 +84,11 @@ export const SourceReview = z.object({
   held: z.number().int().min(0),
   /** The number of its newest stored revision (per source, 1 = the first set it listed). */
   revision: z.number().int().optional(),
+  /**
+   * Where the Server Card (SEP-2127, draft) it was installed with disagrees with what it lists:
+   * tools it lists that the card does not declare, and tools the card declares that it does not list.
+   */
+  card: z.object({ declared: z.number().int(), undeclared: z.array(z.string()), missing: z.array(z.string()) }).optional(),
 });
 export type SourceReview = z.infer<typeof SourceReview>;
 

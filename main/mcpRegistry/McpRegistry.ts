@@ -21,7 +21,7 @@ export interface McpRegistryOptions {
 
 const InstallsFile = z.object({
   servers: z
-    .record(z.string(), z.object({ registry: z.string(), name: z.string(), version: z.string(), kind: z.string(), identifier: z.string().optional(), launch: z.string().optional() }))
+    .record(z.string(), z.object({ registry: z.string(), name: z.string(), version: z.string(), kind: z.string(), identifier: z.string().optional(), launch: z.string().optional(), cardTools: z.array(z.string().max(256)).max(2_000).optional() }))
     .default({}),
 });
 
@@ -131,8 +131,10 @@ export class McpRegistry {
     if (saver.list().some((saved) => saved.config.name === config.name)) throw new AppError('AlreadyExists', `A server named "${config.name}" already exists: install under another name (--name).`);
     if (config.transport === 'stdio' && request.confirmedLaunchLine !== launchOf(config)) throw launchConfirmationRequired([launchOf(config)]);
     if (prepared.bundle) await writeBundle(prepared.bundle.contents, prepared.bundle.folder);
+    // A remote's Server Card is read again as installed: what it declares is kept for the lock's review.
+    const card = config.transport === 'stdio' ? undefined : await fetchServerCard(config.url, this.options.fetch);
     const snapshot = await saver.save({ config, confirmedLaunchLine: request.confirmedLaunchLine }, { requireLaunchConfirmation: true });
-    await this.recordInstall(snapshot.config.name, { ...prepared.plan.origin, launch: launchOf(snapshot.config) });
+    await this.recordInstall(snapshot.config.name, { ...prepared.plan.origin, launch: launchOf(snapshot.config), ...(card?.tools ? { cardTools: card.tools.map((tool) => tool.name) } : {}) });
     return { snapshot, preview: { entry: prepared.entry, freshness: prepared.freshness, serverName: config.name, transport: config.transport, launch: launchOf(config), warnings: prepared.plan.warnings } };
   }
 

@@ -26,6 +26,8 @@ export interface InstallOrigin {
   identifier?: string;
   /** The launch line or URL as installed (kept with the install record). */
   launch?: string;
+  /** The tools its Server Card declared when it was installed (a remote's claim, compared with tools/list in the lock's review). */
+  cardTools?: string[];
 }
 
 export interface PlannedServer {

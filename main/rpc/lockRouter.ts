@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { CompareInput, NewSourcesPolicy, ReviewDecisionInput } from '../../shared/lock';
+import { CompareInput, NewSourcesPolicy, ReviewDecisionInput, type LockStatus } from '../../shared/lock';
 import { watch } from '../platform/AsyncQueue';
 import { LINT_RULES } from '../lock/lint/lintRules';
+import { diffCardTools } from '../mcpRegistry/serverCard';
 import type { Core } from '../core';
 import { procedure, router } from './trpc';
 
@@ -15,11 +16,29 @@ function onLockOrCatalog(core: Core, notify: () => void): () => void {
   };
 }
 
+/**
+ * The review with each registry-installed remote's Server Card claims beside what it lists: a card
+ * is a claim made before connecting; a server that lists tools it never declared (or drops ones it
+ * did) is worth a look before its definitions are approved.
+ */
+async function withServerCards(core: Core, status: LockStatus): Promise<LockStatus> {
+  const installed = await core.mcpRegistry.installed().catch(() => ({}) as Awaited<ReturnType<Core['mcpRegistry']['installed']>>);
+  return {
+    ...status,
+    sources: status.sources.map((review) => {
+      const declared = review.source.startsWith('mcp:') && review.live ? installed[review.source.slice('mcp:'.length)]?.cardTools : undefined;
+      if (!declared) return review;
+      const { undeclared, missing } = diffCardTools({ tools: declared.map((name) => ({ name })) }, review.tools.map((tool) => tool.tool));
+      return { ...review, card: { declared: declared.length, undeclared, missing } };
+    }),
+  };
+}
+
 /** Tool-definition trust: the lockfile's view of every source, revisions and diffs, approve and reject, the linter. */
 export const lockRouter = router({
-  status: procedure.query(({ ctx }) => ctx.core.lock.status()),
+  status: procedure.query(({ ctx }) => withServerCards(ctx.core, ctx.core.lock.status())),
   watch: procedure.subscription(async function* ({ ctx, signal }) {
-    yield* watch((notify) => onLockOrCatalog(ctx.core, notify), () => ctx.core.lock.status(), signal, 100);
+    for await (const status of watch((notify) => onLockOrCatalog(ctx.core, notify), () => ctx.core.lock.status(), signal, 100)) yield await withServerCards(ctx.core, status);
   }),
   history: procedure.input(z.object({ source: z.string().min(1) })).query(({ ctx, input }) => ctx.core.lock.history(input.source)),
   compare: procedure.input(CompareInput).query(({ ctx, input }) => ctx.core.lock.compare(input)),

@@ -179,6 +179,8 @@ function printSource(ctx: CliContext, source: SourceReview, unreachable: string 
   ctx.io.stdout(`\n${terminalName(source.source)}  ${source.tools.length} tools · ${state}${source.live ? '' : unreachable ? ` · not connected: ${terminalName(unreachable, 400)}` : ' · from its last revision'}\n`);
   for (const tool of source.tools) if (tool.state !== 'approved') ctx.io.stdout(`  ${reviewLine(tool)}\n`);
   for (const removed of source.removed) if (!removed.renamedTo) ctx.io.stdout(`  removed   ${terminalName(removed.tool)}\n`);
+  if (source.card?.undeclared.length) ctx.io.stdout(`  its Server Card never declared: ${source.card.undeclared.map((name) => terminalName(name)).join(', ')}\n`);
+  if (source.card?.missing.length) ctx.io.stdout(`  its Server Card declared, not listed: ${source.card.missing.map((name) => terminalName(name)).join(', ')}\n`);
 }
 
 /** Each way a source differs from the lock, one line per tool. */

@@ -95,6 +95,15 @@ export function LockReviewView({ selected, onSelect }: { selected?: string; onSe
                     </Badge>
                   )}
                 </Group>
+                {current.card && (current.card.undeclared.length > 0 || current.card.missing.length > 0) && (
+                  <Alert color="orange" icon={<IconAlertTriangle size={18} />} title="It lists other tools than its Server Card declared" aria-label="Server Card claims">
+                    <Text size="sm">
+                      Installed from a registry with a Server Card declaring {current.card.declared} tool{current.card.declared === 1 ? '' : 's'}.
+                      {current.card.undeclared.length > 0 && ` Listed but never declared: ${current.card.undeclared.join(', ')}.`}
+                      {current.card.missing.length > 0 && ` Declared but not listed: ${current.card.missing.join(', ')}.`}
+                    </Text>
+                  </Alert>
+                )}
                 <DefinitionHistoryPanel key={current.source} source={current.source} />
               </Stack>
             )}
