@@ -24,12 +24,12 @@ function withTarget(command: Command): Command {
 
 // The Kubernetes client is loaded only by kube commands, keeping every other command's start fast.
 const loadKubeModules = async () => {
-  const [{ installCrds }, { LanguageToolReconciler }, { readInventory }] = await Promise.all([
+  const [{ installCrds, ForeignCrdError }, { LanguageToolReconciler }, { readInventory }] = await Promise.all([
     import('../../../main/kube/crds'),
     import('../../../main/kube/LanguageToolReconciler'),
     import('../../../main/kube/readInventory'),
   ]);
-  return { installCrds, LanguageToolReconciler, readInventory };
+  return { installCrds, ForeignCrdError, LanguageToolReconciler, readInventory };
 };
 
 /**
@@ -60,7 +60,7 @@ export function registerKube(program: Command, ctx: CliContext) {
       const timeoutSeconds = flags.timeout;
       const connection = await connectKubeTarget(flags);
       const scope = flags.namespace ? `namespace ${flags.namespace}` : 'all namespaces';
-      const { LanguageToolReconciler, installCrds, readInventory } = await loadKubeModules();
+      const { LanguageToolReconciler, installCrds, ForeignCrdError, readInventory } = await loadKubeModules();
       const definitions = await openDefinitionStore(ctx);
       const reconciler = new LanguageToolReconciler({
         connection,
@@ -76,8 +76,12 @@ export function registerKube(program: Command, ctx: CliContext) {
         const takenOver = canCheck ? untilOperatorTakesOver(connection.rest, flags.namespace, scope, ctx, stopWatching.signal) : new Promise<never>(() => {});
         // Handled where it is raced below; this keeps a takeover during the CRD install from counting as unhandled.
         takenOver.catch(() => {});
-        const applied = await installCrds(connection.rest);
-        ctx.io.stdout(applied.length ? `Applied CRDs: ${applied.join(', ')}\n` : 'CRDs up to date\n');
+        const crds = await installCrds(connection.rest).catch((error: unknown) => {
+          if (error instanceof ForeignCrdError) throw new CliExit(ExitCode.Failed, error.message);
+          throw error;
+        });
+        ctx.io.stdout(crds.applied.length ? `Applied CRDs: ${crds.applied.join(', ')}\n` : 'CRDs up to date\n');
+        if (crds.kept.length) ctx.io.stdout(`Using CRDs another installer owns, unchanged: ${crds.kept.join(', ')}\n`);
         await Promise.race([reconciler.start(), takenOver]);
         ctx.io.stdout(`Reconciling ${scope} on ${connection.server} (context ${connection.context})\n`);
         if (flags.once) {
@@ -123,7 +127,10 @@ export function registerKube(program: Command, ctx: CliContext) {
       // ImagePullBackOff with nothing here to say why. Someone who names it with --image built it.
       if (command.getOptionValueSource('image') === 'default') ctx.io.stderr(defaultImageWarning(flags.image));
       const connection = await connectKubeTarget(flags);
-      const { installOperator, InstallConflict, MissingNamespaces } = await import('../../../main/kube/operator/installOperator');
+      const [{ installOperator, InstallConflict, MissingNamespaces, ForeignObject }, { ForeignCrdError }] = await Promise.all([
+        import('../../../main/kube/operator/installOperator'),
+        import('../../../main/kube/crds'),
+      ]);
       try {
         const options = {
           namespace: flags.namespace,
@@ -137,12 +144,16 @@ export function registerKube(program: Command, ctx: CliContext) {
         };
         const results = await installOperator(connection.rest, options).catch(
           (error: unknown) => {
-            if (error instanceof InstallConflict || error instanceof MissingNamespaces) throw new CliExit(ExitCode.Failed, error.message);
+            if (error instanceof InstallConflict || error instanceof MissingNamespaces || error instanceof ForeignObject || error instanceof ForeignCrdError) throw new CliExit(ExitCode.Failed, error.message);
             throw error;
           },
         );
         for (const result of results) {
           const ref = `${result.kind} ${result.namespace ? `${result.namespace}/` : ''}${result.name}`;
+          if (result.action === 'kept') {
+            ctx.io.stdout(`${'kept'.padEnd(10)} ${ref} (${safeForTerminal(result.note ?? '', 200)})\n`);
+            continue;
+          }
           if (!flags.dryRun) {
             ctx.io.stdout(`${result.action.padEnd(10)} ${ref}\n`);
             continue;

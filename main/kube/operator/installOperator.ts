@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { TOOLDECK_FIELD_MANAGER } from '../../../shared/kube';
 import type { DiffLine } from '../../../shared/kubeApi';
-import { crdManifests, waitEstablished } from '../crds';
+import { crdManifests, crdOwnership, waitEstablished, type CustomResourceDefinition, type LiveCrd } from '../crds';
 import { isNotFound, KubeApiError } from '../KubeApiError';
 import { CONTENT_TYPE, type KubeRest } from '../KubeRest';
 import { lineDiff } from '../lineDiff';
@@ -10,7 +10,8 @@ import { toolApprovalCrd } from '../toolApprovalCrd';
 import { gatewayManifests } from './gatewayManifests';
 import { operatorManifests, type Manifest, type OperatorManifestOptions } from './operatorManifests';
 
-export type InstallAction = 'created' | 'configured' | 'unchanged';
+/** `kept`: a CRD another installer owns that serves Tooldeck's version, used as it is (see crdOwnership). */
+export type InstallAction = 'created' | 'configured' | 'unchanged' | 'kept';
 
 export interface InstalledObject {
   kind: string;
@@ -21,6 +22,8 @@ export interface InstalledObject {
   diff?: DiffLine[];
   /** Why the server could not check this object in a dry run (its namespace does not exist yet). */
   unvalidated?: string;
+  /** For `kept`: whose object it is. */
+  note?: string;
 }
 
 export interface InstallOptions extends OperatorManifestOptions {
@@ -54,6 +57,17 @@ export class InstallConflict extends Error {
   }
 }
 
+/**
+ * An object of the name install would write exists and Tooldeck did not install it (it lacks the
+ * `app.kubernetes.io/part-of: tooldeck` label every installed object carries): a ClusterRole or a
+ * Deployment of someone else's is never rewritten (and its rules or containers replaced) unasked.
+ */
+export class ForeignObject extends Error {
+  constructor(readonly object: string) {
+    super(`${object} exists and Tooldeck did not install it (it has no app.kubernetes.io/part-of: tooldeck label): rerun with --force to take it over, or remove it first`);
+  }
+}
+
 /** Namespaces named with --watch-namespaces that do not exist: install creates no namespace but its own. */
 export class MissingNamespaces extends Error {
   constructor(readonly namespaces: string[]) {
@@ -81,6 +95,15 @@ export async function installOperator(rest: KubeRest, options: InstallOptions): 
       throw error;
     });
     const ref = { kind: object.kind, ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}), name: object.metadata.name };
+    if (object.kind === 'CustomResourceDefinition') {
+      if (crdOwnership(live as LiveCrd | undefined, object as unknown as CustomResourceDefinition) === 'foreign') {
+        const installer = (live!.metadata as { labels?: Record<string, string> }).labels?.['app.kubernetes.io/managed-by'];
+        results.push({ ...ref, action: 'kept', note: `installed by ${installer ? `"${installer.slice(0, 63)}"` : 'someone else'}; used as it is` });
+        continue;
+      }
+    } else if (live && object.kind !== 'Namespace' && !options.force && !partOfTooldeck(live)) {
+      throw new ForeignObject(`${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`);
+    }
     if (options.dryRun && namespaceMissing && object.metadata.namespace) {
       // The server cannot dry-run into a namespace that only the (dry-run) Namespace object would create.
       const after = stringify(object);
@@ -96,6 +119,10 @@ export async function installOperator(rest: KubeRest, options: InstallOptions): 
     if (!options.dryRun && object.kind === 'CustomResourceDefinition' && action !== 'unchanged') await waitEstablished(rest, path, 30_000);
   }
   return results;
+}
+
+function partOfTooldeck(live: Record<string, unknown>): boolean {
+  return (live.metadata as { labels?: Record<string, string> } | undefined)?.labels?.['app.kubernetes.io/part-of'] === 'tooldeck';
 }
 
 async function exists(rest: KubeRest, path: string): Promise<boolean> {
