@@ -16,7 +16,6 @@ import type { ApprovalStore, HoldOptions, HoldRequest } from './ApprovalHolder';
 import {
   approvalName,
   byInboxOrder,
-  canceledError,
   canceledRecord,
   checkedComment,
   checkedDecider,
@@ -25,7 +24,7 @@ import {
   DecisionRecord,
   DEFAULT_KEEP_DECIDED,
   iso,
-  newApproval,
+  prepareHold,
   notFound,
   notPending,
   TOOLDECK_DECIDER,
@@ -115,15 +114,13 @@ export class ApprovalBook implements ApprovalStore {
   }
 
   hold(request: HoldRequest, options: HoldOptions = {}): Promise<ToolApproval> {
-    if (this.closed) return Promise.reject(canceledError(undefined, 'Tooldeck is stopping'));
-    if (options.signal?.aborted) return Promise.reject(canceledError(undefined, reasonOf(options.signal.reason, 'the call was canceled')));
-    let approval: ToolApproval;
-    let ttlMs: number;
+    let prepared: ReturnType<typeof prepareHold>;
     try {
-      ({ approval, ttlMs } = newApproval(request, this.clock.now()));
+      prepared = prepareHold(request, options.signal, this.closed, this.clock.now());
     } catch (error) {
       return Promise.reject(error);
     }
+    const { approval, ttlMs } = prepared;
     return new Promise<ToolApproval>((resolve, reject) => {
       let finished = false;
       let cancelTimer = () => {};

@@ -141,6 +141,17 @@ function printable(text: string, max: number): string {
  * exact call (the digest of its arguments, the policy version). InvalidInput for a bad time to live
  * or arguments that are not JSON.
  */
+/**
+ * What every store checks before it holds a call — Tooldeck stopping, the call already canceled,
+ * arguments that cannot become an approval — and the approval it then publishes. Throws the
+ * AppError the call ends with.
+ */
+export function prepareHold(request: HoldRequest, signal: AbortSignal | undefined, closed: boolean, now: number): { approval: ToolApproval; ttlMs: number } {
+  if (closed) throw canceledError(undefined, 'Tooldeck is stopping');
+  if (signal?.aborted) throw canceledError(undefined, reasonOf(signal.reason, 'the call was canceled'));
+  return newApproval(request, now);
+}
+
 export function newApproval(request: HoldRequest, now: number): { approval: ToolApproval; ttlMs: number } {
   const ttlMs = request.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new AppError('InvalidInput', `An approval's time to live must be a positive number of milliseconds, not ${ttlMs}.`);

@@ -7,7 +7,6 @@ import { approvalInputDigest } from '../approvals/approvalInputDigest';
 import {
   approvalName,
   byInboxOrder,
-  canceledError,
   canceledRecord,
   checkedComment,
   checkedDecider,
@@ -15,7 +14,7 @@ import {
   concludeHold,
   DEFAULT_KEEP_DECIDED,
   iso,
-  newApproval,
+  prepareHold,
   notFound,
   notPending,
   withDecision,
@@ -136,15 +135,13 @@ export class ClusterApprovals implements ApprovalStore {
   }
 
   hold(request: HoldRequest, options: HoldOptions = {}): Promise<ToolApproval> {
-    if (this.closed) return Promise.reject(canceledError(undefined, 'Tooldeck is stopping'));
-    if (options.signal?.aborted) return Promise.reject(canceledError(undefined, reasonOf(options.signal.reason, 'the call was canceled')));
-    let approval: ToolApproval;
-    let ttlMs: number;
+    let prepared: ReturnType<typeof prepareHold>;
     try {
-      ({ approval, ttlMs } = newApproval(request, this.clock.now()));
+      prepared = prepareHold(request, options.signal, this.closed, this.clock.now());
     } catch (error) {
       return Promise.reject(error);
     }
+    const { approval, ttlMs } = prepared;
     return new Promise<ToolApproval>((resolve, reject) => {
       let finished = false;
       let cancelTimer = () => {};
