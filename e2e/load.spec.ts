@@ -41,7 +41,10 @@ test('start a load test, watch it live, stop it, find it in History and filter M
   const calls = Number((await callsGroup.locator('p').nth(1).textContent())!.replace(/,/g, ''));
   expect(calls).toBeGreaterThan(20);
   // A call in flight when Stop was pressed is canceled: History records it, the figures leave it out.
-  const canceledByStop = Number(/([\d,]+) canceled by Stop/.exec((await callsGroup.textContent())!)?.[1]?.replace(/,/g, '') ?? 0);
+  // Read from the caption alone: the group's whole text runs the value and the caption together
+  // ("68" then "1 canceled by Stop" reads "681 canceled by Stop").
+  const caption = (await callsGroup.locator('p').nth(2).textContent()) ?? '';
+  const canceledByStop = Number(/^([\d,]+) canceled by Stop/.exec(caption)?.[1]?.replace(/,/g, '') ?? 0);
 
   await panel.getByRole('button', { name: 'Calls in History' }).click();
   await expect(page.getByText(/^Run: load-smoke/)).toBeVisible();
