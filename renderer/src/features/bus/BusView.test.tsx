@@ -1,3 +1,4 @@
+import { ModalsProvider } from '@mantine/modals';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -59,13 +60,22 @@ describe('BusView', () => {
       .answer('bus.deadLetters', () => [letter])
       .answer('bus.replayDeadLetters', () => ({ replayed: 1 }))
       .answer('bus.purgeDeadLetters', () => ({ purged: 1 }));
-    renderWithBackend(<BusView />, backend);
+    renderWithBackend(
+      <ModalsProvider>
+        <BusView />
+      </ModalsProvider>,
+      backend,
+    );
     const table = await screen.findByRole('table', { name: 'Dead letters' });
     expect(table).toHaveTextContent('rockbot.mcp-bridge.tooldeck.dlq');
     expect(table).toHaveTextContent('rejected');
     await user.click(within(table).getByRole('button', { name: 'Replay dead1' }));
     await waitFor(() => expect(backend.callsTo('bus.replayDeadLetters')).toEqual([{ messageIds: ['dead1'] }]));
     await user.click(screen.getByRole('button', { name: 'Purge' }));
+    // Asked once more: nothing is purged until the dialog's Purge.
+    const dialog = await screen.findByRole('dialog', { name: 'Purge the dead letter?' });
+    expect(backend.callsTo('bus.purgeDeadLetters')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Purge' }));
     await waitFor(() => expect(backend.callsTo('bus.purgeDeadLetters')).toHaveLength(1));
   });
 });

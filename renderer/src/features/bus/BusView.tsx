@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, Paper, PasswordInput, SimpleGrid, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { IconArrowsExchange } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { BusAgentTotals, BusConnectionState, BusDeadLetterView, BusExchangeView, BusOutcome, BusStatus } from '../../../../shared/bus';
@@ -227,7 +228,7 @@ function DeadLettersCard() {
           <Button size="xs" variant="default" disabled={list.length === 0} loading={replay.isPending} onClick={() => replay.mutate({})}>
             Replay all
           </Button>
-          <Button size="xs" color="red" variant="light" disabled={list.length === 0} loading={purge.isPending} onClick={() => purge.mutate()}>
+          <Button size="xs" color="red" variant="light" disabled={list.length === 0} loading={purge.isPending} onClick={() => confirmPurge(list.length, () => purge.mutate())}>
             Purge
           </Button>
         </Group>
@@ -278,4 +279,15 @@ function DeadLettersCard() {
       )}
     </Paper>
   );
+}
+
+/** Purging cannot be undone: the requests are gone from the broker, so it is asked once more. */
+function confirmPurge(count: number, purge: () => void) {
+  modals.openConfirmModal({
+    title: `Purge ${count === 1 ? 'the dead letter' : `${count} dead letters`}?`,
+    children: <Text size="sm">The requests are deleted from the broker&apos;s dead-letter queues and cannot be replayed afterwards.</Text>,
+    labels: { confirm: 'Purge', cancel: 'Cancel' },
+    confirmProps: { color: 'red' },
+    onConfirm: purge,
+  });
 }
