@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { createCore, type Core, type CoreDeps } from '../../main/core';
+import { restoreConsoleGateway } from '../../main/gateway/consoleGateway';
 import type { Logger } from '../../main/platform/Logger';
 import { resolveLoginShellPath, type LoginShellPath, type LoginShellPathOptions } from '../../main/platform/loginShellPath';
 import { appRouter } from '../../main/rpc/router';
@@ -312,6 +313,8 @@ export function startDesktopApp(options: DesktopAppOptions): RunningDesktopApp {
         placeholders: app.isPackaged ? shippedPlaceholderContext(options.resourcesPath, platform) : checkoutPlaceholderContext(app.getAppPath()),
       });
       resolveCore(core);
+      // A gateway started from the Gateway section stays on across restarts (its port taken: off, with the reason shown there).
+      void restoreConsoleGateway(core, log).catch((error: unknown) => log.warn("The console's gateway was not restored", { error: String(error) }));
     } catch (error) {
       rejectCore(error);
       const message = error instanceof Error ? error.message : String(error);

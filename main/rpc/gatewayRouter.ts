@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { agentCaller } from '../../shared/caller';
-import { AppError } from '../../shared/errors';
 import { GatewayAgentName, type GatewayAgentOverview } from '../../shared/gateway';
 import { gatewayToolNames } from '../gateway/gatewayToolNames';
 import { watch } from '../platform/AsyncQueue';
-import { isLoopbackHost } from '../platform/requestGuard';
+import { startConsoleGateway, stopConsoleGateway } from '../gateway/consoleGateway';
 import type { Core } from '../core';
 import { procedure, router } from './trpc';
 
@@ -66,20 +65,9 @@ const StartInput = z.object({ port: z.number().int().min(0).max(65535).optional(
  */
 export const gatewayRouter = router({
   status: procedure.query(({ ctx }) => ctx.core.gateway.status()),
-  /** Binds a loopback address only: a gateway reachable from other machines is started from a terminal, deliberately (`--dangerously-bind-all`). */
-  start: procedure.input(StartInput).mutation(async ({ ctx, input }) => {
-    const host = input?.host ?? '127.0.0.1';
-    if (!isLoopbackHost(host)) throw new AppError('InvalidInput', `The console starts the gateway on a loopback address only, not ${host}; to bind another, run tooldeck gateway --host ${host} --dangerously-bind-all.`);
-    try {
-      return await ctx.core.gateway.start({ port: input?.port, host });
-    } catch {
-      throw new AppError('InvalidInput', ctx.core.gateway.status().error ?? `The gateway could not listen on ${host}:${input?.port}.`);
-    }
-  }),
-  stop: procedure.mutation(async ({ ctx }) => {
-    await ctx.core.gateway.stop();
-    return ctx.core.gateway.status();
-  }),
+  /** Binds a loopback address only, and is kept on across restarts until stopped here (see consoleGateway). */
+  start: procedure.input(StartInput).mutation(({ ctx, input }) => startConsoleGateway(ctx.core, input ?? {})),
+  stop: procedure.mutation(({ ctx }) => stopConsoleGateway(ctx.core)),
   agents: procedure.query(({ ctx }) => agentOverviews(ctx.core)),
   /** Agent names the workspace declares (pods, LanguageAgents, scoped ToolPermissions): what a new credential is usually named. */
   declaredAgents: procedure.query(({ ctx }) => declaredAgents(ctx.core)),

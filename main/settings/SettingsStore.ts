@@ -16,6 +16,13 @@ export const Settings = z.object({
   history: z
     .object({ maxAgeDays: z.number().int().min(1).default(90), maxRows: z.number().int().min(1000).default(1_000_000) })
     .default({ maxAgeDays: 90, maxRows: 1_000_000 }),
+  /**
+   * The gateway the console started (Gateway section): started again on the same loopback address
+   * whenever the console starts, until it is stopped there. Agents' configs name its port.
+   */
+  gateway: z
+    .object({ enabled: z.boolean().default(false), host: z.string().default('127.0.0.1'), port: z.number().int().min(1).max(65535).optional() })
+    .default({ enabled: false, host: '127.0.0.1' }),
   /** The hard limit on one tool result: a larger one fails with ResultTooLarge instead of being read. */
   limits: z.object({ maxResultMiB: z.number().int().min(1).max(4096).default(64) }).default({ maxResultMiB: 64 }),
 });

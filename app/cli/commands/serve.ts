@@ -86,6 +86,11 @@ export function registerServe(program: Command, ctx: CliContext) {
         throw new CliExit(ExitCode.Failed, `Cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
       }
       ctx.io.stdout(`Tooldeck is serving at ${server.url}\n`);
+      // A gateway started from the console's Gateway section stays on across restarts.
+      const { restoreConsoleGateway } = await import('../../../main/gateway/consoleGateway');
+      await restoreConsoleGateway(core, core.logger);
+      const gateway = core.gateway.status();
+      if (gateway.running) ctx.io.stdout(`Gateway for agents at ${gateway.url}\n`);
       if (options.metricsPort !== undefined) {
         const { url } = await core.metrics!.startPrometheus({ port: options.metricsPort, host: options.metricsHost, bearerToken: metricsToken });
         ctx.io.stdout(`Prometheus metrics at ${url}\n`);

@@ -39,7 +39,7 @@ export function EndpointCard({ status, counts }: { status: GatewayStatus; counts
         <Group justify="space-between" align="flex-end" wrap="nowrap" gap="sm">
           <Switch
             label="Serve the gateway"
-            description="Streamable HTTP on 127.0.0.1, for agents only"
+            description="Streamable HTTP on 127.0.0.1, for agents only; stays on when Tooldeck restarts"
             checked={status.running}
             disabled={busy || (!status.running && !portValid)}
             onChange={(event) => (event.currentTarget.checked ? start.mutate({ port: portValue }) : stop.mutate())}
