@@ -7,10 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, CommanderError } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliContext, CliExit } from '../../app/cli/CliContext';
-import { registerKube } from '../../app/cli/commands/kube';
+import { runTooldeck } from '../../app/cli/testing/runTooldeck';
 import { ForeignCrdError, installCrds, waitEstablished } from '../../main/kube/crds';
 import { connectKube, type KubeConnection } from '../../main/kube/KubeConnection';
 import { startTestbed, type Testbed } from '../kube-testbed/testbed.mjs';
@@ -51,24 +49,7 @@ describe('kube install and reconcile leave objects another installer owns alone'
   let testbed: Testbed;
   let admin: KubeConnection;
 
-  async function run(argv: string[]) {
-    let stdout = '';
-    let stderr = '';
-    const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
-    const program = new Command('tooldeck').exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-    registerKube(program, new CliContext(io, () => tmp));
-    let code = 0;
-    try {
-      await program.parseAsync(argv, { from: 'user' });
-    } catch (error) {
-      if (error instanceof CliExit) {
-        code = error.exitCode;
-        stderr += `${error.message}\n`;
-      } else if (error instanceof CommanderError) code = error.exitCode === 0 ? 0 : 2;
-      else throw error;
-    }
-    return { code, stdout, stderr };
-  }
+  const run = (argv: string[]) => runTooldeck(tmp, argv);
   const get = (path: string) => admin.rest.request<LiveObject>('GET', path);
   /** Deleting a CRD finishes asynchronously: these wait until its name is free again. */
   async function replaceCrd(path: string, body: object) {
