@@ -52,6 +52,7 @@ test('start the bridge, watch a RockBot agent call through it, inspect and purge
     await expect(row).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   await expect(row).toContainText('planner');
+  await expect(row).toContainText('it has no reply_to, so no answer could reach its sender');
   await expect(table).toContainText('nowhere to answer');
   await page.screenshot({ path: test.info().outputPath('bus.png'), fullPage: true });
 

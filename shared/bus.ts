@@ -59,6 +59,8 @@ export const BusDeadLetterView = z.object({
   replyTo: z.string().optional(),
   /** Why the broker dead-lettered it (`rejected`: the bridge refused it, `expired`, `maxlen`). */
   reason: z.string().optional(),
+  /** Why this bridge refused it, when this process did (e.g. it has no reply_to); unknown after a restart. */
+  bridgeReason: z.string().optional(),
   /** The body as text, cut at BUS_DEAD_LETTER_PREVIEW_CHARS. */
   bodyPreview: z.string(),
 });

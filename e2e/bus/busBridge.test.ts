@@ -260,9 +260,11 @@ describe('tooldeck bus bridge: bad input', { timeout: 60_000 }, () => {
 
     const letters = await core.bus.deadLetters();
     expect(letters).toEqual([
-      expect.objectContaining({ queue: dlq, messageId: refused, type: 'RockBot.Tools.ToolInvokeRequest', source: 'scout', reason: 'rejected', bodyPreview: expect.stringContaining('no reply_to') }),
+      expect.objectContaining({ queue: dlq, messageId: refused, type: 'RockBot.Tools.ToolInvokeRequest', source: 'scout', reason: 'rejected', bridgeReason: 'it has no reply_to, so no answer could reach its sender', bodyPreview: expect.stringContaining('no reply_to') }),
       expect.objectContaining({ queue: dlq, messageId: stranded, replyTo: 'tool.result.scout' }),
     ]);
+    // The bridge's own reason only for what it refused itself.
+    expect(letters[1]).not.toHaveProperty('bridgeReason');
     expect(queueDepth(dlq)).toBe(2);
 
     expect(await core.bus.replayDeadLetters([stranded])).toBe(1);

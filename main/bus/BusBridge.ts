@@ -32,6 +32,8 @@ import {
 
 export const ROCKBOT_EXCHANGE = 'rockbot';
 export const ROCKBOT_DEAD_LETTER_EXCHANGE = 'rockbot.dlx';
+/** Reasons kept for the Dead letters view: more than its BUS_DEAD_LETTERS_SHOWN per queue, bounded against a flood. */
+const DEAD_LETTER_REASONS_KEPT = 1_000;
 /** RockBot's default prefetch: at most this many requests are in this process at once (a burst waits in the broker). */
 export const PREFETCH = 10;
 /** How long a change of the registry settles before the servers are announced again. */
@@ -106,6 +108,8 @@ export class BusBridge {
   private readonly statusChanges = new Emitter();
   private readonly recentReplies = new RecentReplies();
   private readonly unknownTypesLogged = new Set<string>();
+  /** Why this bridge dead-lettered a request, by message id (the broker's x-death says only `rejected`); the newest DEAD_LETTER_REASONS_KEPT. */
+  private readonly deadLetterReasons = new Map<string, string>();
   /** Entries by their own tool name, in registry order; rebuilt when the registry changes. */
   private byToolName?: Map<string, ToolEntry[]>;
 
@@ -200,7 +204,7 @@ export class BusBridge {
         for (let i = 0; i < BUS_DEAD_LETTERS_SHOWN; i++) {
           const message = await channel.basicGet({ queue, noAck: false });
           if (!message) break;
-          letters.push(deadLetterView(queue, message));
+          letters.push(deadLetterView(queue, message, this.deadLetterReasons));
         }
       }
     } finally {
@@ -516,6 +520,10 @@ export class BusBridge {
   /** A request that cannot be answered goes to the dead-letter queue (nack, no requeue), never back to the queue. */
   private deadLetter(envelope: RockBotEnvelope, running: Running, reason: string): ConsumerStatus {
     this.deps.logger.warn('bus: request dead-lettered', { agent: running.agent, messageId: envelope.messageId, type: envelope.type, source: envelope.source, reason });
+    if (envelope.messageId) {
+      this.deadLetterReasons.set(envelope.messageId, reason);
+      if (this.deadLetterReasons.size > DEAD_LETTER_REASONS_KEPT) this.deadLetterReasons.delete(this.deadLetterReasons.keys().next().value!);
+    }
     const exchange = this.traffic.started({ messageId: envelope.messageId, ...(envelope.source ? { agent: envelope.source } : {}), startedAt: Date.now() });
     this.traffic.finished(exchange, { outcome: 'dead_lettered' });
     return ConsumerStatus.DROP;
@@ -553,7 +561,7 @@ function bodyBytes(body: unknown): Buffer {
   return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
 }
 
-function deadLetterView(queue: string, message: SyncMessage): BusDeadLetterView {
+function deadLetterView(queue: string, message: SyncMessage, bridgeReasons: ReadonlyMap<string, string>): BusDeadLetterView {
   const envelope = decodeEnvelope(message);
   const deaths = message.headers?.['x-death'];
   const reason = Array.isArray(deaths) ? (deaths[0] as { reason?: unknown } | undefined)?.reason : undefined;
@@ -565,6 +573,7 @@ function deadLetterView(queue: string, message: SyncMessage): BusDeadLetterView 
     ...(envelope.correlationId !== undefined ? { correlationId: envelope.correlationId } : {}),
     ...(envelope.replyTo !== undefined ? { replyTo: envelope.replyTo } : {}),
     ...(typeof reason === 'string' ? { reason } : {}),
+    ...(bridgeReasons.has(envelope.messageId) ? { bridgeReason: bridgeReasons.get(envelope.messageId)! } : {}),
     bodyPreview: bodyBytes(message.body).toString('utf8').slice(0, BUS_DEAD_LETTER_PREVIEW_CHARS),
   };
 }

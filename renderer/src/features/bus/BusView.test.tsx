@@ -54,7 +54,7 @@ describe('BusView', () => {
 
   it('lists the dead letters and replays one or purges them', async () => {
     const user = userEvent.setup();
-    const letter = { queue: 'rockbot.mcp-bridge.tooldeck.dlq', messageId: 'dead1', type: 'RockBot.Tools.ToolInvokeRequest', source: 'scout', reason: 'rejected', bodyPreview: '{"toolName":"echo"}' };
+    const letter = { queue: 'rockbot.mcp-bridge.tooldeck.dlq', messageId: 'dead1', type: 'RockBot.Tools.ToolInvokeRequest', source: 'scout', reason: 'rejected', bridgeReason: 'it has no reply_to, so no answer could reach its sender', bodyPreview: '{"toolName":"echo"}' };
     const backend = new FakeBackend()
       .onSubscribe('bus.watch', (sub) => sub.emit({ status: connected, recent: [], perAgent: [] }))
       .answer('bus.deadLetters', () => [letter])
@@ -68,7 +68,7 @@ describe('BusView', () => {
     );
     const table = await screen.findByRole('table', { name: 'Dead letters' });
     expect(table).toHaveTextContent('rockbot.mcp-bridge.tooldeck.dlq');
-    expect(table).toHaveTextContent('rejected');
+    expect(table).toHaveTextContent('it has no reply_to, so no answer could reach its sender');
     await user.click(within(table).getByRole('button', { name: 'Replay dead1' }));
     await waitFor(() => expect(backend.callsTo('bus.replayDeadLetters')).toEqual([{ messageIds: ['dead1'] }]));
     await user.click(screen.getByRole('button', { name: 'Purge' }));

@@ -247,7 +247,7 @@ function DeadLettersCard() {
             <Table.Tr>
               <Table.Th w="22%">Queue</Table.Th>
               <Table.Th w="14%">From</Table.Th>
-              <Table.Th w={90}>Reason</Table.Th>
+              <Table.Th w="24%">Reason</Table.Th>
               <Table.Th>Body</Table.Th>
               <Table.Th w={90} />
             </Table.Tr>
@@ -261,7 +261,12 @@ function DeadLettersCard() {
                   </Text>
                 </Table.Td>
                 <Table.Td>{letter.source ?? '—'}</Table.Td>
-                <Table.Td>{letter.reason ?? '—'}</Table.Td>
+                <Table.Td>
+                  {/* The bridge's own words when this process refused it; the broker's x-death reason otherwise. */}
+                  <Text size="xs" lineClamp={2} title={letter.bridgeReason ? `${letter.bridgeReason} (broker: ${letter.reason ?? 'no x-death'})` : undefined}>
+                    {letter.bridgeReason ?? letter.reason ?? '—'}
+                  </Text>
+                </Table.Td>
                 <Table.Td>
                   <Text size="xs" ff="monospace" truncate="end" title={letter.bodyPreview}>
                     {letter.bodyPreview}
