@@ -98,9 +98,9 @@ describe.skipIf(!!skipReason)('Kubernetes reconciliation against a real kube-api
 
   it('installs the CRDs with server-side apply, and a second install writes nothing', async () => {
     const connection = connectKube({ kubeconfig });
-    expect(await installCrds(connection.rest)).toEqual(['languagetools.langop.io', 'languageagents.langop.io']);
+    expect(await installCrds(connection.rest)).toEqual({ applied: ['languagetools.langop.io', 'languageagents.langop.io'], kept: [] });
     const before = connection.rest.stats.snapshot().writes;
-    expect(await installCrds(connection.rest)).toEqual([]);
+    expect(await installCrds(connection.rest)).toEqual({ applied: [], kept: [] });
     expect(connection.rest.stats.snapshot().writes).toBe(before);
     connection.close();
     const crd = await rest().request<{ status: { conditions: Array<{ type: string; status: string }> }; metadata: { managedFields: Array<{ manager: string }> } }>(
