@@ -54,7 +54,7 @@ import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
 import { BusBridge } from './bus/BusBridge';
-import { BusSourceKind } from './bus/busSourceKind';
+import { AMQP_URL_ENV, BusSourceKind } from './bus/busSourceKind';
 import { PeerBridges } from './bus/PeerBridges';
 import type { ApprovalStore } from './approvals/ApprovalHolder';
 
@@ -242,7 +242,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     a2a: new A2aSourceKind({ agents: a2a, catalog, logger }),
     grpc: new GrpcSourceKind(grpc),
     http: new HttpSourceKind(http, catalog),
-    bus: new BusSourceKind(busPeers),
+    // A one-off `tooldeck call bus:…` joins the broker named in the environment (no bus bridge runs in that process).
+    bus: new BusSourceKind({ peers: busPeers, brokerUrl: () => (deps.host === 'cli' ? process.env[AMQP_URL_ENV] : undefined) }),
   } satisfies SourceKinds;
   const a2aSkills = sourceKinds.a2a.catalogSync;
   // Cards are fetched in the background: an unreachable agent must not delay start-up.

@@ -9,6 +9,7 @@ import type { Logger } from '../platform/Logger';
 import { createToolEntry } from '../registry/createToolEntry';
 import type { ToolCatalog } from '../registry/ToolCatalog';
 import type { ExecutionContext, ToolExecutor } from '../registry/types';
+import { checkAmqpUrl, maskAmqpUrl } from './amqpUrl';
 import { decodeBody, decodeEnvelope, encodeBody, encodeEnvelope, newMessageId, type RockBotEnvelope } from './rockbotEnvelope';
 import { MAX_TIMEOUT_MS, MCP_SERVER_HEADER, ROCKBOT_TOPICS, ROCKBOT_TYPES, TIMEOUT_HEADER, toolErrorAsAppError, toolResultOf } from './rockbotMessages';
 import { agentOfIndexTopic, checkAgentName, MAX_PEER_BRIDGES, MAX_SERVERS_PER_BRIDGE, MAX_TOOLS_PER_BRIDGE, nameKey, readServersIndexed, readServiceDetails, type PeerServer, type PeerTool } from './peerIndex';
@@ -27,6 +28,8 @@ const MAX_PENDING_CALLS = 1000;
 const DISCOVERY_QUEUE_MAX_LENGTH = 1000;
 const REPLY_QUEUE_MAX_LENGTH = 10_000;
 const MAX_PROBLEMS_LOGGED = 200;
+/** How long a one-off call (tooldeck call bus:…) waits for the named bridge to announce itself. */
+export const ANNOUNCEMENT_WAIT_MS = 5000;
 
 /** What the bus bridge lends discovery while it runs: its connection, its confirming publisher, its own name. */
 export interface BusLink {
@@ -104,6 +107,8 @@ export class PeerBridges {
   readonly callerSource = `tooldeck-${randomBytes(4).toString('hex')}`;
   readonly executor: ToolExecutor = { execute: (entry, args, ctx) => this.call(entry, args, ctx) };
   private attached?: Attached;
+  /** The connection PeerBridges opened itself (a one-off call with no bus bridge running), closed by close(). */
+  private own?: { connection: Connection; publisher: Publisher };
   private readonly peers = new Map<string, Peer>();
   private readonly pendingCalls = new Map<string, PendingCall>();
   private readonly pendingDetails = new Map<string, PendingDetails>();
@@ -163,6 +168,62 @@ export class PeerBridges {
       }),
     );
     await this.requestAnnouncements();
+  }
+
+  /**
+   * Joins the bus without serving it, on a connection of its own: what a one-off `tooldeck call
+   * bus:<agent>.<tool>` does (with $TOOLDECK_AMQP_URL) when no bus bridge runs in the process.
+   */
+  async connectAlone(url: string, timeoutMs = 10_000): Promise<void> {
+    if (this.attached) return;
+    checkAmqpUrl(url);
+    const { Connection } = await import('rabbitmq-client');
+    const connection = new Connection({ url, connectionName: this.callerSource, retryLow: 250, retryHigh: 5000, noDelay: true });
+    connection.on('error', (error: Error) => this.deps.logger.warn('bus: broker connection problem', { broker: maskAmqpUrl(url), error: error.message }));
+    try {
+      await connection.onConnect(timeoutMs, true);
+    } catch (error) {
+      await connection.close().catch(() => undefined);
+      throw new AppError('ConnectionFailed', `Cannot reach the broker at ${maskAmqpUrl(url)}: ${(error as Error).message}`);
+    }
+    const publisher = connection.createPublisher({ confirm: true, maxAttempts: 3, exchanges: [{ exchange: EXCHANGE, type: 'topic', durable: true }] });
+    this.own = { connection, publisher };
+    // No bridge of its own in this process: every bridge that announces is another one.
+    await this.attach({ connection, publisher, ownAgent: '' });
+  }
+
+  /** Detaches and closes the connection connectAlone opened, if any. */
+  async close(): Promise<void> {
+    await this.detach();
+    const own = this.own;
+    this.own = undefined;
+    await own?.publisher.close().catch(() => undefined);
+    await own?.connection.close().catch(() => undefined);
+  }
+
+  /**
+   * Resolves true once `agent` has announced itself and its entries are registered, with their
+   * descriptions (or once asking for them has timed out); false when it has not within `timeoutMs`.
+   */
+  async announced(agent: string, timeoutMs = ANNOUNCEMENT_WAIT_MS): Promise<boolean> {
+    const ready = () => {
+      const peer = this.peers.get(nameKey(agent));
+      if (!peer || peer.settleTimer) return false;
+      const waiting = [...this.pendingDetails.values()].some((item) => item.agent === peer.agent) || this.detailsQueue.some((item) => item.agent === peer.agent);
+      return !waiting;
+    };
+    if (ready()) return true;
+    return new Promise((done) => {
+      const finish = (value: boolean) => {
+        clearTimeout(timer);
+        stop();
+        done(value);
+      };
+      const timer = setTimeout(() => finish(ready()), timeoutMs);
+      const stop = this.changes.on(() => {
+        if (ready()) finish(true);
+      });
+    });
   }
 
   /** Stops discovery: waiting calls fail, and every `bus:` entry leaves the registry (nothing could call it). */
@@ -319,6 +380,7 @@ export class PeerBridges {
       const timer = setTimeout(() => {
         this.pendingDetails.delete(correlationId);
         this.sendDetailsRequests();
+        this.changes.emit();
       }, DETAILS_TIMEOUT_MS);
       this.pendingDetails.set(correlationId, { agent, serverName, timer });
       this.publish(

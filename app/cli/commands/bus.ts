@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { LocalReconciler } from '../../../main/resources/LocalReconciler';
 import { isAppError } from '../../../shared/errors';
 import { checkAmqpUrl } from '../../../main/bus/amqpUrl';
+import { AMQP_URL_ENV } from '../../../main/bus/busSourceKind';
 import { connectSources } from '../../../main/lock/connectSources';
 import { savedSourceIds } from '../../../main/registry/ToolSourceKind';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
@@ -9,7 +10,7 @@ import { integerIn } from '../options';
 import { terminalName } from '../terminalText';
 
 /** Where the broker URL may come from instead of --amqp, so its password stays out of the process list. */
-export const AMQP_URL_ENV = 'TOOLDECK_AMQP_URL';
+export { AMQP_URL_ENV };
 
 interface BridgeOptions {
   amqp?: string;
