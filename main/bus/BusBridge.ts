@@ -148,8 +148,6 @@ export class BusBridge {
       this.lastError = undefined;
       this.setState('connected');
       this.announceSoon(running, true);
-      // The discovery queue is this connection's own: after a reconnect, every bridge announces again.
-      if (running.discovering) this.deps.peers?.requestAnnouncements().catch(() => undefined);
     });
     try {
       await connection.onConnect(options.connectTimeoutMs ?? 30_000, true);

@@ -115,6 +115,7 @@ export class PeerBridges {
   private readonly detailsQueue: { agent: string; serverName: string }[] = [];
   private readonly problemsLogged = new Set<string>();
   private readonly changes = new Emitter();
+  private readonly announcementHandler = (message: AsyncMessage) => this.onAnnouncement(message);
 
   constructor(
     private readonly deps: {
@@ -138,7 +139,7 @@ export class PeerBridges {
     const attached: Attached = { ...link, consumers: [] };
     this.attached = attached;
     const queues: [string, string[], number, (message: AsyncMessage) => void][] = [
-      [`rockbot.${this.callerSource}.discovery`, ['tool.meta.mcp.#'], DISCOVERY_QUEUE_MAX_LENGTH, (message) => this.onAnnouncement(message)],
+      [`rockbot.${this.callerSource}.discovery`, ['tool.meta.mcp.#'], DISCOVERY_QUEUE_MAX_LENGTH, this.announcementHandler],
       [`rockbot.${this.callerSource}.results`, [this.replyTopic], REPLY_QUEUE_MAX_LENGTH, (message) => this.onReply(message)],
     ];
     await Promise.all(
@@ -164,6 +165,11 @@ export class PeerBridges {
         );
         consumer.on('error', (error: Error) => this.deps.logger.warn('bus: discovery consumer problem', { queue, error: error.message }));
         attached.consumers.push(consumer);
+        // Exclusive queues go with their connection: once a reconnect has declared them again, every bridge announces again.
+        let declared = 0;
+        consumer.on('ready', () => {
+          if (++declared > 1 && handle === this.announcementHandler && this.attached === attached) this.requestAnnouncements().catch(() => undefined);
+        });
         return new Promise<void>((ready) => consumer.once('ready', ready));
       }),
     );
