@@ -241,6 +241,21 @@ describe('what a hostile peer announces is bounded and checked (hand-written hos
   });
 });
 
+describe('the broker restarting', { timeout: 120_000 }, () => {
+  it('Tooldeck reconnects, declares its discovery queue again and asks every bridge to announce again', async () => {
+    // The refresh request Tooldeck sent when it joined has been handled.
+    await vi.waitFor(() => expect(weather.refreshRequests).toBeGreaterThan(0), { timeout: 20_000 });
+    const asked = weather.refreshRequests;
+    await broker.restart();
+    // RockBot's bridge reconnects by itself; its durable refresh queue kept what was published while it was away.
+    await weather.reconnect();
+    await vi.waitFor(() => expect(weather.refreshRequests).toBeGreaterThan(asked), { timeout: 60_000, interval: 200 });
+    await vi.waitFor(() => expect(core.bus.status().state).toBe('connected'), { timeout: 60_000 });
+    const outcome = await call('bus:weather.echo', { message: 'after the restart' });
+    expect(outcome.result?.content).toEqual([{ type: 'text', text: 'weather echo: after the restart' }]);
+  });
+});
+
 describe('stopping the bus bridge', { timeout: 60_000 }, () => {
   it('takes the bus: entries out of the registry, and a bus: call then says how to reach the bus', async () => {
     await core.bus.stop();

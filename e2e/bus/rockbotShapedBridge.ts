@@ -41,6 +41,8 @@ export class RockBotShapedBridge {
   readonly requests: ReceivedRequest[] = [];
   /** Every McpGetServiceDetailsRequest's server name it received. */
   readonly detailsRequests: string[] = [];
+  /** How many McpMetadataRefreshRequests it has received. */
+  refreshRequests = 0;
   /** How many tool_not_found replies it has published (each confirmed by the broker). */
   notFoundReplies = 0;
   private model?: ChannelModel;
@@ -94,8 +96,17 @@ export class RockBotShapedBridge {
       });
     };
     await subscribe(`mcp-bridge.${this.agent}`, 'tool.invoke.mcp', (message) => this.onInvoke(message));
-    await subscribe(`mcp-bridge.${this.agent}.refresh`, 'tool.meta.mcp.refresh', async () => this.announce());
+    await subscribe(`mcp-bridge.${this.agent}.refresh`, 'tool.meta.mcp.refresh', async () => {
+      this.refreshRequests++;
+      await this.announce();
+    });
     await subscribe(`mcp-bridge.${this.agent}.manage`, 'mcp.manage', (message) => this.onManage(message));
+  }
+
+  /** Connects again after the broker went away (its durable queues kept what came meanwhile), without announcing. */
+  async reconnect(): Promise<void> {
+    await this.close();
+    await this.open();
   }
 
   /** McpServersIndexed on `tool.meta.mcp.{agent}`: every server, and those named as removed. */
