@@ -138,6 +138,9 @@ describe('other RockBot bridges on the bus become bus:<agent>.<tool> entries', {
     expect(Number(request.timeoutMs)).toBeGreaterThan(0);
     const record = core.history.get(outcome.record.id);
     expect(record).toMatchObject({ sourceKind: 'bus', sourceName: 'weather', tool: 'forecast', status: 'ok', via: 'ui' });
+    // The call's trace continues on the other bridge: the request carries its traceparent.
+    expect(record?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(request.traceparent).toMatch(new RegExp(`^00-${record!.traceId}-[0-9a-f]{16}-0[01]$`));
   });
 
   it('a call the policy denies never reaches the bus', async () => {

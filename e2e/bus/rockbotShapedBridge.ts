@@ -29,6 +29,7 @@ export interface ReceivedRequest {
   destination?: string;
   source?: string;
   timeoutMs?: string;
+  traceparent?: string;
   correlationId?: string;
   replyTo?: string;
   arguments: string | null;
@@ -180,6 +181,7 @@ export class RockBotShapedBridge {
       ...(text(headers['rb-destination']) !== undefined ? { destination: text(headers['rb-destination']) } : {}),
       ...(text(headers['rb-source']) !== undefined ? { source: text(headers['rb-source']) } : {}),
       ...(text(headers['rb-rb-timeout-ms']) !== undefined ? { timeoutMs: text(headers['rb-rb-timeout-ms']) } : {}),
+      ...(text(headers['rb-traceparent']) !== undefined ? { traceparent: text(headers['rb-traceparent']) } : {}),
       ...(message.properties.correlationId ? { correlationId: String(message.properties.correlationId) } : {}),
       ...(message.properties.replyTo ? { replyTo: String(message.properties.replyTo) } : {}),
     };
