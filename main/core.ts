@@ -54,6 +54,8 @@ import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
 import { BusBridge } from './bus/BusBridge';
+import { AMQP_URL_ENV, BusSourceKind } from './bus/busSourceKind';
+import { PeerBridges } from './bus/PeerBridges';
 import type { ApprovalStore } from './approvals/ApprovalHolder';
 
 /** The platform pieces a host injects; everything below main/ stays free of host specifics. */
@@ -232,12 +234,16 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const servers = new ServerInventory(mcp, resources.reconciler);
   const a2a = new A2aAgentService({ dataDir: deps.dataDir, secretStore: secrets, logger });
   const http = new HttpServices({ dataDir: deps.dataDir, catalog, secretStore: secrets, logger });
+  // Other RockBot bridges' tools, discovered while the bus bridge runs (it lends them its connection).
+  const busPeers = new PeerBridges({ catalog, logger });
   // One line per source kind (docs/architecture.md, "Adding a source kind").
   const sourceKinds = {
     mcp: new McpSourceKind({ service: mcp, catalog, logger, configured: resources.toolConfig, onPolicyChange: (listener) => resources.onPolicyChange(listener) }),
     a2a: new A2aSourceKind({ agents: a2a, catalog, logger }),
     grpc: new GrpcSourceKind(grpc),
     http: new HttpSourceKind(http, catalog),
+    // A one-off `tooldeck call bus:…` joins the broker named in the environment (no bus bridge runs in that process).
+    bus: new BusSourceKind({ peers: busPeers, brokerUrl: () => (deps.host === 'cli' ? process.env[AMQP_URL_ENV] : undefined) }),
   } satisfies SourceKinds;
   const a2aSkills = sourceKinds.a2a.catalogSync;
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
@@ -376,7 +382,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       save: (input) => resources.workspace.save(input),
     },
   });
-  const bus = new BusBridge({ invoke: (request) => pipeline.invoke(request), entries: () => catalog.list(), onToolsChanged: (listener) => catalog.onChange(() => listener()), approvals, logger });
+  const bus = new BusBridge({ invoke: (request) => pipeline.invoke(request), entries: () => catalog.list(), onToolsChanged: (listener) => catalog.onChange(() => listener()), approvals, peers: busPeers, logger });
 
   return {
     deps,

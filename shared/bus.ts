@@ -14,6 +14,8 @@ export const BusStatus = z.object({
   queue: z.string().optional(),
   /** The last connection problem, while not connected. */
   error: z.string().optional(),
+  /** Whether other bridges' tools are discovered and offered as `bus:<agent>.<tool>` entries. */
+  discovery: z.boolean().optional(),
 });
 export type BusStatus = z.infer<typeof BusStatus>;
 
@@ -40,12 +42,23 @@ export type BusExchangeView = z.infer<typeof BusExchangeView>;
 export const BusAgentTotals = z.object({ agent: z.string(), requests: z.number(), errors: z.number() });
 export type BusAgentTotals = z.infer<typeof BusAgentTotals>;
 
+/** Another RockBot MCP bridge on the bus, from its McpServersIndexed: its tools are `bus:<agent>.<tool>` entries. */
+export const BusPeerView = z.object({
+  agent: z.string(),
+  /** Epoch milliseconds of its latest announcement. */
+  lastSeenAt: z.number(),
+  servers: z.array(z.object({ serverName: z.string(), displayName: z.string().optional(), summary: z.string().optional(), tools: z.array(z.string()) })),
+});
+export type BusPeerView = z.infer<typeof BusPeerView>;
+
 /** What the console's Bus section shows. */
 export interface BusOverview {
   status: BusStatus;
   /** The latest requests, oldest first. */
   recent: BusExchangeView[];
   perAgent: BusAgentTotals[];
+  /** Other bridges on the bus and their tools (empty while discovery is off). */
+  peers: BusPeerView[];
 }
 
 /** A request the bridge (or the broker) dead-lettered, as the console inspects it. */

@@ -3,8 +3,8 @@ import { CallerAgentName, CallerVia } from './caller';
 import { AppErrorShape, ErrorCode } from './errors';
 import { TaskStatus } from './tasks';
 
-/** Where a callable entry comes from: `mcp:<server>`, `a2a:<agent>`, `http:<service>`, `grpc:<source>`. */
-export const SourceKind = z.enum(['mcp', 'a2a', 'http', 'grpc']);
+/** Where a callable entry comes from: `mcp:<server>`, `a2a:<agent>`, `http:<service>`, `grpc:<source>`, `bus:<agent>` (another RockBot MCP bridge on the bus). */
+export const SourceKind = z.enum(['mcp', 'a2a', 'http', 'grpc', 'bus']);
 export type SourceKind = z.infer<typeof SourceKind>;
 
 export const ToolSource = z.object({ kind: SourceKind, name: z.string().min(1) });

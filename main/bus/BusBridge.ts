@@ -1,5 +1,5 @@
 import type { AsyncMessage, Connection, Consumer, Publisher, SyncMessage } from 'rabbitmq-client';
-import { BUS_DEAD_LETTER_PREVIEW_CHARS, BUS_DEAD_LETTERS_SHOWN, type BusConnectionState, type BusDeadLetterView, type BusStatus } from '../../shared/bus';
+import { BUS_DEAD_LETTER_PREVIEW_CHARS, BUS_DEAD_LETTERS_SHOWN, type BusConnectionState, type BusDeadLetterView, type BusPeerView, type BusStatus } from '../../shared/bus';
 import { agentCaller, CallerAgentName } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
@@ -10,6 +10,7 @@ import type { Logger } from '../platform/Logger';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
 import { checkAmqpUrl, maskAmqpUrl } from './amqpUrl';
 import { BusTraffic, type BusExchange, type BusOutcome } from './BusTraffic';
+import type { PeerBridges } from './PeerBridges';
 import { RecentReplies, type SentReply } from './RecentReplies';
 import { decodeBody, decodeEnvelope, encodeBody, encodeEnvelope, newMessageId, rockbotHeader, type RockBotEnvelope } from './rockbotEnvelope';
 import {
@@ -53,6 +54,8 @@ export interface BusBridgeDeps {
   onToolsChanged: (listener: () => void) => () => void;
   /** Where a call the policy wants approved waits for a person. */
   approvals: ApprovalHolder;
+  /** Other bridges on the bus, whose tools become `bus:<agent>.<tool>` entries while this bridge runs. */
+  peers?: PeerBridges;
   logger: Logger;
 }
 
@@ -63,6 +66,8 @@ export interface BusBridgeStartOptions {
   agent: string;
   /** How long start waits for the broker the first time (default 30 s); later drops reconnect with backoff, however long. */
   connectTimeoutMs?: number;
+  /** Discover other bridges on the bus and offer their tools as `bus:<agent>.<tool>` entries (default true). */
+  discover?: boolean;
 }
 
 /** The queue RockBot's MCP bridge for `agent` consumes for one topic (its subscription `mcp-bridge.{agent}…`). */
@@ -87,6 +92,8 @@ interface Running {
   indexTimer?: NodeJS.Timeout;
   /** What the last McpServersIndexed announced: server name → its tool names. */
   announced: Map<string, string>;
+  /** Whether this run lent its connection to PeerBridges (discovery of other bridges). */
+  discovering: boolean;
 }
 
 /**
@@ -131,6 +138,7 @@ export class BusBridge {
       stopping: new AbortController(),
       stopWatching: () => undefined,
       announced: new Map(),
+      discovering: false,
     };
     this.running = running;
     this.setState('connecting');
@@ -149,6 +157,10 @@ export class BusBridge {
       await connection.onConnect(options.connectTimeoutMs ?? 30_000, true);
       await this.declareDeadLetterQueues(running);
       await this.startConsumers(running);
+      if (options.discover !== false && this.deps.peers) {
+        running.discovering = true;
+        await this.deps.peers.attach({ connection, publisher: running.publisher, ownAgent: options.agent });
+      }
     } catch (error) {
       this.running = undefined;
       await this.shutDown(running);
@@ -176,11 +188,27 @@ export class BusBridge {
   status(): BusStatus {
     const running = this.running;
     if (!running) return { state: 'stopped', ...(this.lastError ? { error: this.lastError } : {}) };
-    return { state: this.state, url: maskAmqpUrl(running.url), agent: running.agent, queue: bridgeQueues(running.agent).invoke.queue, ...(this.state !== 'connected' && this.lastError ? { error: this.lastError } : {}) };
+    return {
+      state: this.state,
+      url: maskAmqpUrl(running.url),
+      agent: running.agent,
+      queue: bridgeQueues(running.agent).invoke.queue,
+      discovery: running.discovering,
+      ...(this.state !== 'connected' && this.lastError ? { error: this.lastError } : {}),
+    };
   }
 
   onStatusChange(listener: () => void): () => void {
     return this.statusChanges.on(listener);
+  }
+
+  /** Other bridges on the bus and their tools (as `bus:<agent>.<tool>` entries), while discovery runs. */
+  peers(): BusPeerView[] {
+    return this.deps.peers?.view() ?? [];
+  }
+
+  onPeersChange(listener: () => void): () => void {
+    return this.deps.peers?.onChange(listener) ?? (() => undefined);
   }
 
   /** Announces the servers now (as on a refresh request); resolves once the broker has it. */
@@ -267,6 +295,7 @@ export class BusBridge {
     running.stopping.abort(new AppError('Canceled', 'The bus bridge is stopping.'));
     running.stopWatching();
     clearTimeout(running.indexTimer);
+    if (running.discovering) await this.deps.peers?.detach();
     // Closing a consumer waits for its handlers; requests it had prefetched go back to the queue.
     await Promise.all(running.consumers.map((consumer) => consumer.close().catch(() => undefined)));
     await running.publisher.close().catch(() => undefined);
@@ -328,6 +357,7 @@ export class BusBridge {
   private async onInvoke(running: Running, message: AsyncMessage): Promise<ConsumerStatus> {
     const envelope = decodeEnvelope(message);
     if (envelope.type !== ROCKBOT_TYPES.toolInvokeRequest) return this.unknownType(envelope, bridgeQueues(running.agent).invoke.queue);
+    if (!this.isForThisBridge(running, envelope)) return ConsumerStatus.ACK;
     if (!envelope.replyTo) return this.deadLetter(envelope, running, 'it has no reply_to, so no answer could reach its sender');
     const earlier = envelope.messageId ? this.recentReplies.find(envelope.messageId) : undefined;
     if (earlier) {
@@ -411,11 +441,34 @@ export class BusBridge {
     return toolErrorReply(error);
   }
 
+  /**
+   * Whether this bridge serves a request it received. Every bridge's queue binds `tool.invoke.mcp`
+   * and `mcp.manage`, so a request meant for one bridge reaches all: one whose `rb-destination`
+   * names another bridge is acknowledged here without running or answering (RockBot's own bridges
+   * do not look at it, and answer tool_not_found when they lack the server). A request Tooldeck
+   * itself published (to another bridge, from a `bus:` entry) is never run here either: that would
+   * answer Tooldeck's own call with Tooldeck's own tools.
+   */
+  private isForThisBridge(running: Running, envelope: RockBotEnvelope): boolean {
+    if (this.deps.peers && envelope.source === this.deps.peers.callerSource) return false;
+    const destination = envelope.destination;
+    return destination === undefined || destination === bridgeSource(running.agent) || destination === running.agent;
+  }
+
+  /**
+   * What this bridge serves: every entry of the registry but those of other bridges on the bus
+   * (`bus:` entries). Offering those would send a RockBot agent's call back onto the bus, where the
+   * bridge that owns it already hears it: it would run twice.
+   */
+  private served(): ToolEntry[] {
+    return this.deps.entries().filter((entry) => entry.source.kind !== 'bus');
+  }
+
   /** The server the header names (case aside: RockBot lower-cases it), else the first server in the registry that has the tool. */
   private route(toolName: string, server: string | undefined): ToolEntry | undefined {
     if (!this.byToolName) {
       this.byToolName = new Map();
-      for (const entry of this.deps.entries()) {
+      for (const entry of this.served()) {
         const list = this.byToolName.get(entry.toolName);
         if (list) list.push(entry);
         else this.byToolName.set(entry.toolName, [entry]);
@@ -445,7 +498,7 @@ export class BusBridge {
 
   /** McpServersIndexed on `tool.meta.mcp.{agent}`: every server, and those gone since the last one; only when something changed unless forced. */
   private async publishIndex(running: Running, force: boolean) {
-    const servers = serverSummaries(this.deps.entries());
+    const servers = serverSummaries(this.served());
     const now = new Map(servers.map((server) => [server.serverName, server.toolNames.join('\n')]));
     const removedServers = [...running.announced.keys()].filter((name) => !now.has(name));
     const changed = removedServers.length > 0 || servers.some((server) => running.announced.get(server.serverName) !== now.get(server.serverName));
@@ -461,6 +514,7 @@ export class BusBridge {
     const envelope = decodeEnvelope(message);
     const known = [ROCKBOT_TYPES.serviceDetailsRequest, ROCKBOT_TYPES.registerServerRequest, ROCKBOT_TYPES.unregisterServerRequest] as string[];
     if (!known.includes(envelope.type)) return this.unknownType(envelope, bridgeQueues(running.agent).manage.queue);
+    if (!this.isForThisBridge(running, envelope)) return ConsumerStatus.ACK;
     if (!envelope.replyTo) return this.deadLetter(envelope, running, 'it has no reply_to, so no answer could reach its sender');
     const decoded = decodeBody(message.body);
     const value = decoded.ok ? decoded.value : undefined;
@@ -488,7 +542,7 @@ export class BusBridge {
 
   private serviceDetails(serverName: string): Record<string, unknown> {
     const wanted = serverName.toLowerCase();
-    const entries = this.deps.entries().filter((entry) => entry.source.name.toLowerCase() === wanted);
+    const entries = this.served().filter((entry) => entry.source.name.toLowerCase() === wanted);
     if (entries.length === 0) return { serverName, tools: [], error: `No server named ${serverName} is in Tooldeck's registry.` };
     const tools: McpToolDefinition[] = entries.map((entry) => ({ name: entry.toolName, description: entry.description ?? entry.title ?? '', parametersSchema: JSON.stringify({ type: 'object', ...entry.inputSchema }) }));
     return { serverName: entries[0]!.source.name, tools, error: null };

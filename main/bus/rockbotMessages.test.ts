@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { checkAmqpUrl, maskAmqpUrl } from './amqpUrl';
-import { DEFAULT_TIMEOUT_MS, invokeResponse, MAX_TIMEOUT_MS, requestTimeoutMs, toolErrorOf } from './rockbotMessages';
+import { DEFAULT_TIMEOUT_MS, invokeResponse, MAX_TIMEOUT_MS, requestTimeoutMs, toolErrorAsAppError, toolErrorOf, toolResultOf } from './rockbotMessages';
 
 describe('RockBot bus messages', () => {
   it('honours the timeout header up to 120 s, 60 s when absent or not a positive number', () => {
@@ -56,5 +56,37 @@ describe('RockBot bus messages', () => {
     expect(maskAmqpUrl('garbage with secret')).toBe('***');
     expect(() => checkAmqpUrl('http://user:pa55@host')).toThrow(/not an AMQP URL/);
     expect(() => checkAmqpUrl('http://user:pa55@host')).not.toThrow(/pa55/);
+  });
+
+  it('reads another bridge’s ToolInvokeResponse back as a tool result: its blocks, else its content text', () => {
+    const blocks = [
+      { type: 'text', text: 'one', data: null, mimeType: null, uri: null },
+      { type: 'image', text: null, data: 'AAA', mimeType: 'image/png', uri: null },
+      { type: 'resource', text: 'body', data: null, mimeType: 'text/plain', uri: 'file:///a' },
+      { type: 'resource', text: null, data: null, mimeType: null, uri: 'file:///b' },
+      { type: 'video', text: 'unknown kinds are dropped' },
+      'not a block',
+    ];
+    expect(toolResultOf({ toolCallId: 'c', toolName: 't', content: 'one', isError: false, contentBlocks: blocks })).toEqual({
+      content: [
+        { type: 'text', text: 'one' },
+        { type: 'image', data: 'AAA', mimeType: 'image/png' },
+        { type: 'resource', resource: { uri: 'file:///a', text: 'body', mimeType: 'text/plain' } },
+        { type: 'resource_link', uri: 'file:///b', name: 'file:///b' },
+      ],
+    });
+    // An older bridge sends no blocks: its content text is the result.
+    expect(toolResultOf({ content: 'plain', isError: true })).toEqual({ content: [{ type: 'text', text: 'plain' }], isError: true });
+    expect(toolResultOf('not an object')).toBeUndefined();
+  });
+
+  it('reads another bridge’s ToolError back as the AppError a call ends with; tool_not_found stays itself', () => {
+    expect(toolErrorAsAppError({ code: 'tool_not_found', message: 'x' }, 'mcp-bridge.a')).toBe('tool_not_found');
+    const timeout = toolErrorAsAppError({ code: 'timeout', message: 'slow', isRetryable: true }, 'mcp-bridge.a') as AppError;
+    expect(timeout).toMatchObject({ code: 'Timeout', retryable: true, message: 'mcp-bridge.a answered timeout: slow' });
+    expect(toolErrorAsAppError({ code: 'invalid_arguments', message: 'bad', isRetryable: false }, undefined)).toMatchObject({ code: 'InvalidArguments', retryable: false });
+    expect(toolErrorAsAppError({ code: 'toString', message: 'odd code' }, 'b')).toMatchObject({ code: 'ExecutionFailed', retryable: false });
+    expect(toolErrorAsAppError({ code: 'execution_failed', message: 'x'.repeat(10_000) }, 'b')!.toString().length).toBeLessThan(4200);
+    expect(toolErrorAsAppError(null, 'b')).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { InvocationOutcome } from '../../shared/registry';
+import { AppError, type ErrorCode } from '../../shared/errors';
+import type { ContentBlock, InvocationOutcome, ToolResult } from '../../shared/registry';
 
 /**
  * RockBot's bus messages (RockBot.Tools, RockBot.Tools.Mcp): their CLR type names (the AMQP `type`
@@ -127,4 +128,48 @@ function contentBlock(block: Record<string, unknown> & { type: string }): ToolCo
   }
   // resource_link and whatever else: a resource by its URI.
   return { type: 'resource', text: text(block.name), data: null, mimeType: text(block.mimeType), uri: text(block.uri) };
+}
+
+/**
+ * Another bridge's ToolInvokeResponse as a tool result: its content blocks when it sent them (RockBot's
+ * newer bridges), else its `content` text. Undefined when the body is not a ToolInvokeResponse.
+ */
+export function toolResultOf(value: unknown): ToolResult | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const body = value as { content?: unknown; isError?: unknown; contentBlocks?: unknown };
+  const blocks = Array.isArray(body.contentBlocks) ? body.contentBlocks.flatMap((block) => mcpBlock(block)) : [];
+  const content: ContentBlock[] = blocks.length > 0 ? blocks : typeof body.content === 'string' ? [{ type: 'text', text: body.content }] : [];
+  return { content, ...(body.isError === true ? { isError: true } : {}) };
+}
+
+function mcpBlock(value: unknown): ContentBlock[] {
+  if (!value || typeof value !== 'object') return [];
+  const block = value as Partial<Record<keyof ToolContentBlock, unknown>>;
+  const text = (field: unknown) => (typeof field === 'string' ? field : undefined);
+  if (block.type === 'text') return [{ type: 'text', text: text(block.text) ?? '' }];
+  if ((block.type === 'image' || block.type === 'audio') && text(block.data) !== undefined) return [{ type: block.type, data: text(block.data)!, mimeType: text(block.mimeType) ?? 'application/octet-stream' }];
+  if (block.type === 'resource' && text(block.uri) !== undefined) {
+    const uri = text(block.uri)!;
+    const mimeType = text(block.mimeType);
+    if (text(block.text) !== undefined) return [{ type: 'resource', resource: { uri, text: text(block.text)!, ...(mimeType ? { mimeType } : {}) } }];
+    if (text(block.data) !== undefined) return [{ type: 'resource', resource: { uri, blob: text(block.data)!, ...(mimeType ? { mimeType } : {}) } }];
+    return [{ type: 'resource_link', uri, name: uri, ...(mimeType ? { mimeType } : {}) }];
+  }
+  return [];
+}
+
+const TOOL_ERROR_CODES: Record<Exclude<ToolErrorCode, 'tool_not_found'>, ErrorCode> = { execution_failed: 'ExecutionFailed', timeout: 'Timeout', invalid_arguments: 'InvalidArguments' };
+
+/**
+ * Another bridge's ToolError as the AppError a call ends with (its code mapped back, its message
+ * kept, its retryability honoured); `tool_not_found` is returned as such, since another bridge may
+ * still answer; undefined when the body is not a ToolError.
+ */
+export function toolErrorAsAppError(value: unknown, source: string | undefined): AppError | 'tool_not_found' | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const body = value as { code?: unknown; message?: unknown; isRetryable?: unknown };
+  if (body.code === 'tool_not_found') return 'tool_not_found';
+  const code = typeof body.code === 'string' && Object.hasOwn(TOOL_ERROR_CODES, body.code) ? TOOL_ERROR_CODES[body.code as keyof typeof TOOL_ERROR_CODES] : 'ExecutionFailed';
+  const message = typeof body.message === 'string' ? body.message.slice(0, 4000) : 'no message';
+  return new AppError(code, `${source ?? 'The bridge'} answered ${typeof body.code === 'string' ? body.code.slice(0, 40) : 'an error'}: ${message}`, { retryable: body.isRetryable === true });
 }

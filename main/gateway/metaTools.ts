@@ -46,7 +46,7 @@ export const META_TOOL_NAMES = new Set(META_TOOLS.map((tool) => tool.name));
 /** A service as the meta-tools show it: one source of the registry, by the name the agent uses. */
 interface Service {
   id: string;
-  type: 'mcp' | 'a2a' | 'grpc' | 'http';
+  type: 'mcp' | 'a2a' | 'grpc' | 'http' | 'bus';
   tools: ToolEntry[];
 }
 

@@ -26,6 +26,7 @@ function kinds(log: string[]): SourceKinds {
     a2a: recordingKind('a2a', { helper: { endpoint: 'http://127.0.0.1:4000', lasting: true } }, log),
     grpc: recordingKind('grpc', { hid: { endpoint: '127.0.0.1:50051', lasting: true } }, log),
     http: recordingKind('http', { 'trading-api': { lasting: true } }, log),
+    bus: recordingKind('bus', {}, log),
   };
 }
 
@@ -51,6 +52,6 @@ describe('the source kinds record', () => {
   it('closes the kinds one after another, in the order of the record', async () => {
     const log: string[] = [];
     await closeSourceKinds(kinds(log));
-    expect(log).toEqual(['close mcp', 'close a2a', 'close grpc', 'close http']);
+    expect(log).toEqual(['close mcp', 'close a2a', 'close grpc', 'close http', 'close bus']);
   });
 });

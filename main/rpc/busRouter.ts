@@ -6,13 +6,15 @@ import type { Core } from '../core';
 import { procedure, router } from './trpc';
 
 function overview(core: Core): BusOverview {
-  return { status: core.bus.status(), recent: core.bus.traffic.recent(), perAgent: core.bus.traffic.perAgent() };
+  return { status: core.bus.status(), recent: core.bus.traffic.recent(), perAgent: core.bus.traffic.perAgent(), peers: core.bus.peers() };
 }
 
 const StartInput = z.object({
   /** The broker, with its credentials: used to connect, never returned or shown unmasked. */
   url: z.string().min(1).max(2048),
   agent: CallerAgentName,
+  /** Discover other bridges on the bus and offer their tools as `bus:<agent>.<tool>` entries (default true). */
+  discover: z.boolean().optional(),
 });
 
 /**
@@ -21,7 +23,7 @@ const StartInput = z.object({
  */
 export const busRouter = router({
   status: procedure.query(({ ctx }) => ctx.core.bus.status()),
-  start: procedure.input(StartInput).mutation(({ ctx, input }) => ctx.core.bus.start({ url: input.url, agent: input.agent })),
+  start: procedure.input(StartInput).mutation(({ ctx, input }) => ctx.core.bus.start({ url: input.url, agent: input.agent, ...(input.discover !== undefined ? { discover: input.discover } : {}) })),
   stop: procedure.mutation(async ({ ctx }) => {
     await ctx.core.bus.stop();
     return ctx.core.bus.status();
@@ -35,7 +37,7 @@ export const busRouter = router({
   watch: procedure.subscription(async function* ({ ctx, signal }) {
     yield* watch(
       (notify) => {
-        const stops = [ctx.core.bus.onStatusChange(notify), ctx.core.bus.traffic.onChange(notify)];
+        const stops = [ctx.core.bus.onStatusChange(notify), ctx.core.bus.traffic.onChange(notify), ctx.core.bus.onPeersChange(notify)];
         return () => stops.forEach((stop) => stop());
       },
       () => overview(ctx.core),

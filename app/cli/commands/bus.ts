@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { LocalReconciler } from '../../../main/resources/LocalReconciler';
 import { isAppError } from '../../../shared/errors';
 import { checkAmqpUrl } from '../../../main/bus/amqpUrl';
+import { AMQP_URL_ENV } from '../../../main/bus/busSourceKind';
 import { connectSources } from '../../../main/lock/connectSources';
 import { savedSourceIds } from '../../../main/registry/ToolSourceKind';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
@@ -9,12 +10,14 @@ import { integerIn } from '../options';
 import { terminalName } from '../terminalText';
 
 /** Where the broker URL may come from instead of --amqp, so its password stays out of the process list. */
-export const AMQP_URL_ENV = 'TOOLDECK_AMQP_URL';
+export { AMQP_URL_ENV };
 
 interface BridgeOptions {
   amqp?: string;
   agent: string;
   connectTimeout: number;
+  /** commander's --no-discover. */
+  discover: boolean;
 }
 
 /**
@@ -29,6 +32,7 @@ export function registerBus(program: Command, ctx: CliContext) {
     .description('Run as a RockBot MCP bridge: answer ToolInvokeRequests on tool.invoke.mcp with the registry’s tools, until interrupted')
     .option('--amqp <url>', `the broker, amqp://USER:PASSWORD@HOST:PORT/VHOST (default: $${AMQP_URL_ENV}, which keeps the password out of the process list)`)
     .requiredOption('--agent <name>', 'the bridge’s name on the bus: it consumes rockbot.mcp-bridge.NAME and announces its servers on tool.meta.mcp.NAME')
+    .option('--no-discover', 'do not offer the tools of other bridges on the bus as bus:AGENT.TOOL entries (they are discovered by default)')
     .option('--connect-timeout <seconds>', 'how long to wait for the broker at start (later drops reconnect with backoff, however long)', integerIn(1, 3600), 30)
     .action(async (options: BridgeOptions) => {
       const url = options.amqp ?? process.env[AMQP_URL_ENV];
@@ -48,7 +52,7 @@ export function registerBus(program: Command, ctx: CliContext) {
       }
       let status;
       try {
-        status = await core.bus.start({ url, agent: options.agent, connectTimeoutMs: options.connectTimeout * 1000 });
+        status = await core.bus.start({ url, agent: options.agent, connectTimeoutMs: options.connectTimeout * 1000, discover: options.discover });
       } catch (error) {
         if (isAppError(error) && error.code === 'InvalidInput') throw new CliExit(ExitCode.Usage, error.message);
         if (isAppError(error) && error.code === 'ConnectionFailed') throw new CliExit(ExitCode.CannotConnect, error.message);

@@ -19,7 +19,7 @@ export function reportOutcome(ctx: CliContext, outcome: InvocationOutcome, json:
 export function registerCall(program: Command, ctx: CliContext) {
   program
     .command('call <tool>')
-    .description('Call any registry entry (mcp:, a2a:, http:, grpc:<source>.<tool>) through the invocation pipeline')
+    .description('Call any registry entry (mcp:, a2a:, http:, grpc:<source>.<tool>, or bus:<agent>.<tool> with $TOOLDECK_AMQP_URL) through the invocation pipeline')
     .option('--args <json>', 'arguments as a JSON object')
     .addOption(timeoutMsOption())
     .option('--yes', 'confirm a call that policy says needs confirmation')

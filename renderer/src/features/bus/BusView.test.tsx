@@ -29,7 +29,7 @@ describe('BusView', () => {
     await user.clear(name);
     await user.type(name, 'fleet');
     await user.click(screen.getByRole('button', { name: 'Start the bridge' }));
-    await waitFor(() => expect(backend.callsTo('bus.start')).toEqual([{ url: 'amqp://bridge:pw@broker:5672', agent: 'fleet' }]));
+    await waitFor(() => expect(backend.callsTo('bus.start')).toEqual([{ url: 'amqp://bridge:pw@broker:5672', agent: 'fleet', discover: true }]));
   });
 
   it('shows the masked broker, requests and replies newest first with their outcome, totals per agent, and stops', async () => {
@@ -77,5 +77,36 @@ describe('BusView', () => {
     expect(backend.callsTo('bus.purgeDeadLetters')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: 'Purge' }));
     await waitFor(() => expect(backend.callsTo('bus.purgeDeadLetters')).toHaveLength(1));
+  });
+
+  it('shows the other bridges on the bus and their tools, each opening its bus: entry in Tools', async () => {
+    const user = userEvent.setup();
+    const peers = [
+      { agent: 'weather', lastSeenAt: Date.now(), servers: [{ serverName: 'forecasts', summary: '2 tools', tools: ['forecast', 'delete_city'] }, { serverName: 'everything', tools: ['echo'] }] },
+      { agent: 'archive', lastSeenAt: Date.now(), servers: [] },
+    ];
+    const backend = new FakeBackend()
+      .onSubscribe('bus.watch', (sub) => sub.emit({ status: { ...connected, discovery: true }, recent: [], perAgent: [], peers }))
+      .answer('bus.deadLetters', () => []);
+    renderWithBackend(<BusView />, backend);
+    const table = await screen.findByRole('table', { name: 'Other bridges on the bus' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell').slice(0, 3).map((cell) => cell.textContent))).toEqual([
+      ['weather', 'forecasts', 'forecastdelete_city'],
+      ['', 'everything', 'echo'],
+      ['archive', '—', ''],
+    ]);
+    await user.click(within(table).getByRole('button', { name: 'forecast' }));
+    await waitFor(() => expect(window.location.search).toContain(encodeURIComponent('bus:weather.forecast')));
+  });
+
+  it('starts the bridge without discovery when its switch is off, and then shows no other bridges', async () => {
+    const user = userEvent.setup();
+    const backend = new FakeBackend().onSubscribe('bus.watch', (sub) => sub.emit({ status: { state: 'stopped' }, recent: [], perAgent: [], peers: [] })).answer('bus.start', () => connected);
+    renderWithBackend(<BusView />, backend);
+    await user.click(await screen.findByRole('switch', { name: /Offer other bridges/ }));
+    await user.click(screen.getByRole('button', { name: 'Start the bridge' }));
+    await waitFor(() => expect(backend.callsTo('bus.start')).toEqual([expect.objectContaining({ discover: false })]));
+    expect(screen.queryByRole('table', { name: 'Other bridges on the bus' })).toBeNull();
   });
 });

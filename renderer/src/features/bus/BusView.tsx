@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Group, Paper, PasswordInput, SimpleGrid, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, PasswordInput, SimpleGrid, Skeleton, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconArrowsExchange } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { BusAgentTotals, BusConnectionState, BusDeadLetterView, BusExchangeView, BusOutcome, BusStatus } from '../../../../shared/bus';
+import type { BusAgentTotals, BusConnectionState, BusDeadLetterView, BusExchangeView, BusOutcome, BusPeerView, BusStatus } from '../../../../shared/bus';
 import { EmptyState } from '../../components/EmptyState';
 import { formatClock, formatDuration } from '../../components/format';
+import { useNavigate } from '../../shell/useSection';
 import { useBusActions, useBusDeadLetters, useBusOverview } from './useBus';
 
 const stateLook: Record<BusConnectionState, { label: string; color: string }> = {
@@ -50,6 +51,7 @@ export function BusView() {
       ) : (
         <>
           <ConnectionCard status={overview.status} />
+          {overview.status.discovery && <PeersCard peers={overview.peers ?? []} />}
           {overview.perAgent.length > 0 && <AgentsCard agents={overview.perAgent} />}
           <ExchangesCard exchanges={overview.recent} running={overview.status.state !== 'stopped'} />
           {overview.status.state !== 'stopped' && <DeadLettersCard />}
@@ -64,6 +66,7 @@ function ConnectionCard({ status }: { status: BusStatus }) {
   const { start, stop } = useBusActions();
   const [url, setUrl] = useState('amqp://guest:guest@127.0.0.1:5672');
   const [agent, setAgent] = useState('tooldeck');
+  const [discover, setDiscover] = useState(true);
   const look = stateLook[status.state];
   const busy = start.isPending || stop.isPending;
   return (
@@ -94,7 +97,13 @@ function ConnectionCard({ status }: { status: BusStatus }) {
           <Group align="flex-end" gap="sm">
             <PasswordInput label="Broker URL" description="amqp://USER:PASSWORD@HOST:PORT/VHOST — never shown again unmasked" w={360} value={url} onChange={(event) => setUrl(event.currentTarget.value)} />
             <TextInput label="Bridge name" description="its queues are rockbot.mcp-bridge.NAME" w={200} value={agent} onChange={(event) => setAgent(event.currentTarget.value)} />
-            <Button loading={busy} disabled={!url.trim() || !agent.trim()} onClick={() => start.mutate({ url: url.trim(), agent: agent.trim() })}>
+            <Switch
+              label="Offer other bridges' tools"
+              description="as bus:AGENT.TOOL entries"
+              checked={discover}
+              onChange={(event) => setDiscover(event.currentTarget.checked)}
+            />
+            <Button loading={busy} disabled={!url.trim() || !agent.trim()} onClick={() => start.mutate({ url: url.trim(), agent: agent.trim(), discover })}>
               Start the bridge
             </Button>
           </Group>
@@ -105,6 +114,73 @@ function ConnectionCard({ status }: { status: BusStatus }) {
           </Alert>
         )}
       </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * Other RockBot MCP bridges on the bus, from their McpServersIndexed: each server and its tools,
+ * which are `bus:AGENT.TOOL` entries of the Tools registry (called over tool.invoke.mcp, under policy).
+ */
+function PeersCard({ peers }: { peers: BusPeerView[] }) {
+  const navigate = useNavigate();
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-label="Other bridges on the bus">
+      <Text fw={600} size="sm">
+        Other bridges on the bus
+      </Text>
+      <Text size="xs" c="dimmed" mb="xs">
+        Their tools are in the Tools registry as bus:AGENT.TOOL; calls go over tool.invoke.mcp and are answered on Tooldeck&apos;s own queue.
+      </Text>
+      {peers.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          None has announced its servers yet.
+        </Text>
+      ) : (
+        <Table aria-label="Other bridges on the bus" verticalSpacing={5} fz="xs" layout="fixed">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w="18%">Bridge</Table.Th>
+              <Table.Th w="18%">Server</Table.Th>
+              <Table.Th>Tools</Table.Th>
+              <Table.Th w={100}>Last heard</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {peers.flatMap((peer) =>
+              (peer.servers.length > 0 ? peer.servers : [undefined]).map((server, index) => (
+                <Table.Tr key={`${peer.agent}/${server?.serverName ?? ''}`}>
+                  <Table.Td>
+                    <Text size="xs" fw={600} truncate="end">
+                      {index === 0 ? peer.agent : ''}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="xs" truncate="end" title={server?.summary}>
+                      {server ? (server.displayName ?? server.serverName) : '—'}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={6}>
+                      {(server?.tools ?? []).slice(0, 12).map((tool) => (
+                        <Anchor key={tool} component="button" type="button" size="xs" ff="monospace" onClick={() => navigate('tools', { tool: `bus:${peer.agent}.${tool}` })}>
+                          {tool}
+                        </Anchor>
+                      ))}
+                      {(server?.tools.length ?? 0) > 12 && (
+                        <Text size="xs" c="dimmed">
+                          +{server!.tools.length - 12} more
+                        </Text>
+                      )}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{index === 0 ? formatClock(peer.lastSeenAt) : ''}</Table.Td>
+                </Table.Tr>
+              )),
+            )}
+          </Table.Tbody>
+        </Table>
+      )}
     </Paper>
   );
 }

@@ -21,7 +21,7 @@ export const VIA_LABEL: Record<CallerVia, string> = {
   playground: 'Playground',
   eval: 'Eval',
 };
-const KIND_GROUP: Record<string, string> = { mcp: 'MCP servers', a2a: 'A2A agents', http: 'HTTP services' };
+const KIND_GROUP: Record<string, string> = { mcp: 'MCP servers', a2a: 'A2A agents', http: 'HTTP services', bus: 'Bridges on the bus' };
 
 export interface HistoryFilterBarProps {
   value: HistoryFilters;

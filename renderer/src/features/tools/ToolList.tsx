@@ -5,6 +5,8 @@ import type { LintFinding } from '../../../../shared/lock';
 import type { ToolView } from '../invoke/types';
 import { HeldBadge, LintCountBadge } from '../lock/LintBadges';
 
+const SOURCE_COLOR: Partial<Record<string, string>> = { mcp: 'indigo', a2a: 'grape', bus: 'orange' };
+
 const ROW_HEIGHT = 58;
 
 /** A virtualized list: only the visible rows exist in the DOM, so 10,000 tools scroll smoothly. */
@@ -44,8 +46,9 @@ export function ToolList({ tools, selected, onSelect, findings }: { tools: ToolV
                 <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
                   <HeldBadge hold={tool.verdict.hold} />
                   <LintCountBadge findings={findings?.get(tool.name)} />
-                  <Badge size="xs" variant="outline" color={tool.source.kind === 'mcp' ? 'indigo' : tool.source.kind === 'a2a' ? 'grape' : 'cyan'} style={{ flexShrink: 0 }}>
-                    {tool.source.name}
+                  <Badge size="xs" variant="outline" color={SOURCE_COLOR[tool.source.kind] ?? 'cyan'} style={{ flexShrink: 0 }}>
+                    {/* Another bridge on RockBot's bus is named by its agent, which may read like a server of this registry. */}
+                    {tool.source.kind === 'bus' ? `bus:${tool.source.name}` : tool.source.name}
                   </Badge>
                 </Group>
               </Group>
