@@ -31,6 +31,8 @@ interface PodObject {
 }
 
 export interface ReadGatewayReplicasOptions {
+  /** Only the gateway Deployments of this namespace (default: every namespace). */
+  namespace?: string;
   timeoutMs?: number;
   maxBytes?: number;
 }
@@ -46,7 +48,8 @@ export async function readGatewayReplicas(rest: KubeRest, options: ReadGatewayRe
   const problems: string[] = [];
   let deployments: DeploymentObject[];
   try {
-    deployments = (await rest.request<{ items: DeploymentObject[] }>('GET', '/apis/apps/v1/deployments', { query: { labelSelector: `app.kubernetes.io/name=${GATEWAY_COMPONENT}` } })).items;
+    const path = options.namespace ? `/apis/apps/v1/namespaces/${encodeURIComponent(options.namespace)}/deployments` : '/apis/apps/v1/deployments';
+    deployments = (await rest.request<{ items: DeploymentObject[] }>('GET', path, { query: { labelSelector: `app.kubernetes.io/name=${GATEWAY_COMPONENT}` } })).items;
   } catch (error) {
     if (!isForbidden(error)) throw error;
     return { deployments: [], replicas: [], problems: [`Cannot list gateway Deployments: ${(error as Error).message}`] };
