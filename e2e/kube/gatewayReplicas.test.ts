@@ -9,6 +9,7 @@ import { connectKube, type KubeConnection } from '../../main/kube/KubeConnection
 import { CONTENT_TYPE, type KubeRest } from '../../main/kube/KubeRest';
 import { installOperator } from '../../main/kube/operator/installOperator';
 import { readGatewayReplicas } from '../../main/kube/operator/readGatewayReplicas';
+import { formatGatewayReplicas } from '../../app/cli/commands/kubeGateway';
 import { GatewayReplicasStatus } from '../../shared/kubeApi';
 import { startTestbed, type Testbed } from '../kube-testbed/testbed.mjs';
 import { netnsAddress, netnsUnavailableReason, startMcpInNetns, type NetnsMcpServer } from './mcpInNetns';
@@ -167,6 +168,34 @@ describe.skipIf(!!skipReason)('gateway traffic per replica through the API serve
       expect(byPod['tooldeck-gateway-b']!.traffic?.calls).toBe(2);
     } finally {
       for (const pod of ['tooldeck-gateway-pending', 'tooldeck-gateway-silent']) await admin.rest.request('DELETE', `/api/v1/namespaces/${SYSTEM}/pods/${pod}`, { query: { gracePeriodSeconds: 0 } });
+    }
+  });
+
+  it('bounds what a hostile metrics port costs: endless, silent, not metrics, hostile labels — each named, none fails the view', async () => {
+    // A hand-written hostile peer, one misbehaviour per port below 9100.
+    const hostile = await startMcpInNetns({ subnet: 53, port: 9100, script: join(import.meta.dirname, '../peers/http/hostileMetricsServerForTests.mjs') });
+    const pods = { 'tooldeck-gateway-endless': 9096, 'tooldeck-gateway-silent': 9097, 'tooldeck-gateway-page': 9098, 'tooldeck-gateway-labels': 9099 };
+    try {
+      for (const [pod, port] of Object.entries(pods)) await createGatewayPod(admin.rest, pod, hostile.address, port);
+      const status = await readGatewayReplicas(admin.rest, { timeoutMs: 2_000 });
+      const byPod = Object.fromEntries(status.replicas.map((r) => [r.pod, r]));
+      expect(byPod['tooldeck-gateway-endless']!.problem).toBe("Its metrics could not be read through the API server: The /metrics of tooldeck-gateway-endless is larger than the 1 MiB a gateway replica's metrics may have.");
+      expect(byPod['tooldeck-gateway-silent']!.problem).toBe('Its metrics could not be read through the API server: no answer within 2 s');
+      expect(byPod['tooldeck-gateway-page']!.problem).toBe("Port 9098 answered /metrics without the gateway's series: it is not a Tooldeck gateway's metrics port.");
+      // Only finite, non-negative counts of named agents count; label names are data, never properties.
+      expect(byPod['tooldeck-gateway-labels']).toMatchObject({
+        traffic: { calls: 7, errors: 0, held: 0, rateLimited: 0 },
+        agents: [
+          { agent: '\u001b[31mred\u001b[0m', calls: 5 },
+          { agent: '__proto__', calls: 2 },
+        ],
+      });
+      expect(byPod['tooldeck-gateway-a']!.traffic?.calls).toBe(4);
+      // The terminal shows the agent's name, never its escape sequences.
+      expect(formatGatewayReplicas(status)).not.toContain('\u001b');
+    } finally {
+      for (const pod of Object.keys(pods)) await admin.rest.request('DELETE', `/api/v1/namespaces/${SYSTEM}/pods/${pod}`, { query: { gracePeriodSeconds: 0 } });
+      await hostile.stop();
     }
   });
 

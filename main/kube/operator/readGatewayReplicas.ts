@@ -105,8 +105,10 @@ async function readReplica(rest: KubeRest, pod: PodObject, options: ReadGatewayR
   } finally {
     clearTimeout(timer);
   }
+  // Every gateway declares its series even before its first call: an answer without them (a page,
+  // another exporter) is not read as an idle gateway.
+  if (!text.includes(`# TYPE ${GATEWAY_SERIES.calls} counter`)) return { ...base, problem: `Port ${port} answered /metrics without the gateway's series: it is not a Tooldeck gateway's metrics port.` };
   const reading = readPrometheusText(text, WANTED);
-  if (reading.samples.length === 0 && reading.malformed > 0) return { ...base, problem: `Its /metrics on port ${port} answered something that is not the gateway's metrics (${reading.malformed} unreadable line${reading.malformed === 1 ? '' : 's'}).` };
   const agents = trafficPerAgent(reading.samples);
   const total = (key: 'calls' | 'errors' | 'held' | 'rateLimited') => agents.reduce((sum, agent) => sum + agent[key], 0);
   return { ...base, traffic: { calls: total('calls'), errors: total('errors'), held: total('held'), rateLimited: total('rateLimited') }, agents: agents.slice(0, MAX_AGENTS) };
