@@ -131,6 +131,7 @@ describe('the gateway’s /metrics', { timeout: 60_000 }, () => {
     expect((await get(metricsPort, '/metrics', { method: 'POST' })).status).toBe(405);
     // A DNS-rebinding page reaches the port under its own name.
     expect((await get(metricsPort, '/metrics', { host: `evil.example:${metricsPort}` })).status).toBe(403);
+    expect((await get(metricsPort, '/metrics', { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
     // And the MCP port does not serve the metrics.
     expect((await get(status.port!, '/metrics')).status).toBe(404);
   });

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkHostAndOrigin, isLoopbackHost, urlHostFor } from '../platform/requestGuard';
+import { checkFetchSite, checkHostAndOrigin, isLoopbackHost, urlHostFor } from '../platform/requestGuard';
 import type { Logger } from '../platform/Logger';
 import type { GatewayMetrics } from './GatewayMetrics';
 
@@ -26,8 +26,9 @@ export interface RunningMetricsServer {
  * credential never needs to reach it. What it serves is counts per agent name; no argument, tool
  * output or credential material is in any series.
  *
- * On a loopback bind (a desktop) the Host check of every other listener applies, so a
- * DNS-rebinding page cannot read it. On a pod's address it is served to whoever reaches the port,
+ * On a loopback bind (a desktop) the Host and Sec-Fetch-Site checks of every other listener apply
+ * (as on the console's own metrics port), so neither a DNS-rebinding page nor another local site
+ * reads it. On a pod's address it is served to whoever reaches the port,
  * as every Prometheus exporter is: the API server's proxy forwards the Host its own client used,
  * which no list given in advance could name.
  */
@@ -44,8 +45,8 @@ export async function startMetricsServer(options: GatewayMetricsServerOptions): 
 
   async function serve(req: IncomingMessage, res: ServerResponse) {
     if (isLoopbackHost(host)) {
-      const guard = checkHostAndOrigin(req.headers, port, host, options.allowedHostNames);
-      if (!guard.ok) return plain(res, 403, `${guard.reason}\n`);
+      const verdict = [checkHostAndOrigin(req.headers, port, host, options.allowedHostNames), checkFetchSite(req.headers, 'api')].find((v) => !v.ok);
+      if (verdict && !verdict.ok) return plain(res, 403, `${verdict.reason}\n`);
     }
     const path = new URL(req.url ?? '/', 'http://metrics').pathname;
     if (path !== '/metrics') return plain(res, 404, 'Not found: this port serves /metrics only.\n');
