@@ -1,18 +1,18 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../app/cli/program';
 import { connectKube, type KubeConnection } from '../../main/kube/KubeConnection';
-import { CONTENT_TYPE, type KubeRest } from '../../main/kube/KubeRest';
+import type { KubeRest } from '../../main/kube/KubeRest';
 import { installOperator } from '../../main/kube/operator/installOperator';
 import { readGatewayReplicas } from '../../main/kube/operator/readGatewayReplicas';
 import { formatGatewayReplicas } from '../../app/cli/commands/kubeGateway';
 import { GatewayReplicasStatus } from '../../shared/kubeApi';
 import { startTestbed, type Testbed } from '../kube-testbed/testbed.mjs';
-import { netnsAddress, netnsUnavailableReason, startMcpInNetns, type NetnsMcpServer } from './mcpInNetns';
+import { builtCli, createGatewayPod as createPod, startGatewayInNetns, type GatewayInNetns } from './gatewayInNetns';
+import { netnsUnavailableReason, startMcpInNetns } from './mcpInNetns';
 
 // Traffic per gateway replica on the real kube-apiserver test bed: two `tooldeck gateway`
 // processes (the built CLI, as the Deployment runs it) each in a network namespace of its own (the
@@ -21,81 +21,23 @@ import { netnsAddress, netnsUnavailableReason, startMcpInNetns, type NetnsMcpSer
 // API server's pod proxy.
 
 const SYSTEM = 'tooldeck-system';
-const MCP_PORT = 7411;
-const METRICS_PORT = 7412;
-const root = resolve(import.meta.dirname, '../..');
-const cli = join(root, 'out/main/cli.js');
-const gatewayLabels = { 'app.kubernetes.io/name': 'tooldeck-gateway', 'app.kubernetes.io/part-of': 'tooldeck' };
 
-/** The example workspace's assistant may call get-sum, but each call waits for a person's approval here. */
-const heldSums = `apiVersion: orloj.dev/v1
-kind: ToolPermission
-metadata:
-  name: assistant-sums-need-approval
-spec:
-  tool_ref: everything--get-sum
-  apply_mode: scoped
-  target_agents: [assistant]
-  operation_rules:
-    - {operation_class: "*", verdict: approval_required}
-`;
-
-const skipReason = netnsUnavailableReason() ?? (existsSync(cli) ? undefined : `${cli} is missing: run \`npm run build\` first`);
+const skipReason = netnsUnavailableReason() ?? (existsSync(builtCli) ? undefined : `${builtCli} is missing: run \`npm run build\` first`);
 if (skipReason) console.warn(`Skipping the gateway replicas suite: ${skipReason}`);
 
-/** A gateway Pod as the Deployment would make it (ports named as the manifests name them), "running" at `address`: no kubelet here. */
-async function createGatewayPod(rest: KubeRest, name: string, address: string | undefined, metricsPort = METRICS_PORT) {
-  await rest.request('POST', `/api/v1/namespaces/${SYSTEM}/pods`, {
-    body: {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name, namespace: SYSTEM, labels: gatewayLabels },
-      spec: {
-        containers: [
-          {
-            name: 'gateway',
-            image: 'tooldeck/operator:test',
-            ports: [
-              { name: 'mcp', containerPort: MCP_PORT, protocol: 'TCP' },
-              { name: 'metrics', containerPort: metricsPort, protocol: 'TCP' },
-            ],
-          },
-        ],
-      },
-    },
-  });
-  if (!address) return;
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  await rest.request('PATCH', `/api/v1/namespaces/${SYSTEM}/pods/${name}/status`, {
-    contentType: CONTENT_TYPE.mergePatch,
-    body: { status: { phase: 'Running', podIP: address, podIPs: [{ ip: address }], startTime: now, conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] } },
-  });
-}
+const createGatewayPod = (rest: KubeRest, name: string, address: string | undefined, metricsPort?: number) => createPod(rest, SYSTEM, name, address, metricsPort);
 
 describe.skipIf(!!skipReason)('gateway traffic per replica through the API server', { timeout: 120_000 }, () => {
   let tmp: string;
   let testbed: Testbed;
   let admin: KubeConnection;
-  const gateways: NetnsMcpServer[] = [];
-  const credentials: string[] = [];
+  const gateways: GatewayInNetns[] = [];
   const clients: Client[] = [];
-
-  /** A data dir with the example workspace, get-sum held for approval, and a credential for the assistant. */
-  function prepareDataDir(name: string): { dataDir: string; credential: string } {
-    const dataDir = join(tmp, name);
-    const run = (...args: string[]) => spawnSync(process.execPath, [cli, '--data-dir', dataDir, ...args], { encoding: 'utf8', timeout: 60_000 });
-    // Any command that opens the workspace seeds it with the examples.
-    expect(run('compile', '--agent', 'assistant').status).toBe(0);
-    writeFileSync(join(dataDir, 'workspace', 'held-sums.yaml'), heldSums);
-    const created = run('gateway', 'token', 'create', 'assistant');
-    expect(created.status).toBe(0);
-    return { dataDir, credential: created.stdout.trim().split('\n').at(-1)! };
-  }
 
   async function agentOf(replica: number): Promise<Client> {
     const client = new Client({ name: 'agent-under-test', version: '1' }, { versionNegotiation: { mode: 'auto' } } as never);
-    const url = `http://${gateways[replica]!.address}:${MCP_PORT}/mcp`;
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${credentials[replica]}` } } }));
+    const gateway = gateways[replica]!;
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${gateway.credential}` } } }));
     clients.push(client);
     // The example workspace's server starts in the background: the gateway offers its tools once it is listed.
     await vi.waitFor(async () => expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('everything.get-sum'), { timeout: 45_000, interval: 250 });
@@ -104,13 +46,7 @@ describe.skipIf(!!skipReason)('gateway traffic per replica through the API serve
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'tooldeck-gateway-replicas-'));
-    for (const [i, subnet] of [51, 52].entries()) {
-      const { dataDir, credential } = prepareDataDir(`replica-${i}`);
-      credentials.push(credential);
-      const args = ['--data-dir', dataDir, 'gateway', `--host=${netnsAddress(subnet)}`, '--dangerously-bind-all', `--port=${MCP_PORT}`, `--metrics-port=${METRICS_PORT}`];
-      // Waits for the metrics port: the gateway binds it after its own.
-      gateways.push(await startMcpInNetns({ subnet, port: METRICS_PORT, script: cli, args }));
-    }
+    for (const [i, subnet] of [51, 52].entries()) gateways.push(await startGatewayInNetns(subnet, join(tmp, `replica-${i}`)));
     // The first start may build the test bed binary (about 5 minutes on a cold cache).
     testbed = await startTestbed({ dataDir: join(tmp, 'testbed'), stderr: 'ignore', buildLog: () => {} });
     admin = connectKube({ kubeconfig: testbed.kubeconfigPath });

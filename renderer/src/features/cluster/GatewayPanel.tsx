@@ -6,6 +6,8 @@ import type { GatewayReplicaInfo, GatewayReplicasStatus } from '../../../../shar
 import { formatAge } from './formatAge';
 import { useKubeTRPC } from './useKubeTRPC';
 
+const COUNT_COLUMNS = ['Calls', 'Errors', 'Held now', 'Approved / refused', 'Rate-limited'] as const;
+
 /** How often the live view reads every replica's /metrics again (one proxied GET per replica). */
 export const GATEWAY_POLL_MS = 5_000;
 
@@ -78,21 +80,11 @@ function GatewayDetail({ status, now }: { status: GatewayReplicasStatus; now?: n
             <Table.Tr>
               <Table.Th>Replica / agent</Table.Th>
               <Table.Th w={90}>Ready</Table.Th>
-              <Table.Th w={80} ta="right">
-                Calls
-              </Table.Th>
-              <Table.Th w={80} ta="right">
-                Errors
-              </Table.Th>
-              <Table.Th w={90} ta="right">
-                Held now
-              </Table.Th>
-              <Table.Th w={150} ta="right">
-                Approved / refused
-              </Table.Th>
-              <Table.Th w={110} ta="right">
-                Rate-limited
-              </Table.Th>
+              {COUNT_COLUMNS.map((column) => (
+                <Table.Th key={column} ta="right" style={{ whiteSpace: 'nowrap' }}>
+                  {column}
+                </Table.Th>
+              ))}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -111,7 +103,7 @@ function ReplicaRows({ replica, now }: { replica: GatewayReplicaInfo; now?: numb
   const decided = replica.agents.reduce((sum, agent) => ({ approved: sum.approved + agent.approved, refused: sum.refused + agent.refused }), { approved: 0, refused: 0 });
   return (
     <Fragment>
-      <Table.Tr aria-label={`Replica ${replica.pod}`} style={{ fontWeight: 600 }}>
+      <Table.Tr aria-label={`Replica ${replica.pod}`}>
         <Table.Td>
           <Text size="sm" fw={600} span>
             {replica.pod}
@@ -132,9 +124,7 @@ function ReplicaRows({ replica, now }: { replica: GatewayReplicaInfo; now?: numb
             <Count label="Calls" value={traffic.calls} />
             <Count label="Errors" value={traffic.errors} color={traffic.errors > 0 ? 'red' : undefined} />
             <Count label="Held now" value={traffic.held} color={traffic.held > 0 ? 'orange' : undefined} />
-            <Table.Td ta="right" aria-label="Approved / refused">
-              {decided.approved} / {decided.refused}
-            </Table.Td>
+            <Decided approved={decided.approved} refused={decided.refused} />
             <Count label="Rate-limited" value={traffic.rateLimited} />
           </>
         ) : (
@@ -165,13 +155,22 @@ function ReplicaRows({ replica, now }: { replica: GatewayReplicaInfo; now?: numb
           <Count label="Calls" value={agent.calls} />
           <Count label="Errors" value={agent.errors} color={agent.errors > 0 ? 'red' : undefined} />
           <Count label="Held now" value={agent.held} color={agent.held > 0 ? 'orange' : undefined} />
-          <Table.Td ta="right" aria-label="Approved / refused">
-            {agent.approved} / {agent.refused}
-          </Table.Td>
+          <Decided approved={agent.approved} refused={agent.refused} />
           <Count label="Rate-limited" value={agent.rateLimited} />
         </Table.Tr>
       ))}
     </Fragment>
+  );
+}
+
+/** Held calls whose approval ended: approved (they ran) / refused (denied, expired, canceled: they did not). */
+function Decided({ approved, refused }: { approved: number; refused: number }) {
+  return (
+    <Table.Td ta="right" aria-label="Approved / refused">
+      <Text size="sm" span ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+        {approved.toLocaleString('en-US')} / {refused.toLocaleString('en-US')}
+      </Text>
+    </Table.Td>
   );
 }
 
