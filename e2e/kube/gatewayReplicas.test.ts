@@ -160,6 +160,16 @@ describe.skipIf(!!skipReason)('gateway traffic per replica through the API serve
     } finally {
       viewer.close();
     }
+    // Someone who may not even list Deployments gets that said, not a failed view.
+    const nobodyKubeconfig = join(tmp, 'nobody-kc');
+    await testbed.serviceAccountKubeconfig({ namespace: SYSTEM, name: 'nobody', path: nobodyKubeconfig });
+    const nobody = connectKube({ kubeconfig: nobodyKubeconfig });
+    try {
+      const status = await readGatewayReplicas(nobody.rest);
+      expect(status).toMatchObject({ deployments: [], replicas: [], problems: [expect.stringMatching(/^Cannot list gateway Deployments: .*forbidden/)] });
+    } finally {
+      nobody.close();
+    }
   });
 
   it('tooldeck kube gateway status prints each replica and agent; exit 0 when all were read, 1 naming what was not', async () => {
