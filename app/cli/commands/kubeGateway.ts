@@ -50,19 +50,19 @@ export function registerKubeGateway(kube: Command, ctx: CliContext) {
 
 export function formatGatewayReplicas(status: GatewayReplicasStatus): string {
   const lines: string[] = [];
-  for (const d of status.deployments) lines.push(safeForTerminal(`Deployment ${d.namespace}/${d.name}: ${d.readyReplicas}/${d.replicas} ready${d.image ? `, ${d.image}` : ''}`, 500));
+  for (const d of status.deployments) lines.push(`Deployment ${terminalName(`${d.namespace}/${d.name}`)}: ${d.readyReplicas}/${d.replicas} ready${d.image ? `, ${terminalName(d.image, 300)}` : ''}`);
   if (status.replicas.length === 0) return `${lines.join('\n')}${lines.length ? '\n' : ''}`;
   const rows: string[][] = [['REPLICA', 'READY', 'CALLS', 'ERRORS', 'HELD', 'APPROVED', 'REFUSED', 'RATE-LIMITED']];
   for (const replica of status.replicas) {
     const decided = replica.agents.reduce((sum, agent) => [sum[0]! + agent.approved, sum[1]! + agent.refused], [0, 0]);
-    const ready = replica.ready ? 'yes' : replica.phase === 'Running' ? 'no' : replica.phase;
-    const name = `${replica.namespace}/${replica.pod}`;
+    const ready = replica.ready ? 'yes' : replica.phase === 'Running' ? 'no' : terminalName(replica.phase, 40);
+    const name = terminalName(`${replica.namespace}/${replica.pod}`, 120);
     const t = replica.traffic;
     rows.push(t ? [name, ready, String(t.calls), String(t.errors), String(t.held), String(decided[0]), String(decided[1]), String(t.rateLimited)] : [name, ready, '-', '-', '-', '-', '-', '-']);
-    for (const agent of replica.agents) rows.push([`  ${agent.agent}`, '', String(agent.calls), String(agent.errors), String(agent.held), String(agent.approved), String(agent.refused), String(agent.rateLimited)]);
+    // Agent names come from the replica's answer: shown as names, every hidden or control character revealed.
+    for (const agent of replica.agents) rows.push([`  ${terminalName(agent.agent, 120)}`, '', String(agent.calls), String(agent.errors), String(agent.held), String(agent.approved), String(agent.refused), String(agent.rateLimited)]);
   }
-  const safe = rows.map((row) => row.map((cell) => safeForTerminal(cell, 120)));
-  const widths = safe[0]!.map((_, i) => Math.max(...safe.map((row) => row[i]!.length)));
-  for (const row of safe) lines.push(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  for (const row of rows) lines.push(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
   return `${lines.join('\n')}\n`;
 }
