@@ -52,12 +52,16 @@ export const GatewayStatus = z.object({
   url: z.string().optional(),
   host: z.string().optional(),
   port: z.number().optional(),
+  /** Where Prometheus metrics are served (`--metrics-port`), when they are. */
+  metricsUrl: z.string().optional(),
   error: z.string().optional(),
 });
 export type GatewayStatus = z.infer<typeof GatewayStatus>;
 
 /** The gateway's port when none is given: near the console's own ports, easy to type. */
 export const DEFAULT_GATEWAY_PORT = 7411;
+/** Where a gateway in a cluster serves /metrics (the container port named `metrics`): next to its own. */
+export const DEFAULT_GATEWAY_METRICS_PORT = 7412;
 
 /** One tool an agent is granted: the name it calls it by and the registry entry behind it. */
 export interface GatewayGrantedTool {

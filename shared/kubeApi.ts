@@ -254,3 +254,43 @@ export const OperatorStatus = z.object({
   problems: z.array(z.string()),
 });
 export type OperatorStatus = z.infer<typeof OperatorStatus>;
+
+/** One agent's traffic on one gateway replica, from the replica's /metrics (counts since it started). */
+export const GatewayAgentTraffic = z.object({
+  agent: z.string(),
+  calls: z.number(),
+  errors: z.number(),
+  /** Calls waiting for a person's approval now. */
+  held: z.number(),
+  /** Held calls that were approved and ran. */
+  approved: z.number(),
+  /** Held calls whose approval ended otherwise (denied, expired, canceled, bound to other arguments): they did not run. */
+  refused: z.number(),
+  rateLimited: z.number(),
+});
+export type GatewayAgentTraffic = z.infer<typeof GatewayAgentTraffic>;
+
+/** One pod of the gateway Deployment and what its /metrics said, or why it could not be read. */
+export const GatewayReplicaInfo = z.object({
+  namespace: z.string(),
+  pod: z.string(),
+  ready: z.boolean(),
+  /** The pod's phase (Running, Pending, …). */
+  phase: z.string(),
+  startedAt: z.string().optional(),
+  /** Totals over its agents; absent when its metrics could not be read (see `problem`). */
+  traffic: z.object({ calls: z.number(), errors: z.number(), held: z.number(), rateLimited: z.number() }).optional(),
+  agents: z.array(GatewayAgentTraffic),
+  /** Why its metrics could not be read (forbidden, unreachable, not running), in one sentence. */
+  problem: z.string().optional(),
+});
+export type GatewayReplicaInfo = z.infer<typeof GatewayReplicaInfo>;
+
+/** The gateway's replicas (`tooldeck kube install --gateway`) seen from the console: each one's traffic from its /metrics. */
+export const GatewayReplicasStatus = z.object({
+  deployments: z.array(OperatorDeploymentInfo),
+  replicas: z.array(GatewayReplicaInfo),
+  /** What could not be read at all (listing Deployments or Pods is forbidden). */
+  problems: z.array(z.string()),
+});
+export type GatewayReplicasStatus = z.infer<typeof GatewayReplicasStatus>;

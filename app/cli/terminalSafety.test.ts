@@ -7,6 +7,7 @@ import { parse as parseYaml, stringify } from 'yaml';
 import { escapeTerminalControls, jsonForTerminal, safeForTerminal, safeLines, terminalMessage, terminalName } from './terminalText';
 import { renderCard } from './commands/a2a';
 import { formatDiff as formatKubeDiff, formatInventory } from './commands/kube';
+import { formatGatewayReplicas } from './commands/kubeGateway';
 import { describeAuthorization } from './commands/mcpAuth';
 import { taskEventLine, taskLine } from './commands/mcpTasks';
 import { prettyLoadSummary } from './commands/runLoad';
@@ -327,6 +328,19 @@ describe('the line builders keep hostile text on its line (fast-check)', () => {
         durationMs: 1,
         canceled: false,
       } as never).join('\n'),
+    );
+    checkBuilder(
+      'formatGatewayReplicas',
+      (text) =>
+        formatGatewayReplicas({
+          deployments: [{ namespace: `ns${text}`, name: `gw${text}`, replicas: 1, readyReplicas: 1, image: `img${text}` }],
+          replicas: [
+            { namespace: `ns${text}`, pod: `pod${text}`, ready: false, phase: `Phase${text}`, agents: [], problem: `p${text}` },
+            { namespace: 'ns', pod: 'pod', ready: true, phase: 'Running', traffic: { calls: 1, errors: 0, held: 0, rateLimited: 0 }, agents: [{ agent: `agent${text}`, calls: 1, errors: 0, held: 0, approved: 0, refused: 0, rateLimited: 0 }] },
+          ],
+          problems: [],
+        }),
+      { names: true },
     );
     checkBuilder('kube formatDiff', (text) => formatKubeDiff([{ op: ' ', text: `a${text}` }, { op: '-', text: `b${text}` }, { op: '+', text: `c${text}` }]));
     checkBuilder('renderCard', (text) =>

@@ -28,13 +28,16 @@ export interface NetnsMcpServer {
 
 const ip = (...args: string[]) => execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 
+/** The address of the namespace end of the veth pair of `subnet`: known before the server starts, for servers told where to bind. */
+export const netnsAddress = (subnet: number) => `10.203.${subnet}.2`;
+
 /**
- * Runs an MCP server (server-everything unless `script` names another; Streamable HTTP at /mcp,
+ * Runs an MCP server (server-everything unless `script` names another, with `args`; Streamable HTTP at /mcp,
  * port from env PORT) in a fresh network namespace joined to this host by a veth pair on
  * 10.203.<subnet>.0/30 (host .1, namespace .2). The apiserver's proxy refuses loopback endpoints, so
  * the Pod and Endpoints of a test point at the namespace address instead.
  */
-export async function startMcpInNetns(options: { subnet: number; port?: number; script?: string; env?: NodeJS.ProcessEnv }): Promise<NetnsMcpServer> {
+export async function startMcpInNetns(options: { subnet: number; port?: number; script?: string; args?: string[]; env?: NodeJS.ProcessEnv }): Promise<NetnsMcpServer> {
   const { subnet } = options;
   const port = options.port ?? 8080;
   const tag = `${process.pid % 100_000}x${subnet}`;
@@ -42,7 +45,7 @@ export async function startMcpInNetns(options: { subnet: number; port?: number; 
   const hostIf = `tdh${tag}`;
   const nsIf = `tdn${tag}`;
   const hostAddress = `10.203.${subnet}.1`;
-  const address = `10.203.${subnet}.2`;
+  const address = netnsAddress(subnet);
   const cleanupNetwork = () => {
     for (const args of [['link', 'del', hostIf], ['netns', 'del', netns]]) {
       try {
@@ -67,7 +70,7 @@ export async function startMcpInNetns(options: { subnet: number; port?: number; 
     throw error;
   }
 
-  const command = options.script ? [options.script] : [everythingScript, 'streamableHttp'];
+  const command = options.script ? [options.script, ...(options.args ?? [])] : [everythingScript, 'streamableHttp'];
   const child = spawn('ip', ['netns', 'exec', netns, process.execPath, ...command], {
     env: { ...process.env, ...options.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

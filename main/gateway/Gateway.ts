@@ -14,6 +14,8 @@ import { ModelProviders } from '../mediation/ModelProviders';
 import type { SecretStore } from '../platform/SecretStore';
 import { startGateway, type RunningGateway } from './GatewayServer';
 import { GatewayTraffic } from './GatewayTraffic';
+import { GatewayMetrics } from './GatewayMetrics';
+import { startMetricsServer, type RunningMetricsServer } from './GatewayMetricsServer';
 
 export interface GatewayDeps {
   dataDir: string;
@@ -39,6 +41,8 @@ export interface GatewayStartOptions {
   metaTools?: boolean;
   /** Host names agents may address besides the bound address (`--allowed-host`: a Service's DNS names). */
   allowedHostNames?: readonly string[];
+  /** Serve Prometheus metrics at /metrics on this port (0: a free one), on the same address; else none are served. */
+  metricsPort?: number;
 }
 
 /**
@@ -49,8 +53,14 @@ export interface GatewayStartOptions {
 export class Gateway {
   readonly credentials: AgentCredentials;
   readonly traffic = new GatewayTraffic();
+  /** Calls, errors, held calls, approvals decided and rate-limited requests per agent, since this gateway was made. */
+  readonly metrics = new GatewayMetrics();
   readonly grants: AgentGrants;
   private running?: RunningGateway;
+  private metricsServer?: RunningMetricsServer;
+  /** The one pipeline and the approvals, counted in `metrics` whichever way in (MCP or mediation) the call came. */
+  private readonly invoke: GatewayDeps['invoke'];
+  private readonly approvals: ApprovalHolder;
   private metaToolsForAll = false;
   private lastError?: string;
   private readonly stdioServers = new Set<Server>();
@@ -62,14 +72,16 @@ export class Gateway {
   readonly mediation: Mediation;
 
   constructor(private readonly deps: GatewayDeps) {
+    this.invoke = this.metrics.countCalls(deps.invoke);
+    this.approvals = this.metrics.countApprovals(deps.approvals);
     this.credentials = new AgentCredentials(deps.dataDir);
     this.grants = new AgentGrants(deps.grants);
     this.providers = new ModelProviders(deps.dataDir, deps.secrets);
     this.mediation = new Mediation({
       providers: this.providers,
       managedTools: (agent, caller) => this.grants.granted(agent, caller),
-      invoke: deps.invoke,
-      approval: (agent, taskRef) => (held) => deps.approvals.hold(holdRequestFor(held, agent, taskRef)).then(() => undefined),
+      invoke: this.invoke,
+      approval: (agent, taskRef) => (held) => this.approvals.hold(holdRequestFor(held, agent, taskRef)).then(() => undefined),
       settings: (agent) => {
         const policy = this.grants.toolsPolicy(agent);
         return { maxRounds: policy.max_rounds, timeoutPerToolMs: policy.timeout_per_tool_ms, totalTimeoutMs: policy.total_timeout_ms, duplicates: policy.duplicate_tool_calls ?? 'replay' };
@@ -79,36 +91,51 @@ export class Gateway {
   }
 
   private get callDeps(): GatewayCallDeps {
-    return { grants: this.grantsNow, invoke: this.deps.invoke, approvals: this.deps.approvals, traffic: this.traffic, serverInfo: { name: 'tooldeck-gateway', version: this.deps.appVersion }, heartbeatMs: this.deps.heartbeatMs, metaTools: (agent) => this.metaToolsForAll || this.credentials.metaTools(agent) };
+    return { grants: this.grantsNow, invoke: this.invoke, approvals: this.approvals, traffic: this.traffic, serverInfo: { name: 'tooldeck-gateway', version: this.deps.appVersion }, heartbeatMs: this.deps.heartbeatMs, metaTools: (agent) => this.metaToolsForAll || this.credentials.metaTools(agent) };
   }
 
   async start(options: GatewayStartOptions = {}): Promise<GatewayStatus> {
     if (this.running) return this.status();
     this.metaToolsForAll = options.metaTools === true;
+    const { metaTools: _forAll, metricsPort, ...listen } = options;
+    const port = options.port ?? DEFAULT_GATEWAY_PORT;
+    const inUse = (error: unknown, what: string) => ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `${what} is in use; pick another.` : (error as Error).message);
     try {
-      const { metaTools: _forAll, ...listen } = options;
-      this.running = await startGateway({ ...this.callDeps, credentials: this.credentials, logger: this.deps.logger, mediation: this.mediation, ...listen, port: options.port ?? DEFAULT_GATEWAY_PORT });
-      this.lastError = undefined;
+      const onRateLimited = (agent: string) => this.metrics.rateLimited(agent);
+      this.running = await startGateway({ ...this.callDeps, credentials: this.credentials, logger: this.deps.logger, mediation: this.mediation, onRateLimited, ...listen, port });
     } catch (error) {
-      this.lastError = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `Port ${options.port ?? DEFAULT_GATEWAY_PORT} is in use; pick another.` : (error as Error).message;
-      this.emit();
+      this.failed(inUse(error, `Port ${port}`));
       throw error;
     }
+    if (metricsPort !== undefined) {
+      try {
+        this.metricsServer = await startMetricsServer({ metrics: this.metrics, logger: this.deps.logger, port: metricsPort, host: this.running.host, allowedHostNames: options.allowedHostNames });
+      } catch (error) {
+        // Both or neither: a gateway asked to serve metrics that serves none would be read as idle.
+        await this.running.close();
+        this.running = undefined;
+        this.failed(inUse(error, `Metrics port ${metricsPort}`));
+        throw error;
+      }
+    }
+    this.lastError = undefined;
     this.emit();
     return this.status();
   }
 
   async stop(): Promise<void> {
     const running = this.running;
+    const metricsServer = this.metricsServer;
     this.running = undefined;
-    await running?.close();
+    this.metricsServer = undefined;
+    await Promise.all([running?.close(), metricsServer?.close()]);
     this.emit();
   }
 
   status(): GatewayStatus {
     const running = this.running;
     if (!running) return { running: false, ...(this.lastError ? { error: this.lastError } : {}) };
-    return { running: true, url: running.url, host: running.host, port: running.port };
+    return { running: true, url: running.url, host: running.host, port: running.port, ...(this.metricsServer ? { metricsUrl: this.metricsServer.url } : {}) };
   }
 
   /** Revokes an agent's credential and ends its open sessions at once. */
@@ -163,6 +190,11 @@ export class Gateway {
     this.grantedByAgent.clear();
     this.running?.toolsChanged();
     for (const server of this.stdioServers) void server.sendToolListChanged().catch(() => undefined);
+  }
+
+  private failed(message: string) {
+    this.lastError = message;
+    this.emit();
   }
 
   private emit() {

@@ -28,6 +28,8 @@ export interface GatewayServerOptions extends GatewayCallDeps {
   mediation?: Mediation;
   /** Host names agents may address besides the bound address (in a cluster: the gateway Service's DNS names). */
   allowedHostNames?: readonly string[];
+  /** Told of each request refused because its agent went over its rate (the metrics count them). */
+  onRateLimited?: (agent: string) => void;
 }
 
 export interface RunningGateway {
@@ -148,6 +150,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     const { agent } = credential;
     const wait = buckets.take(agent);
     if (wait !== undefined) {
+      options.onRateLimited?.(agent);
       res.setHeader('Retry-After', String(wait));
       return send(res, 429, { error: { message: `Too many requests from agent ${agent}; retry in ${wait} s.` } });
     }

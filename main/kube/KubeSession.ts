@@ -16,6 +16,7 @@ import type {
   DryRunObject,
   DryRunResult,
   FieldConflict,
+  GatewayReplicasStatus,
   KubeContextList,
   KubeStatus,
   ObjectRef,
@@ -31,6 +32,7 @@ import { checkReachable, connectKube, type KubeConnection } from './KubeConnecti
 import { CONTENT_TYPE } from './KubeRest';
 import { lineDiff } from './lineDiff';
 import { readOperatorStatus } from './operator/readOperatorStatus';
+import { readGatewayReplicas } from './operator/readGatewayReplicas';
 import { ResilientInformer, type InformerEvent } from './ResilientInformer';
 import type { LanguageAgentObject, LanguageToolObject } from './toolResources';
 import { approveClusterDefinitions, clusterDefinitionsDiff, clusterDefinitionsSource, definitionsHeld, recordClusterDefinitions } from './toolDefinitions';
@@ -201,6 +203,16 @@ export class KubeSession {
       return await readOperatorStatus(live.connection.rest);
     } catch (error) {
       throw toAppError(error, 'the in-cluster operator');
+    }
+  }
+
+  /** The gateway's replicas (`tooldeck kube install --gateway`): each pod's calls, errors and held calls, from its /metrics through the pod proxy. */
+  async gatewayReplicas(): Promise<GatewayReplicasStatus> {
+    const live = this.requireLive();
+    try {
+      return await readGatewayReplicas(live.connection.rest);
+    } catch (error) {
+      throw toAppError(error, 'the gateway replicas');
     }
   }
 

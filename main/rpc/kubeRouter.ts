@@ -1,5 +1,5 @@
 import type { TRPCBuiltRouter } from '@trpc/server';
-import { ApplyYamlInput, ApproveDefinitionsInput, ClusterSchemas, DryRunInput, KubeconfigInput, NamespaceFilter, OperatorStatus, SelectContextInput, ToolRef, type ClusterInventory } from '../../shared/kubeApi';
+import { ApplyYamlInput, ApproveDefinitionsInput, ClusterSchemas, DryRunInput, GatewayReplicasStatus, KubeconfigInput, NamespaceFilter, OperatorStatus, SelectContextInput, ToolRef, type ClusterInventory } from '../../shared/kubeApi';
 import { watch } from '../platform/AsyncQueue';
 import type { KubeSession } from '../kube/KubeSession';
 import { procedure, router, type RpcContext } from './trpc';
@@ -26,6 +26,8 @@ export function createKubeRouter(sessionOf: (ctx: RpcContext) => KubeSession) {
     schemas: procedure.output(ClusterSchemas).query(({ ctx }) => sessionOf(ctx).schemas()),
     /** The in-cluster operator: leader, lease age and renewals, replicas, last reconcile, recent Events and problems. */
     operator: procedure.output(OperatorStatus).query(({ ctx }) => sessionOf(ctx).operator()),
+    /** The gateway's replicas: each pod's calls, errors and held calls per agent, from its /metrics through the API server's pod proxy. */
+    gateway: procedure.output(GatewayReplicasStatus).query(({ ctx }) => sessionOf(ctx).gatewayReplicas()),
     tool: procedure.input(ToolRef).query(({ ctx, input }) => sessionOf(ctx).tool(input.namespace, input.name)),
     /** Approves the discovered definitions the reviewer saw: the annotation langop.io/approved-definitions, with server-side apply. */
     approveDefinitions: procedure.input(ApproveDefinitionsInput).mutation(({ ctx, input }) => sessionOf(ctx).approveDefinitions(input.namespace, input.name, input.hash)),

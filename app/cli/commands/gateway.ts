@@ -20,6 +20,7 @@ interface GatewayOptions {
   namespace?: string;
   inCluster?: boolean;
   allowedHost: string[];
+  metricsPort?: number;
 }
 
 /**
@@ -42,9 +43,11 @@ export function registerGateway(program: Command, ctx: CliContext) {
     .option('--context <name>', 'with --kubeconfig: the kubeconfig context (default: the current one)')
     .option('-n, --namespace <name>', 'the namespace of the ToolApprovals (default: the pod\'s with --in-cluster, else tooldeck-system)')
     .option('--allowed-host <name>', 'a host name agents may address the gateway by, besides its address (repeatable; e.g. its Kubernetes Service name)', (name: string, all: string[]) => [...all, name], [] as string[])
+    .option('--metrics-port <n>', 'also serve Prometheus metrics (calls, errors, held calls, approvals decided, rate-limited requests per agent) at /metrics on this port of the same address: no credential is asked there and nothing else is served (0 picks a free one)', parsePort)
     .option('--in-cluster', "in a pod: ToolApprovals in the cluster, with the pod's ServiceAccount (as `tooldeck kube install --gateway` runs it)")
     .action(async (options: GatewayOptions) => {
       if (options.inCluster || options.kubeconfig !== undefined || options.namespace !== undefined || options.context !== undefined) await useClusterApprovals(ctx, options);
+      if (options.stdio && options.metricsPort !== undefined) throw new CliExit(ExitCode.Usage, '--metrics-port goes with the HTTP gateway, not --stdio');
       if (options.stdio) return serveStdio(ctx, options.agent, options.metaTools === true);
       if (options.agent !== undefined) throw new CliExit(ExitCode.Usage, '--agent goes with --stdio; over HTTP each agent is named by its credential');
       if (!isLoopbackHost(options.host)) {
@@ -54,12 +57,13 @@ export function registerGateway(program: Command, ctx: CliContext) {
       const core = await ctx.getCore('web');
       let status;
       try {
-        status = await core.gateway.start({ port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll, rate: { perSecond: options.rate, burst: options.rate * 2 }, metaTools: options.metaTools, allowedHostNames: options.allowedHost });
+        status = await core.gateway.start({ port: options.port, host: options.host, dangerouslyBindAll: options.dangerouslyBindAll, rate: { perSecond: options.rate, burst: options.rate * 2 }, metaTools: options.metaTools, allowedHostNames: options.allowedHost, ...(options.metricsPort !== undefined ? { metricsPort: options.metricsPort } : {}) });
       } catch (error) {
         throw new CliExit(ExitCode.Failed, `Cannot listen on ${options.host}:${options.port}: ${core.gateway.status().error ?? (error as Error).message}`);
       }
       const agents = (await core.gateway.credentials.list()).filter((agent) => !agent.revokedAt);
       ctx.io.stdout(`Gateway listening on ${status.url}\n`);
+      if (status.metricsUrl) ctx.io.stdout(`Metrics on ${status.metricsUrl}\n`);
       if (agents.length === 0) ctx.io.stderr('No agent holds a credential yet: create one with `tooldeck gateway token create NAME`.\n');
       await new Promise<void>((done) => ctx.interrupted.addEventListener('abort', () => done(), { once: true }));
     });

@@ -6,6 +6,7 @@ import type { KubeInventory } from '../../../shared/kubeApi';
 import { APP_VERSION } from '../../common/appVersion';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { connectKubeTarget } from '../connectKubeTarget';
+import { registerKubeGateway } from './kubeGateway';
 import { integerIn, parseTimeoutSeconds } from '../options';
 import { jsonForTerminal, safeForTerminal } from '../terminalText';
 
@@ -169,6 +170,7 @@ export function registerKube(program: Command, ctx: CliContext) {
       }
     });
   registerApprove(kube, ctx);
+  registerKubeGateway(kube, ctx);
 
   withTarget(kube.command('inventory'))
     .description('List tools per namespace: phase, endpoint, number of tools, agents that use them')

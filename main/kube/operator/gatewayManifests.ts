@@ -1,4 +1,4 @@
-import { DEFAULT_GATEWAY_PORT } from '../../../shared/gateway';
+import { DEFAULT_GATEWAY_METRICS_PORT, DEFAULT_GATEWAY_PORT } from '../../../shared/gateway';
 import { ORLOJ_GROUP, TOOL_APPROVALS_PLURAL } from '../toolApprovalCrd';
 import type { Manifest } from './operatorManifests';
 
@@ -43,6 +43,7 @@ const selector = { 'app.kubernetes.io/name': GATEWAY_COMPONENT };
 export function gatewayManifests({ namespace, image, replicas = 2 }: GatewayManifestOptions): Manifest[] {
   const name = GATEWAY_COMPONENT;
   const port = DEFAULT_GATEWAY_PORT;
+  const metricsPort = DEFAULT_GATEWAY_METRICS_PORT;
   return [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace, labels }, automountServiceAccountToken: true },
     { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace, labels }, rules: GATEWAY_RULES },
@@ -81,13 +82,18 @@ export function gatewayManifests({ namespace, image, replicas = 2 }: GatewayMani
                 command: ['/nodejs/bin/node', '/app/bin/tooldeck.js', 'gateway'],
                 // Agents reach it through the Service, so it binds the pod IP; agent credentials are the
                 // guard. The Host check (DNS rebinding) accepts addresses and the Service's own names.
-                args: ['--in-cluster', '--host=0.0.0.0', '--dangerously-bind-all', `--port=${port}`, ...serviceNames(name, namespace).map((host) => `--allowed-host=${host}`)],
+                // /metrics on a port of its own that asks no credential and serves nothing else: the
+                // console reads each replica's traffic there through the API server's pod proxy.
+                args: ['--in-cluster', '--host=0.0.0.0', '--dangerously-bind-all', `--port=${port}`, `--metrics-port=${metricsPort}`, ...serviceNames(name, namespace).map((host) => `--allowed-host=${host}`)],
                 env: [
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
                   { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
                   { name: 'TOOLDECK_DATA_DIR', value: '/data' },
                 ],
-                ports: [{ name: 'mcp', containerPort: port, protocol: 'TCP' }],
+                ports: [
+                  { name: 'mcp', containerPort: port, protocol: 'TCP' },
+                  { name: 'metrics', containerPort: metricsPort, protocol: 'TCP' },
+                ],
                 livenessProbe: { httpGet: { path: '/health', port: 'mcp' }, periodSeconds: 10, failureThreshold: 3 },
                 readinessProbe: { httpGet: { path: '/health', port: 'mcp' }, periodSeconds: 5, failureThreshold: 2 },
                 resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
@@ -106,6 +112,17 @@ export function gatewayManifests({ namespace, image, replicas = 2 }: GatewayMani
         },
       },
     },
-    { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels }, spec: { selector, ports: [{ name: 'mcp', port, targetPort: 'mcp', protocol: 'TCP' }] } },
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name, namespace, labels },
+      spec: {
+        selector,
+        ports: [
+          { name: 'mcp', port, targetPort: 'mcp', protocol: 'TCP' },
+          { name: 'metrics', port: metricsPort, targetPort: 'metrics', protocol: 'TCP' },
+        ],
+      },
+    },
   ];
 }

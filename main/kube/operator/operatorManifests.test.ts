@@ -89,7 +89,9 @@ describe('operator manifests', () => {
       // Agents address it by its Service's name: the Host check lets exactly those names through.
       args: expect.arrayContaining(['--in-cluster', '--allowed-host=tooldeck-gateway.ops.svc.cluster.local', '--allowed-host=tooldeck-gateway.ops']),
     });
-    expect(objects.find((o) => o.kind === 'Service')).toMatchObject({ metadata: { name: 'tooldeck-gateway', namespace: 'ops' }, spec: { ports: [{ port: 7411 }] } });
+    expect(objects.find((o) => o.kind === 'Service')).toMatchObject({ metadata: { name: 'tooldeck-gateway', namespace: 'ops' }, spec: { ports: [{ name: 'mcp', port: 7411 }, { name: 'metrics', port: 7412 }] } });
+    // Metrics on a port of their own, named so readers (the console, a ServiceMonitor) find it by name.
+    expect(deployment.spec.template.spec.containers[0]).toMatchObject({ args: expect.arrayContaining(['--metrics-port=7412']), ports: [{ name: 'mcp', containerPort: 7411 }, { name: 'metrics', containerPort: 7412 }] });
   });
 
   it('grants nothing beyond what the reconcile paths use: secrets only by name (get), no wildcards, no cluster-wide leases', () => {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { ApplyResult, ClusterInventory, ClusterToolDetail, ClusterToolRow, DryRunResult, KubeContextList, KubeStatus, OperatorStatus } from '../../../../shared/kubeApi';
+import type { ApplyResult, ClusterInventory, ClusterToolDetail, ClusterToolRow, DryRunResult, GatewayReplicasStatus, KubeContextList, KubeStatus, OperatorStatus } from '../../../../shared/kubeApi';
 import type { DefinitionDiff, RevisionSummary } from '../../../../shared/lock';
 import { stubLayout } from '../history/testing/stubLayout';
 import { FakeBackend, renderWithBackend } from '../invoke/testing/FakeBackend';
@@ -38,6 +38,7 @@ function clusterBackend() {
     .answer('kube.status', () => status)
     .answer('kube.namespaces', () => ['default', 'tools'])
     .answer('kube.operator', () => ({ leases: [], deployments: [], events: [], problems: [] }) satisfies OperatorStatus)
+    .answer('kube.gateway', () => ({ deployments: [], replicas: [], problems: [] }) satisfies GatewayReplicasStatus)
     .answer('kube.select', (input) => ({ ...status, context: (input as { context: string }).context }));
 }
 

@@ -7,6 +7,7 @@ import type { ToolRef } from '../../../../shared/kubeApi';
 import { ApplyYamlModal } from './ApplyYamlModal';
 import { ClusterStatusBadge } from './ClusterStatusBadge';
 import { InventoryTable } from './InventoryTable';
+import { GatewayPanel } from './GatewayPanel';
 import { OperatorPanel } from './OperatorPanel';
 import { ToolDetailDrawer } from './ToolDetailDrawer';
 import { useKubeTRPC } from './useKubeTRPC';
@@ -106,6 +107,7 @@ export function ClusterView() {
       {select.error && <Alert color="red">{select.error.message}</Alert>}
       {inventory.error && <Alert color="red">{inventory.error.message}</Alert>}
       {connected && <OperatorPanel />}
+      {connected && <GatewayPanel />}
       {unconfigured ? (
         <NoCluster kubeconfig={list.kubeconfig} />
       ) : status.data && status.data.state !== 'connected' ? (
