@@ -51,6 +51,7 @@ import { Playground } from './evals/Playground';
 import { isAppError } from '../shared/errors';
 import type { EvalSuite } from '../shared/evals';
 import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
+import type { ClusterAgentSource } from './gateway/Gateway';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
 import { BusBridge } from './bus/BusBridge';
@@ -81,6 +82,12 @@ export interface CoreDeps {
    * Given the core's logger; the core closes the store.
    */
   approvals?: (logger: Logger) => Promise<ApprovalStore>;
+  /**
+   * Language Operator agents of a cluster that use the gateway (`tooldeck gateway --agent-namespace`):
+   * their credentials (issued by the operator) and their grants (LanguageAgent spec.tools) come
+   * from the cluster instead of the workspace. Given the core's logger; the core closes it.
+   */
+  clusterAgents?: (logger: Logger) => Promise<ClusterAgentSource & { close(): Promise<void> }>;
   /** What `${node}` and `${module:…}` mean in workspace commands: the desktop app names the Node.js and servers it ships. */
   placeholders?: PlaceholderContext;
 }
@@ -303,13 +310,17 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
   });
 
-  const languageAgents = (): WorkspaceLanguageAgent[] =>
+  const clusterAgents = deps.clusterAgents ? await deps.clusterAgents(logger) : undefined;
+  const workspaceLanguageAgents = (): WorkspaceLanguageAgent[] =>
     resources.workspace.documents().flatMap((doc) => {
       if (doc.identity?.kind !== 'LanguageAgent' || !doc.valid || !doc.stored) return [];
       const spec = (doc.stored as { spec?: Partial<LanguageAgentSpec> }).spec;
       return [{ name: doc.identity.name, tools: (spec?.tools ?? []).filter((tool) => tool.enabled !== false).map((tool) => tool.name) }];
     });
+  // In a cluster, the agents' grants are the cluster's LanguageAgents, not the workspace's.
+  const languageAgents = clusterAgents ? () => clusterAgents.languageAgents() : workspaceLanguageAgents;
   const gateway = new Gateway({
+    ...(clusterAgents ? { clusterAgents } : {}),
     dataDir: deps.dataDir,
     secrets,
     appVersion: deps.appVersion,
@@ -335,7 +346,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
           listener();
         });
       };
-      const stops = [catalog.onChange(changed), resources.onPolicyChange(changed), lock.onChange(changed), resources.workspace.onChange(changed)];
+      const stops = [catalog.onChange(changed), resources.onPolicyChange(changed), lock.onChange(changed), resources.workspace.onChange(changed), ...(clusterAgents ? [clusterAgents.onChange(changed)] : [])];
       return () => stops.forEach((stop) => stop());
     },
   });
@@ -424,6 +435,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       await bus.stop();
       // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
       await gateway.close();
+      await clusterAgents?.close();
       await approvals.close();
       detachSearch();
       stopLockWorkspace();

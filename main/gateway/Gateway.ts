@@ -5,9 +5,9 @@ import type { InvocationOutcome } from '../../shared/registry';
 import type { ApprovalHolder } from '../approvals/ApprovalHolder';
 import type { Logger } from '../platform/Logger';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
-import { AgentCredentials } from './AgentCredentials';
+import { AgentCredentials, presentedCredential, type CredentialCheck, type GatewayCredentialCheck } from './AgentCredentials';
 import { Emitter } from '../platform/Emitter';
-import { AgentGrants, type AgentGrantsDeps } from './AgentGrants';
+import { AgentGrants, type AgentGrantsDeps, type WorkspaceLanguageAgent } from './AgentGrants';
 import { gatewayServer, holdRequestFor, type GatewayCallDeps } from './GatewayMcpServer';
 import { Mediation } from '../mediation/Mediation';
 import { ModelProviders } from '../mediation/ModelProviders';
@@ -28,6 +28,19 @@ export interface GatewayDeps {
   heartbeatMs?: number;
   /** Where model providers' API keys are kept (mediation). */
   secrets: SecretStore;
+  /** Language Operator agents of a cluster with credentials the operator issued (`gateway --agent-namespace`); checked before the data dir's. */
+  clusterAgents?: ClusterAgentSource;
+}
+
+/** Agents whose credentials live in a cluster (kept there by the operator), as the gateway asks about them. */
+export interface ClusterAgentSource {
+  /** Whether `name` is a cluster agent name this source answers for (then the data dir's credentials are not asked). */
+  knows(name: string): boolean;
+  verify(name: string, secret: string): CredentialCheck;
+  isLive(name: string): boolean;
+  /** The agents holding a credential and the LanguageTools each references (their grants). */
+  languageAgents(): WorkspaceLanguageAgent[];
+  onChange(listener: () => void): () => void;
 }
 
 export interface GatewayStartOptions {
@@ -48,6 +61,8 @@ export interface GatewayStartOptions {
  */
 export class Gateway {
   readonly credentials: AgentCredentials;
+  /** What the gateway's port lets in: a cluster's agents (when given), then the data dir's. */
+  private readonly admission: GatewayCredentialCheck;
   readonly traffic = new GatewayTraffic();
   readonly grants: AgentGrants;
   private running?: RunningGateway;
@@ -63,6 +78,7 @@ export class Gateway {
 
   constructor(private readonly deps: GatewayDeps) {
     this.credentials = new AgentCredentials(deps.dataDir);
+    this.admission = deps.clusterAgents ? withClusterAgents(this.credentials, deps.clusterAgents) : this.credentials;
     this.grants = new AgentGrants(deps.grants);
     this.providers = new ModelProviders(deps.dataDir, deps.secrets);
     this.mediation = new Mediation({
@@ -87,7 +103,7 @@ export class Gateway {
     this.metaToolsForAll = options.metaTools === true;
     try {
       const { metaTools: _forAll, ...listen } = options;
-      this.running = await startGateway({ ...this.callDeps, credentials: this.credentials, logger: this.deps.logger, mediation: this.mediation, ...listen, port: options.port ?? DEFAULT_GATEWAY_PORT });
+      this.running = await startGateway({ ...this.callDeps, credentials: this.admission, logger: this.deps.logger, mediation: this.mediation, ...listen, port: options.port ?? DEFAULT_GATEWAY_PORT });
       this.lastError = undefined;
     } catch (error) {
       this.lastError = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `Port ${options.port ?? DEFAULT_GATEWAY_PORT} is in use; pick another.` : (error as Error).message;
@@ -168,4 +184,20 @@ export class Gateway {
   private emit() {
     this.statusChanges.emit();
   }
+}
+
+/** A cluster's agents answer for the names they know; every other name is the data dir's. */
+function withClusterAgents(local: AgentCredentials, cluster: ClusterAgentSource): GatewayCredentialCheck {
+  return {
+    check: (headers) => {
+      const presented = presentedCredential(headers);
+      if (!('name' in presented)) return presented;
+      return cluster.knows(presented.name) ? cluster.verify(presented.name, presented.secret) : local.verify(presented.name, presented.secret);
+    },
+    isLive: (name) => (cluster.knows(name) ? cluster.isLive(name) : local.isLive(name)),
+    onChange: (listener) => {
+      const stops = [local.onChange(listener), cluster.onChange(listener)];
+      return () => stops.forEach((stop) => stop());
+    },
+  };
 }
