@@ -136,6 +136,18 @@ describe('Language Operator agents through the gateway on a real kube-apiserver'
 
     await createTool(TEAM_A, 'everything');
     await createTool(TEAM_B, 'other');
+    // builder's pod template, as Language Operator would make it (labelled for Tooldeck): its container is given the credential.
+    await admin.rest.request('POST', `/apis/apps/v1/namespaces/${TEAM_A}/deployments`, {
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'builder', namespace: TEAM_A, labels: { 'tooldeck.dev/agent': 'builder' } },
+        spec: {
+          selector: { matchLabels: { app: 'builder' } },
+          template: { metadata: { labels: { app: 'builder' } }, spec: { containers: [{ name: 'agent', image: 'tooldeck.test/agent:1', env: [{ name: 'MODEL', value: 'm' }] }, { name: 'log-shipper', image: 'tooldeck.test/logs:1' }] } },
+        },
+      },
+    });
     await createAgent(TEAM_A, 'builder', ['everything'], { 'tooldeck.dev/gateway': 'enabled' });
     await createAgent(TEAM_A, 'plain', ['everything']);
     await createAgent(TEAM_B, 'helper', ['other']);
@@ -166,6 +178,15 @@ describe('Language Operator agents through the gateway on a real kube-apiserver'
     expect(written.config.tools).toEqual({ everything: { endpoint: GATEWAY_ENDPOINT, protocol: 'mcp', headers: { Authorization: 'Bearer ${TOOLDECK_GATEWAY_CREDENTIAL}' } } });
     expect(written.text).not.toContain(secret);
     expect(written.text).not.toContain(Buffer.from(credential).toString('base64'));
+
+    // The agent's container reads it from the Secret; the other container of the pod does not get it.
+    const containers = await eventually(async () => {
+      const dep = await admin.rest.request<{ spec: { template: { spec: { containers: Array<{ name: string; env?: Array<Record<string, unknown>> }> } } } }>('GET', `/apis/apps/v1/namespaces/${TEAM_A}/deployments/builder`);
+      const list = dep.spec.template.spec.containers;
+      return list[0]?.env?.some((e) => e.name === 'TOOLDECK_GATEWAY_CREDENTIAL') ? list : undefined;
+    }, 'the credential in the agent container');
+    expect(containers[0]!.env).toEqual([{ name: 'MODEL', value: 'm' }, { name: 'TOOLDECK_GATEWAY_CREDENTIAL', valueFrom: { secretKeyRef: { name: 'tooldeck-gateway-builder', key: 'credential' } } }]);
+    expect(containers[1]!.env).toBeUndefined();
 
     // The operator said what it did, as an Event on the agent, and never the credential.
     const events = await eventually(async () => {
@@ -215,6 +236,11 @@ describe('Language Operator agents through the gateway on a real kube-apiserver'
     await eventually(async () => (await secretOf(TEAM_A, 'builder')) === undefined, 'the Secret of builder removed');
     expect((await agentOf(TEAM_A, 'builder')).metadata.annotations?.['tooldeck.dev/gateway-credential-sha256']).toBeUndefined();
     await vi.waitFor(async () => expect(await gatewayStatus(builder)).toBe(403), { timeout: 30_000 });
+    // The agent's container no longer names the Secret; what else it had stays.
+    await eventually(async () => {
+      const dep = await admin.rest.request<{ spec: { template: { spec: { containers: Array<{ env?: unknown[] }> } } } }>('GET', `/apis/apps/v1/namespaces/${TEAM_A}/deployments/builder`);
+      return JSON.stringify(dep.spec.template.spec.containers[0]!.env) === JSON.stringify([{ name: 'MODEL', value: 'm' }]);
+    }, 'the credential variable removed from the agent container');
     // Its config no longer names the gateway (the tool has no endpoint of its own on this bed: no entry at all).
     await eventually(async () => !JSON.stringify((await configOf(TEAM_A, 'builder')) ?? {}).includes('tooldeck-gateway'), 'the gateway endpoint removed from builder’s config');
   });

@@ -23,8 +23,10 @@ import { conflictingManagers, extractOwned } from './managedFields';
 import { findCondition, setCondition } from '../reconcile/conditions';
 import {
   GATEWAY_AGENT_LABEL,
+  GATEWAY_CREDENTIAL_ENV,
   GATEWAY_CREDENTIAL_HASH_ANNOTATION,
   GATEWAY_CREDENTIAL_KEY,
+  GATEWAY_ENV_FIELD_MANAGER,
   gatewayAgentName,
   gatewayCredentialSecretName,
   gatewayToolEntry,
@@ -586,6 +588,7 @@ export class LanguageToolReconciler {
     else if (this.options.gateway) await this.revokeGatewayCredential(agent, note);
     await attempt(() => this.syncAgentConfig(agent, entries, note));
     await attempt(() => this.syncSidecars(agent, sidecars, note));
+    if (this.options.gateway) await attempt(() => this.syncGatewayEnv(agent, gateway !== undefined, note));
     await this.writeAgentCondition(agent, refusals, note);
     if (refusals.length) throw new ReconcileRefusal(refusals[0]!.reason, refusals.map((r) => r.message).join('; '));
   }
@@ -756,6 +759,28 @@ export class LanguageToolReconciler {
     if (!live || !isGatewaySecretOf(live, agent)) return;
     await this.deleteIfPresent(path, live.metadata.uid);
     note(`deleted gateway credential Secret ${ns}/${gatewayCredentialSecretName(agent)}`);
+  }
+
+  /**
+   * The agent's container gets the credential as the environment variable its config.yaml names
+   * (from the Secret, never as a literal), in the agent's Deployment when it has one labelled for
+   * it. Only the first container, the agent's runtime: other containers of the pod do not need it.
+   * Applied under a field manager of its own, so opting out removes exactly this and nothing else.
+   */
+  private async syncGatewayEnv(agent: LanguageAgentObject, enabled: boolean, note: Note) {
+    const ns = agent.metadata.namespace ?? '';
+    const depName = agentDeploymentName(agent.metadata.name);
+    const dep = this.agentDeployments.get(depName, ns);
+    if (!dep || !belongsToAgent(dep.metadata, agent.metadata)) return;
+    const container = dep.spec?.template?.spec?.containers?.[0]?.name;
+    if (!container) return;
+    const desired: ApplyConfiguration = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: depName, namespace: ns } };
+    if (enabled) {
+      desired.spec = {
+        template: { spec: { containers: [{ name: container, env: [{ name: GATEWAY_CREDENTIAL_ENV, valueFrom: { secretKeyRef: { name: gatewayCredentialSecretName(agent.metadata.name), key: GATEWAY_CREDENTIAL_KEY } } }] }] } },
+      };
+    }
+    await this.applyIfChanged(desired, dep, GATEWAY_ENV_FIELD_MANAGER, note);
   }
 
   private async setAgentCredentialHash(agent: LanguageAgentObject, hash: string | null) {

@@ -26,6 +26,8 @@ export const GATEWAY_CREDENTIAL_KEY = 'credential';
 /** The environment variable the agent's container gets the credential in; config.yaml names it, never holds it. */
 export const GATEWAY_CREDENTIAL_ENV = 'TOOLDECK_GATEWAY_CREDENTIAL';
 export const GATEWAY_SERVICE = 'tooldeck-gateway';
+/** The field manager of the credential's environment variable in an agent's Deployment. */
+export const GATEWAY_ENV_FIELD_MANAGER = 'tooldeck-gateway-credential';
 
 /** Where opted-in agents' tool calls go: the gateway Service `kube install --gateway` creates. */
 export interface GatewayTarget {
