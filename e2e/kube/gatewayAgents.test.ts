@@ -1,10 +1,13 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../app/cli/program';
 import { createCore, type Core } from '../../main/core';
 import { ClusterAgents } from '../../main/kube/ClusterAgents';
 import { connectKube, type KubeConnection } from '../../main/kube/KubeConnection';
@@ -17,6 +20,7 @@ import { silentLogger } from '../../main/platform/Logger';
 import { MemorySecretStore } from '../../main/platform/SecretStore';
 import { startTestbed, type Testbed } from '../kube-testbed/testbed.mjs';
 import { everythingStdio } from '../peers/mcp/everything';
+import { cliPath } from '../support/tooldeckServer';
 import { agentsPath, eventually, getOrUndefined, toolsPath } from './clusterFixtures';
 
 const SYSTEM = 'tooldeck-system';
@@ -52,6 +56,7 @@ describe('Language Operator agents through the gateway on a real kube-apiserver'
   let operator: Operator;
   let core: Core;
   let gatewayUrl: string;
+  let gatewayKubeconfig: string;
   const clients: Client[] = [];
 
   const secretPath = (ns: string, agent: string) => `/api/v1/namespaces/${ns}/secrets/tooldeck-gateway-${agent}`;
@@ -71,8 +76,8 @@ describe('Language Operator agents through the gateway on a real kube-apiserver'
     admin.rest.request('POST', agentsPath(ns), { body: { apiVersion: 'langop.io/v1alpha1', kind: 'LanguageAgent', metadata: { name, namespace: ns, labels }, spec: { tools: tools.map((t) => ({ name: t })) } } });
 
   /** What the gateway answers a credential with: the HTTP status of an MCP initialize. */
-  const gatewayStatus = async (credential: string) => {
-    const response = await fetch(gatewayUrl, {
+  const gatewayStatus = async (credential: string, url = gatewayUrl) => {
+    const response = await fetch(url, {
       method: 'POST',
       headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }),
@@ -96,7 +101,7 @@ describe('Language Operator agents through the gateway on a real kube-apiserver'
     await installOperator(admin.rest, { namespace: SYSTEM, image: 'tooldeck/operator:test', dryRun: false, force: false, watchNamespaces: [TEAM_A, TEAM_B], gateway: { replicas: 1 } });
     const operatorKubeconfig = join(tmp, 'operator-kc');
     await testbed.serviceAccountKubeconfig({ namespace: SYSTEM, name: OPERATOR_COMPONENT, path: operatorKubeconfig });
-    const gatewayKubeconfig = join(tmp, 'gateway-kc');
+    gatewayKubeconfig = join(tmp, 'gateway-kc');
     await testbed.serviceAccountKubeconfig({ namespace: SYSTEM, name: GATEWAY_COMPONENT, path: gatewayKubeconfig });
 
     // The operator as `kube install --gateway` runs it: its own ServiceAccount, --gateway-namespace.
@@ -227,6 +232,37 @@ describe('Language Operator agents through the gateway on a real kube-apiserver'
     expect(await gatewayStatus(`helper.team-b:${secretOfBuilder}`)).toBe(403);
     // The same agent name in another namespace is another agent.
     expect(await gatewayStatus(`builder.team-b:${secretOfBuilder}`)).toBe(403);
+  });
+
+  it.skipIf(!existsSync(cliPath))('the built CLI (npx electron-vite build): gateway --kubeconfig --agent-namespace lets the operator-issued credential in; a namespace it may not read is one sentence and exit 1', async () => {
+    const helper = await credentialOf(TEAM_B, 'helper');
+    const child = spawn(process.execPath, [cliPath, '--data-dir', mkdtempSync(join(tmp, 'cli-data-')), 'gateway', '--port', '0', '--kubeconfig', gatewayKubeconfig, '--namespace', SYSTEM, '--agent-namespace', TEAM_A, '--agent-namespace', TEAM_B], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+      const url = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          const found = /^Gateway listening on (\S+)/.exec(line);
+          if (found) resolve(found[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`gateway exited with ${code}: ${stderr}`)));
+      });
+      expect(stderr).toContain(`Agents: LanguageAgents opted in to the gateway in namespaces ${TEAM_A}, ${TEAM_B}`);
+      await vi.waitFor(async () => expect(await gatewayStatus(helper, url)).toBe(200), { timeout: 30_000 });
+      expect(await gatewayStatus(`${helper}x`, url)).toBe(403);
+    } finally {
+      child.kill('SIGTERM');
+    }
+
+    let out = '';
+    const forbidden = await runCli(['gateway', '--kubeconfig', gatewayKubeconfig, '--namespace', SYSTEM, '--agent-namespace', 'kube-system'], { stdout: (t) => void (out += t), stderr: (t) => void (out += t) });
+    expect(forbidden).toBe(1);
+    expect(out).toMatch(/Cannot read LanguageAgents in namespace kube-system on https:\/\/127\.0\.0\.1:\d+ \(forbidden\); the gateway needs get, list and watch on languageagents there\./);
+    out = '';
+    expect(await runCli(['gateway', '--agent-namespace', TEAM_A], { stdout: (t) => void (out += t), stderr: (t) => void (out += t) })).toBe(2);
+    expect(out).toContain('--agent-namespace goes with --kubeconfig or --in-cluster');
   });
 
   it('opting out revokes at once: the hash and the Secret go, and the gateway refuses the credential', async () => {
