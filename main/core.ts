@@ -179,6 +179,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const settings = new SettingsStore(deps.dataDir);
   const { history: retention } = await settings.load();
   const approvals = deps.approvals ? await deps.approvals(logger) : new ApprovalBook({ dataDir: deps.dataDir, logger });
+  const clusterAgents = deps.clusterAgents ? await deps.clusterAgents(logger) : undefined;
   const { store: history, report: historyReport } = openInvocationStore(join(deps.dataDir, DATABASE_FILE_NAME), { retention });
   if (historyReport.recovered || !historyReport.persistent) logger.warn(historyReport.message);
   history.onWriteError((error) => logger.error('history write failed', { error: error.message }));
@@ -267,7 +268,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   await lock.init();
   // Built once the workspace (its ToolPermissions) and tooldeck.lock (its holds) are open. Permissions
   // are read on every call, so edits apply at once.
-  const pipeline = new InvocationPipeline({ catalog, recorder, logger, redactor, permissions: resources.permissions, holds: (entry) => lock.hold(entry) });
+  // A cluster's ToolPermissions (`gateway --agent-namespace`) govern its agents' calls beside the workspace's.
+  const permissions = clusterAgents ? () => [...resources.permissions(), ...clusterAgents.permissions()] : resources.permissions;
+  const pipeline = new InvocationPipeline({ catalog, recorder, logger, redactor, permissions, holds: (entry) => lock.hold(entry) });
   const apps = new McpAppHost({ mcp, catalog, pipeline, logger });
   const a2aTurns = new A2aTurns({ agents: a2a, pipeline, catalog, sync: (agent) => a2aSkills.sync(agent) });
   const collections = new Collections({ dataDir: deps.dataDir, secrets, sourceKinds, pipeline, history, logger });
@@ -310,7 +313,6 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
   });
 
-  const clusterAgents = deps.clusterAgents ? await deps.clusterAgents(logger) : undefined;
   const workspaceLanguageAgents = (): WorkspaceLanguageAgent[] =>
     resources.workspace.documents().flatMap((doc) => {
       if (doc.identity?.kind !== 'LanguageAgent' || !doc.valid || !doc.stored) return [];
@@ -331,7 +333,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       catalog,
       pods: () => workspacePods().map((item) => item.pod),
       languageAgents,
-      permissions: resources.permissions,
+      permissions: clusterAgents ? () => [...resources.permissions(), ...clusterAgents.grantingPermissions()] : resources.permissions,
       verdict: (entry, caller) => pipeline.policy.verdict(entry, caller),
       held: (entry) => lock.hold(entry)?.reason,
     },

@@ -119,6 +119,10 @@ describe('Language Operator agents through the gateway on a real kube-apiserver'
     });
     await operator.start();
 
+    // Orloj's ToolPermission kind, as an Orloj installation serves it (a test fixture: Tooldeck installs no such CRD).
+    await admin.rest.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: orlojToolPermissionCrd });
+    await eventually(async () => (await getOrUndefined(admin.rest, `/apis/orloj.dev/v1/namespaces/${TEAM_A}/toolpermissions`)) !== undefined, 'the ToolPermission API served');
+
     // The gateway as `gateway --kubeconfig K --agent-namespace team-a --agent-namespace team-b` runs it, with the gateway's ServiceAccount.
     core = await createCore({
       exampleWorkspace: false,
@@ -234,6 +238,25 @@ describe('Language Operator agents through the gateway on a real kube-apiserver'
     expect(await gatewayStatus(`builder.team-b:${secretOfBuilder}`)).toBe(403);
   });
 
+  it("the namespace's Orloj ToolPermissions grant more (scoped) and take away (a deny), for that namespace's agents only", async () => {
+    const builder = await credentialOf(TEAM_A, 'builder');
+    const helper = await credentialOf(TEAM_B, 'helper');
+    const permission = (ns: string, name: string, spec: Record<string, unknown>) =>
+      admin.rest.request('POST', `/apis/orloj.dev/v1/namespaces/${ns}/toolpermissions`, { body: { apiVersion: 'orloj.dev/v1', kind: 'ToolPermission', metadata: { name, namespace: ns }, spec } });
+    await permission(TEAM_A, 'builder-may-add', { tool_ref: 'other--get-sum', apply_mode: 'scoped', target_agents: ['builder'], operation_rules: [{ operation_class: '*', verdict: 'allow' }] });
+    await permission(TEAM_A, 'no-echo-here', { tool_ref: 'everything--echo', operation_rules: [{ operation_class: '*', verdict: 'deny' }] });
+    // Names builder, but in team-b: it grants nothing to team-a's builder.
+    await permission(TEAM_B, 'builder-elsewhere', { tool_ref: 'mcp:other.*', apply_mode: 'scoped', target_agents: ['builder'], operation_rules: [{ operation_class: '*', verdict: 'allow' }] });
+    const everything = core.catalog.list({ source: 'mcp:everything' }).map((entry) => entry.name.replace(/^mcp:/, ''));
+    const expected = [...everything.filter((name) => name !== 'everything.echo'), 'other.get-sum'].sort();
+    await vi.waitFor(async () => expect(await toolsListedFor(builder)).toEqual(expected), { timeout: 30_000 });
+    // team-a's global deny is not team-b's.
+    expect(await toolsListedFor(helper)).toContain('other.echo');
+    for (const name of ['builder-may-add', 'no-echo-here']) await admin.rest.request('DELETE', `/apis/orloj.dev/v1/namespaces/${TEAM_A}/toolpermissions/${name}`);
+    await admin.rest.request('DELETE', `/apis/orloj.dev/v1/namespaces/${TEAM_B}/toolpermissions/builder-elsewhere`);
+    await vi.waitFor(async () => expect(await toolsListedFor(builder)).toEqual([...everything].sort()), { timeout: 30_000 });
+  });
+
   it.skipIf(!existsSync(cliPath))('the built CLI (npx electron-vite build): gateway --kubeconfig --agent-namespace lets the operator-issued credential in; a namespace it may not read is one sentence and exit 1', async () => {
     const helper = await credentialOf(TEAM_B, 'helper');
     const child = spawn(process.execPath, [cliPath, '--data-dir', mkdtempSync(join(tmp, 'cli-data-')), 'gateway', '--port', '0', '--kubeconfig', gatewayKubeconfig, '--namespace', SYSTEM, '--agent-namespace', TEAM_A, '--agent-namespace', TEAM_B], {
@@ -289,3 +312,16 @@ describe('Language Operator agents through the gateway on a real kube-apiserver'
     await eventually(async () => (await secretOf(TEAM_B, 'helper')) === undefined, 'the Secret of helper removed');
   });
 });
+
+/** A minimal stand-in for Orloj's ToolPermission CRD (the fields are Orloj's; the schema keeps whatever is written). */
+const orlojToolPermissionCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'toolpermissions.orloj.dev' },
+  spec: {
+    group: 'orloj.dev',
+    scope: 'Namespaced',
+    names: { kind: 'ToolPermission', listKind: 'ToolPermissionList', plural: 'toolpermissions', singular: 'toolpermission' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};

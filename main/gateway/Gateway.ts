@@ -12,6 +12,7 @@ import { gatewayServer, holdRequestFor, type GatewayCallDeps } from './GatewayMc
 import { Mediation } from '../mediation/Mediation';
 import { ModelProviders } from '../mediation/ModelProviders';
 import type { SecretStore } from '../platform/SecretStore';
+import type { ToolPermission } from '../../shared/policy';
 import { startGateway, type RunningGateway } from './GatewayServer';
 import { GatewayTraffic } from './GatewayTraffic';
 
@@ -40,6 +41,10 @@ export interface ClusterAgentSource {
   isLive(name: string): boolean;
   /** The agents holding a credential and the LanguageTools each references (their grants). */
   languageAgents(): WorkspaceLanguageAgent[];
+  /** The cluster's ToolPermissions for these agents, as the pipeline enforces them. */
+  permissions(): ToolPermission[];
+  /** Those of them that grant tools (Orloj's scoped ones). */
+  grantingPermissions(): ToolPermission[];
   onChange(listener: () => void): () => void;
 }
 

@@ -11,6 +11,12 @@ import type { KubeConnection } from './KubeConnection';
 import { GATEWAY_CREDENTIAL_HASH_ANNOTATION, gatewayAgentName, parseGatewayAgentName, SHA256_HEX, sha256Hex } from './gatewayAgents';
 import { ResilientInformer } from './ResilientInformer';
 import type { LanguageAgentObject } from './toolResources';
+import type { ToolPermission } from '../../shared/policy';
+import { normalizeToolPermissionResource } from '../resources/kinds/normalizeToolPermissionResource';
+import { ResourceIssues } from '../resources/kinds/ResourceIssues';
+import type { RawObject } from '../resources/kinds/fieldReaders';
+import { permissionPlan } from '../resources/resourcePolicy';
+import { ORLOJ_GROUP, ORLOJ_VERSION } from './toolApprovalCrd';
 
 export interface ClusterAgentsOptions {
   connection: KubeConnection;
@@ -32,9 +38,26 @@ const REFUSED: CredentialCheck = { ok: false, status: 403, reason: 'The agent cr
  */
 export class ClusterAgents implements ClusterAgentSource {
   private readonly informers: Map<string, ResilientInformer<LanguageAgentObject>>;
+  /** Orloj ToolPermissions of each agent namespace, where the cluster serves them. */
+  private readonly permissionInformers = new Map<string, ResilientInformer<RawObject & { metadata: { name: string } }>>();
   private readonly changes = new Emitter();
 
-  private constructor(private readonly options: ClusterAgentsOptions) {
+  private constructor(
+    private readonly options: ClusterAgentsOptions,
+    permissionNamespaces: readonly string[],
+  ) {
+    for (const namespace of permissionNamespaces) {
+      this.permissionInformers.set(
+        namespace,
+        new ResilientInformer({
+          kc: options.connection.kc,
+          rest: options.connection.rest,
+          path: toolPermissionsPath(namespace),
+          logger: options.logger,
+          onEvent: () => this.changes.emit(),
+        }),
+      );
+    }
     this.informers = new Map(
       [...new Set(options.namespaces)].map((namespace) => [
         namespace,
@@ -62,8 +85,21 @@ export class ClusterAgents implements ClusterAgentSource {
         throw new AppError('ConnectionFailed', `Cannot read LanguageAgents in namespace ${namespace} on ${options.connection.server} (${reason}); the gateway needs get, list and watch on languageagents there.`);
       }
     }
-    const agents = new ClusterAgents(options);
-    await Promise.all([...agents.informers.values()].map((informer) => informer.start()));
+    // Orloj's ToolPermission CRD is optional: where it is not installed, only spec.tools grants.
+    const permissionNamespaces: string[] = [];
+    for (const namespace of new Set(options.namespaces)) {
+      try {
+        await options.connection.rest.request('GET', toolPermissionsPath(namespace), { query: { limit: 1 } });
+        permissionNamespaces.push(namespace);
+      } catch (error) {
+        if (isKubeApiError(error) && error.status === 404) continue;
+        const reason = isKubeApiError(error) && error.status === 403 ? 'forbidden' : (error as Error).message;
+        throw new AppError('ConnectionFailed', `Cannot read ToolPermissions in namespace ${namespace} on ${options.connection.server} (${reason}); the gateway needs get, list and watch on toolpermissions there.`);
+      }
+    }
+    if (permissionNamespaces.length < new Set(options.namespaces).size) options.logger.info(`No ${ORLOJ_GROUP} ToolPermissions served in some agent namespaces: there, only each LanguageAgent's spec.tools grants`);
+    const agents = new ClusterAgents(options, permissionNamespaces);
+    await Promise.all([...agents.informers.values(), ...agents.permissionInformers.values()].map((informer) => informer.start()));
     return agents;
   }
 
@@ -104,6 +140,40 @@ export class ClusterAgents implements ClusterAgentSource {
     );
   }
 
+  /**
+   * The Orloj ToolPermissions of the agent namespaces, as the pipeline enforces them, each confined
+   * to its namespace: a scoped one to the agents it names there, a global one to every agent of
+   * its namespace holding a credential (never to another namespace's agents or the console's own
+   * calls). Invalid ones are left out, as the workspace leaves out invalid resources.
+   */
+  permissions(): ToolPermission[] {
+    return this.namespacePermissions().map((item) => item.permission);
+  }
+
+  /** The permissions that grant tools: the scoped ones (Orloj's `target_agents`), as in the workspace. */
+  grantingPermissions(): ToolPermission[] {
+    return this.namespacePermissions()
+      .filter((item) => item.scoped)
+      .map((item) => item.permission);
+  }
+
+  private namespacePermissions(): Array<{ permission: ToolPermission; scoped: boolean }> {
+    return [...this.permissionInformers.entries()].flatMap(([namespace, informer]) => {
+      const agentsHere = this.languageAgents()
+        .filter((agent) => parseGatewayAgentName(agent.name)?.namespace === namespace)
+        .map((agent) => agent.name);
+      return informer.list(namespace).flatMap((raw) => {
+        const issues = new ResourceIssues();
+        const resource = normalizeToolPermissionResource(raw, issues);
+        const permission = issues.hasErrors ? undefined : permissionPlan(resource, []).permission;
+        if (!permission) return [];
+        const scoped = resource.spec.apply_mode === 'scoped';
+        const targetAgents = scoped ? (resource.spec.target_agents ?? []).flatMap((agent) => gatewayAgentName(agent, namespace) ?? []) : agentsHere;
+        return [{ permission: { ...permission, name: `${namespace}/${raw.metadata.name}`, targetAgents }, scoped }];
+      });
+    });
+  }
+
   /** Called on every change of a watched agent (a credential issued or revoked, its tools changed). */
   onChange(listener: () => void): () => void {
     return this.changes.on(listener);
@@ -111,7 +181,11 @@ export class ClusterAgents implements ClusterAgentSource {
 
   async close(): Promise<void> {
     this.changes.clear();
-    await Promise.all([...this.informers.values()].map((informer) => informer.stop()));
+    await Promise.all([...this.informers.values(), ...this.permissionInformers.values()].map((informer) => informer.stop()));
     if (this.options.closeConnection) this.options.connection.close();
   }
+}
+
+function toolPermissionsPath(namespace: string): string {
+  return `/apis/${ORLOJ_GROUP}/${ORLOJ_VERSION}/namespaces/${namespace}/toolpermissions`;
 }

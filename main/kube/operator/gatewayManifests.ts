@@ -27,9 +27,13 @@ export const OPERATOR_GATEWAY_ROLE = `${OPERATOR_COMPONENT}-gateway`;
 
 /**
  * What the gateway may read of the agents of a namespace: their LanguageAgents (the credential's
- * SHA-256 the operator annotates, and `spec.tools`). No Secrets: the gateway never sees a credential.
+ * SHA-256 the operator annotates, and `spec.tools`) and the namespace's Orloj ToolPermissions (more
+ * grants, and the policy for their calls). No Secrets: the gateway never sees a credential.
  */
-export const GATEWAY_AGENT_RULES = [{ apiGroups: [LANGOP_GROUP], resources: ['languageagents'], verbs: ['get', 'list', 'watch'] }];
+export const GATEWAY_AGENT_RULES = [
+  { apiGroups: [LANGOP_GROUP], resources: ['languageagents'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [ORLOJ_GROUP], resources: ['toolpermissions'], verbs: ['get', 'list', 'watch'] },
+];
 
 /** What the operator needs besides its Roles once agents may use the gateway: namespaces' labels, read only. */
 export const OPERATOR_GATEWAY_RULES = [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] }];
