@@ -291,10 +291,17 @@ describe('Language Operator agents through the gateway on a real kube-apiserver'
   it('opting out revokes at once: the hash and the Secret go, and the gateway refuses the credential', async () => {
     const builder = await credentialOf(TEAM_A, 'builder');
     await vi.waitFor(async () => expect(await gatewayStatus(builder)).toBe(200), { timeout: 30_000 });
+    // A session builder opened before it opts out.
+    const open = new Client({ name: 'language-agent-under-test', version: '1' }, { versionNegotiation: { mode: 'auto' } } as never);
+    clients.push(open);
+    await open.connect(new StreamableHTTPClientTransport(new URL(gatewayUrl), { requestInit: { headers: { Authorization: `Bearer ${builder}` } } }));
+    expect((await open.listTools()).tools.length).toBeGreaterThan(0);
     await admin.rest.request('PATCH', `${agentsPath(TEAM_A)}/builder`, { contentType: CONTENT_TYPE.mergePatch, body: { metadata: { labels: { 'tooldeck.dev/gateway': null } } } });
     await eventually(async () => (await secretOf(TEAM_A, 'builder')) === undefined, 'the Secret of builder removed');
     expect((await agentOf(TEAM_A, 'builder')).metadata.annotations?.['tooldeck.dev/gateway-credential-sha256']).toBeUndefined();
     await vi.waitFor(async () => expect(await gatewayStatus(builder)).toBe(403), { timeout: 30_000 });
+    // The session it opened before is refused too: the next request on it fails.
+    await expect(open.listTools()).rejects.toThrow();
     // The agent's container no longer names the Secret; what else it had stays.
     await eventually(async () => {
       const dep = await admin.rest.request<{ spec: { template: { spec: { containers: Array<{ env?: unknown[] }> } } } }>('GET', `/apis/apps/v1/namespaces/${TEAM_A}/deployments/builder`);
