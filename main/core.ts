@@ -51,6 +51,7 @@ import { Playground } from './evals/Playground';
 import { isAppError } from '../shared/errors';
 import type { EvalSuite } from '../shared/evals';
 import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
+import type { ClusterAgentSource } from './gateway/Gateway';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
 import { BusBridge } from './bus/BusBridge';
@@ -83,6 +84,12 @@ export interface CoreDeps {
    * Given the core's logger; the core closes the store.
    */
   approvals?: (logger: Logger) => Promise<ApprovalStore>;
+  /**
+   * Language Operator agents of a cluster that use the gateway (`tooldeck gateway --agent-namespace`):
+   * their credentials (issued by the operator) and their grants (LanguageAgent spec.tools) come
+   * from the cluster instead of the workspace. Given the core's logger; the core closes it.
+   */
+  clusterAgents?: (logger: Logger) => Promise<ClusterAgentSource & { close(): Promise<void> }>;
   /** What `${node}` and `${module:…}` mean in workspace commands: the desktop app names the Node.js and servers it ships. */
   placeholders?: PlaceholderContext;
 }
@@ -174,6 +181,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const settings = new SettingsStore(deps.dataDir);
   const { history: retention } = await settings.load();
   const approvals = deps.approvals ? await deps.approvals(logger) : new ApprovalBook({ dataDir: deps.dataDir, logger });
+  const clusterAgents = deps.clusterAgents ? await deps.clusterAgents(logger) : undefined;
   const { store: history, report: historyReport } = openInvocationStore(join(deps.dataDir, DATABASE_FILE_NAME), { retention });
   if (historyReport.recovered || !historyReport.persistent) logger.warn(historyReport.message);
   history.onWriteError((error) => logger.error('history write failed', { error: error.message }));
@@ -266,7 +274,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   await lock.init();
   // Built once the workspace (its ToolPermissions) and tooldeck.lock (its holds) are open. Permissions
   // are read on every call, so edits apply at once.
-  const pipeline = new InvocationPipeline({ catalog, recorder, logger, redactor, permissions: resources.permissions, holds: (entry) => lock.hold(entry) });
+  // A cluster's ToolPermissions (`gateway --agent-namespace`) govern its agents' calls beside the workspace's.
+  const permissions = clusterAgents ? () => [...resources.permissions(), ...clusterAgents.permissions()] : resources.permissions;
+  const pipeline = new InvocationPipeline({ catalog, recorder, logger, redactor, permissions, holds: (entry) => lock.hold(entry) });
   const apps = new McpAppHost({ mcp, catalog, pipeline, logger });
   const a2aTurns = new A2aTurns({ agents: a2a, pipeline, catalog, sync: (agent) => a2aSkills.sync(agent) });
   const collections = new Collections({ dataDir: deps.dataDir, secrets, sourceKinds, pipeline, history, logger });
@@ -309,13 +319,16 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
   });
 
-  const languageAgents = (): WorkspaceLanguageAgent[] =>
+  const workspaceLanguageAgents = (): WorkspaceLanguageAgent[] =>
     resources.workspace.documents().flatMap((doc) => {
       if (doc.identity?.kind !== 'LanguageAgent' || !doc.valid || !doc.stored) return [];
       const spec = (doc.stored as { spec?: Partial<LanguageAgentSpec> }).spec;
       return [{ name: doc.identity.name, tools: (spec?.tools ?? []).filter((tool) => tool.enabled !== false).map((tool) => tool.name) }];
     });
+  // In a cluster, the agents' grants are the cluster's LanguageAgents, not the workspace's.
+  const languageAgents = clusterAgents ? () => clusterAgents.languageAgents() : workspaceLanguageAgents;
   const gateway = new Gateway({
+    ...(clusterAgents ? { clusterAgents } : {}),
     dataDir: deps.dataDir,
     secrets,
     appVersion: deps.appVersion,
@@ -326,7 +339,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       catalog,
       pods: () => workspacePods().map((item) => item.pod),
       languageAgents,
-      permissions: resources.permissions,
+      permissions: clusterAgents ? () => [...resources.permissions(), ...clusterAgents.grantingPermissions()] : resources.permissions,
       verdict: (entry, caller) => pipeline.policy.verdict(entry, caller),
       held: (entry) => lock.hold(entry)?.reason,
     },
@@ -341,7 +354,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
           listener();
         });
       };
-      const stops = [catalog.onChange(changed), resources.onPolicyChange(changed), lock.onChange(changed), resources.workspace.onChange(changed)];
+      const stops = [catalog.onChange(changed), resources.onPolicyChange(changed), lock.onChange(changed), resources.workspace.onChange(changed), ...(clusterAgents ? [clusterAgents.onChange(changed)] : [])];
       return () => stops.forEach((stop) => stop());
     },
   });
@@ -430,6 +443,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       await bus.stop();
       // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
       await gateway.close();
+      await clusterAgents?.close();
       await approvals.close();
       detachSearch();
       stopLockWorkspace();

@@ -133,5 +133,10 @@ export const LanguageAgentStatus = z.object({
 export type LanguageAgentStatus = z.infer<typeof LanguageAgentStatus>;
 
 /** The `tools:` entry an agent gets for each tool it references (Language Operator's /etc/agent/config.yaml). */
-export const AgentToolEntry = z.object({ endpoint: z.string(), protocol: z.literal('mcp') });
+export const AgentToolEntry = z.object({
+  endpoint: z.string(),
+  protocol: z.literal('mcp'),
+  /** Request headers the agent sends with each call; a value may name an environment variable as `${NAME}` (the gateway credential does). */
+  headers: z.record(z.string(), z.string()).optional(),
+});
 export type AgentToolEntry = z.infer<typeof AgentToolEntry>;

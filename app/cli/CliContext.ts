@@ -79,6 +79,7 @@ export class CliContext {
 
   private assumeYes = false;
   private approvalStore?: CoreDeps['approvals'];
+  private clusterAgents?: CoreDeps['clusterAgents'];
 
   /** The command was given `--yes`: workspace command lines not confirmed yet are confirmed, not asked about. */
   confirmLaunchesWithoutAsking() {
@@ -97,6 +98,12 @@ export class CliContext {
     this.approvalStore = open;
   }
 
+  /** Where the gateway finds a cluster's agents and their credentials (`gateway --agent-namespace`); before getCore. */
+  useClusterAgents(open: NonNullable<CoreDeps['clusterAgents']>) {
+    if (this.core) throw new Error('useClusterAgents must come before getCore');
+    this.clusterAgents = open;
+  }
+
   /** `serve` hosts the UI, so it connects saved servers at start; one-shot commands connect on demand. */
   getCore(host: HostKind = 'cli'): Promise<Core> {
     // Loaded on first use: --version, --help and usage errors never pay for the services.
@@ -110,6 +117,7 @@ export class CliContext {
       shutdownGraceMs: host === 'cli' ? 200 : 2_000,
       ...(this.workspaceDir ? { workspaceDir: this.workspaceDir } : {}),
       ...(this.approvalStore ? { approvals: this.approvalStore } : {}),
+      ...(this.clusterAgents ? { clusterAgents: this.clusterAgents } : {}),
       // A one-shot command asks; `serve` is a console, whose Resources view offers the confirmation.
       ...(host === 'cli' ? { confirmLaunch: askToLaunch({ io: this.io, assumeYes: () => this.assumeYes, input: this.io.input ?? process.stdin }) } : {}),
     }).then((core) => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isAppError } from '../../shared/errors';
 import { CliExit, ExitCode, type CliContext } from './CliContext';
 import { connectKubeTarget } from './connectKubeTarget';
+import { safeForTerminal } from './terminalText';
 // Where `kube install --gateway` runs the gateway: its ToolApprovals live there unless told otherwise.
 import { DEFAULT_OPERATOR_NAMESPACE } from '../../main/kube/operator/operatorManifests';
 
@@ -57,3 +58,27 @@ function podNamespace(): string | undefined {
   }
 }
 
+
+/**
+ * The gateway lets in the Language Operator agents of these namespaces with the credentials the
+ * operator issued them, and grants each its LanguageAgent's `spec.tools` (`gateway
+ * --agent-namespace`). Checked before anything listens: one sentence and exit 1 when these
+ * credentials may not read LanguageAgents there.
+ */
+export async function useClusterAgents(ctx: CliContext, options: ClusterApprovalFlags & { agentNamespaces: string[] }) {
+  if (options.inCluster && options.kubeconfig !== undefined) throw new CliExit(ExitCode.Usage, 'Use --kubeconfig or --in-cluster, not both');
+  const invalid = options.agentNamespaces.find((namespace) => !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace));
+  if (invalid !== undefined) throw new CliExit(ExitCode.Usage, `--agent-namespace takes a namespace name, not "${safeForTerminal(invalid, 100)}"`);
+  const connection = await connectKubeTarget(options);
+  const { ClusterAgents } = await import('../../main/kube/ClusterAgents');
+  const { silentLogger } = await import('../../main/platform/Logger');
+  try {
+    await (await ClusterAgents.open({ connection, namespaces: options.agentNamespaces, logger: silentLogger })).close();
+  } catch (error) {
+    connection.close();
+    if (isAppError(error)) throw new CliExit(ExitCode.Failed, error.message);
+    throw error;
+  }
+  ctx.useClusterAgents((logger) => ClusterAgents.open({ connection, namespaces: options.agentNamespaces, logger, closeConnection: true }));
+  ctx.io.stderr(`Agents: LanguageAgents opted in to the gateway in namespace${options.agentNamespaces.length > 1 ? 's' : ''} ${options.agentNamespaces.join(', ')} on ${connection.server}\n`);
+}

@@ -138,7 +138,7 @@ describe('tooldeck kube install --gateway on the kube-apiserver test bed', { tim
     const chart = join(repo, 'deploy/helm/tooldeck-operator');
     await runHelm(['lint', chart, '--strict', '--set', 'gateway.enabled=true'], { log: () => {} });
     const rendered = objectsOf(await runHelm(['template', 'tooldeck-operator', chart, '--namespace', SYSTEM, '--set', 'gateway.enabled=true', '--set', 'gateway.replicaCount=3', '--set', 'image.repository=registry.test/tooldeck/operator', '--set', 'image.tag=1.0.0'], { log: () => {} }));
-    const gatewayObjects = rendered.filter((o) => o.kind === 'CustomResourceDefinition' || o.metadata.name === 'tooldeck-gateway' || o.metadata.name === APPROVER_ROLE);
+    const gatewayObjects = rendered.filter((o) => o.kind === 'CustomResourceDefinition' || ['tooldeck-gateway', 'tooldeck-gateway-agents', 'tooldeck-operator-gateway', APPROVER_ROLE].includes(o.metadata.name));
     const expected = [toolApprovalCrd() as unknown as Manifest, ...gatewayManifests({ namespace: SYSTEM, image: IMAGE, replicas: 3 })];
     expect(byKey(gatewayObjects)).toEqual(JSON.parse(JSON.stringify(byKey(expected))));
     const disabled = objectsOf(await runHelm(['template', 'tooldeck-operator', chart, '--namespace', SYSTEM], { log: () => {} }));
@@ -152,5 +152,5 @@ describe('tooldeck kube install --gateway on the kube-apiserver test bed', { tim
 
 function objectPath(object: Manifest): string {
   const group = object.apiVersion === 'v1' ? '/api/v1' : `/apis/${object.apiVersion}`;
-  return `${group}/namespaces/${object.metadata.namespace!}/${object.kind.toLowerCase()}s/${object.metadata.name}`;
+  return `${group}${object.metadata.namespace ? `/namespaces/${object.metadata.namespace}` : ''}/${object.kind.toLowerCase()}s/${object.metadata.name}`;
 }

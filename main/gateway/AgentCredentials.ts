@@ -32,6 +32,21 @@ export interface GatewayAgentView {
 }
 
 export type CredentialCheck = { ok: true; agent: string } | { ok: false; status: 401 | 403; reason: string };
+export type CredentialHeaders = { authorization?: string; 'x-api-key'?: string | string[] };
+
+/** What the gateway needs of a credential store: the data dir's, a cluster's, or both. */
+export type GatewayCredentialCheck = Pick<AgentCredentials, 'check' | 'isLive' | 'onChange'>;
+
+/** The NAME:SECRET a request presents (Authorization: Bearer, else x-api-key), or why it presents none (401). */
+export function presentedCredential(headers: CredentialHeaders): { name: string; secret: string } | Extract<CredentialCheck, { ok: false }> {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
+  const apiKey = typeof headers['x-api-key'] === 'string' ? headers['x-api-key'].trim() : undefined;
+  const presented = bearer ?? apiKey;
+  if (!presented) return { ok: false, status: 401, reason: 'An agent credential is required (Authorization: Bearer NAME:SECRET or x-api-key: NAME:SECRET).' };
+  const colon = presented.indexOf(':');
+  if (colon <= 0 || colon === presented.length - 1) return { ok: false, status: 401, reason: 'The credential is not of the form NAME:SECRET.' };
+  return { name: presented.slice(0, colon), secret: presented.slice(colon + 1) };
+}
 
 /**
  * The agents the gateway lets in, and their credentials. Kept in the data dir as hashes only, so
@@ -99,14 +114,9 @@ export class AgentCredentials {
    * 403 for an unknown agent, a wrong secret or a revoked credential — the same sentence for all
    * three, so a caller cannot learn which agents exist.
    */
-  check(headers: { authorization?: string; 'x-api-key'?: string | string[] }): CredentialCheck {
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
-    const apiKey = typeof headers['x-api-key'] === 'string' ? headers['x-api-key'].trim() : undefined;
-    const presented = bearer ?? apiKey;
-    if (!presented) return { ok: false, status: 401, reason: 'An agent credential is required (Authorization: Bearer NAME:SECRET or x-api-key: NAME:SECRET).' };
-    const colon = presented.indexOf(':');
-    if (colon <= 0 || colon === presented.length - 1) return { ok: false, status: 401, reason: 'The credential is not of the form NAME:SECRET.' };
-    return this.verify(presented.slice(0, colon), presented.slice(colon + 1));
+  check(headers: CredentialHeaders): CredentialCheck {
+    const presented = presentedCredential(headers);
+    return 'name' in presented ? this.verify(presented.name, presented.secret) : presented;
   }
 
   verify(name: string, secret: string): CredentialCheck {

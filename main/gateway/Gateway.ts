@@ -5,13 +5,14 @@ import type { InvocationOutcome } from '../../shared/registry';
 import type { ApprovalHolder } from '../approvals/ApprovalHolder';
 import type { Logger } from '../platform/Logger';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
-import { AgentCredentials } from './AgentCredentials';
+import { AgentCredentials, presentedCredential, type CredentialCheck, type GatewayCredentialCheck } from './AgentCredentials';
 import { Emitter } from '../platform/Emitter';
-import { AgentGrants, type AgentGrantsDeps } from './AgentGrants';
+import { AgentGrants, type AgentGrantsDeps, type WorkspaceLanguageAgent } from './AgentGrants';
 import { gatewayServer, holdRequestFor, type GatewayCallDeps } from './GatewayMcpServer';
 import { Mediation } from '../mediation/Mediation';
 import { ModelProviders } from '../mediation/ModelProviders';
 import type { SecretStore } from '../platform/SecretStore';
+import type { ToolPermission } from '../../shared/policy';
 import { startGateway, type RunningGateway } from './GatewayServer';
 import { GatewayTraffic } from './GatewayTraffic';
 import { GatewayMetrics } from './GatewayMetrics';
@@ -30,6 +31,23 @@ export interface GatewayDeps {
   heartbeatMs?: number;
   /** Where model providers' API keys are kept (mediation). */
   secrets: SecretStore;
+  /** Language Operator agents of a cluster with credentials the operator issued (`gateway --agent-namespace`); checked before the data dir's. */
+  clusterAgents?: ClusterAgentSource;
+}
+
+/** Agents whose credentials live in a cluster (kept there by the operator), as the gateway asks about them. */
+export interface ClusterAgentSource {
+  /** Whether `name` is a cluster agent name this source answers for (then the data dir's credentials are not asked). */
+  knows(name: string): boolean;
+  verify(name: string, secret: string): CredentialCheck;
+  isLive(name: string): boolean;
+  /** The agents holding a credential and the LanguageTools each references (their grants). */
+  languageAgents(): WorkspaceLanguageAgent[];
+  /** The cluster's ToolPermissions for these agents, as the pipeline enforces them. */
+  permissions(): ToolPermission[];
+  /** Those of them that grant tools (Orloj's scoped ones). */
+  grantingPermissions(): ToolPermission[];
+  onChange(listener: () => void): () => void;
 }
 
 export interface GatewayStartOptions {
@@ -52,6 +70,8 @@ export interface GatewayStartOptions {
  */
 export class Gateway {
   readonly credentials: AgentCredentials;
+  /** What the gateway's port lets in: a cluster's agents (when given), then the data dir's. */
+  private readonly admission: GatewayCredentialCheck;
   readonly traffic = new GatewayTraffic();
   /** Calls, errors, held calls, approvals decided and rate-limited requests per agent, since this gateway was made. */
   readonly metrics = new GatewayMetrics();
@@ -75,6 +95,7 @@ export class Gateway {
     this.invoke = this.metrics.countCalls(deps.invoke);
     this.approvals = this.metrics.countApprovals(deps.approvals);
     this.credentials = new AgentCredentials(deps.dataDir);
+    this.admission = deps.clusterAgents ? withClusterAgents(this.credentials, deps.clusterAgents) : this.credentials;
     this.grants = new AgentGrants(deps.grants);
     this.providers = new ModelProviders(deps.dataDir, deps.secrets);
     this.mediation = new Mediation({
@@ -102,7 +123,7 @@ export class Gateway {
     const inUse = (error: unknown, what: string) => ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `${what} is in use; pick another.` : (error as Error).message);
     try {
       const onRateLimited = (agent: string) => this.metrics.rateLimited(agent);
-      this.running = await startGateway({ ...this.callDeps, credentials: this.credentials, logger: this.deps.logger, mediation: this.mediation, onRateLimited, ...listen, port });
+      this.running = await startGateway({ ...this.callDeps, credentials: this.admission, logger: this.deps.logger, mediation: this.mediation, onRateLimited, ...listen, port });
     } catch (error) {
       this.failed(inUse(error, `Port ${port}`));
       throw error;
@@ -200,4 +221,20 @@ export class Gateway {
   private emit() {
     this.statusChanges.emit();
   }
+}
+
+/** A cluster's agents answer for the names they know; every other name is the data dir's. */
+function withClusterAgents(local: AgentCredentials, cluster: ClusterAgentSource): GatewayCredentialCheck {
+  return {
+    check: (headers) => {
+      const presented = presentedCredential(headers);
+      if (!('name' in presented)) return presented;
+      return cluster.knows(presented.name) ? cluster.verify(presented.name, presented.secret) : local.verify(presented.name, presented.secret);
+    },
+    isLive: (name) => (cluster.knows(name) ? cluster.isLive(name) : local.isLive(name)),
+    onChange: (listener) => {
+      const stops = [local.onChange(listener), cluster.onChange(listener)];
+      return () => stops.forEach((stop) => stop());
+    },
+  };
 }

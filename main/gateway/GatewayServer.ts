@@ -5,7 +5,7 @@ import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTrans
 import { checkHostAndOrigin, isLoopbackHost, urlHostFor } from '../platform/requestGuard';
 import { writeWebResponse } from '../platform/writeWebResponse';
 import type { Logger } from '../platform/Logger';
-import type { AgentCredentials } from './AgentCredentials';
+import type { GatewayCredentialCheck } from './AgentCredentials';
 import { gatewayServer, type GatewayCallDeps, type GatewayPeer } from './GatewayMcpServer';
 import { TokenBuckets } from './TokenBuckets';
 import { MediationError, type Mediation } from '../mediation/Mediation';
@@ -15,7 +15,7 @@ import { wireFormatFor } from '../mediation/wireFormats';
 export const GATEWAY_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface GatewayServerOptions extends GatewayCallDeps {
-  credentials: AgentCredentials;
+  credentials: GatewayCredentialCheck;
   logger: Logger;
   port?: number;
   host?: string;

@@ -21,6 +21,19 @@ import { CONTENT_TYPE } from './KubeRest';
 import { discoverTools } from './McpDiscovery';
 import { conflictingManagers, extractOwned } from './managedFields';
 import { findCondition, setCondition } from '../reconcile/conditions';
+import {
+  GATEWAY_AGENT_LABEL,
+  GATEWAY_CREDENTIAL_ENV,
+  GATEWAY_CREDENTIAL_HASH_ANNOTATION,
+  GATEWAY_CREDENTIAL_KEY,
+  GATEWAY_ENV_FIELD_MANAGER,
+  gatewayAgentName,
+  gatewayCredentialSecretName,
+  gatewayToolEntry,
+  issueGatewayCredential,
+  optedIn,
+  type GatewayTarget,
+} from './gatewayAgents';
 import { observeDeployment } from './observeDeployment';
 import { ResilientInformer, type InformerEvent } from './ResilientInformer';
 import { semanticEqual } from './semanticEqual';
@@ -80,6 +93,12 @@ export interface LanguageToolReconcilerOptions {
    * authors may read every Secret of their namespaces anyway).
    */
   toolSecrets?: 'labelled' | 'any';
+  /**
+   * Agents that opt in (label `tooldeck.dev/gateway: enabled` on the agent or its namespace) reach
+   * their tools through this gateway: each gets a credential Secret, and its config.yaml names the
+   * gateway for every tool. Unset: no agent is sent to a gateway (and namespaces are not watched).
+   */
+  gateway?: GatewayTarget;
 }
 
 export interface ReconcileOutcome {
@@ -122,6 +141,8 @@ export class LanguageToolReconciler {
   private readonly agentDeployments: ResilientInformer<DeploymentObject>;
   private readonly services: ResilientInformer<ServiceObject>;
   private readonly configMaps: ResilientInformer<ConfigMapObject>;
+  /** Namespaces, for their gateway opt-in label (only with options.gateway). */
+  private readonly namespaces?: ResilientInformer<KubeObject>;
   private readonly informers: Array<Pick<ResilientInformer<unknown>, 'start' | 'stop' | 'synced'>>;
   private started = false;
   private syncedCount = 0;
@@ -150,6 +171,13 @@ export class LanguageToolReconciler {
     this.services = informer(scoped('/api/v1', 'services'), (_e, svc: ServiceObject) => this.onWorkload(svc), MANAGED_BY_SELECTOR);
     this.configMaps = informer(scoped('/api/v1', 'configmaps'), (_e, cm: ConfigMapObject) => this.onConfigMap(cm), AGENT_LABEL);
     this.informers = [this.tools, this.agents, this.deployments, this.agentDeployments, this.services, this.configMaps];
+    if (options.gateway) {
+      // Cluster-scoped: a namespace's label opts in all its agents (read only: get/list/watch namespaces).
+      this.namespaces = informer('/api/v1/namespaces', (_e, nsObject: KubeObject) => {
+        if (!namespace || nsObject.metadata.name === namespace) for (const agent of this.agents.list(nsObject.metadata.name)) this.loop.enqueue(agentKey(nsObject.metadata.name, agent.metadata.name));
+      });
+      this.informers.push(this.namespaces);
+    }
     for (const informer of this.informers) void informer.synced.then(() => this.syncedCount++);
     this.loop = new ReconcileLoop({ reconcile: (key) => this.reconcile(key), workers: options.workers, backoff: options.backoff, logger: options.logger });
   }
@@ -514,7 +542,12 @@ export class LanguageToolReconciler {
 
   private async reconcileAgent(ns: string, name: string, note: Note): Promise<void> {
     const agent = this.agents.get(name, ns);
-    if (!agent || agent.metadata.deletionTimestamp) return;
+    if (!agent || agent.metadata.deletionTimestamp) {
+      // No garbage collector is relied on: a gone agent's credential Secret is removed here (its ownerReference covers a cluster that has one).
+      if (this.options.gateway) await this.removeGatewaySecret(ns, name, note);
+      return;
+    }
+    const gateway = this.options.gateway && optedIn(agent.metadata.labels, this.namespaces?.get(ns)?.metadata.labels) ? this.options.gateway : undefined;
     const entries: Record<string, AgentToolEntry> = {};
     const sidecars: Container[] = [];
     for (const ref of agent.spec?.tools ?? []) {
@@ -536,8 +569,10 @@ export class LanguageToolReconciler {
       }
       // Definitions that changed since they were approved: the agent does not get the endpoint until they are.
       if (definitionsHeld(tool.status)) continue;
+      // An opted-in agent reaches every tool through the gateway, which calls the tool for it under policy.
+      if (gateway) entries[ref.name] = gatewayToolEntry(gateway);
       // The endpoint the tool's own reconcile published: agents follow the tool's observed state.
-      if (tool.status?.endpoint) entries[ref.name] = { endpoint: tool.status.endpoint, protocol: 'mcp' };
+      else if (tool.status?.endpoint) entries[ref.name] = { endpoint: tool.status.endpoint, protocol: 'mcp' };
     }
     const refusals: ReconcileRefusal[] = [];
     const attempt = async (sync: () => Promise<void>) => {
@@ -548,8 +583,12 @@ export class LanguageToolReconciler {
         refusals.push(error);
       }
     };
+    // The credential before the config that uses it; a revocation before anything else.
+    if (gateway) await attempt(() => this.syncGatewayCredential(agent, note));
+    else if (this.options.gateway) await this.revokeGatewayCredential(agent, note);
     await attempt(() => this.syncAgentConfig(agent, entries, note));
     await attempt(() => this.syncSidecars(agent, sidecars, note));
+    if (this.options.gateway) await attempt(() => this.syncGatewayEnv(agent, gateway !== undefined, note));
     await this.writeAgentCondition(agent, refusals, note);
     if (refusals.length) throw new ReconcileRefusal(refusals[0]!.reason, refusals.map((r) => r.message).join('; '));
   }
@@ -654,6 +693,119 @@ export class LanguageToolReconciler {
     if (!dep) return;
     if (!belongsToAgent(dep.metadata, agent.metadata)) throw this.foreignAgentObject('Deployment', dep, agent);
     await this.applyIfChanged(desiredAgentSidecars(depName, ns, agent.metadata.name, sidecars), dep, SIDECAR_FIELD_MANAGER, note);
+  }
+
+  // ---- gateway credentials -------------------------------------------------------------------
+
+  /**
+   * Issues the opted-in agent its gateway credential, once. The hash goes on the agent first and the
+   * Secret second, so an agent without the annotation never has a Secret to clean up. A Secret whose
+   * hash annotation no longer matches the agent's (a pass interrupted between the two writes, or an
+   * edited annotation) is replaced. The Secret is read as metadata only; its value is never read back.
+   */
+  private async syncGatewayCredential(agent: LanguageAgentObject, note: Note) {
+    const ns = agent.metadata.namespace ?? '';
+    const name = agent.metadata.name;
+    const identity = gatewayAgentName(name, ns);
+    if (!identity) {
+      throw new ReconcileRefusal('GatewayNameTooLong', `LanguageAgent ${ns}/${name} cannot be given a gateway credential: "<agent>.<namespace>" must be at most 64 characters`);
+    }
+    const secretName = gatewayCredentialSecretName(name);
+    const path = `/api/v1/namespaces/${ns}/secrets/${secretName}`;
+    const hash = agent.metadata.annotations?.[GATEWAY_CREDENTIAL_HASH_ANNOTATION];
+    const live = await this.secretMetadata(path);
+    if (live && !isGatewaySecretOf(live, name)) {
+      throw new ReconcileRefusal('NameConflict', `Secret ${ns}/${secretName} exists and is not the gateway credential Tooldeck issued to LanguageAgent ${name}; it is left untouched and the agent gets no credential`);
+    }
+    const ownerMatches = !live?.metadata.ownerReferences?.length || isOwnedBy(live.metadata, agent.metadata);
+    if (live && hash && live.metadata.annotations?.[GATEWAY_CREDENTIAL_HASH_ANNOTATION] === hash && ownerMatches) return;
+    if (live) {
+      await this.deleteIfPresent(path, live.metadata.uid);
+      note(`deleted stale gateway credential Secret ${ns}/${secretName}`);
+    }
+    const issued = issueGatewayCredential(identity);
+    await this.setAgentCredentialHash(agent, issued.sha256);
+    await this.options.connection.rest.request('POST', `/api/v1/namespaces/${ns}/secrets`, {
+      query: { fieldManager: TOOLDECK_FIELD_MANAGER },
+      body: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'Opaque',
+        metadata: {
+          name: secretName,
+          namespace: ns,
+          labels: { [MANAGED_BY_LABEL]: TOOLDECK_FIELD_MANAGER, [GATEWAY_AGENT_LABEL]: name },
+          annotations: { [GATEWAY_CREDENTIAL_HASH_ANNOTATION]: issued.sha256 },
+          ownerReferences: [ownerReference(LANGOP_API_VERSION, 'LanguageAgent', agent.metadata, false)],
+        },
+        stringData: { [GATEWAY_CREDENTIAL_KEY]: issued.credential },
+      },
+    });
+    note(`issued gateway credential Secret ${ns}/${secretName}`);
+  }
+
+  /** An agent that opted out: its hash goes first (the gateway refuses the credential from then on), then its Secret. */
+  private async revokeGatewayCredential(agent: LanguageAgentObject, note: Note) {
+    const ns = agent.metadata.namespace ?? '';
+    if (agent.metadata.annotations?.[GATEWAY_CREDENTIAL_HASH_ANNOTATION] === undefined) return;
+    await this.setAgentCredentialHash(agent, null);
+    note(`revoked the gateway credential of LanguageAgent ${ns}/${agent.metadata.name}`);
+    await this.removeGatewaySecret(ns, agent.metadata.name, note);
+  }
+
+  private async removeGatewaySecret(ns: string, agent: string, note: Note) {
+    const path = `/api/v1/namespaces/${ns}/secrets/${gatewayCredentialSecretName(agent)}`;
+    const live = await this.secretMetadata(path);
+    if (!live || !isGatewaySecretOf(live, agent)) return;
+    await this.deleteIfPresent(path, live.metadata.uid);
+    note(`deleted gateway credential Secret ${ns}/${gatewayCredentialSecretName(agent)}`);
+  }
+
+  /**
+   * The agent's container gets the credential as the environment variable its config.yaml names
+   * (from the Secret, never as a literal), in the agent's Deployment when it has one labelled for
+   * it. Only the first container, the agent's runtime: other containers of the pod do not need it.
+   * Applied under a field manager of its own, so opting out removes exactly this and nothing else.
+   */
+  private async syncGatewayEnv(agent: LanguageAgentObject, enabled: boolean, note: Note) {
+    const ns = agent.metadata.namespace ?? '';
+    const depName = agentDeploymentName(agent.metadata.name);
+    const dep = this.agentDeployments.get(depName, ns);
+    if (!dep || !belongsToAgent(dep.metadata, agent.metadata)) return;
+    const container = dep.spec?.template?.spec?.containers?.[0]?.name;
+    if (!container) return;
+    const desired: ApplyConfiguration = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: depName, namespace: ns } };
+    if (enabled) {
+      desired.spec = {
+        template: { spec: { containers: [{ name: container, env: [{ name: GATEWAY_CREDENTIAL_ENV, valueFrom: { secretKeyRef: { name: gatewayCredentialSecretName(agent.metadata.name), key: GATEWAY_CREDENTIAL_KEY } } }] }] } },
+      };
+    }
+    await this.applyIfChanged(desired, dep, GATEWAY_ENV_FIELD_MANAGER, note);
+  }
+
+  private async setAgentCredentialHash(agent: LanguageAgentObject, hash: string | null) {
+    await this.options.connection.rest.request('PATCH', `/apis/${LANGOP_API_VERSION}/namespaces/${agent.metadata.namespace}/languageagents/${agent.metadata.name}`, {
+      contentType: CONTENT_TYPE.mergePatch,
+      query: { fieldManager: TOOLDECK_FIELD_MANAGER },
+      body: { metadata: { annotations: { [GATEWAY_CREDENTIAL_HASH_ANNOTATION]: hash } } },
+    });
+  }
+
+  /** A Secret's metadata (never its data), or undefined when there is none. */
+  private async secretMetadata(path: string): Promise<KubeObject | undefined> {
+    return this.options.connection.rest.request<KubeObject>('GET', path, { accept: CONTENT_TYPE.partialObjectMetadata }).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
+  }
+
+  /** Deletes exactly the object that was read (uid precondition); one already gone is fine. */
+  private async deleteIfPresent(path: string, uid: string | undefined) {
+    await this.options.connection.rest
+      .request('DELETE', path, { body: { apiVersion: 'v1', kind: 'DeleteOptions', ...(uid ? { preconditions: { uid } } : {}) } })
+      .catch((error: unknown) => {
+        if (!isNotFound(error)) throw error;
+      });
   }
 
   private foreignAgentObject(kind: string, obj: KubeObject, agent: LanguageAgentObject): ReconcileRefusal {
@@ -763,6 +915,11 @@ function toolPath(meta: ObjectMeta) {
 function splitOnce(value: string, separator: string): [string, string] {
   const i = value.indexOf(separator);
   return [value.slice(0, i), value.slice(i + 1)];
+}
+
+/** A Secret Tooldeck issued as `agent`'s gateway credential (by its labels; the name alone proves nothing). */
+function isGatewaySecretOf(secret: KubeObject, agent: string): boolean {
+  return secret.metadata.labels?.[GATEWAY_AGENT_LABEL] === agent && secret.metadata.labels?.[MANAGED_BY_LABEL] === TOOLDECK_FIELD_MANAGER;
 }
 
 function managedTools(cm: ConfigMapObject | undefined): string[] {

@@ -32,7 +32,7 @@ export const TOOL_SECRETS_LABEL = 'tooldeck.dev/allow-tool-secrets';
  */
 export class ReconcileRefusal extends Error {
   constructor(
-    readonly reason: 'NameConflict' | 'FieldConflict' | 'SecretNotAllowed',
+    readonly reason: 'NameConflict' | 'FieldConflict' | 'SecretNotAllowed' | 'GatewayNameTooLong',
     message: string,
   ) {
     super(message);

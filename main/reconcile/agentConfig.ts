@@ -35,7 +35,7 @@ export function injectToolEndpoints(configYaml: string | undefined, previouslyMa
     const currentJson = current && typeof current.toJSON === 'function' ? current.toJSON() : current;
     if (!sameEntry(currentJson, entry)) {
       if (!doc.has('tools') || doc.get('tools') === null) doc.set('tools', doc.createNode({}));
-      doc.setIn(['tools', name], doc.createNode({ endpoint: entry.endpoint, protocol: entry.protocol }));
+      doc.setIn(['tools', name], doc.createNode({ endpoint: entry.endpoint, protocol: entry.protocol, ...(entry.headers ? { headers: { ...entry.headers } } : {}) }));
       modified = true;
     }
   }
@@ -51,5 +51,7 @@ export function injectToolEndpoints(configYaml: string | undefined, previouslyMa
 function sameEntry(current: unknown, entry: AgentToolEntry): boolean {
   if (!current || typeof current !== 'object') return false;
   const c = current as Record<string, unknown>;
-  return Object.keys(c).length === 2 && c.endpoint === entry.endpoint && c.protocol === entry.protocol;
+  const wanted = entry.headers ? JSON.stringify(Object.entries(entry.headers).sort()) : undefined;
+  const present = c.headers && typeof c.headers === 'object' ? JSON.stringify(Object.entries(c.headers).sort()) : undefined;
+  return Object.keys(c).length === (entry.headers ? 3 : 2) && c.endpoint === entry.endpoint && c.protocol === entry.protocol && wanted === present;
 }

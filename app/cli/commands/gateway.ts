@@ -3,7 +3,7 @@ import { DEFAULT_GATEWAY_PORT } from '../../../shared/gateway';
 import { isAppError } from '../../../shared/errors';
 import { isLoopbackHost } from '../../../main/platform/requestGuard';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
-import { useClusterApprovals } from '../clusterApprovals';
+import { useClusterAgents, useClusterApprovals } from '../clusterApprovals';
 import { integerIn, parsePort } from '../options';
 import { terminalName } from '../terminalText';
 
@@ -21,6 +21,7 @@ interface GatewayOptions {
   inCluster?: boolean;
   allowedHost: string[];
   metricsPort?: number;
+  agentNamespace: string[];
 }
 
 /**
@@ -44,10 +45,15 @@ export function registerGateway(program: Command, ctx: CliContext) {
     .option('-n, --namespace <name>', 'the namespace of the ToolApprovals (default: the pod\'s with --in-cluster, else tooldeck-system)')
     .option('--allowed-host <name>', 'a host name agents may address the gateway by, besides its address (repeatable; e.g. its Kubernetes Service name)', (name: string, all: string[]) => [...all, name], [] as string[])
     .option('--metrics-port <n>', 'also serve Prometheus metrics (calls, errors, held calls, approvals decided, rate-limited requests per agent) at /metrics on this port of the same address: no credential is asked there and nothing else is served (0 picks a free one)', parsePort)
+    .option('--agent-namespace <name>', "with --kubeconfig or --in-cluster: let in this namespace's Language Operator agents with the credentials the operator issued them, granted their LanguageAgent's spec.tools (repeatable)", (name: string, all: string[]) => [...all, name], [] as string[])
     .option('--in-cluster', "in a pod: ToolApprovals in the cluster, with the pod's ServiceAccount (as `tooldeck kube install --gateway` runs it)")
     .action(async (options: GatewayOptions) => {
       if (options.inCluster || options.kubeconfig !== undefined || options.namespace !== undefined || options.context !== undefined) await useClusterApprovals(ctx, options);
       if (options.stdio && options.metricsPort !== undefined) throw new CliExit(ExitCode.Usage, '--metrics-port goes with the HTTP gateway, not --stdio');
+      if (options.agentNamespace.length) {
+        if (!options.inCluster && options.kubeconfig === undefined) throw new CliExit(ExitCode.Usage, '--agent-namespace goes with --kubeconfig or --in-cluster');
+        await useClusterAgents(ctx, { ...options, agentNamespaces: options.agentNamespace });
+      }
       if (options.stdio) return serveStdio(ctx, options.agent, options.metaTools === true);
       if (options.agent !== undefined) throw new CliExit(ExitCode.Usage, '--agent goes with --stdio; over HTTP each agent is named by its credential');
       if (!isLoopbackHost(options.host)) {
@@ -64,7 +70,7 @@ export function registerGateway(program: Command, ctx: CliContext) {
       const agents = (await core.gateway.credentials.list()).filter((agent) => !agent.revokedAt);
       ctx.io.stdout(`Gateway listening on ${status.url}\n`);
       if (status.metricsUrl) ctx.io.stdout(`Metrics on ${status.metricsUrl}\n`);
-      if (agents.length === 0) ctx.io.stderr('No agent holds a credential yet: create one with `tooldeck gateway token create NAME`.\n');
+      if (agents.length === 0 && !options.agentNamespace.length) ctx.io.stderr('No agent holds a credential yet: create one with `tooldeck gateway token create NAME`.\n');
       await new Promise<void>((done) => ctx.interrupted.addEventListener('abort', () => done(), { once: true }));
     });
 

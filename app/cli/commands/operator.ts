@@ -23,6 +23,7 @@ interface OperatorFlags {
   workers: number;
   watchNamespaces: string[];
   toolSecrets: string;
+  gatewayNamespace?: string;
 }
 
 const collectNamespaces = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((n) => n.trim()).filter(Boolean)];
@@ -43,6 +44,7 @@ export function registerOperator(program: Command, ctx: CliContext) {
     .addOption(new Option('-n, --namespace <names>', 'watch only these namespaces (comma-separated or repeated)').argParser(collectNamespaces).default([], 'all'))
     .addOption(new Option('--watch-namespaces <names>', 'the same as --namespace (as `kube install --watch-namespaces` passes it)').argParser(collectNamespaces).default([], 'all'))
     .option('--tool-secrets <policy>', 'which Secrets a LanguageTool may read through secretKeyRef: labelled (tooldeck.dev/allow-tool-secrets: "true") or any', 'labelled')
+    .option('--gateway-namespace <name>', 'agents labelled tooldeck.dev/gateway=enabled (or in a namespace so labelled) get a credential and reach their tools through the tooldeck-gateway Service of this namespace (as `kube install --gateway` runs it)')
     .option('--lease-namespace <name>', 'namespace of the leader-election Lease (default: $POD_NAMESPACE, the pod’s namespace, else default)')
     .option('--lease-name <name>', 'name of the leader-election Lease', 'tooldeck-operator')
     // Defaults are shown the way they are typed (15s, 127.0.0.1:8080), not as the parsed values.
@@ -60,6 +62,9 @@ export function registerOperator(program: Command, ctx: CliContext) {
         throw new CliExit(ExitCode.Usage, (error as Error).message);
       }
       if (flags.toolSecrets !== 'labelled' && flags.toolSecrets !== 'any') throw new CliExit(ExitCode.Usage, `--tool-secrets takes labelled or any, not "${safeForTerminal(flags.toolSecrets, 100)}"`);
+      if (flags.gatewayNamespace !== undefined && !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(flags.gatewayNamespace)) {
+        throw new CliExit(ExitCode.Usage, `--gateway-namespace takes a namespace name, not "${safeForTerminal(flags.gatewayNamespace, 100)}"`);
+      }
       const namespaces = [...new Set([...flags.namespace, ...flags.watchNamespaces])];
       const identity = process.env.POD_NAME || hostname();
       const leaseNamespace = flags.leaseNamespace ?? defaultLeaseNamespace(process.env);
@@ -70,6 +75,7 @@ export function registerOperator(program: Command, ctx: CliContext) {
         connection,
         namespaces,
         toolSecrets: flags.toolSecrets,
+        ...(flags.gatewayNamespace ? { gateway: { namespace: flags.gatewayNamespace } } : {}),
         identity,
         leaseNamespace,
         leaseName: flags.leaseName,

@@ -7,6 +7,7 @@ import type { KubeConnection } from '../KubeConnection';
 import { LeaderElector, type ElectionEnd, type LeaderElectionTimings } from '../leaderelection/LeaderElector';
 import { KubeLeaseLock, leasePath, type LeaseObject } from '../leaderelection/LeaseLock';
 import { LanguageToolReconciler, type ReconcileOutcome } from '../LanguageToolReconciler';
+import type { GatewayTarget } from '../gatewayAgents';
 import { ResilientInformer } from '../ResilientInformer';
 import { EventRecorder } from './EventRecorder';
 import { OperatorMetrics } from './OperatorMetrics';
@@ -28,6 +29,8 @@ export interface OperatorOptions {
   workers?: number;
   /** Which Secrets a LanguageTool may read through secretKeyRef (see LanguageToolReconcilerOptions.toolSecrets). */
   toolSecrets?: 'labelled' | 'any';
+  /** Where opted-in LanguageAgents' tool calls go (see LanguageToolReconcilerOptions.gateway). */
+  gateway?: GatewayTarget;
 }
 
 export type OperatorEnd = 'stopped' | 'lost';
@@ -64,6 +67,7 @@ export class Operator {
           clientInfo: { name: OPERATOR_COMPONENT, version: options.version },
           workers: options.workers,
           toolSecrets: options.toolSecrets,
+          gateway: options.gateway,
           onOutcome: (outcome) => this.onOutcome(outcome),
         }),
     );

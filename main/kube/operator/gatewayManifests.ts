@@ -1,5 +1,7 @@
 import { DEFAULT_GATEWAY_METRICS_PORT, DEFAULT_GATEWAY_PORT } from '../../../shared/gateway';
+import { LANGOP_GROUP } from '../../../shared/kube';
 import { ORLOJ_GROUP, TOOL_APPROVALS_PLURAL } from '../toolApprovalCrd';
+import { OPERATOR_COMPONENT } from './operatorLease';
 import type { Manifest } from './operatorManifests';
 
 export const GATEWAY_COMPONENT = 'tooldeck-gateway';
@@ -11,7 +13,30 @@ export interface GatewayManifestOptions {
   /** The operator's image: it runs `tooldeck gateway --in-cluster` instead of the operator. */
   image: string;
   replicas?: number;
+  /**
+   * The namespaces whose Language Operator agents may use the gateway (each a Role reading its
+   * LanguageAgents, and a `--agent-namespace` argument); default: the gateway's own namespace.
+   * `kube install` passes the operator's watched namespaces.
+   */
+  agentNamespaces?: string[];
 }
+
+export const GATEWAY_AGENTS_ROLE = `${GATEWAY_COMPONENT}-agents`;
+/** The ClusterRole that lets the operator read namespaces' labels (`tooldeck.dev/gateway: enabled` opts in a namespace's agents). */
+export const OPERATOR_GATEWAY_ROLE = `${OPERATOR_COMPONENT}-gateway`;
+
+/**
+ * What the gateway may read of the agents of a namespace: their LanguageAgents (the credential's
+ * SHA-256 the operator annotates, and `spec.tools`) and the namespace's Orloj ToolPermissions (more
+ * grants, and the policy for their calls). No Secrets: the gateway never sees a credential.
+ */
+export const GATEWAY_AGENT_RULES = [
+  { apiGroups: [LANGOP_GROUP], resources: ['languageagents'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [ORLOJ_GROUP], resources: ['toolpermissions'], verbs: ['get', 'list', 'watch'] },
+];
+
+/** What the operator needs besides its Roles once agents may use the gateway: namespaces' labels, read only. */
+export const OPERATOR_GATEWAY_RULES = [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] }];
 
 /**
  * What a gateway replica may do with approvals: create the ToolApproval of a call it holds, watch
@@ -40,10 +65,21 @@ const selector = { 'app.kubernetes.io/name': GATEWAY_COMPONENT };
  * is applied before them): ServiceAccount, its Role and RoleBinding, the approvers' Role, the
  * Deployment and its Service. The one home of these manifests; deploy/ is kept equal to them by tests.
  */
-export function gatewayManifests({ namespace, image, replicas = 2 }: GatewayManifestOptions): Manifest[] {
+export function gatewayManifests({ namespace, image, replicas = 2, agentNamespaces }: GatewayManifestOptions): Manifest[] {
   const name = GATEWAY_COMPONENT;
   const port = DEFAULT_GATEWAY_PORT;
   const metricsPort = DEFAULT_GATEWAY_METRICS_PORT;
+  const agentsIn = [...new Set(agentNamespaces?.length ? agentNamespaces : [namespace])];
+  const agentGrants = agentsIn.flatMap((ns): Manifest[] => [
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: GATEWAY_AGENTS_ROLE, namespace: ns, labels }, rules: GATEWAY_AGENT_RULES },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: GATEWAY_AGENTS_ROLE, namespace: ns, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: GATEWAY_AGENTS_ROLE },
+      subjects: [{ kind: 'ServiceAccount', name, namespace }],
+    },
+  ]);
   return [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace, labels }, automountServiceAccountToken: true },
     { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name, namespace, labels }, rules: GATEWAY_RULES },
@@ -55,6 +91,15 @@ export function gatewayManifests({ namespace, image, replicas = 2 }: GatewayMani
       subjects: [{ kind: 'ServiceAccount', name, namespace }],
     },
     { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: APPROVER_ROLE, namespace, labels }, rules: APPROVER_RULES },
+    ...agentGrants,
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: OPERATOR_GATEWAY_ROLE, labels }, rules: OPERATOR_GATEWAY_RULES },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: OPERATOR_GATEWAY_ROLE, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: OPERATOR_GATEWAY_ROLE },
+      subjects: [{ kind: 'ServiceAccount', name: OPERATOR_COMPONENT, namespace }],
+    },
     {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -84,7 +129,7 @@ export function gatewayManifests({ namespace, image, replicas = 2 }: GatewayMani
                 // guard. The Host check (DNS rebinding) accepts addresses and the Service's own names.
                 // /metrics on a port of its own that asks no credential and serves nothing else: the
                 // console reads each replica's traffic there through the API server's pod proxy.
-                args: ['--in-cluster', '--host=0.0.0.0', '--dangerously-bind-all', `--port=${port}`, `--metrics-port=${metricsPort}`, ...serviceNames(name, namespace).map((host) => `--allowed-host=${host}`)],
+                args: ['--in-cluster', '--host=0.0.0.0', '--dangerously-bind-all', `--port=${port}`, `--metrics-port=${metricsPort}`, ...serviceNames(name, namespace).map((host) => `--allowed-host=${host}`), ...agentsIn.map((ns) => `--agent-namespace=${ns}`)],
                 env: [
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
                   { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },

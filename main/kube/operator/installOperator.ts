@@ -41,7 +41,7 @@ export function installManifests(options: InstallOptions): Manifest[] {
     ...(crdManifests() as unknown as Manifest[]),
     ...(gateway ? [toolApprovalCrd() as unknown as Manifest] : []),
     ...operatorManifests(options),
-    ...(gateway ? gatewayManifests({ namespace: options.namespace, image: options.image, replicas: gateway.replicas }) : []),
+    ...(gateway ? gatewayManifests({ namespace: options.namespace, image: options.image, replicas: gateway.replicas, agentNamespaces: options.clusterWide ? [options.namespace] : options.watchNamespaces }) : []),
   ];
 }
 

@@ -94,15 +94,39 @@ describe('operator manifests', () => {
     expect(deployment.spec.template.spec.containers[0]).toMatchObject({ args: expect.arrayContaining(['--metrics-port=7412']), ports: [{ name: 'mcp', containerPort: 7411 }, { name: 'metrics', containerPort: 7412 }] });
   });
 
-  it('grants nothing beyond what the reconcile paths use: secrets only by name (get), no wildcards, no cluster-wide leases', () => {
+  it('grants nothing beyond what the reconcile paths use: secrets by name (get, create and delete, never list or watch), no wildcards, no cluster-wide leases', () => {
     const objects = operatorManifests({ namespace: 'ops', image: 'x', clusterWide: true });
     const clusterRole = objects.find((o) => o.kind === 'ClusterRole') as unknown as { rules: Array<{ apiGroups: string[]; resources: string[]; verbs: string[] }> };
-    expect(clusterRole.rules.filter((r) => r.resources.includes('secrets'))).toEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]);
+    expect(clusterRole.rules.filter((r) => r.resources.includes('secrets'))).toEqual([{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'delete'] }]);
     expect(clusterRole.rules.flatMap((r) => r.resources)).not.toContain('leases');
     expect(clusterRole.rules.flatMap((r) => [...r.apiGroups, ...r.resources, ...r.verbs])).not.toContain('*');
     const role = objects.find((o) => o.kind === 'Role') as unknown as { metadata: { namespace: string }; rules: Array<{ resources: string[] }> };
     expect(role.metadata.namespace).toBe('ops');
     expect(role.rules.flatMap((r) => r.resources)).toEqual(['leases']);
+  });
+
+  it('with the gateway, the operator sends opted-in agents to it and may read namespace labels; the gateway reads LanguageAgents of the agent namespaces and never Secrets', () => {
+    const objects = gatewayManifests({ namespace: 'ops', image: 'x', agentNamespaces: ['team-a', 'team-b'] });
+    const rbac = objects.filter((o) => o.apiVersion.startsWith('rbac.')).map((o) => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`);
+    expect(rbac).toEqual([
+      'Role ops/tooldeck-gateway',
+      'RoleBinding ops/tooldeck-gateway',
+      'Role ops/tooldeck-approver',
+      'Role team-a/tooldeck-gateway-agents',
+      'RoleBinding team-a/tooldeck-gateway-agents',
+      'Role team-b/tooldeck-gateway-agents',
+      'RoleBinding team-b/tooldeck-gateway-agents',
+      'ClusterRole /tooldeck-operator-gateway',
+      'ClusterRoleBinding /tooldeck-operator-gateway',
+    ]);
+    const rules = objects.flatMap((o) => ((o as { rules?: Array<{ resources: string[]; verbs: string[] }> }).rules ?? []).map((r) => ({ ...r, role: `${o.kind} ${o.metadata.name}` })));
+    expect(rules.filter((r) => r.resources.includes('secrets'))).toEqual([]);
+    expect(objects.find((o) => o.kind === 'ClusterRole')).toMatchObject({ rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] }] });
+    expect(objects.find((o) => o.kind === 'ClusterRoleBinding')).toMatchObject({ subjects: [{ kind: 'ServiceAccount', name: 'tooldeck-operator', namespace: 'ops' }] });
+    const gatewayArgs = (objects.find((o) => o.kind === 'Deployment') as unknown as { spec: { template: { spec: { containers: Array<{ args: string[] }> } } } }).spec.template.spec.containers[0]!.args;
+    expect(gatewayArgs).toEqual(expect.arrayContaining(['--agent-namespace=team-a', '--agent-namespace=team-b']));
+    const operatorArgs = (operatorManifests({ namespace: 'ops', image: 'x', gateway: { replicas: 2 } }).find((o) => o.kind === 'Deployment') as unknown as { spec: { template: { spec: { containers: Array<{ args: string[] }> } } } }).spec.template.spec.containers[0]!.args;
+    expect(operatorArgs).toEqual(['--listen=0.0.0.0:8080', '--watch-namespaces=ops', '--gateway-namespace=ops']);
   });
 
   it('by default grants Roles in the watched namespaces only, and the operator watches exactly those; a ClusterRole only with clusterWide', () => {

@@ -13,6 +13,8 @@ export interface OperatorManifestOptions {
   watchNamespaces?: string[];
   /** Reconcile every namespace: one ClusterRole that writes Deployments, Services and ConfigMaps everywhere. Only when asked. */
   clusterWide?: boolean;
+  /** The gateway runs in the operator's namespace (`--gateway`): opted-in agents are sent to it (`--gateway-namespace`). */
+  gateway?: { replicas?: number };
 }
 
 export const DEFAULT_OPERATOR_NAMESPACE = 'tooldeck-system';
@@ -38,8 +40,10 @@ const selector = { 'app.kubernetes.io/name': OPERATOR_COMPONENT };
  *   switches to sidecar mode; ConfigMaps: agents' config.yaml (created and merge-patched).
  * - services/proxy: tools/list through the Service; pods + pods/proxy: the same for sidecar tools,
  *   which have no Service (a running agent pod is looked up, then reached through its proxy).
- * - Secrets: `get` only, and read as metadata (PartialObjectMetadata): whether a Secret a
- *   LanguageTool names in secretKeyRef carries tooldeck.dev/allow-tool-secrets. No list or watch.
+ * - Secrets: `get`, read as metadata (PartialObjectMetadata): whether a Secret a LanguageTool
+ *   names in secretKeyRef carries tooldeck.dev/allow-tool-secrets, and whether an agent's gateway
+ *   credential Secret is there; `create` and `delete` for those credential Secrets (issued to
+ *   opted-in agents, removed on opt-out). No list or watch: their values are never listed.
  * - Events: reconcile outcomes. Leases are granted by a Role in the operator's own namespace only.
  */
 export const OPERATOR_RULES = [
@@ -51,7 +55,7 @@ export const OPERATOR_RULES = [
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'update'] },
   { apiGroups: [''], resources: ['services/proxy', 'pods/proxy'], verbs: ['get', 'create'] },
   { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] },
-  { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
+  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'delete'] },
   { apiGroups: ['events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 
@@ -61,7 +65,7 @@ export const OPERATOR_LEASE_RULES = [{ apiGroups: ['coordination.k8s.io'], resou
  * The operator's objects, in apply order: the one home of these manifests. `deploy/kustomize/base`
  * and the Helm chart in `deploy/helm/tooldeck-operator` are kept equal to them by tests.
  */
-export function operatorManifests({ namespace, image, replicas = 2, watchNamespaces, clusterWide = false }: OperatorManifestOptions): Manifest[] {
+export function operatorManifests({ namespace, image, replicas = 2, watchNamespaces, clusterWide = false, gateway }: OperatorManifestOptions): Manifest[] {
   const name = OPERATOR_COMPONENT;
   const watched = clusterWide ? [] : [...new Set(watchNamespaces?.length ? watchNamespaces : [namespace])];
   const subjects = [{ kind: 'ServiceAccount', name, namespace }];
@@ -111,7 +115,7 @@ export function operatorManifests({ namespace, image, replicas = 2, watchNamespa
                 image,
                 // The image's entrypoint is `tooldeck operator`; probes reach the pod IP, so not only loopback.
                 // With Roles per namespace it may reconcile only those: it watches exactly them.
-                args: [`--listen=0.0.0.0:${OPERATOR_PORT}`, ...(watched.length ? [`--watch-namespaces=${watched.join(',')}`] : [])],
+                args: [`--listen=0.0.0.0:${OPERATOR_PORT}`, ...(watched.length ? [`--watch-namespaces=${watched.join(',')}`] : []), ...(gateway ? [`--gateway-namespace=${namespace}`] : [])],
                 env: [
                   { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
                   { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },

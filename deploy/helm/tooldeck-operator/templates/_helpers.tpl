@@ -83,6 +83,8 @@ rules:
       - secrets
     verbs:
       - get
+      - create
+      - delete
   - apiGroups:
       - events.k8s.io
     resources:
@@ -100,5 +102,14 @@ rules:
 {{- else -}}
 {{- .Release.Namespace -}}
 {{- end -}}
+{{- end -}}
+{{- end }}
+
+{{/* The namespaces whose LanguageAgents may use the gateway: the watched namespaces, or the release namespace when clusterWide. */}}
+{{- define "tooldeck-gateway.agentNamespaces" -}}
+{{- if .Values.clusterWide -}}
+{{- .Release.Namespace -}}
+{{- else -}}
+{{- include "tooldeck-operator.watchNamespaces" . -}}
 {{- end -}}
 {{- end }}
