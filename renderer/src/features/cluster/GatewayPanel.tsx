@@ -1,8 +1,9 @@
-import { ActionIcon, Alert, Badge, Code, Group, List, Loader, Paper, Stack, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Code, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import type { GatewayReplicaInfo, GatewayReplicasStatus } from '../../../../shared/kubeApi';
+import { ClusterPanel, Problems } from './ClusterPanel';
 import { formatAge } from './formatAge';
 import { useKubeTRPC } from './useKubeTRPC';
 
@@ -21,30 +22,20 @@ export function GatewayPanel({ now }: { now?: number }) {
   const kube = useKubeTRPC();
   const [live, setLive] = useState(true);
   const gateway = useQuery({ ...kube.gateway.queryOptions(), refetchInterval: live ? GATEWAY_POLL_MS : false });
+  const actions = (
+    <>
+      <Switch size="xs" label="Live" checked={live} onChange={(event) => setLive(event.currentTarget.checked)} aria-label="Read the replicas' metrics every 5 seconds" />
+      <Tooltip label="Read every replica's metrics now" withArrow>
+        <ActionIcon variant="subtle" aria-label="Refresh the gateway replicas" onClick={() => void gateway.refetch()} disabled={gateway.isFetching}>
+          <IconRefresh size={16} />
+        </ActionIcon>
+      </Tooltip>
+    </>
+  );
   return (
-    <Paper withBorder radius="md" p="md" aria-label="Gateway replicas" component="section">
-      <Stack gap="sm">
-        <Group justify="space-between">
-          <Title order={5}>Gateway</Title>
-          <Group gap="xs">
-            {gateway.isFetching && <Loader size="xs" aria-label="Refreshing the gateway replicas" />}
-            <Switch size="xs" label="Live" checked={live} onChange={(event) => setLive(event.currentTarget.checked)} aria-label="Read the replicas' metrics every 5 seconds" />
-            <Tooltip label="Read every replica's metrics now" withArrow>
-              <ActionIcon variant="subtle" aria-label="Refresh the gateway replicas" onClick={() => void gateway.refetch()} disabled={gateway.isFetching}>
-                <IconRefresh size={16} />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
-        </Group>
-        {gateway.error ? (
-          <Alert color="red">{gateway.error.message}</Alert>
-        ) : !gateway.data ? (
-          <Loader size="sm" aria-label="Loading the gateway replicas" />
-        ) : (
-          <GatewayDetail status={gateway.data} now={now} />
-        )}
-      </Stack>
-    </Paper>
+    <ClusterPanel label="Gateway replicas" title="Gateway" noun="gateway replicas" query={gateway} actions={actions}>
+      {(status) => <GatewayDetail status={status} now={now} />}
+    </ClusterPanel>
   );
 }
 
@@ -184,14 +175,3 @@ function Count({ label, value, color }: { label: string; value: number; color?: 
   );
 }
 
-function Problems({ problems }: { problems: string[] }) {
-  return (
-    <Alert color="orange" title="Problems" p="xs">
-      <List size="sm">
-        {problems.map((p) => (
-          <List.Item key={p}>{p}</List.Item>
-        ))}
-      </List>
-    </Alert>
-  );
-}

@@ -1,7 +1,8 @@
-import { Alert, Badge, Code, Group, List, Loader, Paper, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Badge, Code, Group, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconCrown } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { OperatorDeploymentInfo, OperatorLeaseInfo, OperatorStatus } from '../../../../shared/kubeApi';
+import { ClusterPanel, Problems } from './ClusterPanel';
 import { formatAge } from './formatAge';
 import { useKubeTRPC } from './useKubeTRPC';
 
@@ -16,21 +17,9 @@ export function OperatorPanel({ now }: { now?: number }) {
   const kube = useKubeTRPC();
   const operator = useQuery({ ...kube.operator.queryOptions(), refetchInterval: 5_000 });
   return (
-    <Paper withBorder radius="md" p="md" aria-label="In-cluster operator" component="section">
-      <Stack gap="sm">
-        <Group justify="space-between">
-          <Title order={5}>In-cluster operator</Title>
-          {operator.isFetching && <Loader size="xs" aria-label="Refreshing the operator" />}
-        </Group>
-        {operator.error ? (
-          <Alert color="red">{operator.error.message}</Alert>
-        ) : !operator.data ? (
-          <Loader size="sm" aria-label="Loading the operator" />
-        ) : (
-          <OperatorDetail status={operator.data} now={now} />
-        )}
-      </Stack>
-    </Paper>
+    <ClusterPanel label="In-cluster operator" title="In-cluster operator" noun="operator" query={operator}>
+      {(status) => <OperatorDetail status={status} now={now} />}
+    </ClusterPanel>
   );
 }
 
@@ -111,18 +100,6 @@ function Stat({ label, value, hint }: { label: string; value: string; hint?: str
     </Tooltip>
   ) : (
     body
-  );
-}
-
-function Problems({ problems }: { problems: string[] }) {
-  return (
-    <Alert color="orange" title="Problems" p="xs">
-      <List size="sm">
-        {problems.map((p) => (
-          <List.Item key={p}>{p}</List.Item>
-        ))}
-      </List>
-    </Alert>
   );
 }
 
