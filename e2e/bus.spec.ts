@@ -1,5 +1,6 @@
 import { startPrivateRabbitMq, type PrivateRabbitMq } from './bus/privateRabbitMq';
 import { RockBotShapedAgent } from './bus/rockbotShapedAgent';
+import { RockBotShapedBridge } from './bus/rockbotShapedBridge';
 import { expect, openSection, test } from './support/fixtures';
 
 // The Bus section against a real RabbitMQ node (a private one for this spec) and the console's own
@@ -8,6 +9,7 @@ import { expect, openSection, test } from './support/fixtures';
 
 let broker: PrivateRabbitMq;
 let agent: RockBotShapedAgent | undefined;
+let scheduler: RockBotShapedBridge | undefined;
 
 test.beforeAll(async () => {
   broker = await startPrivateRabbitMq();
@@ -15,6 +17,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await agent?.close();
+  await scheduler?.close();
   await broker?.stop();
 });
 
@@ -64,4 +67,41 @@ test('start the bridge, watch a RockBot agent call through it, inspect and purge
   await expect(connection.getByLabel('Connection state')).toHaveText('Stopped', { timeout: 20_000 });
   await openSection(page, 'History');
   await expect(page.getByRole('grid', { name: 'Calls' })).toContainText('echo');
+});
+
+test("another RockBot bridge's tool: listed in the Bus section, opened in Tools, called through the form", async ({ page, tooldeck }) => {
+  // A RockBot-shaped bridge (hand-written from RockBot's wire format) serving one server of its own.
+  scheduler = await RockBotShapedBridge.start(broker.url, 'scheduler', [
+    {
+      serverName: 'calendar',
+      tools: {
+        next_meeting: {
+          description: 'The next meeting on a day',
+          parametersSchema: { type: 'object', properties: { day: { type: 'string', description: 'A weekday' } }, required: ['day'] },
+          run: (args) => `Standup at 09:30 on ${String(args.day)}`,
+        },
+      },
+    },
+  ]);
+  await page.goto(`${tooldeck.origin}/bus#token=${tooldeck.token}`);
+  const connection = page.getByRole('region', { name: 'Bus connection' });
+  if ((await connection.getByLabel('Connection state').textContent()) !== 'Connected') {
+    await connection.getByLabel('Broker URL').fill(broker.url);
+    await connection.getByLabel('Bridge name').fill('console');
+    await connection.getByRole('button', { name: 'Start the bridge' }).click();
+  }
+  await expect(connection.getByLabel('Connection state')).toHaveText('Connected', { timeout: 30_000 });
+
+  const peers = page.getByRole('table', { name: 'Other bridges on the bus' });
+  await expect(peers).toContainText('scheduler', { timeout: 30_000 });
+  await expect(peers).toContainText('calendar');
+  await page.screenshot({ path: test.info().outputPath('bus-peers.png'), fullPage: true });
+  await peers.getByRole('button', { name: 'next_meeting' }).click();
+
+  await expect(page.getByRole('heading', { name: 'next_meeting' })).toBeVisible();
+  await page.getByRole('textbox', { name: /^day/ }).fill('Tuesday');
+  await page.getByRole('button', { name: 'Invoke' }).click();
+  await expect(page.getByRole('region', { name: 'Result' })).toContainText('Standup at 09:30 on Tuesday', { timeout: 30_000 });
+  // It went over the bus to that bridge, addressed to it.
+  expect(scheduler.requests.at(-1)).toMatchObject({ toolName: 'next_meeting', server: 'calendar', destination: 'mcp-bridge.scheduler' });
 });
