@@ -203,6 +203,13 @@ export class McpService {
     for (const [name, server] of wanted) {
       const previous = this.provided.get(name);
       if (previous && JSON.stringify(previous.config) === JSON.stringify(server.config) && previous.fetch === server.fetch) continue;
+      if (previous) {
+        // Nothing more goes to where it was: the old connection ends (its tools leave the registry) before the new one is made.
+        this.cancelRetry(name);
+        await this.connections.get(name)?.close();
+        this.connections.delete(name);
+        await this.emitTools(name);
+      }
       this.provided.set(name, server);
       this.options.logger.info(previous ? 'provided mcp server moved' : 'provided mcp server added', { server: name, url: server.config.url });
       this.emit();
