@@ -373,13 +373,38 @@ describe.skipIf(!!skipReason)('Language Operator agents through the gateway on a
       admin.rest.request('PATCH', `${toolsPath(ns)}/${name}/status`, { contentType: CONTENT_TYPE.mergePatch, body: { status: { endpoint } } });
     const service = (ns: string, name: string) =>
       admin.rest.request('POST', `/api/v1/namespaces/${ns}/services`, {
-        body: { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns }, spec: { selector: { 'langop.io/tool': name }, ports: [{ name: 'http', port: 8080, targetPort: 'http', protocol: 'TCP' }] } },
+        body: {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name, namespace: ns },
+          spec: {
+            selector: { 'langop.io/tool': name },
+            ports: [
+              { name: 'http', port: 8080, targetPort: 'http', protocol: 'TCP' },
+              { name: 'alt', port: 9090, targetPort: 'http', protocol: 'TCP' },
+            ],
+          },
+        },
       });
+    const endpoints = (ns: string, name: string) =>
+      admin.rest.request('POST', `/api/v1/namespaces/${ns}/endpoints`, {
+        body: {
+          apiVersion: 'v1',
+          kind: 'Endpoints',
+          metadata: { name, namespace: ns },
+          // The service proxy only goes to addresses that are a Pod's.
+          subsets: [{ addresses: [{ ip: mcp.address, targetRef: { kind: 'Pod', namespace: ns, name: 'probe-pod' } }], ports: [{ name: 'http', port: mcp.port, protocol: 'TCP' }, { name: 'alt', port: mcp.port, protocol: 'TCP' }] }],
+        },
+      });
+    const urlOf = (name: string) => {
+      const config = core.mcp.configs().find((item) => item.name === name);
+      return config?.transport === 'http' ? config.url : undefined;
+    };
     const isSource = (name: string) => core.catalog.resolve(`mcp:${name}.echo`) !== undefined;
     for (const ns of [TEAM_C, OUTSIDE]) {
       await service(ns, 'probe');
       await createRunningPod(admin.rest, ns, 'probe-pod', mcp.address, { 'langop.io/tool': 'probe' });
-      await createEndpoints(admin.rest, ns, 'probe', 'probe-pod', mcp.address, mcp.port);
+      await endpoints(ns, 'probe');
       await createTool(ns, 'probe');
     }
     await statusOf(OUTSIDE, 'probe', `http://probe.${OUTSIDE}.svc.cluster.local:8080`);
@@ -388,6 +413,15 @@ describe.skipIf(!!skipReason)('Language Operator agents through the gateway on a
     // team-d's was published first and is as valid, but team-d is not an agent namespace.
     expect(core.mcp.configs().map((config) => config.name)).not.toContain('probe_team-d');
     expect(core.catalog.sources().map((source) => source.name).filter((name) => name.endsWith('_team-d'))).toEqual([]);
+    expect(urlOf('probe_team-c')).toMatch(/\/api\/v1\/namespaces\/team-c\/services\/probe:8080\/proxy\/mcp$/);
+
+    // The endpoint moves (another port of the Service): the source follows, and its tools are there again.
+    await statusOf(TEAM_C, 'probe', `http://probe.${TEAM_C}.svc.cluster.local:9090`);
+    await vi.waitFor(() => {
+      expect(urlOf('probe_team-c')).toMatch(/\/services\/probe:9090\/proxy\/mcp$/);
+      expect(core.mcp.connection('probe_team-c')?.state.status).toBe('ready');
+      expect(isSource('probe_team-c')).toBe(true);
+    }, { timeout: 30_000 });
 
     // Hand-written hostile statuses: the API server's own Service, a control character.
     await statusOf(TEAM_C, 'probe', 'http://kubernetes.default.svc.cluster.local:443');
