@@ -273,6 +273,9 @@ describe.skipIf(!!skipReason)('Language Operator agents through the gateway on a
     // Nothing was configured: the sources are the LanguageTools, held in memory, not written to servers.json.
     expect(core.mcp.configs().map((config) => config.name).sort()).toEqual(['everything_team-a', 'extra_team-a', 'other_team-b']);
     expect(core.mcp.configs().every((config) => core.mcp.isProvided(config.name))).toBe(true);
+    // The one server inventory says where each comes from.
+    expect(core.servers.get('everything_team-a')?.origin).toEqual({ kind: 'provided', by: 'LanguageTool team-a/everything' });
+    expect(core.servers.snapshots().find((server) => server.config.name === 'other_team-b')?.origin).toEqual({ kind: 'provided', by: 'LanguageTool team-b/other' });
     expect(existsSync(join(dataDir, 'servers.json')) ? JSON.parse(readFileSync(join(dataDir, 'servers.json'), 'utf8')).servers : []).toEqual([]);
     const everything = core.catalog.list({ source: 'mcp:everything_team-a' }).map((entry) => entry.name).sort();
     const other = core.catalog.list({ source: 'mcp:other_team-b' }).map((entry) => entry.name).sort();
