@@ -12,7 +12,7 @@ import { GATEWAY_CREDENTIAL_HASH_ANNOTATION, gatewayAgentName, parseGatewayAgent
 import { ResilientInformer } from './ResilientInformer';
 import type { LanguageAgentObject, LanguageToolObject } from './toolResources';
 import type { ProvidedServer } from '../mcp/McpService';
-import { checkClusterTool, clusterToolSourceName, clusterToolUrl, type ClusterToolReach } from './clusterToolSources';
+import { checkClusterTool, clusterToolSourceName, clusterToolUrl, fetchWithoutRedirects, type ClusterToolReach } from './clusterToolSources';
 import type { ToolPermission } from '../../shared/policy';
 import { normalizeToolPermissionResource } from '../resources/kinds/normalizeToolPermissionResource';
 import { ResourceIssues } from '../resources/kinds/ResourceIssues';
@@ -227,7 +227,8 @@ export class ClusterAgents implements ClusterAgentSource {
         }
         this.toolRefusals.delete(key);
         const url = clusterToolUrl(check.endpoint, reach, this.options.connection.server);
-        return [{ config: { name: check.source, transport: 'http', url, enabled: true, description: `LanguageTool ${key}`, headers: {}, secretHeaders: [], urlSecrets: [], hasBearerToken: false }, ...(reach === 'service-proxy' ? { fetch: this.options.connection.rest.fetch } : {}) }];
+        const fetch = reach === 'service-proxy' ? this.options.connection.rest.fetch : fetchWithoutRedirects;
+        return [{ config: { name: check.source, transport: 'http', url, enabled: true, description: `LanguageTool ${key}`, headers: {}, secretHeaders: [], urlSecrets: [], hasBearerToken: false }, fetch }];
       }),
     );
     for (const key of [...this.toolRefusals.keys()]) if (!seen.has(key)) this.toolRefusals.delete(key);

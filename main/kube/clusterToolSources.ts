@@ -1,3 +1,4 @@
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { ServerName } from '../../shared/mcp';
 import { definitionsHeld } from './toolDefinitions';
 import type { LanguageToolObject } from './toolResources';
@@ -95,3 +96,10 @@ export function clusterToolUrl(endpoint: ClusterToolEndpoint, reach: ClusterTool
     ? `http://${endpoint.service}.${endpoint.namespace}.svc.cluster.local:${endpoint.port}${endpoint.path}`
     : `${server.replace(/\/+$/, '')}/api/v1/namespaces/${endpoint.namespace}/services/${endpoint.service}:${endpoint.port}/proxy${endpoint.path}`;
 }
+
+/**
+ * How the gateway sends to a tool's Service by its cluster DNS name: never following a redirect, so
+ * a tool cannot send the gateway (with its place in the cluster's network) anywhere but its own
+ * Service. (The service proxy's fetch, KubeRest.fetch, follows none either.)
+ */
+export const fetchWithoutRedirects: FetchLike = (input, init) => fetch(input, { ...init, redirect: 'error' });
