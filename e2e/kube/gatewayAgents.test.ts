@@ -317,7 +317,7 @@ describe.skipIf(!!skipReason)('Language Operator agents through the gateway on a
     await vi.waitFor(async () => expect(await toolsListedFor(builder)).toEqual([...everything].sort()), { timeout: 30_000 });
   });
 
-  it.skipIf(!existsSync(cliPath))('the built CLI (npx electron-vite build): gateway --kubeconfig --agent-namespace lets the operator-issued credential in; a namespace it may not read is one sentence and exit 1', async () => {
+  it.skipIf(!existsSync(cliPath))('the built CLI (npx electron-vite build): gateway --kubeconfig --agent-namespace lets the operator-issued credential in and serves the LanguageTools; a namespace it may not read is one sentence and exit 1', async () => {
     const helper = await credentialOf(TEAM_B, 'helper');
     const child = spawn(process.execPath, [cliPath, '--data-dir', mkdtempSync(join(tmp, 'cli-data-')), 'gateway', '--port', '0', '--kubeconfig', gatewayKubeconfig, '--namespace', SYSTEM, '--agent-namespace', TEAM_A, '--agent-namespace', TEAM_B], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -335,6 +335,12 @@ describe.skipIf(!!skipReason)('Language Operator agents through the gateway on a
       expect(stderr).toContain(`Agents: LanguageAgents opted in to the gateway in namespaces ${TEAM_A}, ${TEAM_B}`);
       await vi.waitFor(async () => expect(await gatewayStatus(helper, url)).toBe(200), { timeout: 30_000 });
       expect(await gatewayStatus(`${helper}x`, url)).toBe(403);
+      // Its data folder is empty too: helper's tools come from team-b's LanguageTool.
+      const client = new Client({ name: 'language-agent-under-test', version: '1' }, { versionNegotiation: { mode: 'auto' } } as never);
+      clients.push(client);
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${helper}` } } }));
+      await vi.waitFor(async () => expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('other_team-b.echo'), { timeout: 30_000 });
+      await client.close();
     } finally {
       child.kill('SIGTERM');
     }
