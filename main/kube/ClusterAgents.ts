@@ -37,8 +37,10 @@ const REFUSED: CredentialCheck = { ok: false, status: 403, reason: 'The agent cr
  * The gateway's view of Language Operator agents in a cluster (`gateway --in-cluster` or
  * `--kubeconfig` with `--agent-namespace`): which agents hold a credential the operator issued
  * (the SHA-256 in each LanguageAgent's annotation; the gateway never reads a Secret) and which
- * LanguageTools each one's `spec.tools` grants. Watched, so an agent that opts out or is deleted
- * is refused from the next request on, and its open sessions end.
+ * LanguageTools each one's `spec.tools` grants; and those LanguageTools themselves, the gateway's
+ * MCP sources (toolSources(), see clusterToolSources.ts). Watched, so an agent that opts out or is
+ * deleted is refused from the next request on, and its open sessions end, and a tool that goes or
+ * loses its endpoint stops being a source.
  */
 export class ClusterAgents implements ClusterAgentSource {
   private readonly informers: Map<string, ResilientInformer<LanguageAgentObject>>;
