@@ -254,6 +254,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     bus: new BusSourceKind({ peers: busPeers, brokerUrl: () => (deps.host === 'cli' ? process.env[AMQP_URL_ENV] : undefined) }),
   } satisfies SourceKinds;
   const a2aSkills = sourceKinds.a2a.catalogSync;
+  // A cluster's LanguageTools are MCP sources (`gateway --agent-namespace`), in memory only, in step with the cluster.
+  const stopClusterTools = clusterAgents ? mcp.provideFrom({ servers: () => clusterAgents.toolSources(), onChange: (listener) => clusterAgents.onChange(listener) }) : () => undefined;
   // Cards are fetched in the background: an unreachable agent must not delay start-up.
   if (deps.autoConnect) void a2aSkills.syncAll();
   await http.init();
@@ -443,6 +445,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       await bus.stop();
       // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
       await gateway.close();
+      stopClusterTools();
       await clusterAgents?.close();
       await approvals.close();
       detachSearch();

@@ -160,8 +160,16 @@ export const ToolListDiff = z.object({
 });
 export type ToolListDiff = z.infer<typeof ToolListDiff>;
 
-/** Where a server is declared: saved (`mcp add`, the Servers view) or an McpServer resource in a workspace file. */
-export const ServerOrigin = z.discriminatedUnion('kind', [z.object({ kind: z.literal('saved') }), z.object({ kind: z.literal('workspace'), file: z.string() })]);
+/**
+ * Where a server is declared: saved (`mcp add`, the Servers view), an McpServer resource in a
+ * workspace file, or provided by a running source of the process (`by`: e.g. a cluster's
+ * LanguageTool for `gateway --agent-namespace`), held in memory only.
+ */
+export const ServerOrigin = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('saved') }),
+  z.object({ kind: z.literal('workspace'), file: z.string() }),
+  z.object({ kind: z.literal('provided'), by: z.string() }),
+]);
 export type ServerOrigin = z.infer<typeof ServerOrigin>;
 
 export const ServerSnapshot = z.object({

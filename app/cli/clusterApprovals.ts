@@ -62,7 +62,7 @@ function podNamespace(): string | undefined {
 /**
  * The gateway lets in the Language Operator agents of these namespaces with the credentials the
  * operator issued them, and grants each its LanguageAgent's `spec.tools` (`gateway
- * --agent-namespace`). Checked before anything listens: one sentence and exit 1 when these
+ * --agent-namespace`); the LanguageTools there are its MCP sources. Checked before anything listens: one sentence and exit 1 when these
  * credentials may not read LanguageAgents there.
  */
 export async function useClusterAgents(ctx: CliContext, options: ClusterApprovalFlags & { agentNamespaces: string[] }) {
@@ -79,6 +79,8 @@ export async function useClusterAgents(ctx: CliContext, options: ClusterApproval
     if (isAppError(error)) throw new CliExit(ExitCode.Failed, error.message);
     throw error;
   }
-  ctx.useClusterAgents((logger) => ClusterAgents.open({ connection, namespaces: options.agentNamespaces, logger, closeConnection: true }));
+  // In a pod the tools' Services are reached by their cluster DNS names; from outside, through the API server's service proxy.
+  const toolReach = options.inCluster ? 'cluster-dns' : 'service-proxy';
+  ctx.useClusterAgents((logger) => ClusterAgents.open({ connection, namespaces: options.agentNamespaces, logger, closeConnection: true, toolReach }));
   ctx.io.stderr(`Agents: LanguageAgents opted in to the gateway in namespace${options.agentNamespaces.length > 1 ? 's' : ''} ${options.agentNamespaces.join(', ')} on ${connection.server}\n`);
 }

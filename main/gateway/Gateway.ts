@@ -12,6 +12,7 @@ import { gatewayServer, holdRequestFor, type GatewayCallDeps } from './GatewayMc
 import { Mediation } from '../mediation/Mediation';
 import { ModelProviders } from '../mediation/ModelProviders';
 import type { SecretStore } from '../platform/SecretStore';
+import type { ProvidedServer } from '../mcp/McpService';
 import type { ToolPermission } from '../../shared/policy';
 import { startGateway, type RunningGateway } from './GatewayServer';
 import { GatewayTraffic } from './GatewayTraffic';
@@ -47,6 +48,8 @@ export interface ClusterAgentSource {
   permissions(): ToolPermission[];
   /** Those of them that grant tools (Orloj's scoped ones). */
   grantingPermissions(): ToolPermission[];
+  /** The cluster's tool servers (LanguageTools) as MCP sources, named as languageAgents() references them. */
+  toolSources(): ProvidedServer[];
   onChange(listener: () => void): () => void;
 }
 

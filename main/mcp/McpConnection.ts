@@ -1,4 +1,4 @@
-import { Client, UrlElicitationRequiredError, type CallToolResult, type ClientContext, type JSONRPCRequest, type Result, type Tool } from '@modelcontextprotocol/client';
+import { Client, UrlElicitationRequiredError, type CallToolResult, type ClientContext, type FetchLike, type JSONRPCRequest, type Result, type Tool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +32,8 @@ export interface McpConnectionOptions {
   bearerToken?: string;
   /** MCP authorization (OAuth) for HTTP servers: puts tokens on requests and answers 401/403. */
   oauth?: OAuthSession;
+  /** HTTP servers without `oauth`: how requests are sent (a provided server reached through the API server's service proxy). */
+  fetch?: FetchLike;
   broker: InteractionBroker;
   roots: () => Root[];
   clientInfo: { name: string; version: string };
@@ -191,7 +193,7 @@ export class McpConnection {
     );
 
     const clues: ConnectClues = { stderrTail: this.stderrTail, protocolErrors: this.protocolErrors };
-    const { transport, stdio } = createTransport(this.options.launch, this.options.bearerToken, this.options.oauth?.fetch, {
+    const { transport, stdio } = createTransport(this.options.launch, this.options.bearerToken, this.options.oauth?.fetch ?? this.options.fetch, {
       maxMessageBytes: this.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
       onReceiving: () => {
         for (const listener of this.receiving) listener.keepAlive();

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { everythingScript, everythingStdio, startEverythingHttp, type RunningPeer } from '../../e2e/peers/mcp/everything';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
@@ -296,5 +296,56 @@ describe('saved server secrets', () => {
     } finally {
       await service.close();
     }
+  });
+});
+
+describe('provided servers (a cluster’s LanguageTools): in memory only, never saved', () => {
+  const { service, dataDir } = newService();
+  let peer: RunningPeer;
+  let other: RunningPeer;
+  const provided = (url: string) => ({ config: { name: 'search_team-a', transport: 'http' as const, url, enabled: true, headers: {}, secretHeaders: [], urlSecrets: [], hasBearerToken: false } });
+  const ready = () => vi.waitFor(() => {
+    expect(service.connection('search_team-a')?.state.status).toBe('ready');
+    return 'ready';
+  }, { timeout: 15_000 });
+
+  beforeAll(async () => {
+    [peer, other] = await Promise.all([startEverythingHttp('streamableHttp'), startEverythingHttp('streamableHttp')]);
+    await service.init();
+    await service.save({ config: everythingStdio('local') as never });
+  });
+  afterAll(async () => {
+    await service.close();
+    await peer?.close();
+    await other?.close();
+  });
+
+  it('connects a provided server, moves it when its URL changes and withdraws it; servers.json holds only the saved one', async () => {
+    expect(await service.setProvided([provided(peer.url)])).toEqual([]);
+    expect(await ready()).toBe('ready');
+    expect(service.isProvided('search_team-a')).toBe(true);
+    expect(service.configs().map((config) => config.name)).toEqual(['local', 'search_team-a']);
+    expect(JSON.parse(readFileSync(join(dataDir, 'servers.json'), 'utf8')).servers.map((server: { name: string }) => server.name)).toEqual(['local']);
+
+    await service.setProvided([provided(other.url)]);
+    expect(await ready()).toBe('ready');
+    expect(service.get('search_team-a').config).toMatchObject({ url: other.url });
+
+    await service.setProvided([]);
+    expect(service.isProvided('search_team-a')).toBe(false);
+    expect(service.connection('search_team-a')).toBeUndefined();
+    expect(service.configs().map((config) => config.name)).toEqual(['local']);
+  });
+
+  it('never takes a saved server’s name, and cannot be saved over, edited or removed', async () => {
+    const refusals = await service.setProvided([{ config: { ...provided(peer.url).config, name: 'local' } }]);
+    expect(refusals).toEqual([{ name: 'local', reason: 'a saved server is named "local"; it is left as it is' }]);
+    expect(service.get('local').config.transport).toBe('stdio');
+
+    await service.setProvided([provided(peer.url)]);
+    await expect(service.save({ config: everythingStdio('search_team-a') as never })).rejects.toThrow('"search_team-a" is a server the cluster provides (a LanguageTool); it cannot be saved or edited here');
+    await expect(service.save({ config: everythingStdio('renamed') as never, previousName: 'search_team-a' })).rejects.toThrow('cannot be saved or edited here');
+    await expect(service.remove('search_team-a')).rejects.toThrow('it goes when its LanguageTool does');
+    await service.setProvided([]);
   });
 });

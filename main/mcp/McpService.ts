@@ -1,5 +1,6 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { AppError, CONFIRM_LAUNCH_STEP, launchConfirmationRequired } from '../../shared/errors';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { McpServerConfig, stdioLaunchLine, type McpServerConfigInput, type Root, type SaveServerInput, type ServerSnapshot } from '../../shared/mcp';
 import type { Logger } from '../platform/Logger';
 import { SecretRedactor } from '../platform/SecretRedactor';
@@ -65,6 +66,17 @@ export interface ImportSummary {
   format: string;
 }
 
+/**
+ * A Streamable HTTP server that a running source of the process provides (a cluster's LanguageTools,
+ * `gateway --agent-namespace`), not the operator: kept in memory only, never written to servers.json,
+ * gone when the process ends or the source withdraws it.
+ */
+export interface ProvidedServer {
+  config: McpServerConfig & { transport: 'http' };
+  /** How its requests are sent (the API server's service proxy, with the cluster's credentials); plain fetch when absent. */
+  fetch?: FetchLike;
+}
+
 /** Saved MCP servers and their live connections, with reconnect-on-drop and clean shutdown. */
 export class McpService {
   readonly broker = new InteractionBroker();
@@ -79,6 +91,8 @@ export class McpService {
   readonly tasks: McpTaskService;
   private readonly taskLedger: TaskLedger;
   private readonly connections = new Map<string, McpConnection>();
+  /** Servers a running source provides (see ProvidedServer), by name; never the same name as a saved one. */
+  private readonly provided = new Map<string, ProvidedServer>();
   /** Connections of unsaved targets (`--stdio`, `--url`), closed with the service. */
   private readonly ephemeral = new Set<McpConnection>();
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
@@ -145,13 +159,15 @@ export class McpService {
     const before = new Set(this.store.list().map((c) => c.name));
     await this.store.load().catch(() => undefined);
     const now = this.store.list();
+    // A server saved by another process under a provided server's name wins: the provided one goes.
+    for (const config of now) if (this.provided.has(config.name)) await this.withdrawProvided(config.name, 'a saved server now has its name');
     for (const name of before) if (!now.some((c) => c.name === name)) await this.disconnect(name);
     for (const config of now) if (!before.has(config.name) && config.enabled) void this.connect(config.name).catch(() => undefined);
     this.emit();
   }
 
   list(): ServerSnapshot[] {
-    return this.store.list().map((config) => this.connections.get(config.name)?.snapshot() ?? idleSnapshot(config));
+    return this.configs().map((config) => this.connections.get(config.name)?.snapshot() ?? idleSnapshot(config));
   }
 
   get(name: string): ServerSnapshot {
@@ -159,8 +175,75 @@ export class McpService {
     return this.connections.get(name)?.snapshot() ?? idleSnapshot(config);
   }
 
+  /** The saved servers, then the provided ones (see ProvidedServer). */
   configs(): McpServerConfig[] {
-    return this.store.list();
+    return [...this.store.list(), ...[...this.provided.values()].map((server) => server.config)];
+  }
+
+  /** Whether `name` is a provided server (see ProvidedServer): not saved, not editable, gone with its source. */
+  isProvided(name: string): boolean {
+    return this.provided.has(name);
+  }
+
+  /**
+   * Makes the provided servers exactly `servers`: new ones connect, one whose URL changed
+   * reconnects there, one no longer given is disconnected and its tools leave the registry. A name
+   * that a saved server holds is never taken: that server is left alone and the sentence is in the
+   * returned refusals.
+   */
+  async setProvided(servers: readonly ProvidedServer[]): Promise<Array<{ name: string; reason: string }>> {
+    const refusals: Array<{ name: string; reason: string }> = [];
+    const wanted = new Map<string, ProvidedServer>();
+    for (const server of servers) {
+      const config = McpServerConfig.parse(server.config) as ProvidedServer['config'];
+      if (this.store.get(config.name)) refusals.push({ name: config.name, reason: `a saved server is named "${config.name}"; it is left as it is` });
+      else wanted.set(config.name, { ...server, config });
+    }
+    for (const name of [...this.provided.keys()]) if (!wanted.has(name)) await this.withdrawProvided(name, 'no longer provided');
+    for (const [name, server] of wanted) {
+      const previous = this.provided.get(name);
+      if (previous && JSON.stringify(previous.config) === JSON.stringify(server.config) && previous.fetch === server.fetch) continue;
+      if (previous) {
+        // Nothing more goes to where it was: the old connection ends (its tools leave the registry) before the new one is made.
+        this.cancelRetry(name);
+        await this.connections.get(name)?.close();
+        this.connections.delete(name);
+        await this.emitTools(name);
+      }
+      this.provided.set(name, server);
+      this.options.logger.info(previous ? 'provided mcp server moved' : 'provided mcp server added', { server: name, url: server.config.url });
+      this.emit();
+      void this.connect(name).catch(() => undefined);
+    }
+    return refusals;
+  }
+
+  /**
+   * Keeps the provided servers in step with `source` from now on (a cluster's LanguageTools): each
+   * change sets them again, one after another. Refusals are logged. Returns the stop.
+   */
+  provideFrom(source: { servers(): ProvidedServer[]; onChange(listener: () => void): () => void }): () => void {
+    let queue = Promise.resolve();
+    const apply = () => {
+      queue = queue
+        .then(async () => {
+          if (this.closed) return;
+          for (const refusal of await this.setProvided(source.servers())) this.options.logger.warn(`Provided server "${refusal.name}" is refused: ${refusal.reason}.`);
+        })
+        .catch((error: unknown) => this.options.logger.warn('provided servers not set', { error: (error as Error).message }));
+    };
+    apply();
+    return source.onChange(apply);
+  }
+
+  private async withdrawProvided(name: string, reason: string): Promise<void> {
+    if (!this.provided.delete(name)) return;
+    this.options.logger.info('provided mcp server withdrawn', { server: name, reason });
+    this.cancelRetry(name);
+    await this.connections.get(name)?.close();
+    this.connections.delete(name);
+    this.emit();
+    await this.emitTools(name);
   }
 
   /** Whether a server of this name is saved (asked on every call by the definition lock: no list copy). */
@@ -176,6 +259,9 @@ export class McpService {
   async save(input: SaveServerInput, options: SaveOptions = {}): Promise<ServerSnapshot> {
     const { previousName } = input;
     if (!previousName && this.store.get(input.config.name)) throw new AppError('AlreadyExists', `A server named "${input.config.name}" already exists`);
+    if (this.provided.has(input.config.name) || (previousName !== undefined && this.provided.has(previousName))) {
+      throw new AppError('AlreadyExists', `"${previousName ?? input.config.name}" is a server the cluster provides (a LanguageTool); it cannot be saved or edited here`);
+    }
     if (previousName && !this.store.get(previousName)) throw new AppError('NotFound', `No server named "${previousName}"`);
     const previous = previousName ? this.store.get(previousName) : undefined;
     const sealed = sealServerConfig(McpServerConfig.parse(input.config), input.secretEnvValues);
@@ -242,6 +328,7 @@ export class McpService {
 
   /** Removes a server: its connection closes (the child process ends) and its secrets are deleted. */
   async remove(name: string): Promise<void> {
+    if (this.provided.has(name)) throw new AppError('InvalidInput', `"${name}" is a server the cluster provides (a LanguageTool); it goes when its LanguageTool does`);
     this.requireConfig(name);
     await this.disconnect(name);
     this.connections.delete(name);
@@ -460,6 +547,7 @@ export class McpService {
     for (const name of [...this.retryTimers.keys()]) this.cancelRetry(name);
     await Promise.all([...this.connections.values(), ...this.ephemeral].map((c) => c.close()));
     this.connections.clear();
+    this.provided.clear();
     this.ephemeral.clear();
   }
 
@@ -471,7 +559,8 @@ export class McpService {
       launch: unsealServerConfig(config, secrets),
       redactor: this.redactor,
       bearerToken: secrets[BEARER_SLOT],
-      oauth: config.transport === 'stdio' ? undefined : this.oauth.session(config),
+      // A provided server has no sign-in of its own; it is reached the way its source says.
+      ...(this.provided.has(config.name) ? { fetch: this.provided.get(config.name)!.fetch } : { oauth: config.transport === 'stdio' ? undefined : this.oauth.session(config) }),
       broker: this.broker,
       roots: () => this.store.roots(),
       clientInfo: this.options.clientInfo,
@@ -493,7 +582,7 @@ export class McpService {
   }
 
   private scheduleReconnect(name: string, attempt: number, reason: string) {
-    if (this.closed || !this.store.get(name)?.enabled) return;
+    if (this.closed || !this.configOf(name)?.enabled) return;
     const { baseMs, maxMs } = this.options.reconnect ?? { baseMs: 1_000, maxMs: 30_000 };
     const delay = Math.min(maxMs, baseMs * 2 ** attempt) * (0.8 + Math.random() * 0.4);
     this.cancelRetry(name);
@@ -516,8 +605,12 @@ export class McpService {
     this.retryTimers.delete(name);
   }
 
+  private configOf(name: string): McpServerConfig | undefined {
+    return this.store.get(name) ?? this.provided.get(name)?.config;
+  }
+
   private requireConfig(name: string): McpServerConfig {
-    const config = this.store.get(name);
+    const config = this.configOf(name);
     if (!config) throw new AppError('NotFound', `No saved server named "${name}"`);
     return config;
   }

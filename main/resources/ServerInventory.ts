@@ -29,7 +29,7 @@ export class ServerInventory {
     const saved = this.mcp
       .configs()
       .filter((config) => !isWorkspaceManaged(config))
-      .map((config): InventoryServer => ({ name: config.name, origin: { kind: 'saved' }, config }));
+      .map((config): InventoryServer => ({ name: config.name, origin: this.savedOrProvided(config), config }));
     const workspace = this.reconciler.workspaceServers().map(
       (server): InventoryServer => ({
         name: server.name,
@@ -59,8 +59,12 @@ export class ServerInventory {
               .map((tool) => [tool.name, { reason: `excluded by tool_filter.include in ${file}`, file }]),
           )
         : {};
-      return { ...snapshot, origin: file ? { kind: 'workspace', file } : { kind: 'saved' }, ...(Object.keys(excluded).length ? { excludedTools: excluded } : {}) };
+      return { ...snapshot, origin: file ? { kind: 'workspace', file } : this.savedOrProvided(snapshot.config), ...(Object.keys(excluded).length ? { excludedTools: excluded } : {}) };
     });
+  }
+
+  private savedOrProvided(config: McpServerConfig): ServerOrigin {
+    return this.mcp.isProvided(config.name) ? { kind: 'provided', by: config.description ?? 'a running source' } : { kind: 'saved' };
   }
 
   /**
@@ -75,7 +79,7 @@ export class ServerInventory {
       const known = this.list().map((entry) => entry.name);
       throw new AppError('NotFound', `No server named "${name}"${known.length ? `; known servers: ${known.join(', ')}` : ' (add one with tooldeck mcp add, or an McpServer in the workspace)'}`);
     }
-    if (server.origin.kind === 'saved') {
+    if (server.origin.kind !== 'workspace') {
       await this.mcp.whenConnected(name);
       return;
     }

@@ -45,7 +45,7 @@ export function registerGateway(program: Command, ctx: CliContext) {
     .option('-n, --namespace <name>', 'the namespace of the ToolApprovals (default: the pod\'s with --in-cluster, else tooldeck-system)')
     .option('--allowed-host <name>', 'a host name agents may address the gateway by, besides its address (repeatable; e.g. its Kubernetes Service name)', (name: string, all: string[]) => [...all, name], [] as string[])
     .option('--metrics-port <n>', 'also serve Prometheus metrics (calls, errors, held calls, approvals decided, rate-limited requests per agent) at /metrics on this port of the same address: no credential is asked there and nothing else is served (0 picks a free one)', parsePort)
-    .option('--agent-namespace <name>', "with --kubeconfig or --in-cluster: let in this namespace's Language Operator agents with the credentials the operator issued them, granted their LanguageAgent's spec.tools (repeatable)", (name: string, all: string[]) => [...all, name], [] as string[])
+    .option('--agent-namespace <name>', "with --kubeconfig or --in-cluster: let in this namespace's Language Operator agents with the credentials the operator issued them, granted their LanguageAgent's spec.tools, served from that namespace's LanguageTools (repeatable)", (name: string, all: string[]) => [...all, name], [] as string[])
     .option('--in-cluster', "in a pod: ToolApprovals in the cluster, with the pod's ServiceAccount (as `tooldeck kube install --gateway` runs it)")
     .action(async (options: GatewayOptions) => {
       if (options.inCluster || options.kubeconfig !== undefined || options.namespace !== undefined || options.context !== undefined) await useClusterApprovals(ctx, options);

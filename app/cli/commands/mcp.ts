@@ -116,7 +116,8 @@ export function registerMcp(program: Command, ctx: CliContext) {
         return ctx.io.stdout(`${jsonForTerminal(rows)}\n`);
       }
       if (servers.length === 0) return ctx.io.stdout('No servers. Add one with: tooldeck mcp add <name> --stdio "<command>" | --url URL, or an McpServer in the workspace\n');
-      const origin = (server: (typeof servers)[number]) => (server.origin.kind === 'workspace' ? `workspace ${safeForTerminal(server.origin.file, 200)}` : 'saved');
+      const origin = (server: (typeof servers)[number]) =>
+        server.origin.kind === 'workspace' ? `workspace ${safeForTerminal(server.origin.file, 200)}` : server.origin.kind === 'provided' ? `provided (${safeForTerminal(server.origin.by, 200)})` : 'saved';
       const width = Math.max(...servers.map((server) => origin(server).length), 6);
       for (const server of servers) {
         const c = server.config;

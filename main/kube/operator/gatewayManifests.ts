@@ -27,11 +27,12 @@ export const OPERATOR_GATEWAY_ROLE = `${OPERATOR_COMPONENT}-gateway`;
 
 /**
  * What the gateway may read of the agents of a namespace: their LanguageAgents (the credential's
- * SHA-256 the operator annotates, and `spec.tools`) and the namespace's Orloj ToolPermissions (more
- * grants, and the policy for their calls). No Secrets: the gateway never sees a credential.
+ * SHA-256 the operator annotates, and `spec.tools`), the namespace's LanguageTools (its MCP sources,
+ * at the endpoint the operator publishes) and Orloj ToolPermissions (more grants, and the policy for
+ * their calls). No Secrets: the gateway never sees a credential.
  */
 export const GATEWAY_AGENT_RULES = [
-  { apiGroups: [LANGOP_GROUP], resources: ['languageagents'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [LANGOP_GROUP], resources: ['languageagents', 'languagetools'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [ORLOJ_GROUP], resources: ['toolpermissions'], verbs: ['get', 'list', 'watch'] },
 ];
 

@@ -58,9 +58,10 @@ function matchingByName<T>(items: readonly T[], nameOf: (item: T) => string, nee
     .sort((a, b) => MATCH_RANK[a.match!] - MATCH_RANK[b.match!]);
 }
 
-/** Where a server is declared, as the Servers list says it: `saved`, or `workspace · <file>`. */
+/** Where a server is declared, as the Servers list says it: `saved`, `workspace · <file>` or `provided · <by>`. */
 export function serverOrigin(server: ServerSnapshot): string {
-  return server.origin?.kind === 'workspace' ? `workspace · ${server.origin.file}` : 'saved';
+  if (server.origin?.kind === 'workspace') return `workspace · ${server.origin.file}`;
+  return server.origin?.kind === 'provided' ? `provided · ${server.origin.by}` : 'saved';
 }
 
 /**
