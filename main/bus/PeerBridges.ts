@@ -107,6 +107,13 @@ export class PeerBridges {
   readonly callerSource = `tooldeck-${randomBytes(4).toString('hex')}`;
   readonly executor: ToolExecutor = { execute: (entry, args, ctx) => this.call(entry, args, ctx) };
   private attached?: Attached;
+  /**
+   * Settled while this process's reply queue is declared and bound. It is exclusive, so it goes with
+   * the connection: after a reconnect, a request published before the queue is declared again would
+   * have its reply dropped by the broker, so calls wait for it (within their own timeout).
+   */
+  private repliesReady: Promise<void> = Promise.resolve();
+  private markRepliesReady?: () => void;
   /** The connection PeerBridges opened itself (a one-off call with no bus bridge running), closed by close(). */
   private own?: { connection: Connection; publisher: Publisher };
   private readonly peers = new Map<string, Peer>();
@@ -142,6 +149,9 @@ export class PeerBridges {
       [`rockbot.${this.callerSource}.discovery`, ['tool.meta.mcp.#'], DISCOVERY_QUEUE_MAX_LENGTH, this.announcementHandler],
       [`rockbot.${this.callerSource}.results`, [this.replyTopic], REPLY_QUEUE_MAX_LENGTH, (message) => this.onReply(message)],
     ];
+    // The connection lost or back: the exclusive reply queue is gone until its consumer is ready again.
+    link.connection.on('error', () => this.attached === attached && this.repliesLost());
+    link.connection.on('connection', () => this.attached === attached && this.repliesLost());
     await Promise.all(
       queues.map(([queue, topics, maxLength, handle]) => {
         const consumer = link.connection.createConsumer(
@@ -165,6 +175,7 @@ export class PeerBridges {
         );
         consumer.on('error', (error: Error) => this.deps.logger.warn('bus: discovery consumer problem', { queue, error: error.message }));
         attached.consumers.push(consumer);
+        if (handle !== this.announcementHandler) consumer.on('ready', () => this.repliesDeclared());
         // Exclusive queues go with their connection: once a reconnect has declared them again, every bridge announces again.
         let declared = 0;
         consumer.on('ready', () => {
@@ -237,6 +248,7 @@ export class PeerBridges {
     const attached = this.attached;
     if (!attached) return;
     this.attached = undefined;
+    this.repliesDeclared();
     await Promise.all(attached.consumers.map((consumer) => consumer.close().catch(() => undefined)));
     for (const [id, call] of this.pendingCalls) {
       this.pendingCalls.delete(id);
@@ -416,6 +428,16 @@ export class PeerBridges {
     this.sendDetailsRequests();
   }
 
+  private repliesLost() {
+    if (this.markRepliesReady) return;
+    this.repliesReady = new Promise<void>((ready) => (this.markRepliesReady = ready));
+  }
+
+  private repliesDeclared() {
+    this.markRepliesReady?.();
+    this.markRepliesReady = undefined;
+  }
+
   // ── calls ──────────────────────────────────────────────────────────────────────────────────
 
   private async call(entry: ToolEntry, args: Record<string, unknown>, ctx: ExecutionContext): Promise<ToolResult> {
@@ -437,6 +459,8 @@ export class PeerBridges {
     const onAbort = () => this.settleCall(correlationId, undefined, ctx.signal.reason instanceof AppError ? ctx.signal.reason : new AppError('Canceled', 'The call was canceled.'));
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
+      // After a reconnect, not before the reply queue is back (an abort or timeout ends the wait).
+      await Promise.race([this.repliesReady, answered]);
       const timeoutMs = Math.max(1, Math.min(Math.floor(ctx.timeoutMs), MAX_TIMEOUT_MS));
       await this.publish(
         attached,
