@@ -255,6 +255,7 @@ describe('the broker restarting', { timeout: 120_000 }, () => {
     await vi.waitFor(() => expect(weather.refreshRequests).toBeGreaterThan(asked), { timeout: 60_000, interval: 200 });
     await vi.waitFor(() => expect(core.bus.status().state).toBe('connected'), { timeout: 60_000 });
     const outcome = await call('bus:weather.echo', { message: 'after the restart' });
+    expect(outcome.error).toBeUndefined();
     expect(outcome.result?.content).toEqual([{ type: 'text', text: 'weather echo: after the restart' }]);
   });
 });
