@@ -2,7 +2,7 @@ import { DEFAULT_GATEWAY_METRICS_PORT, DEFAULT_GATEWAY_PORT } from '../../../sha
 import { LANGOP_GROUP } from '../../../shared/kube';
 import { ORLOJ_GROUP, TOOL_APPROVALS_PLURAL } from '../toolApprovalCrd';
 import { OPERATOR_COMPONENT } from './operatorLease';
-import type { Manifest } from './operatorManifests';
+import { hardenedDeployment, type Manifest } from './operatorManifests';
 
 export const GATEWAY_COMPONENT = 'tooldeck-gateway';
 /** The Role a cluster admin binds to the people who decide approvals (`kubectl create rolebinding … --role tooldeck-approver --user alice`). */
@@ -101,63 +101,37 @@ export function gatewayManifests({ namespace, image, replicas = 2, agentNamespac
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: OPERATOR_GATEWAY_ROLE },
       subjects: [{ kind: 'ServiceAccount', name: OPERATOR_COMPONENT, namespace }],
     },
-    {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name, namespace, labels },
-      spec: {
-        replicas,
-        selector: { matchLabels: selector },
-        template: {
-          metadata: { labels },
-          spec: {
-            serviceAccountName: name,
-            // SIGTERM ends held calls (fail closed) and closes sessions; well within this.
-            terminationGracePeriodSeconds: 30,
-            securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
-            affinity: {
-              podAntiAffinity: {
-                preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: selector } } }],
-              },
-            },
-            containers: [
-              {
-                name: 'gateway',
-                image,
-                // The image's entrypoint is the operator; the same build runs the gateway.
-                command: ['/nodejs/bin/node', '/app/bin/tooldeck.js', 'gateway'],
-                // Agents reach it through the Service, so it binds the pod IP; agent credentials are the
-                // guard. The Host check (DNS rebinding) accepts addresses and the Service's own names.
-                // /metrics on a port of its own that asks no credential and serves nothing else: the
-                // console reads each replica's traffic there through the API server's pod proxy.
-                args: ['--in-cluster', '--host=0.0.0.0', '--dangerously-bind-all', `--port=${port}`, `--metrics-port=${metricsPort}`, ...serviceNames(name, namespace).map((host) => `--allowed-host=${host}`), ...agentsIn.map((ns) => `--agent-namespace=${ns}`)],
-                env: [
-                  { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-                  { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
-                  { name: 'TOOLDECK_DATA_DIR', value: '/data' },
-                ],
-                ports: [
-                  { name: 'mcp', containerPort: port, protocol: 'TCP' },
-                  { name: 'metrics', containerPort: metricsPort, protocol: 'TCP' },
-                ],
-                livenessProbe: { httpGet: { path: '/health', port: 'mcp' }, periodSeconds: 10, failureThreshold: 3 },
-                readinessProbe: { httpGet: { path: '/health', port: 'mcp' }, periodSeconds: 5, failureThreshold: 2 },
-                resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
-                securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
-                volumeMounts: [
-                  { name: 'tmp', mountPath: '/tmp' },
-                  { name: 'data', mountPath: '/data' },
-                ],
-              },
-            ],
-            volumes: [
-              { name: 'tmp', emptyDir: {} },
-              { name: 'data', emptyDir: {} },
-            ],
-          },
-        },
+    hardenedDeployment({
+      name,
+      namespace,
+      labels,
+      selector,
+      replicas,
+      container: {
+        name: 'gateway',
+        image,
+        // The image's entrypoint is the operator; the same build runs the gateway.
+        command: ['/nodejs/bin/node', '/app/bin/tooldeck.js', 'gateway'],
+        // Agents reach it through the Service, so it binds the pod IP; agent credentials are the
+        // guard. The Host check (DNS rebinding) accepts addresses and the Service's own names.
+        // /metrics on a port of its own that asks no credential and serves nothing else: the
+        // console reads each replica's traffic there through the API server's pod proxy.
+        args: ['--in-cluster', '--host=0.0.0.0', '--dangerously-bind-all', `--port=${port}`, `--metrics-port=${metricsPort}`, ...serviceNames(name, namespace).map((host) => `--allowed-host=${host}`), ...agentsIn.map((ns) => `--agent-namespace=${ns}`)],
+        env: [
+          { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+          { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+          { name: 'TOOLDECK_DATA_DIR', value: '/data' },
+        ],
+        ports: [
+          { name: 'mcp', containerPort: port, protocol: 'TCP' },
+          { name: 'metrics', containerPort: metricsPort, protocol: 'TCP' },
+        ],
+        livenessProbe: { httpGet: { path: '/health', port: 'mcp' }, periodSeconds: 10, failureThreshold: 3 },
+        readinessProbe: { httpGet: { path: '/health', port: 'mcp' }, periodSeconds: 5, failureThreshold: 2 },
       },
-    },
+      // SIGTERM ends held calls (fail closed) and closes sessions, well within the grace period.
+      emptyDirs: [{ name: 'data', mountPath: '/data' }],
+    }),
     {
       apiVersion: 'v1',
       kind: 'Service',

@@ -90,49 +90,27 @@ export function operatorManifests({ namespace, image, replicas = 2, watchNamespa
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: `${name}-leader-election` },
       subjects,
     },
-    {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name, namespace, labels },
-      spec: {
-        replicas,
-        selector: { matchLabels: selector },
-        template: {
-          metadata: { labels },
-          spec: {
-            serviceAccountName: name,
-            // SIGTERM → finish in-flight reconciles → release the lease; well within this.
-            terminationGracePeriodSeconds: 30,
-            securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
-            affinity: {
-              podAntiAffinity: {
-                preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: selector } } }],
-              },
-            },
-            containers: [
-              {
-                name: 'operator',
-                image,
-                // The image's entrypoint is `tooldeck operator`; probes reach the pod IP, so not only loopback.
-                // With Roles per namespace it may reconcile only those: it watches exactly them.
-                args: [`--listen=0.0.0.0:${OPERATOR_PORT}`, ...(watched.length ? [`--watch-namespaces=${watched.join(',')}`] : []), ...(gateway ? [`--gateway-namespace=${namespace}`] : [])],
-                env: [
-                  { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-                  { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
-                ],
-                ports: [{ name: 'http', containerPort: OPERATOR_PORT, protocol: 'TCP' }],
-                livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 10, failureThreshold: 3 },
-                readinessProbe: { httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 5, failureThreshold: 2 },
-                resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
-                securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
-                volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
-              },
-            ],
-            volumes: [{ name: 'tmp', emptyDir: {} }],
-          },
-        },
+    hardenedDeployment({
+      name,
+      namespace,
+      labels,
+      selector,
+      replicas,
+      container: {
+        name: 'operator',
+        image,
+        // The image's entrypoint is `tooldeck operator`; probes reach the pod IP, so not only loopback.
+        // With Roles per namespace it may reconcile only those: it watches exactly them.
+        args: [`--listen=0.0.0.0:${OPERATOR_PORT}`, ...(watched.length ? [`--watch-namespaces=${watched.join(',')}`] : []), ...(gateway ? [`--gateway-namespace=${namespace}`] : [])],
+        env: [
+          { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+          { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+        ],
+        ports: [{ name: 'http', containerPort: OPERATOR_PORT, protocol: 'TCP' }],
+        livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 10, failureThreshold: 3 },
+        readinessProbe: { httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 5, failureThreshold: 2 },
       },
-    },
+    }),
     { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name, namespace, labels }, spec: { minAvailable: 1, selector: { matchLabels: selector } } },
     {
       apiVersion: 'v1',
@@ -141,4 +119,44 @@ export function operatorManifests({ namespace, image, replicas = 2, watchNamespa
       spec: { selector, ports: [{ name: 'http', port: OPERATOR_PORT, targetPort: 'http', protocol: 'TCP' }] },
     },
   ];
+}
+
+/**
+ * A Deployment of Tooldeck's image as the operator and the gateway both run it: non-root with the
+ * runtime's seccomp profile, a read-only root filesystem and no capabilities, replicas spread over
+ * nodes, 30 s to finish what is in flight after SIGTERM, and a writable /tmp (plus `emptyDirs`).
+ */
+export function hardenedDeployment({ name, namespace, labels, selector, replicas, container, emptyDirs = [] }: { name: string; namespace: string; labels: Record<string, string>; selector: Record<string, string>; replicas: number; container: Record<string, unknown>; emptyDirs?: { name: string; mountPath: string }[] }): Manifest {
+  const mounts = [{ name: 'tmp', mountPath: '/tmp' }, ...emptyDirs];
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace, labels },
+    spec: {
+      replicas,
+      selector: { matchLabels: selector },
+      template: {
+        metadata: { labels },
+        spec: {
+          serviceAccountName: name,
+          terminationGracePeriodSeconds: 30,
+          securityContext: { runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532, seccompProfile: { type: 'RuntimeDefault' } },
+          affinity: {
+            podAntiAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: selector } } }],
+            },
+          },
+          containers: [
+            {
+              ...container,
+              resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '512Mi' } },
+              securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+              volumeMounts: mounts,
+            },
+          ],
+          volumes: mounts.map(({ name: volume }) => ({ name: volume, emptyDir: {} })),
+        },
+      },
+    },
+  };
 }
