@@ -81,7 +81,7 @@ spec:
     await grpc.close();
     await mcp.close();
     await Promise.all([peer?.stop(), guarded?.stop(), recorder?.stop()]);
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
     rmSync(workspaceDir, { recursive: true, force: true });
   });
 
