@@ -1,4 +1,4 @@
-import { Client, UrlElicitationRequiredError, type CallToolResult, type ClientContext, type FetchLike, type JSONRPCRequest, type Result, type Tool } from '@modelcontextprotocol/client';
+import { Client, UrlElicitationRequiredError, type CallToolResult, type ClientContext, type CompleteRequest, type FetchLike, type JSONRPCRequest, type Result, type Tool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { randomUUID } from 'node:crypto';
@@ -6,6 +6,7 @@ import { AppError } from '../../shared/errors';
 import { URL_ELICITATION_STEP, type ConnectionState, type McpServerConfig, type McpTool, type Root, type ServerSnapshot, type ToolListDiff } from '../../shared/mcp';
 import type { InvokeTaskOptions } from '../../shared/tasks';
 import type { Logger } from '../platform/Logger';
+import { Emitter } from '../platform/Emitter';
 import type { CallRelay, TaskUpdate } from '../registry/types';
 import type { SecretRedactor } from '../platform/SecretRedactor';
 import { classifyConnectError, type ConnectClues } from './connectErrors';
@@ -151,6 +152,8 @@ export class McpConnection {
     problems: [],
   };
   state: ConnectionState = { status: 'closed', since: Date.now(), attempt: 0 };
+  /** The server's `notifications/resources/updated`, by URI (for the resources the gateway subscribed to for its agents). */
+  private readonly resourceUpdates = new Emitter<string>();
 
   constructor(private readonly options: McpConnectionOptions) {
     this.transcript = new McpTranscript(options.redactor);
@@ -240,6 +243,7 @@ export class McpConnection {
     this.executorTasks = new ClientTaskExecutor(client);
     this.executorTasks.onChange(() => this.options.onExecutorTasksChanged?.());
     const answer = this.installServerRequestHandlers(client, this.executorTasks);
+    client.setNotificationHandler('notifications/resources/updated', (notification) => this.resourceUpdates.emit(notification.params.uri));
     this.taskOps = new ConnectionTasks(config.name, client, this.options.taskLedger, this.options.onDetachedTask, answer);
     client.onerror = (error) => {
       // Non-JSON lines on stdout and similar protocol noise: keep them for the doctor.
@@ -435,8 +439,26 @@ export class McpConnection {
     return this.requireClient().readResource({ uri }, { cacheMode: 'bypass' });
   }
 
-  async getPrompt(name: string, args: Record<string, string>) {
-    return this.requireClient().getPrompt({ name, arguments: args });
+  async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal) {
+    return this.requireClient().getPrompt({ name, arguments: args }, signal ? { signal } : undefined);
+  }
+
+  /** completion/complete: suggestions for an argument of a prompt or a resource template (relayed for the gateway's agents). */
+  async complete(params: CompleteRequest['params'], signal?: AbortSignal) {
+    return this.requireClient().complete(params, signal ? { signal } : undefined);
+  }
+
+  /** resources/subscribe: the server then sends `notifications/resources/updated` for `uri` (see onResourceUpdated). */
+  async subscribeResource(uri: string) {
+    await this.requireClient().subscribeResource({ uri });
+  }
+
+  async unsubscribeResource(uri: string) {
+    await this.requireClient().unsubscribeResource({ uri });
+  }
+
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    return this.resourceUpdates.on(listener);
   }
 
   async notifyRootsChanged() {

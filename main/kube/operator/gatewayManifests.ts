@@ -127,7 +127,8 @@ export function gatewayManifests({ namespace, image, replicas = 2, agentNamespac
           { name: 'metrics', containerPort: metricsPort, protocol: 'TCP' },
         ],
         livenessProbe: { httpGet: { path: '/health', port: 'mcp' }, periodSeconds: 10, failureThreshold: 3 },
-        readinessProbe: { httpGet: { path: '/health', port: 'mcp' }, periodSeconds: 5, failureThreshold: 2 },
+        // Ready once its sources' first sync is done (or its bound passed): a replica that would list an agent no tools takes no traffic.
+        readinessProbe: { httpGet: { path: '/ready', port: 'mcp' }, periodSeconds: 5, failureThreshold: 2 },
       },
       // SIGTERM ends held calls (fail closed) and closes sessions, well within the grace period.
       emptyDirs: [{ name: 'data', mountPath: '/data' }],

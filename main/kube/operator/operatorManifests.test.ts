@@ -88,6 +88,9 @@ describe('operator manifests', () => {
       command: ['/nodejs/bin/node', '/app/bin/tooldeck.js', 'gateway'],
       // Agents address it by its Service's name: the Host check lets exactly those names through.
       args: expect.arrayContaining(['--in-cluster', '--allowed-host=tooldeck-gateway.ops.svc.cluster.local', '--allowed-host=tooldeck-gateway.ops']),
+      // Alive from the start (/health); ready only once its sources' first sync is done (/ready).
+      livenessProbe: { httpGet: { path: '/health', port: 'mcp' } },
+      readinessProbe: { httpGet: { path: '/ready', port: 'mcp' } },
     });
     expect(objects.find((o) => o.kind === 'Service')).toMatchObject({ metadata: { name: 'tooldeck-gateway', namespace: 'ops' }, spec: { ports: [{ name: 'mcp', port: 7411 }, { name: 'metrics', port: 7412 }] } });
     // Metrics on a port of their own, named so readers (the console, a ServiceMonitor) find it by name.
