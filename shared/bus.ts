@@ -16,6 +16,8 @@ export const BusStatus = z.object({
   error: z.string().optional(),
   /** Whether other bridges' tools are discovered and offered as `bus:<agent>.<tool>` entries. */
   discovery: z.boolean().optional(),
+  /** Whether a request without the broker-validated `user_id` is taken as the agent its `rb-source` claims (`--trust-rb-source`). */
+  trustRbSource: z.boolean().optional(),
 });
 export type BusStatus = z.infer<typeof BusStatus>;
 
@@ -27,7 +29,7 @@ export type BusOutcome = z.infer<typeof BusOutcome>;
 export const BusExchangeView = z.object({
   id: z.number(),
   messageId: z.string(),
-  /** The calling agent (`rb-source`), when it named one. */
+  /** The calling agent, when the bridge could establish it (the broker-validated `user_id`, or `rb-source` when trusted). */
   agent: z.string().optional(),
   tool: z.string().optional(),
   server: z.string().optional(),

@@ -17,7 +17,9 @@ import { RockBotShapedAgent } from './rockbotShapedAgent';
 /**
  * Tooldeck as a RockBot MCP bridge on a real RabbitMQ broker (a private node), called by a
  * RockBot-shaped agent written on amqplib from RockBot's wire format, with server-everything
- * behind the bridge.
+ * behind the bridge. Each agent connects as its own broker user and sets the AMQP user_id, which
+ * the broker validates and the bridge takes as the calling agent (busIdentity.test.ts covers the
+ * refusals and --trust-rb-source).
  */
 const BRIDGE = 'tooldeck';
 const permissions = `apiVersion: orloj.dev/v1
@@ -46,6 +48,8 @@ spec:
 let broker: PrivateRabbitMq;
 let core: Core;
 let agent: RockBotShapedAgent;
+/** The URL that connects as each agent's own broker user. */
+const agentUrls = new Map<string, string>();
 const logged: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
 const capturingLogger: Logger = {
   debug: () => undefined,
@@ -59,6 +63,9 @@ let mostConcurrentCalls = 0;
 
 beforeAll(async () => {
   broker = await startPrivateRabbitMq();
+  for (const name of ['scout', 'rogue', 'builder']) agentUrls.set(name, broker.addUser(name, `${name}-pass`));
+  // The bridge (guest) republishes dead letters with their agent's user_id: RabbitMQ allows that to users tagged impersonator.
+  broker.ctl('set_user_tags', 'guest', 'administrator', 'impersonator');
   const workspaceDir = mkdtempSync(join(tmpdir(), 'tooldeck-bus-ws-'));
   writeFileSync(join(workspaceDir, 'permissions.yaml'), permissions);
   core = await createCore({ exampleWorkspace: false, workspaceDir, appVersion: '0', host: 'web', dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-bus-')), secretStore: new MemorySecretStore(), logger: capturingLogger });
@@ -73,7 +80,7 @@ beforeAll(async () => {
   };
   await core.mcp.save({ config: everythingStdio('everything') as never });
   await vi.waitFor(() => expect(core.catalog.resolve('mcp:everything.get-sum')).toBeDefined(), { timeout: 30_000 });
-  agent = await RockBotShapedAgent.connect(broker.url, 'scout', BRIDGE);
+  agent = await connectAgent('scout');
   await core.bus.start({ url: broker.url, agent: BRIDGE });
 }, 120_000);
 
@@ -159,7 +166,7 @@ describe('tooldeck bus bridge: RockBot agents call Tooldeck tools over RabbitMQ'
   });
 
   it('a policy denial is a ToolError naming the rule', async () => {
-    const rogue = await RockBotShapedAgent.connect(broker.url, 'rogue', BRIDGE);
+    const rogue = await connectAgent('rogue');
     try {
       const reply = await rogue.invoke('get-sum', { a: 1, b: 1 });
       expect(reply.type).toBe('RockBot.Tools.ToolError');
@@ -171,7 +178,7 @@ describe('tooldeck bus bridge: RockBot agents call Tooldeck tools over RabbitMQ'
   });
 
   it('a call that needs approval waits for it within the request’s timeout, then runs; unapproved, it times out', async () => {
-    const builder = await RockBotShapedAgent.connect(broker.url, 'builder', BRIDGE);
+    const builder = await connectAgent('builder');
     try {
       const answered = builder.invoke('get-sum', { a: 20, b: 22 }, { timeoutMs: 60_000 });
       await vi.waitFor(async () => expect((await core.approvals.list()).filter((approval) => approval.status.phase === 'Pending')).toHaveLength(1), { timeout: 20_000 });
@@ -322,6 +329,11 @@ describe('tooldeck bus bridge: bad input', { timeout: 60_000 }, () => {
     expect(core.bus.status().state).toBe('connected');
   });
 });
+
+/** A RockBot-shaped agent connected as its own broker user, setting user_id as the broker requires. */
+function connectAgent(name: string): Promise<RockBotShapedAgent> {
+  return RockBotShapedAgent.connect(agentUrls.get(name)!, name, BRIDGE, { userId: name });
+}
 
 /** Publishes a request without waiting for its reply; returns its correlation id. */
 async function publishInvoke(message: string): Promise<string> {

@@ -32,9 +32,9 @@ function tooldeck(dataDir: string, ...args: string[]) {
 }
 
 /** A bridge process on its own data dir; resolves once it says it serves the queue. */
-async function startBridge(): Promise<RunningBridge> {
+async function startBridge(...extraArgs: string[]): Promise<RunningBridge> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-bus-cli-'));
-  const child = spawn(process.execPath, [cli, '--data-dir', dataDir, 'bus', 'bridge', '--amqp', url, '--agent', FLEET], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, '--data-dir', dataDir, 'bus', 'bridge', '--amqp', url, '--agent', FLEET, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   bridges.push(child);
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -58,7 +58,8 @@ beforeAll(async () => {
   broker.ctl('add_user', 'bridge', PASSWORD);
   broker.ctl('set_permissions', '-p', '/', 'bridge', '.*', '.*', '.*');
   url = `amqp://bridge:${PASSWORD}@127.0.0.1:${broker.port}`;
-  agent = await RockBotShapedAgent.connect(broker.url, 'rb-agent', FLEET);
+  // The agent connects as its own broker user and sets user_id: the broker vouches for it.
+  agent = await RockBotShapedAgent.connect(broker.addUser('rb-agent', 'rb-agent-pass'), 'rb-agent', FLEET, { userId: 'rb-agent' });
 }, 120_000);
 
 afterAll(async () => {
@@ -118,6 +119,21 @@ describe('tooldeck bus bridge (the CLI)', { timeout: 180_000 }, () => {
     expect(second.output()).toContain('Bus bridge stopped (Interrupted by SIGTERM).');
     expect(consumersOf(`rockbot.mcp-bridge.${FLEET}`)).toBe(0);
     expect(first.output() + second.output()).not.toContain(PASSWORD);
+  });
+
+  it('refuses a request without user_id by default, and takes rb-source with --trust-rb-source, saying what that means', async () => {
+    const vouching = await startBridge();
+    const unvouched = await agent.request('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', Buffer.from(JSON.stringify({ toolCallId: 'c1', toolName: 'echo', arguments: '{"message":"claimed"}', sessionId: null })), { replyTo: 'tool.result.rb-agent', userId: null });
+    expect(unvouched.body).toMatchObject({ code: 'invalid_arguments', message: expect.stringMatching(/has no user_id/) });
+    vouching.child.kill('SIGTERM');
+    expect(await exited(vouching.child)).toBe(0);
+
+    const trusting = await startBridge('--trust-rb-source');
+    await vi.waitFor(() => expect(trusting.output()).toMatch(/Trusting rb-source: .*anyone who may publish on the exchange can act as any agent/), { timeout: 20_000 });
+    const trusted = await agent.request('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', Buffer.from(JSON.stringify({ toolCallId: 'c2', toolName: 'echo', arguments: '{"message":"claimed"}', sessionId: null })), { replyTo: 'tool.result.rb-agent', userId: null });
+    expect(trusted.body.content).toBe('Echo: claimed');
+    trusting.child.kill('SIGTERM');
+    expect(await exited(trusting.child)).toBe(0);
   });
 });
 

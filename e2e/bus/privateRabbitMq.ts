@@ -18,6 +18,8 @@ export interface PrivateRabbitMq {
   node: string;
   /** Runs `rabbitmqctl` against the node; returns stdout. */
   ctl(...args: string[]): string;
+  /** Adds a broker user with full permissions on `/`; returns the URL that connects as it. */
+  addUser(name: string, password: string): string;
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -114,6 +116,11 @@ export async function startPrivateRabbitMq(): Promise<PrivateRabbitMq> {
     port,
     node,
     ctl,
+    addUser(name, password) {
+      ctl('add_user', name, password);
+      ctl('set_permissions', '-p', '/', name, '.*', '.*', '.*');
+      return `amqp://${encodeURIComponent(name)}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+    },
     async restart() {
       await halt();
       await start();

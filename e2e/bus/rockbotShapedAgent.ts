@@ -9,6 +9,8 @@ import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } fro
  * `tool.invoke.mcp` with RockBot's envelope (AMQP properties, `rb-` headers, doubled for RockBot's
  * own `rb-…` keys) and listens for replies on `tool.result.{name}`, management replies on
  * `mcp.manage.response.{name}` and a bridge's McpServersIndexed on `tool.meta.mcp.{bridge}`.
+ * RockBot's own publisher leaves the AMQP `user_id` unset; `userId` makes this agent set it (to its
+ * broker user, or — to test the broker — to someone else's).
  */
 export interface RockBotReply {
   type: string;
@@ -29,6 +31,11 @@ export interface InvokeOptions {
 
 const EXCHANGE = 'rockbot';
 
+export interface AgentConnectOptions {
+  /** The AMQP `user_id` every message carries (RabbitMQ refuses one that is not the connection's user). Unset by default, as RockBot's publisher leaves it. */
+  userId?: string;
+}
+
 export class RockBotShapedAgent {
   /** Every reply received, by correlation id (a request answered twice shows two). */
   readonly replies = new Map<string, RockBotReply[]>();
@@ -41,10 +48,11 @@ export class RockBotShapedAgent {
     private readonly url: string,
     readonly name: string,
     private readonly bridgeAgent: string,
+    private readonly options: AgentConnectOptions,
   ) {}
 
-  static async connect(url: string, name: string, bridgeAgent: string): Promise<RockBotShapedAgent> {
-    const agent = new RockBotShapedAgent(url, name, bridgeAgent);
+  static async connect(url: string, name: string, bridgeAgent: string, options: AgentConnectOptions = {}): Promise<RockBotShapedAgent> {
+    const agent = new RockBotShapedAgent(url, name, bridgeAgent, options);
     await agent.open();
     return agent;
   }
@@ -111,10 +119,16 @@ export class RockBotShapedAgent {
       messageId?: string;
       /** Default `rockbot`; `''` (the default exchange) puts it straight into the queue named by `topic`. */
       exchange?: string;
+      /** The AMQP `user_id` of this message (default: the agent's own setting); `null` leaves it unset. */
+      userId?: string | null;
+      /** The `rb-source` claim (default: the agent's name); `null` leaves it out. */
+      source?: string | null;
     } = {},
   ): Promise<string> {
     const messageId = options.messageId ?? randomUUID().replaceAll('-', '');
     const channel = this.channel!;
+    const userId = options.userId === undefined ? this.options.userId : (options.userId ?? undefined);
+    const source = options.source === undefined ? this.name : (options.source ?? undefined);
     // Confirmed one by one (waitForConfirms would wait on every message in flight, for each one).
     await new Promise<void>((confirmed, refused) =>
       channel.publish(
@@ -129,7 +143,8 @@ export class RockBotShapedAgent {
           timestamp: Math.floor(Date.now() / 1000),
           contentType: 'application/json',
           persistent: true,
-          headers: { 'rb-source': this.name, ...options.headers },
+          ...(userId !== undefined ? { userId } : {}),
+          headers: { ...(source !== undefined ? { 'rb-source': source } : {}), ...options.headers },
         },
         (error: unknown) => (error ? refused(error instanceof Error ? error : new Error('the broker refused the message')) : confirmed()),
       ),
@@ -146,6 +161,9 @@ export class RockBotShapedAgent {
       correlationId?: string;
       replyTo: string;
       headers?: Record<string, string>;
+      messageId?: string;
+      userId?: string | null;
+      source?: string | null;
     },
   ): Promise<RockBotReply> {
     const correlationId = options.correlationId ?? randomUUID().replaceAll('-', '');

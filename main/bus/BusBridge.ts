@@ -1,17 +1,18 @@
-import type { AsyncMessage, Connection, Consumer, Publisher, SyncMessage } from 'rabbitmq-client';
+import type { AsyncMessage, Channel, Connection, Consumer, Publisher, SyncMessage } from 'rabbitmq-client';
 import { BUS_DEAD_LETTER_PREVIEW_CHARS, BUS_DEAD_LETTERS_SHOWN, type BusConnectionState, type BusDeadLetterView, type BusPeerView, type BusStatus } from '../../shared/bus';
 import { agentCaller, CallerAgentName } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
+import { agentApprovalHook } from '../agents/agentApproval';
 import type { ApprovalHolder } from '../approvals/ApprovalHolder';
-import { holdRequestFor } from '../gateway/GatewayMcpServer';
 import { Emitter } from '../platform/Emitter';
 import type { Logger } from '../platform/Logger';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
 import { checkAmqpUrl, maskAmqpUrl } from './amqpUrl';
+import { busCallerIdentity, type BusIdentity } from './busIdentity';
 import { BusTraffic, type BusExchange, type BusOutcome } from './BusTraffic';
 import type { PeerBridges } from './PeerBridges';
-import { RecentReplies, type SentReply } from './RecentReplies';
+import { RecentReplies, requestKey, type SentReply } from './RecentReplies';
 import { decodeBody, decodeEnvelope, encodeBody, encodeEnvelope, newMessageId, rockbotHeader, type RockBotEnvelope } from './rockbotEnvelope';
 import {
   invokeResponse,
@@ -50,6 +51,12 @@ export interface BusBridgeDeps {
   invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
   /** Every entry of the registry, in its order (the first server that has a tool serves it). */
   entries: () => readonly ToolEntry[];
+  /**
+   * The entries granted to an agent (the one grants resolver), in registry order. When given, an
+   * agent on the bus is served exactly these — a call or McpGetServiceDetailsRequest for anything
+   * else is refused `not granted to <agent>` (deny by default); without it every entry is served.
+   */
+  grantedTo?: (agent: string) => readonly ToolEntry[];
   /** Subscribes to changes of the registry; returns the unsubscribe. */
   onToolsChanged: (listener: () => void) => () => void;
   /** Where a call the policy wants approved waits for a person. */
@@ -68,6 +75,13 @@ export interface BusBridgeStartOptions {
   connectTimeoutMs?: number;
   /** Discover other bridges on the bus and offer their tools as `bus:<agent>.<tool>` entries (default true). */
   discover?: boolean;
+  /**
+   * Take a request without the AMQP `user_id` as coming from the agent its `rb-source` header
+   * names (default false: such a request is refused). Anyone who may publish on the exchange can
+   * then claim to be any agent: for brokers where every publisher is trusted (RockBot's own agents
+   * do not set `user_id`). A `user_id`, when set, still wins and must match `rb-source`.
+   */
+  trustRbSource?: boolean;
 }
 
 /** The queue RockBot's MCP bridge for `agent` consumes for one topic (its subscription `mcp-bridge.{agent}…`). */
@@ -94,12 +108,15 @@ interface Running {
   announced: Map<string, string>;
   /** Whether this run lent its connection to PeerBridges (discovery of other bridges). */
   discovering: boolean;
+  /** BusBridgeStartOptions.trustRbSource. */
+  trustRbSource: boolean;
 }
 
 /**
  * Tooldeck as a RockBot MCP bridge on RabbitMQ: RockBot agents' `ToolInvokeRequest`s on
- * `tool.invoke.mcp` run through the one invocation pipeline as `{agent: rb-source, via: bus}` —
- * policy (a denial is a ToolError naming the rule; a call that needs approval waits for it within
+ * `tool.invoke.mcp` run through the one invocation pipeline as `{agent, via: bus}` — the agent the
+ * broker vouches for in the AMQP `user_id` (busCallerIdentity; `rb-source` only with
+ * `trustRbSource`), served only its grants when grants are given — policy (a denial is a ToolError naming the rule; a call that needs approval waits for it within
  * the request's timeout), the lock, history, metrics and traces — and each gets a
  * `ToolInvokeResponse` or `ToolError` on its `reply_to`. Several bridges on the same agent's queue
  * are competing consumers; a request is acknowledged only after its reply is confirmed by the
@@ -139,6 +156,7 @@ export class BusBridge {
       stopWatching: () => undefined,
       announced: new Map(),
       discovering: false,
+      trustRbSource: options.trustRbSource === true,
     };
     this.running = running;
     this.setState('connecting');
@@ -194,6 +212,7 @@ export class BusBridge {
       agent: running.agent,
       queue: bridgeQueues(running.agent).invoke.queue,
       discovery: running.discovering,
+      trustRbSource: running.trustRbSource,
       ...(this.state !== 'connected' && this.lastError ? { error: this.lastError } : {}),
     };
   }
@@ -244,12 +263,17 @@ export class BusBridge {
   /**
    * Publishes dead-lettered requests again on the topic they were first sent to (all of them, or
    * those with the given message ids), each taken off its dead-letter queue once the broker has
-   * the copy. Returns how many went back.
+   * the copy. Returns how many went back. A copy keeps its AMQP `user_id` — the agent it came
+   * from — which RabbitMQ accepts only from that broker user or one tagged `impersonator`: a letter
+   * the bridge's broker user may not republish stays where it is, and the bridge says so.
    */
   async replayDeadLetters(messageIds?: readonly string[]): Promise<number> {
     const running = this.requireRunning();
     const wanted = messageIds ? new Set(messageIds) : undefined;
     const channel = await running.connection.acquire();
+    // Copies go out on a channel of their own: one the broker refuses closes it, not the replies' publisher.
+    let out: Channel | undefined;
+    const refused: string[] = [];
     let replayed = 0;
     try {
       for (const queue of deadLetterQueues(running.agent)) {
@@ -259,16 +283,35 @@ export class BusBridge {
           if (wanted && !wanted.has(message.messageId ?? '')) continue;
           const { exchange: _exchange, routingKey: _routingKey, deliveryTag, redelivered: _redelivered, messageCount: _count, body, headers, ...properties } = message;
           const { 'x-death': _death, 'x-first-death-exchange': _a, 'x-first-death-queue': _b, 'x-first-death-reason': _c, ...kept } = (headers ?? {}) as Record<string, unknown>;
-          await running.publisher.send({ ...properties, headers: kept, exchange: ROCKBOT_EXCHANGE, routingKey: originalTopic(message) ?? topicOfDeadLetterQueue(running.agent, queue) }, bodyBytes(body));
+          if (!out) {
+            out = await running.connection.acquire();
+            await out.confirmSelect();
+          }
+          try {
+            await out.basicPublish({ ...properties, headers: kept, exchange: ROCKBOT_EXCHANGE, routingKey: originalTopic(message) ?? topicOfDeadLetterQueue(running.agent, queue) }, bodyBytes(body));
+          } catch (error) {
+            if ((error as { code?: string }).code !== 'PRECONDITION_FAILED' || properties.userId === undefined) throw error;
+            // The broker refused the user_id and closed the channel: this letter stays (unacknowledged, it goes back at the end).
+            out = undefined;
+            refused.push(`${message.messageId ?? '(no message id)'} (user_id ${JSON.stringify(properties.userId.slice(0, 80))})`);
+            continue;
+          }
           channel.basicAck({ deliveryTag });
           replayed++;
         }
       }
     } finally {
       // Those not replayed go back to their queue, in their order.
+      await out?.close().catch(() => undefined);
       await channel.close().catch(() => undefined);
     }
     if (replayed > 0) this.deps.logger.info('bus: dead letters replayed', { agent: running.agent, replayed });
+    if (refused.length > 0) {
+      throw new AppError(
+        'PolicyDenied',
+        `${replayed} dead letter${replayed === 1 ? '' : 's'} went back; ${refused.length} stay${refused.length === 1 ? 's' : ''} in the dead-letter queue because the broker would not let the bridge's broker user publish as another user: ${refused.slice(0, 5).join(', ')}${refused.length > 5 ? ', …' : ''} (RabbitMQ allows that only to users tagged impersonator).`,
+      );
+    }
     return replayed;
   }
 
@@ -359,26 +402,29 @@ export class BusBridge {
     if (envelope.type !== ROCKBOT_TYPES.toolInvokeRequest) return this.unknownType(envelope, bridgeQueues(running.agent).invoke.queue);
     if (!this.isForThisBridge(running, envelope)) return ConsumerStatus.ACK;
     if (!envelope.replyTo) return this.deadLetter(envelope, running, 'it has no reply_to, so no answer could reach its sender');
-    const earlier = envelope.messageId ? this.recentReplies.find(envelope.messageId) : undefined;
+    const identity = busCallerIdentity(envelope, running.trustRbSource);
+    // A request whose sender is unknown is refused without being kept: the refusal costs nothing to make again.
+    const key = envelope.messageId && identity.ok ? requestKey({ messageId: envelope.messageId, agent: identity.agent, replyTo: envelope.replyTo, body: bodyBytes(message.body) }) : undefined;
+    const earlier = key ? this.recentReplies.find(key) : undefined;
     if (earlier) {
       const reply = await earlier;
       if (reply) {
-        const exchange = this.traffic.started({ messageId: envelope.messageId, ...(envelope.source ? { agent: envelope.source } : {}), startedAt: Date.now() });
+        const exchange = this.traffic.started({ messageId: envelope.messageId, ...trafficAgent(identity), startedAt: Date.now() });
         await this.publishReply(running, envelope, reply);
         this.traffic.finished(exchange, { outcome: 'replayed' });
         return ConsumerStatus.ACK;
       }
     }
-    const answer = () => this.answerInvoke(running, envelope, message.body);
-    const reply = envelope.messageId ? await this.recentReplies.once(envelope.messageId, answer) : await answer();
+    const answer = () => this.answerInvoke(running, envelope, identity, message.body);
+    const reply = key ? await this.recentReplies.once(key, answer) : await answer();
     // No reply: the bridge is stopping and canceled the call; another bridge takes the request.
     if (!reply) return ConsumerStatus.REQUEUE;
     await this.publishReply(running, envelope, reply);
     return ConsumerStatus.ACK;
   }
 
-  private async answerInvoke(running: Running, envelope: RockBotEnvelope, body: unknown): Promise<SentReply | undefined> {
-    const exchange = this.traffic.started({ messageId: envelope.messageId, ...(envelope.source ? { agent: envelope.source } : {}), startedAt: Date.now() });
+  private async answerInvoke(running: Running, envelope: RockBotEnvelope, identity: BusIdentity, body: unknown): Promise<SentReply | undefined> {
+    const exchange = this.traffic.started({ messageId: envelope.messageId, ...trafficAgent(identity), startedAt: Date.now() });
     const refuse = (request: { toolCallId: string; toolName: string }, code: ToolError['code'], message: string) => {
       this.traffic.finished(exchange, { outcome: code });
       return toolErrorReply({ toolCallId: request.toolCallId, toolName: request.toolName, code, message, isRetryable: false });
@@ -393,11 +439,15 @@ export class BusBridge {
     exchange.tool = request.toolName;
     const args = parseArguments(request.arguments);
     if (typeof args === 'string') return refuse(request, 'invalid_arguments', args);
-    const agent = envelope.source !== undefined ? CallerAgentName.safeParse(envelope.source) : undefined;
-    if (!agent?.success) return refuse(request, 'invalid_arguments', 'The request names no calling agent (the rb-source header), so no policy could judge it.');
+    if (!identity.ok) return refuse(request, 'invalid_arguments', identity.message);
+    const agent = identity.agent;
     const server = rockbotHeader(envelope, MCP_SERVER_HEADER);
-    const entry = this.route(request.toolName, server);
-    if (!entry) return refuse(request, 'tool_not_found', server ? `No tool ${request.toolName} on server ${server} in Tooldeck's registry.` : `No server in Tooldeck's registry has a tool ${request.toolName}.`);
+    const routed = this.route(agent, request.toolName, server);
+    if (!routed.entry) {
+      if (routed.notGranted) return refuse(request, 'tool_not_found', `${routed.notGranted.name} is not granted to ${agent}: the workspace grants it no such tool.`);
+      return refuse(request, 'tool_not_found', server ? `No tool ${request.toolName} on server ${server} in Tooldeck's registry.` : `No server in Tooldeck's registry has a tool ${request.toolName}.`);
+    }
+    const entry = routed.entry;
     exchange.server = entry.source.name;
 
     const timeoutMs = requestTimeoutMs(rockbotHeader(envelope, TIMEOUT_HEADER));
@@ -414,14 +464,14 @@ export class BusBridge {
     running.stopping.signal.addEventListener('abort', onStop, { once: true });
     const signal = call.signal;
     const outcome = await this.deps.invoke({
-      caller: agentCaller(agent.data, 'bus', request.sessionId ? { sessionId: request.sessionId } : {}),
+      caller: agentCaller(agent, 'bus', request.sessionId ? { sessionId: request.sessionId } : {}),
       name: entry.name,
       arguments: args,
       timeoutMs,
       maxTotalTimeoutMs: timeoutMs,
       signal,
       ...(envelope.traceparent ? { traceparent: envelope.traceparent } : {}),
-      approval: (held) => this.deps.approvals.hold(holdRequestFor(held, agent.data, `bus/${agent.data}/${request.sessionId ?? envelope.correlationId ?? envelope.messageId}`), { signal }).then(() => undefined),
+      approval: agentApprovalHook(this.deps.approvals, agent, `bus/${agent}/${request.sessionId ?? envelope.correlationId ?? envelope.messageId}`, { signal }),
     }).finally(() => {
       clearTimeout(timer);
       running.stopping.signal.removeEventListener('abort', onStop);
@@ -464,8 +514,12 @@ export class BusBridge {
     return this.deps.entries().filter((entry) => entry.source.kind !== 'bus');
   }
 
-  /** The server the header names (case aside: RockBot lower-cases it), else the first server in the registry that has the tool. */
-  private route(toolName: string, server: string | undefined): ToolEntry | undefined {
+  /**
+   * The entry that serves a call: on the server the header names (case aside: RockBot lower-cases
+   * it), else the first server that has the tool — among the agent's grants when grants are given.
+   * `notGranted`: the registry has such a tool, but not for this agent.
+   */
+  private route(agent: string, toolName: string, server: string | undefined): { entry?: ToolEntry; notGranted?: ToolEntry } {
     if (!this.byToolName) {
       this.byToolName = new Map();
       for (const entry of this.served()) {
@@ -474,10 +528,17 @@ export class BusBridge {
         else this.byToolName.set(entry.toolName, [entry]);
       }
     }
-    const candidates = this.byToolName.get(toolName) ?? [];
-    if (server === undefined) return candidates[0];
-    const wanted = server.toLowerCase();
-    return candidates.find((entry) => entry.source.name.toLowerCase() === wanted);
+    const pick = (candidates: readonly ToolEntry[]) => (server === undefined ? candidates[0] : candidates.find((entry) => entry.source.name.toLowerCase() === server.toLowerCase()));
+    const inRegistry = pick(this.byToolName.get(toolName) ?? []);
+    if (!this.deps.grantedTo) return inRegistry ? { entry: inRegistry } : {};
+    const granted = pick(this.grantedTo(agent).filter((entry) => entry.toolName === toolName));
+    if (granted) return { entry: granted };
+    return inRegistry ? { notGranted: inRegistry } : {};
+  }
+
+  /** What the agent is granted, but for other bridges' tools (see served()). */
+  private grantedTo(agent: string): ToolEntry[] {
+    return (this.deps.grantedTo?.(agent) ?? []).filter((entry) => entry.source.kind !== 'bus');
   }
 
   // ── tool.meta.mcp.refresh and McpServersIndexed ────────────────────────────────────────────
@@ -524,7 +585,10 @@ export class BusBridge {
     if (envelope.type === ROCKBOT_TYPES.serviceDetailsRequest) {
       type = ROCKBOT_TYPES.serviceDetailsResponse;
       const request = McpGetServiceDetailsRequest.safeParse(value);
-      reply = request.success ? this.serviceDetails(request.data.serverName) : { serverName: serverNameOf(value), tools: [], error: 'The request needs serverName (a string).' };
+      const identity = busCallerIdentity(envelope, running.trustRbSource);
+      if (!request.success) reply = { serverName: serverNameOf(value), tools: [], error: 'The request needs serverName (a string).' };
+      else if (!identity.ok) reply = { serverName: request.data.serverName, tools: [], error: identity.message };
+      else reply = this.serviceDetails(request.data.serverName, identity.agent);
     } else {
       const register = envelope.type === ROCKBOT_TYPES.registerServerRequest;
       type = register ? ROCKBOT_TYPES.registerServerResponse : ROCKBOT_TYPES.unregisterServerResponse;
@@ -540,10 +604,14 @@ export class BusBridge {
     return ConsumerStatus.ACK;
   }
 
-  private serviceDetails(serverName: string): Record<string, unknown> {
+  /** A server's tools as RockBot's McpGetServiceDetailsResponse: with grants, only those granted to the agent. */
+  private serviceDetails(serverName: string, agent: string): Record<string, unknown> {
     const wanted = serverName.toLowerCase();
-    const entries = this.served().filter((entry) => entry.source.name.toLowerCase() === wanted);
-    if (entries.length === 0) return { serverName, tools: [], error: `No server named ${serverName} is in Tooldeck's registry.` };
+    const onServer = (entry: ToolEntry) => entry.source.name.toLowerCase() === wanted;
+    const inRegistry = this.served().filter(onServer);
+    if (inRegistry.length === 0) return { serverName, tools: [], error: `No server named ${serverName} is in Tooldeck's registry.` };
+    const entries = this.deps.grantedTo ? this.grantedTo(agent).filter(onServer) : inRegistry;
+    if (entries.length === 0) return { serverName: inRegistry[0]!.source.name, tools: [], error: `The tools of ${inRegistry[0]!.source.name} are not granted to ${agent}.` };
     const tools: McpToolDefinition[] = entries.map((entry) => ({ name: entry.toolName, description: entry.description ?? entry.title ?? '', parametersSchema: JSON.stringify({ type: 'object', ...entry.inputSchema }) }));
     return { serverName: entries[0]!.source.name, tools, error: null };
   }
@@ -552,6 +620,7 @@ export class BusBridge {
 
   /** A reply on the request's `reply_to` topic with its correlation id, confirmed by the broker before the request is acknowledged. */
   private publishReply(running: Running, request: RockBotEnvelope, reply: SentReply): Promise<void> {
+    const destination = request.source ?? request.userId;
     return this.publish(
       running,
       request.replyTo!,
@@ -560,7 +629,7 @@ export class BusBridge {
         type: reply.type,
         ...(request.correlationId !== undefined ? { correlationId: request.correlationId } : {}),
         source: bridgeSource(running.agent),
-        ...(request.source !== undefined ? { destination: request.source } : {}),
+        ...(destination !== undefined ? { destination } : {}),
         headers: new Map(),
       },
       reply.body,
@@ -578,7 +647,7 @@ export class BusBridge {
       this.deadLetterReasons.set(envelope.messageId, reason);
       if (this.deadLetterReasons.size > DEAD_LETTER_REASONS_KEPT) this.deadLetterReasons.delete(this.deadLetterReasons.keys().next().value!);
     }
-    const exchange = this.traffic.started({ messageId: envelope.messageId, ...(envelope.source ? { agent: envelope.source } : {}), startedAt: Date.now() });
+    const exchange = this.traffic.started({ messageId: envelope.messageId, ...trafficAgent(busCallerIdentity(envelope, running.trustRbSource)), startedAt: Date.now() });
     this.traffic.finished(exchange, { outcome: 'dead_lettered' });
     return ConsumerStatus.DROP;
   }
@@ -630,6 +699,12 @@ function deadLetterView(queue: string, message: SyncMessage, bridgeReasons: Read
     ...(bridgeReasons.has(envelope.messageId) ? { bridgeReason: bridgeReasons.get(envelope.messageId)! } : {}),
     bodyPreview: bodyBytes(message.body).toString('utf8').slice(0, BUS_DEAD_LETTER_PREVIEW_CHARS),
   };
+}
+
+/** The agent a request is counted under in the Bus section: one the bridge established or the broker vouched for, never a mere claim. */
+function trafficAgent(identity: BusIdentity): { agent?: string } {
+  const agent = identity.ok ? identity.agent : identity.sender;
+  return agent !== undefined ? { agent } : {};
 }
 
 /** The source RockBot's bridge replies as. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RECENT_REPLIES, RECENT_REPLY_WINDOW_MS, RecentReplies } from './RecentReplies';
+import { RECENT_REPLIES, RECENT_REPLY_WINDOW_MS, RecentReplies, requestKey } from './RecentReplies';
 
 const reply = (text: string) => ({ type: 'RockBot.Tools.ToolInvokeResponse', body: Buffer.from(text) });
 
@@ -38,5 +38,28 @@ describe('RecentReplies (the redelivery dedupe window)', () => {
     for (let i = 0; i < RECENT_REPLIES + 5; i++) await recent.once(`m${i}`, async () => reply(String(i)));
     expect(recent.find('m0')).toBeUndefined();
     expect(recent.find(`m${RECENT_REPLIES + 4}`)).toEqual(reply(String(RECENT_REPLIES + 4)));
+  });
+
+  it('keys a request by message id, agent, reply-to and body: a redelivery matches, a reused id from anyone else does not', () => {
+    const request = { messageId: 'm1', agent: 'alice', replyTo: 'tool.result.alice', body: Buffer.from('{"toolName":"echo","arguments":"{\\"message\\":\\"a\\"}"}') };
+    const key = requestKey(request);
+    expect(requestKey({ ...request, body: Buffer.from(request.body) })).toBe(key);
+    expect(requestKey({ ...request, agent: 'bob' })).not.toBe(key);
+    expect(requestKey({ ...request, replyTo: 'tool.result.bob' })).not.toBe(key);
+    expect(requestKey({ ...request, body: Buffer.from('{"toolName":"echo","arguments":"{}"}') })).not.toBe(key);
+    expect(requestKey({ ...request, messageId: 'm2' })).not.toBe(key);
+    // Moving a boundary between fields makes another key.
+    expect(requestKey({ ...request, messageId: 'm1a', agent: 'lice' })).not.toBe(key);
+  });
+
+  it('answers another agent reusing a message id with its own reply, not the first agent’s', async () => {
+    const recent = new RecentReplies();
+    const alice = requestKey({ messageId: 'shared', agent: 'alice', replyTo: 'tool.result.alice', body: Buffer.from('a') });
+    const bob = requestKey({ messageId: 'shared', agent: 'bob', replyTo: 'tool.result.bob', body: Buffer.from('b') });
+    await recent.once(alice, async () => reply('for alice'));
+    expect(recent.find(bob)).toBeUndefined();
+    await recent.once(bob, async () => reply('for bob'));
+    expect(recent.find(alice)).toEqual(reply('for alice'));
+    expect(recent.find(bob)).toEqual(reply('for bob'));
   });
 });

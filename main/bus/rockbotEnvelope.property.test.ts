@@ -13,6 +13,7 @@ const envelope: fc.Arbitrary<RockBotEnvelope> = fc.record(
     correlationId: text,
     replyTo: text,
     timestamp: fc.integer({ min: 0, max: 2 ** 40 }),
+    userId: text,
     source: text,
     destination: text,
     traceparent: text,
@@ -58,6 +59,7 @@ describe('RockBot envelope codec', () => {
         correlationId: fc.anything(),
         replyTo: fc.anything(),
         timestamp: fc.anything(),
+        userId: fc.anything(),
         headers: fc.oneof(fc.anything(), fc.dictionary(hostileKey, hostileValue, { maxKeys: 200 })),
       },
       { requiredKeys: [] },
@@ -74,7 +76,7 @@ describe('RockBot envelope codec', () => {
           expect(typeof value).toBe('string');
           expect(value.length).toBeLessThanOrEqual(MAX_HEADER_VALUE_CHARS);
         }
-        for (const field of ['source', 'destination', 'traceparent', 'tracestate', 'correlationId', 'replyTo'] as const) {
+        for (const field of ['source', 'destination', 'traceparent', 'tracestate', 'correlationId', 'replyTo', 'userId'] as const) {
           if (decoded[field] !== undefined) expect(typeof decoded[field]).toBe('string');
         }
         // Nothing the sender wrote reaches an object's prototype.
@@ -99,6 +101,14 @@ describe('RockBot envelope codec', () => {
     );
     expect(decodeBody(Buffer.from('not json'))).toEqual({ ok: false, reason: expect.stringMatching(/^the body is not JSON/) });
     expect(decodeBody(Buffer.alloc(0))).toEqual({ ok: false, reason: 'the body is empty' });
+  });
+
+  it('reads the broker-validated user_id apart from the rb-source claim, and never from a header', () => {
+    const decoded = decodeEnvelope({ userId: 'alice', headers: { 'rb-source': 'bob', 'rb-user-id': 'mallory', 'rb-userId': 'mallory' } });
+    expect(decoded.userId).toBe('alice');
+    expect(decoded.source).toBe('bob');
+    expect(decodeEnvelope({ headers: { 'rb-userId': 'mallory' } }).userId).toBeUndefined();
+    expect(decodeEnvelope({ userId: '' }).userId).toBeUndefined();
   });
 
   it('makes message ids as RockBot does: a GUID in "N" format', () => {

@@ -33,7 +33,13 @@ export interface RockBotEnvelope {
   replyTo?: string;
   /** Unix seconds. */
   timestamp?: number;
-  /** The sending agent (`rb-source`). */
+  /**
+   * The AMQP `user_id` property: RabbitMQ accepts a message that sets it only when it equals the
+   * publishing connection's broker user, so it is the one sender identity a consumer can trust
+   * (`rb-source` is only a claim). Absent when the publisher left it out.
+   */
+  userId?: string;
+  /** The sending agent as it names itself (`rb-source`): a claim, not checked by the broker. */
   source?: string;
   destination?: string;
   traceparent?: string;
@@ -49,6 +55,8 @@ export interface AmqpProperties {
   correlationId?: string;
   replyTo?: string;
   timestamp?: number;
+  /** Validated by RabbitMQ against the connection's user when set (amqplib and rabbitmq-client both call it `userId`). */
+  userId?: string;
   contentType?: string;
   deliveryMode?: number;
   headers?: Record<string, unknown>;
@@ -72,6 +80,7 @@ export function encodeEnvelope(envelope: RockBotEnvelope): Required<Pick<AmqpPro
     type: envelope.type,
     ...(envelope.correlationId !== undefined ? { correlationId: envelope.correlationId } : {}),
     ...(envelope.replyTo !== undefined ? { replyTo: envelope.replyTo } : {}),
+    ...(envelope.userId !== undefined ? { userId: envelope.userId } : {}),
     timestamp: envelope.timestamp ?? Math.floor(Date.now() / 1000),
     contentType: JSON_CONTENT_TYPE,
     deliveryMode: 2,
@@ -111,6 +120,7 @@ export function decodeEnvelope(properties: AmqpProperties): RockBotEnvelope {
     ...optional('correlationId', text(properties.correlationId)),
     ...optional('replyTo', text(properties.replyTo)),
     ...optional('timestamp', timestamp),
+    ...optional('userId', text(properties.userId)),
     ...fields,
     headers,
   };

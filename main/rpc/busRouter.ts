@@ -15,6 +15,8 @@ const StartInput = z.object({
   agent: CallerAgentName,
   /** Discover other bridges on the bus and offer their tools as `bus:<agent>.<tool>` entries (default true). */
   discover: z.boolean().optional(),
+  /** Take a request without the broker-validated user_id as the agent its rb-source claims (default false). */
+  trustRbSource: z.boolean().optional(),
 });
 
 /**
@@ -23,7 +25,7 @@ const StartInput = z.object({
  */
 export const busRouter = router({
   status: procedure.query(({ ctx }) => ctx.core.bus.status()),
-  start: procedure.input(StartInput).mutation(({ ctx, input }) => ctx.core.bus.start({ url: input.url, agent: input.agent, ...(input.discover !== undefined ? { discover: input.discover } : {}) })),
+  start: procedure.input(StartInput).mutation(({ ctx, input }) => ctx.core.bus.start({ url: input.url, agent: input.agent, ...(input.discover !== undefined ? { discover: input.discover } : {}), ...(input.trustRbSource !== undefined ? { trustRbSource: input.trustRbSource } : {}) })),
   stop: procedure.mutation(async ({ ctx }) => {
     await ctx.core.bus.stop();
     return ctx.core.bus.status();

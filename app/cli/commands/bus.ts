@@ -18,6 +18,7 @@ interface BridgeOptions {
   connectTimeout: number;
   /** commander's --no-discover. */
   discover: boolean;
+  trustRbSource?: boolean;
 }
 
 /**
@@ -33,6 +34,7 @@ export function registerBus(program: Command, ctx: CliContext) {
     .option('--amqp <url>', `the broker, amqp://USER:PASSWORD@HOST:PORT/VHOST (default: $${AMQP_URL_ENV}, which keeps the password out of the process list)`)
     .requiredOption('--agent <name>', 'the bridge’s name on the bus: it consumes rockbot.mcp-bridge.NAME and announces its servers on tool.meta.mcp.NAME')
     .option('--no-discover', 'do not offer the tools of other bridges on the bus as bus:AGENT.TOOL entries (they are discovered by default)')
+    .option('--trust-rb-source', 'take a request without the AMQP user_id (which RabbitMQ checks against the publisher’s broker user) as coming from the agent its rb-source header names: anyone who may publish on the exchange can then claim any agent, so only for brokers where every publisher is trusted (RockBot’s own agents do not set user_id)')
     .option('--connect-timeout <seconds>', 'how long to wait for the broker at start (later drops reconnect with backoff, however long)', integerIn(1, 3600), 30)
     .action(async (options: BridgeOptions) => {
       const url = options.amqp ?? process.env[AMQP_URL_ENV];
@@ -52,13 +54,14 @@ export function registerBus(program: Command, ctx: CliContext) {
       }
       let status;
       try {
-        status = await core.bus.start({ url, agent: options.agent, connectTimeoutMs: options.connectTimeout * 1000, discover: options.discover });
+        status = await core.bus.start({ url, agent: options.agent, connectTimeoutMs: options.connectTimeout * 1000, discover: options.discover, trustRbSource: options.trustRbSource === true });
       } catch (error) {
         if (isAppError(error) && error.code === 'InvalidInput') throw new CliExit(ExitCode.Usage, error.message);
         if (isAppError(error) && error.code === 'ConnectionFailed') throw new CliExit(ExitCode.CannotConnect, error.message);
         throw error;
       }
       ctx.io.stdout(`Bus bridge ${terminalName(options.agent)} on ${status.url} (queue ${status.queue})\n`);
+      if (status.trustRbSource) ctx.io.stderr('Trusting rb-source: a request without user_id is taken as the agent it claims, so anyone who may publish on the exchange can act as any agent.\n');
       // SIGINT/SIGTERM is a bridge's normal end (a pod stopped, a fleet scaled in): it exits 0 once stopped.
       const reason = await ctx.runUntilStopped();
       // Requests still running go back to the queue for another bridge; nothing is left unacknowledged here.

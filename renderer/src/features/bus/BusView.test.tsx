@@ -29,7 +29,7 @@ describe('BusView', () => {
     await user.clear(name);
     await user.type(name, 'fleet');
     await user.click(screen.getByRole('button', { name: 'Start the bridge' }));
-    await waitFor(() => expect(backend.callsTo('bus.start')).toEqual([{ url: 'amqp://bridge:pw@broker:5672', agent: 'fleet', discover: true }]));
+    await waitFor(() => expect(backend.callsTo('bus.start')).toEqual([{ url: 'amqp://bridge:pw@broker:5672', agent: 'fleet', discover: true, trustRbSource: false }]));
   });
 
   it('shows the masked broker, requests and replies newest first with their outcome, totals per agent, and stops', async () => {
@@ -108,5 +108,28 @@ describe('BusView', () => {
     await user.click(screen.getByRole('button', { name: 'Start the bridge' }));
     await waitFor(() => expect(backend.callsTo('bus.start')).toEqual([expect.objectContaining({ discover: false })]));
     expect(screen.queryByRole('table', { name: 'Other bridges on the bus' })).toBeNull();
+  });
+
+  it('starts the bridge trusting rb-source only when asked, and then warns that any publisher can claim any agent', async () => {
+    const user = userEvent.setup();
+    let status: object = { state: 'stopped' };
+    const backend = new FakeBackend()
+      .onSubscribe('bus.watch', (sub) => sub.emit({ status, recent: [], perAgent: [], peers: [] }))
+      .answer('bus.start', () => (status = { ...connected, trustRbSource: true }))
+      .answer('bus.deadLetters', () => []);
+    const { unmount } = renderWithBackend(<BusView />, backend);
+    await user.click(await screen.findByRole('switch', { name: /Trust rb-source/ }));
+    await user.click(screen.getByRole('button', { name: 'Start the bridge' }));
+    await waitFor(() => expect(backend.callsTo('bus.start')).toEqual([expect.objectContaining({ trustRbSource: true })]));
+    unmount();
+    renderWithBackend(<BusView />, backend);
+    expect(await screen.findByText(/can call as any agent/)).toBeVisible();
+  });
+
+  it('says the calling agent is the broker user it vouches for when rb-source is not trusted', async () => {
+    const backend = new FakeBackend().onSubscribe('bus.watch', (sub) => sub.emit({ status: { ...connected, trustRbSource: false }, recent: [], perAgent: [] })).answer('bus.deadLetters', () => []);
+    renderWithBackend(<BusView />, backend);
+    expect(await screen.findByText(/broker user RabbitMQ vouches for \(user_id\)/)).toBeVisible();
+    expect(screen.queryByText(/can call as any agent/)).toBeNull();
   });
 });

@@ -61,12 +61,27 @@ export function BusView() {
   );
 }
 
+/** RabbitMQ's own default account on this machine: what the form starts with. */
+const DEFAULT_BROKER_URL = 'amqp://guest:guest@127.0.0.1:5672';
+
+/** Whether a broker URL carries a password worth hiding: RabbitMQ's well-known `guest` default is none. */
+export function brokerUrlCarriesSecret(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.password !== '' && !(parsed.username === 'guest' && parsed.password === 'guest');
+  } catch {
+    return url.includes('@');
+  }
+}
+
 /** Connected or not, to which broker (masked), under which name; the form to start it. */
 function ConnectionCard({ status }: { status: BusStatus }) {
   const { start, stop } = useBusActions();
-  const [url, setUrl] = useState('amqp://guest:guest@127.0.0.1:5672');
+  const [url, setUrl] = useState(DEFAULT_BROKER_URL);
+  const [urlShown, setUrlShown] = useState(false);
   const [agent, setAgent] = useState('tooldeck');
   const [discover, setDiscover] = useState(true);
+  const [trustRbSource, setTrustRbSource] = useState(false);
   const look = stateLook[status.state];
   const busy = start.isPending || stop.isPending;
   return (
@@ -91,11 +106,23 @@ function ConnectionCard({ status }: { status: BusStatus }) {
         </Group>
         {status.state !== 'stopped' ? (
           <Text size="sm" c="dimmed">
-            Bridge <b>{status.agent}</b> consumes <Text span ff="monospace">{status.queue}</Text>; other bridges with the same name share its queue.
+            Bridge <b>{status.agent}</b> consumes <Text span ff="monospace">{status.queue}</Text>; other bridges with the same name share its queue.{' '}
+            {status.trustRbSource
+              ? 'A request without user_id is taken as the agent its rb-source claims.'
+              : 'The calling agent is the broker user RabbitMQ vouches for (user_id); a request without it is refused.'}
           </Text>
         ) : (
           <Group align="flex-end" gap="sm">
-            <PasswordInput label="Broker URL" description="amqp://USER:PASSWORD@HOST:PORT/VHOST — never shown again unmasked" w={360} value={url} onChange={(event) => setUrl(event.currentTarget.value)} />
+            <PasswordInput
+              label="Broker URL"
+              description="amqp://USER:PASSWORD@HOST:PORT/VHOST — a password is masked, and never shown again once the bridge runs"
+              w={360}
+              value={url}
+              // The default (guest:guest, RabbitMQ's own) is shown as it is: masking it read like a saved secret.
+              visible={urlShown || !brokerUrlCarriesSecret(url)}
+              onVisibilityChange={setUrlShown}
+              onChange={(event) => setUrl(event.currentTarget.value)}
+            />
             <TextInput label="Bridge name" description="its queues are rockbot.mcp-bridge.NAME" w={200} value={agent} onChange={(event) => setAgent(event.currentTarget.value)} />
             <Switch
               label="Offer other bridges' tools"
@@ -103,10 +130,21 @@ function ConnectionCard({ status }: { status: BusStatus }) {
               checked={discover}
               onChange={(event) => setDiscover(event.currentTarget.checked)}
             />
-            <Button loading={busy} disabled={!url.trim() || !agent.trim()} onClick={() => start.mutate({ url: url.trim(), agent: agent.trim(), discover })}>
+            <Switch
+              label="Trust rb-source"
+              description="without user_id, take the agent a request claims"
+              checked={trustRbSource}
+              onChange={(event) => setTrustRbSource(event.currentTarget.checked)}
+            />
+            <Button loading={busy} disabled={!url.trim() || !agent.trim()} onClick={() => start.mutate({ url: url.trim(), agent: agent.trim(), discover, trustRbSource })}>
               Start the bridge
             </Button>
           </Group>
+        )}
+        {status.state !== 'stopped' && status.trustRbSource && (
+          <Alert color="orange" variant="light" title="Trusting rb-source">
+            Anyone who may publish on this broker’s rockbot exchange can call as any agent: only for brokers where every publisher is trusted.
+          </Alert>
         )}
         {status.error && (
           <Alert color={status.state === 'stopped' ? 'red' : 'orange'} variant="light" title={status.state === 'stopped' ? 'Not connected' : 'Connection problem'}>
