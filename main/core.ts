@@ -19,6 +19,7 @@ import { mcpToolEntry } from './mcp/McpToolSource';
 import { McpSourceKind } from './mcp/mcpSourceKind';
 import { McpAppHost } from './apps/McpAppHost';
 import { McpRegistry } from './mcpRegistry/McpRegistry';
+import type { BundleNetwork } from './mcpRegistry/mcpbBundle';
 import { McpService } from './mcp/McpService';
 import type { PlaceholderContext } from './resources/commandPlaceholders';
 import { createLocalResources, type LocalResources } from './resources/createLocalResources';
@@ -69,6 +70,8 @@ export interface CoreDeps {
   versions?: Partial<SystemInfo['versions']>;
   /** Connect saved, enabled servers at start: yes for the UI hosts, no for one-shot CLI commands. */
   autoConnect?: boolean;
+  /** Tests only: how mcpb bundles are downloaded (their CA, their loopback server); public https addresses otherwise. */
+  registryBundleNetwork?: BundleNetwork;
   connectTimeoutMs?: number;
   /** See McpServiceOptions.shutdownGraceMs: short for one-shot CLI commands. */
   shutdownGraceMs?: number;
@@ -406,7 +409,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     logger,
     system,
     mcp,
-    mcpRegistry: new McpRegistry({ dataDir: deps.dataDir }),
+    mcpRegistry: new McpRegistry({ dataDir: deps.dataDir, bundleNetwork: deps.registryBundleNetwork }),
     a2a,
     a2aSkills,
     a2aTurns,

@@ -32,6 +32,11 @@ export const StdioServerConfig = z.object({
   env: KeyValues.default({}),
   /** Env vars whose values live in the secret store (API keys…); `env` holds no value for them. */
   secretEnv: z.array(z.string()).default([]),
+  /**
+   * Env vars whose values a registry supplied (installPlan.ts): they stay in `env`, readable in the
+   * server's detail and `mcp list`, instead of being sealed like the values a user types.
+   */
+  plainEnv: z.array(z.string()).optional(),
   cwd: z.string().optional(),
 });
 export type StdioServerConfig = z.infer<typeof StdioServerConfig>;
@@ -46,6 +51,8 @@ export const HttpServerConfig = z.object({
   headers: KeyValues.default({}),
   /** Headers whose values live in the secret store; `headers` holds no value for them. */
   secretHeaders: z.array(z.string()).default([]),
+  /** Headers whose values a registry supplied: kept in `headers`, readable, not sealed. */
+  plainHeaders: z.array(z.string()).optional(),
   /** Parts of `url` whose values live in the secret store: `password`, `query:<name>`. */
   urlSecrets: z.array(z.string()).default([]),
   /** A bearer token is kept in the secret store; the config only says one exists. */

@@ -152,17 +152,33 @@ export const InstallChoice = z.object({
   headers: z.record(z.string(), z.string()).default({}),
   /** Connect to this origin (scheme, host, port) instead of the remote's: a mirror, a local proxy, a test. */
   endpointOrigin: z.string().optional(),
+  /**
+   * Loader and toolchain variables (shared/refusedEnvironment.ts) the user lets the registry set:
+   * without its name here, a registry that supplies one stops the install.
+   */
+  allowEnv: z.array(z.string().max(256)).max(64).default([]),
 });
 export type InstallChoice = z.input<typeof InstallChoice>;
 
-/** What installing would save, for the user to confirm: the exact launch line (secrets as ***) or URL. */
+/**
+ * What installing would save, for the user to confirm: the exact launch line or URL, every value the
+ * registry supplies in plain text (only what the user typed for an input marked isSecret is ***).
+ */
 export const InstallPreview = z.object({
   entry: RegistryEntry,
   freshness: Freshness,
   serverName: z.string(),
   transport: z.enum(['stdio', 'http', 'sse']),
-  /** stdio: the exact command line (`VAR=*** command args…`); http/sse: the URL. */
+  /** stdio: the exact command line (`VAR=value SECRET=*** command args…`); http/sse: the URL; mcpb: what is downloaded (its command is known only once it is verified). */
   launch: z.string(),
+  /** A remote's headers as they will be sent (`Name: value`, the user's secrets as ***). */
+  headers: z.array(z.string()).optional(),
+  /** An mcpb bundle, downloaded and verified only at install: its command line is confirmed then. */
+  bundle: z.object({ url: z.string(), sha256: z.string() }).optional(),
+  /** Loader and toolchain variables in the line, allowed with allowEnv: shown in plain text and flagged. */
+  flagged: z.array(z.string()).optional(),
+  /** Binds the confirmation to what runs: install() refuses when the registry's answer no longer plans to this. */
+  planHash: z.string(),
   warnings: z.array(z.string()),
   /** A remote's Server Card (SEP-2127, draft), read from its origin before connecting, when it publishes one. */
   card: z
@@ -178,5 +194,7 @@ export const InstallRequest = z.object({
   choice: InstallChoice,
   /** The launch line (stdio) the user saw and confirmed; a stdio install is refused without it. */
   confirmedLaunchLine: z.string().optional(),
+  /** The preview's planHash the user confirmed; an install whose plan no longer hashes to it stops. */
+  previewHash: z.string().max(128).optional(),
 });
 export type InstallRequest = z.input<typeof InstallRequest>;

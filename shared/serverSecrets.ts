@@ -24,7 +24,9 @@ export interface SealedServerConfig {
 /**
  * Every environment variable and header value of a saved server is sealed, whatever its name: a
  * guess from names and values missed credentials such as `GITHUB_PAT=…`. Only an empty value,
- * which holds nothing, stays in the file.
+ * which holds nothing, stays in the file, and a value a registry supplied (`plainEnv`,
+ * `plainHeaders`): the registry published it, so it is no secret, and the user must be able to
+ * read what it set.
  */
 const isSealedValue = (value: string) => value !== '';
 
@@ -44,8 +46,9 @@ export function sealServerConfig(input: McpServerConfig, explicitEnv: Record<str
   if (input.transport === 'stdio') {
     const env: Record<string, string> = {};
     const secretEnv = new Set(input.secretEnv);
+    const plainEnv = new Set(input.plainEnv);
     for (const [name, value] of Object.entries(input.env)) {
-      if (secretEnv.has(name) || isSealedValue(value)) {
+      if (secretEnv.has(name) || (isSealedValue(value) && !plainEnv.has(name))) {
         secretEnv.add(name);
         route(`env:${name}`, value);
       } else env[name] = value;
@@ -60,8 +63,9 @@ export function sealServerConfig(input: McpServerConfig, explicitEnv: Record<str
 
   const headers: Record<string, string> = {};
   const secretHeaders = new Set(input.secretHeaders);
+  const plainHeaders = new Set(input.plainHeaders);
   for (const [name, value] of Object.entries(input.headers)) {
-    if (secretHeaders.has(name) || isSealedValue(value)) {
+    if (secretHeaders.has(name) || (isSealedValue(value) && !plainHeaders.has(name))) {
       secretHeaders.add(name);
       route(`header:${name}`, value);
     } else headers[name] = value;

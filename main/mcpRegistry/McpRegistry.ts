@@ -1,12 +1,14 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError, launchConfirmationRequired } from '../../shared/errors';
 import { McpServerConfig, stdioLaunchLine, type SaveServerInput, type ServerSnapshot } from '../../shared/mcp';
 import type { Freshness, InstallChoice, InstallPreview, InstallRequest, RegistryEntry, SearchPage } from '../../shared/mcpRegistry';
+import { SECRET_PLACEHOLDER, shellQuote } from '../../shared/secrets';
 import { sealServerConfig } from '../../shared/serverSecrets';
 import { JsonFile } from '../platform/JsonFile';
-import { planBundleLaunch, planInstall, type InstallOrigin, type PlannedServer } from './installPlan';
-import { downloadVerified, readBundle, writeBundle, type ReadBundle } from './mcpbBundle';
+import { planBundleLaunch, planInstall, type InstallOrigin, type PlannedBundle, type PlannedServer } from './installPlan';
+import { downloadVerified, readBundle, writeBundle, type BundleNetwork, type ReadBundle } from './mcpbBundle';
 import { RegistryClient } from './RegistryClient';
 import { fetchServerCard } from './serverCard';
 import { normalizeRegistryUrl, RegistrySources } from './RegistrySources';
@@ -17,7 +19,12 @@ export interface McpRegistryOptions {
   dataDir: string;
   fetch?: FetchLike;
   timeoutMs?: number;
+  /** How bundles are downloaded (tests: their own CA and loopback server); public https addresses only by default. */
+  bundleNetwork?: BundleNetwork;
 }
+
+/** The step of the refusal when the registry's answer changed between the preview and the install. */
+export const PLAN_CHANGED_STEP = 'plan-changed';
 
 const InstallsFile = z.object({
   servers: z
@@ -28,9 +35,8 @@ const InstallsFile = z.object({
 export interface PreparedInstall {
   entry: RegistryEntry;
   freshness: Freshness;
-  plan: PlannedServer;
-  /** An mcpb bundle, verified and read but not yet written: install() unpacks it once the launch is confirmed. */
-  bundle?: { contents: ReadBundle; folder: string };
+  /** What runs; for an mcpb bundle, known only once it is downloaded (install), so absent at preview. */
+  plan: PlannedServer | PlannedBundle;
 }
 
 /** How an installed server is saved: McpService.save, as every server, so its secrets are sealed the same way. */
@@ -39,7 +45,7 @@ export interface ServerSaver {
   save(input: SaveServerInput, options: { requireLaunchConfirmation?: boolean }): Promise<ServerSnapshot>;
 }
 
-/** The exact line a stdio plan launches (every environment value as ***, as save() seals it), or a remote's URL. */
+/** The exact line a stdio plan launches (the user's sealed values as ***, as save() seals them; the registry's in plain text), or a remote's URL. */
 export function launchOf(config: McpServerConfig): string {
   const sealed = sealServerConfig(config).config;
   return sealed.transport === 'stdio' ? stdioLaunchLine(sealed) : sealed.url;
@@ -88,54 +94,112 @@ export class McpRegistry {
   }
 
   /**
-   * The entry and the server config it installs as, the version pinned: a bundle is downloaded,
-   * checked against its fileSha256 and read (its files go to `<dataDir>/mcpb/<server>` only when
-   * install() has its confirmed launch line). Throws InvalidInput
-   * with one sentence when a value is missing; a deleted entry is refused.
+   * The entry and what it installs as, the version pinned. Nothing is downloaded: an mcpb bundle
+   * is fetched only by install(). Throws InvalidInput with one sentence when a value is missing or
+   * something the registry supplies could change what runs; a deleted entry is refused.
    */
   async prepareInstall(name: string, choice: InstallChoice, options: { registry?: string; version?: string } = {}): Promise<PreparedInstall> {
     const registry = await this.registryFor(options.registry);
     const { entry, freshness } = await this.client.version(registry, name, options.version ?? 'latest');
     if (entry.meta?.status === 'deleted') throw new AppError('InvalidInput', `${name} ${entry.server.version} is marked deleted in ${registry}${entry.meta.statusMessage ? ` (${entry.meta.statusMessage.slice(0, 300)})` : ''}; it is not installed.`);
     const plan = planInstall(entry.server, registry, choice);
-    let server: PlannedServer;
-    let bundle: PreparedInstall['bundle'];
-    if (plan.kind === 'mcpb') {
-      const contents = readBundle(await downloadVerified(plan.url, plan.sha256, this.options.fetch));
-      const folder = join(this.options.dataDir, 'mcpb', plan.serverName);
-      server = planBundleLaunch(plan, contents.launch, folder, contents.description ?? entry.server.description);
-      bundle = { contents, folder };
-    } else server = plan;
-    if (entry.meta?.status === 'deprecated') server.warnings.unshift(`${name} ${entry.server.version} is deprecated${entry.meta.statusMessage ? `: ${entry.meta.statusMessage.slice(0, 300)}` : ''}.`);
-    return { entry, freshness, plan: server, ...(bundle ? { bundle } : {}) };
-  }
-
-  /** What installing would save, for the user to confirm; nothing is saved or started. */
-  async preview(request: InstallRequest): Promise<InstallPreview> {
-    const prepared = await this.prepareInstall(request.name, request.choice, request);
-    const config = McpServerConfig.parse(prepared.plan.config);
-    const card = config.transport === 'stdio' ? undefined : await fetchServerCard(config.url, this.options.fetch);
-    return { entry: prepared.entry, freshness: prepared.freshness, serverName: config.name, transport: config.transport, launch: launchOf(config), warnings: prepared.plan.warnings, ...(card ? { card } : {}) };
+    if (entry.meta?.status === 'deprecated') plan.warnings.unshift(`${name} ${entry.server.version} is deprecated${entry.meta.statusMessage ? `: ${entry.meta.statusMessage.slice(0, 300)}` : ''}.`);
+    return { entry, freshness, plan };
   }
 
   /**
-   * Installs: plans again (a bundle is verified and unpacked again), saves through `saver` with the
-   * launch confirmation required whatever the host (the command comes from a registry, not from the
-   * user's typing), and remembers where the server came from.
+   * A keyed hash of what a plan runs: command, arguments, environment names and values, working
+   * directory (a remote: URL and headers; a bundle before download: its URL, checksum, environment
+   * and arguments). Keyed per process so the user's secret values in it cannot be guessed from it.
+   */
+  planHash(plan: PlannedServer | PlannedBundle): string {
+    const what =
+      plan.kind === 'mcpb'
+        ? { kind: 'mcpb', url: plan.url, sha256: plan.sha256, env: sorted(plan.env), args: plan.args, userConfig: sorted(plan.userConfig) }
+        : plan.config.transport === 'stdio'
+          ? { kind: 'stdio', command: plan.config.command, args: plan.config.args ?? [], env: sorted(plan.config.env ?? {}), cwd: plan.config.cwd ?? null }
+          : { kind: plan.config.transport, url: plan.config.url, headers: sorted(plan.config.headers ?? {}) };
+    return createHmac('sha256', this.hashKey).update(JSON.stringify(what)).digest('hex');
+  }
+
+  private readonly hashKey = randomBytes(32);
+
+  /** What installing would save, for the user to confirm; nothing is downloaded, saved or started. */
+  async preview(request: InstallRequest): Promise<InstallPreview> {
+    const prepared = await this.prepareInstall(request.name, request.choice, request);
+    return this.previewOf(prepared, true);
+  }
+
+  private async previewOf(prepared: PreparedInstall, readCard: boolean): Promise<InstallPreview> {
+    const { plan } = prepared;
+    const common = { entry: prepared.entry, freshness: prepared.freshness, warnings: plan.warnings, planHash: this.planHash(plan), ...(plan.flagged.length ? { flagged: plan.flagged } : {}) };
+    if (plan.kind === 'mcpb') {
+      const env = Object.entries(plan.env)
+        .map(([name, value]) => `${name}=${plan.plainEnv.includes(name) ? shellQuote(value) : SECRET_PLACEHOLDER}`)
+        .join(' ');
+      const launch = `download ${plan.url} (sha256 ${plan.sha256})${env ? ` with ${env}` : ''}${plan.args.length ? ` and the arguments ${plan.args.map(shellQuote).join(' ')}` : ''}; its manifest's command line is shown to confirm once it is verified`;
+      return { ...common, serverName: plan.serverName, transport: 'stdio', launch, bundle: { url: plan.url, sha256: plan.sha256 } };
+    }
+    const config = McpServerConfig.parse(plan.config);
+    const card = readCard && config.transport !== 'stdio' ? await fetchServerCard(config.url, this.options.fetch) : undefined;
+    const headers = config.transport === 'stdio' ? undefined : headerLines(config);
+    return { ...common, serverName: config.name, transport: config.transport, launch: launchOf(config), ...(headers?.length ? { headers } : {}), ...(card ? { card } : {}) };
+  }
+
+  /** The last bundle downloaded and verified, so the confirmation of its command line does not fetch it again. */
+  private verifiedBundle?: { key: string; bytes: Buffer };
+
+  private async bundleBytes(plan: PlannedBundle): Promise<Buffer> {
+    const key = `${plan.url} ${plan.sha256}`;
+    if (this.verifiedBundle?.key === key) return this.verifiedBundle.bytes;
+    const bytes = await downloadVerified(plan.url, plan.sha256, this.options.bundleNetwork);
+    this.verifiedBundle = { key, bytes };
+    return bytes;
+  }
+
+  /**
+   * Installs: asks the registry again and plans again; when that plan no longer hashes to the
+   * previewed one (`previewHash`), stops. A bundle is downloaded, verified and read only now; its
+   * command line must then be confirmed (`confirmedLaunchLine`) before anything is written. Saves
+   * through `saver` with the launch confirmation required whatever the host (the command comes
+   * from a registry, not from the user's typing), and remembers where the server came from.
    */
   async install(request: InstallRequest, saver: ServerSaver): Promise<{ snapshot: ServerSnapshot; preview: InstallPreview }> {
     const prepared = await this.prepareInstall(request.name, request.choice, request);
-    const config = McpServerConfig.parse(prepared.plan.config);
-    // Checked before a bundle's files are written: a refused install changes nothing on disk,
-    // least of all the folder of a server already saved under this name.
-    if (saver.list().some((saved) => saved.config.name === config.name)) throw new AppError('AlreadyExists', `A server named "${config.name}" already exists: install under another name (--name).`);
+    const hash = this.planHash(prepared.plan);
+    if (request.previewHash !== hash) {
+      throw new AppError(
+        'InvalidInput',
+        request.previewHash === undefined
+          ? `${request.name} is not installed: confirm its preview first (the install is bound to the line you confirmed).`
+          : `${request.name} is not installed: the registry's answer changed between the preview and the install, so what would run is no longer what you confirmed.`,
+        { step: PLAN_CHANGED_STEP },
+      );
+    }
+    const serverName = prepared.plan.kind === 'mcpb' ? prepared.plan.serverName : prepared.plan.config.name;
+    // Checked before a bundle is fetched or its files written: a refused install changes nothing on
+    // disk, least of all the folder of a server already saved under this name.
+    if (saver.list().some((saved) => saved.config.name === serverName)) throw new AppError('AlreadyExists', `A server named "${serverName}" already exists: install under another name (--name).`);
+    let plan: PlannedServer;
+    let bundle: { contents: ReadBundle; folder: string } | undefined;
+    if (prepared.plan.kind === 'mcpb') {
+      const contents = readBundle(await this.bundleBytes(prepared.plan));
+      const folder = join(this.options.dataDir, 'mcpb', prepared.plan.serverName);
+      plan = planBundleLaunch(prepared.plan, contents.launch, folder, contents.description ?? prepared.entry.server.description);
+      bundle = { contents, folder };
+    } else plan = prepared.plan;
+    const config = McpServerConfig.parse(plan.config);
     if (config.transport === 'stdio' && request.confirmedLaunchLine !== launchOf(config)) throw launchConfirmationRequired([launchOf(config)]);
-    if (prepared.bundle) await writeBundle(prepared.bundle.contents, prepared.bundle.folder);
+    if (bundle) {
+      await writeBundle(bundle.contents, bundle.folder);
+      this.verifiedBundle = undefined;
+    }
+    const installed = await this.previewOf({ ...prepared, plan }, false);
     // A remote's Server Card is read again as installed: what it declares is kept for the lock's review.
     const card = config.transport === 'stdio' ? undefined : await fetchServerCard(config.url, this.options.fetch);
     const snapshot = await saver.save({ config, confirmedLaunchLine: request.confirmedLaunchLine }, { requireLaunchConfirmation: true });
-    await this.recordInstall(snapshot.config.name, { ...prepared.plan.origin, launch: launchOf(snapshot.config), ...(card?.tools ? { cardTools: card.tools.map((tool) => tool.name) } : {}) });
-    return { snapshot, preview: { entry: prepared.entry, freshness: prepared.freshness, serverName: config.name, transport: config.transport, launch: launchOf(config), warnings: prepared.plan.warnings } };
+    await this.recordInstall(snapshot.config.name, { ...plan.origin, launch: launchOf(snapshot.config), ...(card?.tools ? { cardTools: card.tools.map((tool) => tool.name) } : {}) });
+    return { snapshot, preview: { ...installed, planHash: hash } };
   }
 
   /** Remembers that the saved server `server` was installed from `origin`. */
@@ -177,4 +241,15 @@ export class McpRegistry {
     );
     return found.sort((a, b) => a.server.localeCompare(b.server));
   }
+}
+
+function sorted(record: Record<string, string>): Array<[string, string]> {
+  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A remote's headers as sent: the registry's values readable, the user's sealed ones as ***. */
+function headerLines(config: McpServerConfig): string[] {
+  const sealed = sealServerConfig(config).config;
+  if (sealed.transport === 'stdio') return [];
+  return [...Object.entries(sealed.headers).map(([name, value]) => `${name}: ${value}`), ...sealed.secretHeaders.filter((name) => !(name in sealed.headers)).map((name) => `${name}: ${SECRET_PLACEHOLDER}`)];
 }

@@ -4,7 +4,8 @@ import { isAppError } from '../../shared/errors';
 import type { ServerJson } from '../../shared/mcpRegistry';
 import { sealServerConfig } from '../../shared/serverSecrets';
 import { McpServerConfig } from '../../shared/mcp';
-import { defaultServerName, isExactVersion, planBundleLaunch, planInstall, type PlannedBundle, type PlannedServer } from './installPlan';
+import { REFUSED_ENVIRONMENT, isRefusedVariable } from '../../shared/refusedEnvironment';
+import { defaultServerName, dockerArgumentProblem, isExactVersion, planBundleLaunch, planInstall, type PlannedBundle, type PlannedServer } from './installPlan';
 
 const REGISTRY = 'https://registry.example';
 
@@ -133,8 +134,9 @@ describe('planInstall', () => {
     const plan = planned(planInstall(withChoice, REGISTRY, { env: { MODE: 'read', TOKEN: 'secret-value' } }));
     const sealed = sealServerConfig(McpServerConfig.parse(plan.config));
     if (sealed.config.transport !== 'stdio') throw new Error('stdio');
-    expect(sealed.config.env).toEqual({});
-    expect(sealed.config.secretEnv).toEqual(['MODE', 'TOKEN']);
+    // Only what the user types for an input marked isSecret is sealed; MODE is no secret.
+    expect(sealed.config.env).toEqual({ MODE: 'read' });
+    expect(sealed.config.secretEnv).toEqual(['TOKEN']);
   });
 
   it('plans an mcpb bundle only with its fileSha256, then runs its manifest command from the unpacked folder', () => {
@@ -154,6 +156,108 @@ describe('planInstall', () => {
       fc.property(fc.string(), (name) => {
         expect(defaultServerName(`a.b/${name}`)).toMatch(/^[A-Za-z0-9][A-Za-z0-9_-]*$/);
       }),
+    );
+  });
+});
+
+describe('what a registry supplies', () => {
+  const pkg = (registryType: string, identifier: string, extra: Record<string, unknown> = {}) => server({ packages: [{ registryType, identifier, version: '1.0.0', transport: { type: 'stdio' }, ...extra }] });
+
+  it('shows what the registry supplies in plain text and seals only what the user types for a secret input', () => {
+    const entry = npm('pkg', '1.0.0', {
+      environmentVariables: [
+        { name: 'PLAIN_SETTING', default: 'visible-value' },
+        { name: 'FIXED', value: 'https://{region}.example', variables: { region: { default: 'eu' } } },
+        { name: 'API_KEY', isSecret: true, isRequired: true },
+        { name: 'AUTH', value: 'Bearer {token}', variables: { token: { isSecret: true } } },
+      ],
+    });
+    const plan = planned(planInstall(entry, REGISTRY, { env: { API_KEY: 'k-1', OWN: 'mine' }, variables: { token: 't-1' } }));
+    const sealed = sealServerConfig(McpServerConfig.parse(plan.config));
+    if (sealed.config.transport !== 'stdio') throw new Error('stdio');
+    expect(sealed.config.env).toEqual({ PLAIN_SETTING: 'visible-value', FIXED: 'https://eu.example' });
+    expect(sealed.config.secretEnv).toEqual(['API_KEY', 'AUTH', 'OWN']);
+    expect(sealed.values).toEqual({ 'env:API_KEY': 'k-1', 'env:AUTH': 'Bearer t-1', 'env:OWN': 'mine' });
+
+    const remote = server({ remotes: [{ type: 'streamable-http', url: 'https://mcp.example.com/mcp', headers: [{ name: 'X-Client', default: 'tooldeck' }, { name: 'X-Api-Key', isSecret: true, isRequired: true }] }] });
+    const sealedRemote = sealServerConfig(McpServerConfig.parse(planned(planInstall(remote, REGISTRY, { headers: { 'X-Api-Key': 'k' } })).config));
+    if (sealedRemote.config.transport === 'stdio') throw new Error('http');
+    expect(sealedRemote.config.headers).toEqual({ 'X-Client': 'tooldeck' });
+    expect(sealedRemote.config.secretHeaders).toEqual(['X-Api-Key']);
+  });
+
+  it('refuses a loader or toolchain variable the registry supplies, naming it, unless the user allows it by name', () => {
+    const hostile = npm('pkg', '1.0.0', { environmentVariables: [{ name: 'NODE_OPTIONS', default: '--require=/tmp/pwn.cjs' }] });
+    expect(refusal(() => planInstall(hostile, REGISTRY, {}))).toBe(
+      'The registry sets NODE_OPTIONS="--require=/tmp/pwn.cjs", a variable that changes which code runs (Node.js loads the modules it names (--require, --import) into every process), so nothing is installed unless you name it with --allow-env NODE_OPTIONS.',
+    );
+    const allowed = planned(planInstall(hostile, REGISTRY, { allowEnv: ['NODE_OPTIONS'] }));
+    expect(allowed.flagged).toEqual(['NODE_OPTIONS']);
+    expect(allowed.config).toMatchObject({ env: { NODE_OPTIONS: '--require=/tmp/pwn.cjs' }, plainEnv: ['NODE_OPTIONS'] });
+    // A value the user types is theirs to name.
+    expect(planned(planInstall(hostile, REGISTRY, { env: { NODE_OPTIONS: '--max-old-space-size=512' } })).flagged).toEqual([]);
+    for (const name of ['npm_config_registry', 'NPM_CONFIG_REGISTRY', 'UV_INDEX_URL', 'PIP_INDEX_URL', 'LD_PRELOAD', 'DYLD_INSERT_LIBRARIES', 'PYTHONPATH', 'DOCKER_HOST', 'PATH', 'HOME', 'GIT_SSH_COMMAND', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'DOTNET_STARTUP_HOOKS', 'NODE_PATH']) {
+      expect(isRefusedVariable(name), name).toBe(true);
+      expect(refusal(() => planInstall(npm('pkg', '1.0.0', { environmentVariables: [{ name, value: 'x' }] }), REGISTRY, {}))).toContain(`--allow-env ${name}.`);
+    }
+    expect(isRefusedVariable('PLAIN_SETTING')).toBe(false);
+    expect(isRefusedVariable('NODE_ENV')).toBe(false);
+    // A bundle's manifest is the registry's too.
+    const bundle = planInstall(server({ packages: [{ registryType: 'mcpb', identifier: 'https://example.com/b.mcpb', fileSha256: 'a'.repeat(64), transport: { type: 'stdio' } }] }), REGISTRY, {}) as PlannedBundle;
+    expect(refusal(() => planBundleLaunch(bundle, { command: 'node', env: { LD_PRELOAD: '/tmp/x.so' } }, '/d'))).toContain("The bundle's manifest sets LD_PRELOAD=");
+  });
+
+  it('refuses runtime arguments for npm, PyPI and NuGet packages, and docker run options off the allow-list', () => {
+    expect(refusal(() => planInstall(pkg('npm', 'pkg', { runtimeArguments: [{ type: 'positional', value: '--registry=https://evil.example' }] }), REGISTRY, {}))).toBe(
+      'The registry gives npx the argument "--registry=https://evil.example" before the pinned npm package pkg, where it could change what runs, so it is not installed (runtime arguments are refused for npm, PyPI and NuGet packages).',
+    );
+    expect(refusal(() => planInstall(pkg('pypi', 'mcp-server-time', { runtimeArguments: [{ type: 'named', name: '--index-url', value: 'https://evil.example/simple' }] }), REGISTRY, {}))).toContain('gives uvx the argument "--index-url"');
+    expect(refusal(() => planInstall(pkg('nuget', 'Example.Server', { runtimeArguments: [{ type: 'positional', value: 'Other.Package' }] }), REGISTRY, {}))).toContain('gives dnx the argument "Other.Package"');
+    expect(refusal(() => planInstall(pkg('oci', 'ghcr.io/example/server', { runtimeArguments: [{ type: 'positional', value: '--privileged' }] }), REGISTRY, {}))).toBe(
+      'The registry gives docker run --privileged before the image ghcr.io/example/server, and --privileged gives the container a way out to this machine, so it is not installed.',
+    );
+    const refusedDocker = [['--privileged'], ['-v', '/:/host'], ['--volume=/etc:/etc'], ['--mount', 'type=bind,source=/,target=/host'], ['--network', 'host'], ['--net=host'], ['--pid', 'host'], ['--ipc=host'], ['--cap-add', 'SYS_ADMIN'], ['--device', '/dev/sda'], ['--security-opt', 'seccomp=unconfined'], ['--user', '0'], ['-u', 'root'], ['--user', '1000:0'], ['evil/image'], ['-e', 'DOCKER_HOST=x'], ['--entrypoint', 'sh'], ['-it']];
+    for (const argv of refusedDocker) expect(dockerArgumentProblem(argv), argv.join(' ')).toBeDefined();
+    for (const argv of [['-e', 'MODE=read'], ['--memory', '512m', '--cpus=1'], ['-v', 'cache:/cache'], ['--mount', 'type=volume,source=data,target=/data'], ['--network', 'bridge'], ['--user', '1000:1000'], ['--read-only', '--tmpfs', '/tmp']]) expect(dockerArgumentProblem(argv), argv.join(' ')).toBeUndefined();
+    const allowedOci = planned(planInstall(pkg('oci', 'ghcr.io/example/server', { runtimeArguments: [{ type: 'named', name: '--memory', value: '512m' }], packageArguments: [{ type: 'positional', value: 'serve' }] }), REGISTRY, {}));
+    expect(allowedOci.config).toMatchObject({ args: ['run', '-i', '--rm', '--memory', '512m', 'ghcr.io/example/server:1.0.0', 'serve'] });
+  });
+
+  it('downloads mcpb bundles over https only', () => {
+    expect(refusal(() => planInstall(server({ packages: [{ registryType: 'mcpb', identifier: 'http://example.com/b.mcpb', fileSha256: 'a'.repeat(64), transport: { type: 'stdio' } }] }), REGISTRY, {}))).toContain('which is not https');
+  });
+
+  it('keeps the pinned identifier before every registry argument and lets no refused variable reach a plan, whatever the server.json', () => {
+    const option = fc.oneof(fc.constantFrom('--registry=https://evil', '-y', '--privileged', '--network', 'host', '-v', '/:/host', '--user', 'root', '--memory', '512m', '--read-only', 'other-pkg', '-e', 'NODE_OPTIONS=x'), fc.string({ maxLength: 12 }));
+    const argument = fc.oneof(
+      option.map((value) => ({ type: 'positional' as const, value })),
+      fc.tuple(fc.constantFrom('--port', '--memory', '--network', '-v', '--flag'), option).map(([name, value]) => ({ type: 'named' as const, name, value })),
+    );
+    const refusedName = fc.constantFrom(...REFUSED_ENVIRONMENT.map((entry) => (entry.prefix ? `${entry.name}X` : entry.name)), 'npm_config_registry', 'Path');
+    const variable = fc.oneof(refusedName, fc.constantFrom('PLAIN_SETTING', 'MODE', 'API_KEY')).chain((name) => fc.record({ name: fc.constant(name), default: fc.string({ minLength: 1, maxLength: 12 }) }));
+    const identifiers = { npm: 'pkg', pypi: 'mcp-server-time', nuget: 'Example.Server', oci: 'ghcr.io/example/server' } as const;
+    fc.assert(
+      fc.property(fc.constantFrom('npm', 'pypi', 'nuget', 'oci'), fc.array(argument, { maxLength: 4 }), fc.array(argument, { maxLength: 4 }), fc.uniqueArray(variable, { maxLength: 4, selector: (v) => v.name }), (registryType, runtimeArguments, packageArguments, environmentVariables) => {
+        let plan: PlannedServer;
+        try {
+          plan = planned(planInstall(pkg(registryType, identifiers[registryType], { runtimeArguments, packageArguments, environmentVariables }), REGISTRY, {}));
+        } catch (error) {
+          if (isAppError(error) && error.code === 'InvalidInput') return;
+          throw error;
+        }
+        const config = McpServerConfig.parse(plan.config);
+        if (config.transport !== 'stdio') throw new Error('stdio');
+        expect(Object.keys(config.env).filter(isRefusedVariable)).toEqual([]);
+        const pinned = config.args.findIndex((arg) => arg.startsWith(identifiers[registryType]));
+        expect(pinned).toBeGreaterThanOrEqual(0);
+        const fixedPrefix = { npm: ['-y'], pypi: [], nuget: [], oci: ['run', '-i', '--rm', ...Object.keys(config.env).flatMap((name) => ['-e', name])] }[registryType];
+        const beforeIdentifier = config.args.slice(fixedPrefix.length, pinned);
+        expect(config.args.slice(0, fixedPrefix.length)).toEqual(fixedPrefix);
+        // Before the pinned identifier: nothing for npx, uvx and dnx; only allow-listed docker run options.
+        if (registryType === 'oci') expect(dockerArgumentProblem(beforeIdentifier)).toBeUndefined();
+        else expect(beforeIdentifier).toEqual([]);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,5 +1,6 @@
 import { AppError } from '../../shared/errors';
 import type { McpServerConfigInput } from '../../shared/mcp';
+import { refusedVariable } from '../../shared/refusedEnvironment';
 import { InstallChoice, type RegistryArgument, type RegistryInput, type RegistryKeyValueInput, type RegistryPackage, type RegistryTransport, type ServerJson } from '../../shared/mcpRegistry';
 
 /**
@@ -12,8 +13,15 @@ import { InstallChoice, type RegistryArgument, type RegistryInput, type Registry
  * - identifiers and versions that could be read as an option (`-…`) or that hold characters no
  *   package name has are refused, so a registry cannot slip a flag to npx, uvx, docker or dnx;
  * - a required environment variable, argument, URL variable or header without a value is refused
- *   with one sentence naming it and the flag that gives it.
- * Every environment and header value is sealed into the secret store by McpService.save.
+ *   with one sentence naming it and the flag that gives it;
+ * - a loader or toolchain variable (shared/refusedEnvironment.ts) the registry supplies is refused
+ *   unless the user names it (`allowEnv`); allowed, it is flagged;
+ * - npm, PyPI and NuGet packages get no runtime arguments (each would reach npx, uvx or dnx before
+ *   the pinned package, where it can change what runs); an OCI image gets only the docker run
+ *   options of an allow-list (dockerArgumentProblem); package arguments come after the identifier.
+ * What the registry supplies stays readable (`plainEnv`, `plainHeaders`); what the user types for
+ * an input marked isSecret, or for a variable the registry does not declare, is sealed into the
+ * secret store by McpService.save.
  */
 
 /** Where a saved server came from, kept for the newer-version notice. */
@@ -36,6 +44,8 @@ export interface PlannedServer {
   origin: InstallOrigin;
   /** Things the user should know before confirming (shown with the command line). */
   warnings: string[];
+  /** Loader and toolchain variables the user allowed (allowEnv): in the line in plain text, and flagged. */
+  flagged: string[];
 }
 
 /** An mcpb bundle: downloaded, checked against fileSha256 and unpacked before its command is known. */
@@ -48,8 +58,12 @@ export interface PlannedBundle {
   args: string[];
   /** Values for the bundle manifest's `${user_config.KEY}`. */
   userConfig: Record<string, string>;
+  /** Names of `env` whose values the registry supplied (kept readable). */
+  plainEnv: string[];
+  allowEnv: string[];
   origin: InstallOrigin;
   warnings: string[];
+  flagged: string[];
 }
 
 export type InstallPlan = PlannedServer | PlannedBundle;
@@ -152,23 +166,104 @@ function argumentValues(args: readonly RegistryArgument[] | undefined, positiona
   return argv;
 }
 
-function environment(declared: readonly RegistryKeyValueInput[] | undefined, given: Record<string, string>, variables: Record<string, string>, used: Set<string>): Record<string, string> {
+/** Whether a `{name}` template holds a value the user typed for a variable marked isSecret. */
+function holdsTypedSecret(template: string, variables: Record<string, RegistryInput> | undefined, given: Record<string, string>): boolean {
+  return [...template.matchAll(/\{([A-Za-z0-9_.-]+)\}/g)].some(([, name]) => variables?.[name!]?.isSecret === true && given[name!] !== undefined);
+}
+
+/**
+ * Refuses a loader or toolchain variable a registry (or a bundle) supplies, unless the user named
+ * it in allowEnv; an allowed one is flagged and warned about, its value shown.
+ */
+export function checkSuppliedVariable(name: string, value: string, allowEnv: readonly string[], planned: { warnings: string[]; flagged: string[] }, who = 'The registry') {
+  const refused = refusedVariable(name);
+  if (!refused) return;
+  if (!allowEnv.some((allowed) => allowed.toUpperCase() === name.toUpperCase())) {
+    throw invalid(`${who} sets ${name}=${JSON.stringify(value.slice(0, 300))}, a variable that changes which code runs (${refused.why}), so nothing is installed unless you name it with --allow-env ${name}.`);
+  }
+  planned.warnings.push(`${name}=${value.slice(0, 300)} comes from ${who.replace(/^The /, 'the ')} and is allowed by --allow-env: ${refused.why}.`);
+  planned.flagged.push(name);
+}
+
+interface PlannedEnvironment {
+  env: Record<string, string>;
+  /** Names whose values are the registry's, or typed for an input not marked isSecret: kept readable. */
+  plain: string[];
+}
+
+function environment(declared: readonly RegistryKeyValueInput[] | undefined, given: Record<string, string>, variables: Record<string, string>, used: Set<string>, allowEnv: readonly string[], planned: { warnings: string[]; flagged: string[] }): PlannedEnvironment {
   const env: Record<string, string> = {};
+  const plain: string[] = [];
   for (const variable of declared ?? []) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable.name)) throw invalid(`The server declares an environment variable named "${variable.name.slice(0, 100)}", which is not a variable name.`);
-    const value = given[variable.name] ?? (variable.value !== undefined ? fill(variable.value, variable.variables, variables, used, `environment variable ${variable.name}`) : variable.default);
+    const typed = given[variable.name];
+    const value = typed ?? (variable.value !== undefined ? fill(variable.value, variable.variables, variables, used, `environment variable ${variable.name}`) : variable.default);
     if (value === undefined || value === '') {
       if (variable.isRequired) throw invalid(`The environment variable ${variable.name} is required${variable.description ? ` (${variable.description.slice(0, 200)})` : ''}: give --env ${variable.name}=VALUE.`);
       continue;
     }
     checkChoice(value, variable, `environment variable ${variable.name}`);
+    // A value the user gives is theirs to name; one the registry supplies may not change what runs.
+    if (typed === undefined) checkSuppliedVariable(variable.name, value, allowEnv, planned);
+    const secret = typed !== undefined ? variable.isSecret === true : variable.value !== undefined && holdsTypedSecret(variable.value, variable.variables, variables);
     env[variable.name] = value;
+    if (!secret) plain.push(variable.name);
   }
+  const declaredNames = new Set((declared ?? []).map((variable) => variable.name));
   for (const [name, value] of Object.entries(given)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw invalid(`"${name.slice(0, 100)}" is not an environment variable name.`);
-    env[name] = value;
+    // The user's own variables, which the registry does not declare, are sealed as any typed value.
+    if (!declaredNames.has(name)) env[name] = value;
   }
-  return env;
+  return { env, plain };
+}
+
+/**
+ * Why docker run should not get these registry-supplied options before the image, or undefined
+ * when every one is on the allow-list: resource limits, named volumes, tmpfs, a working dir, a
+ * network other than the host's, a user other than root, environment variables (not loader ones).
+ * Everything else is refused, the host-reaching ones by name: --privileged, host paths as volumes
+ * or mounts, --network host, --pid, --ipc, --cap-add, --device, --security-opt, --user 0/root.
+ */
+export function dockerArgumentProblem(argv: readonly string[], allowEnv: readonly string[] = []): string | undefined {
+  const named = (flag: string) => ({ '-e': '--env', '-w': '--workdir', '-m': '--memory', '-v': '--volume', '-u': '--user', '-l': '--label', '--net': '--network' })[flag] ?? flag;
+  const withValue = new Set(['--env', '--workdir', '--memory', '--memory-swap', '--cpus', '--tmpfs', '--network', '--volume', '--mount', '--user', '--pull', '--platform', '--label', '--shm-size', '--pids-limit', '--stop-timeout', '--cap-drop', '--hostname', '--ulimit']);
+  const bare = new Set(['--init', '--read-only', '--interactive', '-i', '--rm']);
+  const refusedOutright = ['--privileged', '--pid', '--ipc', '--cap-add', '--device', '--security-opt', '--userns', '--uts', '--cgroupns', '--volumes-from', '--env-file', '--entrypoint', '--add-host', '--gpus'];
+  for (let i = 0; i < argv.length; i++) {
+    const item = argv[i]!;
+    if (!item.startsWith('-')) return `"${item.slice(0, 200)}" comes before the image, where docker would read it as the image to run`;
+    const eq = item.indexOf('=');
+    const flag = named(eq > 0 && item.startsWith('--') ? item.slice(0, eq) : item);
+    if (refusedOutright.includes(flag)) return `${flag} gives the container a way out to this machine`;
+    if (bare.has(flag)) continue;
+    if (!withValue.has(flag)) return `${item.slice(0, 100)} is not one of the docker run options a registry may give`;
+    let value: string;
+    if (eq > 0 && item.startsWith('--')) value = item.slice(eq + 1);
+    else {
+      const next = argv[i + 1];
+      if (next === undefined) return `${flag} has no value`;
+      value = next;
+      i++;
+    }
+    if (flag === '--network' && (/^host$/i.test(value) || /^container:/i.test(value))) return `--network ${value.slice(0, 100)} puts the container on this machine's network`;
+    if (flag === '--volume') {
+      const source = value.split(':')[0]!;
+      if (value.includes(':') && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(source)) return `--volume ${value.slice(0, 200)} mounts a path of this machine`;
+    }
+    if (flag === '--mount') {
+      const type = /(?:^|,)type=([^,]*)/.exec(value)?.[1] ?? 'volume';
+      const source = /(?:^|,)(?:source|src)=([^,]*)/.exec(value)?.[1];
+      if ((type !== 'volume' && type !== 'tmpfs') || (source !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(source))) return `--mount ${value.slice(0, 200)} mounts a path of this machine`;
+    }
+    if (flag === '--user' && value.split(':').some((part) => /^(0|root)$/i.test(part))) return `--user ${value.slice(0, 100)} runs the container as root`;
+    if (flag === '--env') {
+      const name = value.split('=')[0]!;
+      const refused = refusedVariable(name);
+      if (refused && !allowEnv.some((allowed) => allowed.toUpperCase() === name.toUpperCase())) return `--env ${value.slice(0, 200)} sets a variable that changes which code runs (${refused.why})`;
+    }
+  }
+  return undefined;
 }
 
 function requirePinned(pkg: RegistryPackage, server: ServerJson): string {
@@ -204,6 +299,7 @@ export function planInstall(server: ServerJson, registry: string, rawChoice: Ins
   const serverName = choice.serverName ?? defaultServerName(server.name);
   const target = pickTarget(server, choice);
   const warnings: string[] = [];
+  const flagged: string[] = [];
   const used = new Set<string>();
   const description = (server.title ? `${server.title} — ` : '') + server.description;
 
@@ -234,19 +330,23 @@ export function planInstall(server: ServerJson, registry: string, rawChoice: Ins
       url = `${origin.origin}${parsed.pathname}${parsed.search}`;
     }
     const headers: Record<string, string> = {};
+    const plainHeaders: string[] = [];
     for (const header of remote.headers ?? []) {
       if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(header.name)) throw invalid(`The remote declares a header named "${header.name.slice(0, 100)}", which is not a header name.`);
-      const value = choice.headers[header.name] ?? (header.value !== undefined ? fill(header.value, header.variables, choice.variables, used, `header ${header.name}`) : header.default);
+      const typed = choice.headers[header.name];
+      const value = typed ?? (header.value !== undefined ? fill(header.value, header.variables, choice.variables, used, `header ${header.name}`) : header.default);
       if (value === undefined || value === '') {
         if (header.isRequired) throw invalid(`The header ${header.name} is required${header.description ? ` (${header.description.slice(0, 200)})` : ''}: give --header ${header.name}=VALUE.`);
         continue;
       }
       checkChoice(value, header, `header ${header.name}`);
       headers[header.name] = value;
+      const secret = typed !== undefined ? header.isSecret === true : header.value !== undefined && holdsTypedSecret(header.value, header.variables, choice.variables);
+      if (!secret) plainHeaders.push(header.name);
     }
     for (const [name, value] of Object.entries(choice.headers)) if (!(name in headers)) headers[name] = value;
-    const config: McpServerConfigInput = { name: serverName, transport: remote.type === 'sse' ? 'sse' : 'http', url, headers, description: description.slice(0, 500) };
-    return { kind: 'server', config, origin: { registry, name: server.name, version: server.version, kind: 'remote' }, warnings };
+    const config: McpServerConfigInput = { name: serverName, transport: remote.type === 'sse' ? 'sse' : 'http', url, headers, ...(plainHeaders.length ? { plainHeaders } : {}), description: description.slice(0, 500) };
+    return { kind: 'server', config, origin: { registry, name: server.name, version: server.version, kind: 'remote' }, warnings, flagged };
   }
 
   const pkg = target.package;
@@ -256,10 +356,25 @@ export function planInstall(server: ServerJson, registry: string, rawChoice: Ins
   const runtimeArgs = argumentValues(pkg.runtimeArguments, [], {}, choice.variables, used, warnings, 'runtime');
   const packageArgs = argumentValues(pkg.packageArguments, positional, choice.namedArgs, choice.variables, used, warnings, 'package');
   if (positional.length) throw invalid(`${positional.length} --arg value(s) left over: the ${pkg.registryType} package of ${server.name} takes no more positional arguments.`);
-  const env = environment(pkg.environmentVariables, choice.env, choice.variables, used);
-  if (runtimeArgs.length) warnings.push(`The registry adds arguments for the runtime itself: ${runtimeArgs.join(' ').slice(0, 300)}.`);
+  const { env, plain } = environment(pkg.environmentVariables, choice.env, choice.variables, used, choice.allowEnv, { warnings, flagged });
+  const runner = { npm: 'npx', pypi: 'uvx', nuget: 'dnx' }[pkg.registryType as 'npm' | 'pypi' | 'nuget'];
+  if (runtimeArgs.length && runner) {
+    throw invalid(`The registry gives ${runner} the argument "${runtimeArgs[0]!.slice(0, 200)}" before the pinned ${pkg.registryType === 'pypi' ? 'PyPI' : pkg.registryType === 'nuget' ? 'NuGet' : 'npm'} package ${pkg.identifier.slice(0, 200)}, where it could change what runs, so it is not installed (runtime arguments are refused for npm, PyPI and NuGet packages).`);
+  }
+  if (runtimeArgs.length && pkg.registryType === 'oci') {
+    const problem = dockerArgumentProblem(runtimeArgs, choice.allowEnv);
+    if (problem) throw invalid(`The registry gives docker run ${runtimeArgs.join(' ').slice(0, 300)} before the image ${pkg.identifier.slice(0, 200)}, and ${problem}, so it is not installed.`);
+    warnings.push(`The registry adds docker run options before the image: ${runtimeArgs.join(' ').slice(0, 300)}.`);
+  }
+  if (runtimeArgs.length && pkg.registryType === 'mcpb') throw invalid(`The registry gives the mcpb bundle of ${server.name} runtime arguments (${runtimeArgs.join(' ').slice(0, 200)}); a bundle's command comes from its manifest, so it is not installed.`);
   const origin = (identifier: string): InstallOrigin => ({ registry, name: server.name, version: server.version, kind: pkg.registryType, identifier });
-  const stdio = (command: string, args: string[]): PlannedServer => ({ kind: 'server', config: { name: serverName, transport: 'stdio', command, args, env, description: description.slice(0, 500) }, origin: origin(pkg.identifier), warnings });
+  const stdio = (command: string, args: string[]): PlannedServer => ({
+    kind: 'server',
+    config: { name: serverName, transport: 'stdio', command, args, env, ...(plain.length ? { plainEnv: plain } : {}), description: description.slice(0, 500) },
+    origin: origin(pkg.identifier),
+    warnings,
+    flagged,
+  });
 
   switch (pkg.registryType) {
     case 'npm': {
@@ -287,9 +402,9 @@ export function planInstall(server: ServerJson, registry: string, rawChoice: Ins
       } catch {
         throw invalid(`The mcpb package of ${server.name} names "${pkg.identifier.slice(0, 200)}", which is not a download URL.`);
       }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`The mcpb package of ${server.name} is not downloaded over http(s).`);
+      if (url.protocol !== 'https:') throw invalid(`The mcpb package of ${server.name} is downloaded from ${url.href.slice(0, 200)}, which is not https, so it is not installed.`);
       if (!pkg.fileSha256) throw invalid(`The mcpb package of ${server.name} gives no fileSha256, so it cannot be verified and is not installed.`);
-      return { kind: 'mcpb', serverName, url: url.href, sha256: pkg.fileSha256, env, args: packageArgs, userConfig: choice.variables, origin: origin(url.href), warnings };
+      return { kind: 'mcpb', serverName, url: url.href, sha256: pkg.fileSha256, env, plainEnv: plain, allowEnv: choice.allowEnv, args: packageArgs, userConfig: choice.variables, origin: origin(url.href), warnings, flagged };
     }
   }
 }
@@ -318,11 +433,32 @@ export function planBundleLaunch(plan: PlannedBundle, launch: McpbLaunch, unpack
       return whole;
     });
   if (!launch.command) throw invalid('The bundle manifest names no command.');
-  const env = { ...Object.fromEntries(Object.entries(launch.env ?? {}).map(([k, v]) => [k, substitute(v)])), ...plan.env };
+  const planned = { warnings: [...plan.warnings], flagged: [...plan.flagged] };
+  const manifestEnv: Record<string, string> = {};
+  const plainEnv = new Set(plan.plainEnv);
+  for (const [name, template] of Object.entries(launch.env ?? {})) {
+    if (name in plan.env) continue;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw invalid(`The bundle's manifest sets an environment variable named "${name.slice(0, 100)}", which is not a variable name.`);
+    const value = substitute(template);
+    checkSuppliedVariable(name, value, plan.allowEnv, planned, "The bundle's manifest");
+    manifestEnv[name] = value;
+    // The manifest's own values are the bundle's, readable; one filled with a setting the user typed is sealed.
+    if (!template.includes('${user_config.')) plainEnv.add(name);
+  }
+  const env = { ...manifestEnv, ...plan.env };
   return {
     kind: 'server',
-    config: { name: plan.serverName, transport: 'stdio', command: substitute(launch.command), args: [...(launch.args ?? []).map(substitute), ...plan.args], env, cwd: unpackedDir, ...(description ? { description: description.slice(0, 500) } : {}) },
+    config: {
+      name: plan.serverName,
+      transport: 'stdio',
+      command: substitute(launch.command),
+      args: [...(launch.args ?? []).map(substitute), ...plan.args],
+      env,
+      ...(plainEnv.size ? { plainEnv: [...plainEnv].sort() } : {}),
+      cwd: unpackedDir,
+      ...(description ? { description: description.slice(0, 500) } : {}),
+    },
     origin: plan.origin,
-    warnings: plan.warnings,
+    ...planned,
   };
 }

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
+import { lookup, type LookupAddress } from 'node:dns';
 import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { AppError, reasonOf } from '../../shared/errors';
+import { isPublicAddress } from '../mcp/IconFetcher';
 import { readBoundedStream } from '../platform/readBounded';
 import type { McpbLaunch } from './installPlan';
 import { readZip, type ZipEntry } from './zipArchive';
@@ -26,21 +30,61 @@ const McpbManifest = z.object({
   }),
 });
 
-type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
+/** How a bundle download reaches the network; tests trust their own CA and their loopback server. */
+export interface BundleNetwork {
+  /** Whether a resolved address may be connected to (default: public addresses only). */
+  allowAddress?: (address: string) => boolean;
+  /** Extra CA certificates (PEM) to trust. */
+  ca?: string;
+  timeoutMs?: number;
+}
 
-/** Downloads a bundle (bounded) and refuses it unless its SHA-256 is `sha256`. */
-export async function downloadVerified(url: string, sha256: string, fetchImpl: FetchLike = fetch): Promise<Buffer> {
-  let response: Response;
+const refused = (url: string, reason: string) => new AppError('InvalidInput', `The bundle ${url.slice(0, 300)} is not downloaded: ${reason}.`);
+
+/**
+ * Downloads a bundle and refuses it unless its SHA-256 is `sha256`: https only; the host's every
+ * address is checked after DNS and the socket connects to a checked one (no rebinding window), so
+ * no loopback, private, link-local or cloud-metadata address is asked; a redirect is not followed;
+ * the body is counted as it streams and cut off at MCPB_DOWNLOAD_LIMIT.
+ */
+export async function downloadVerified(url: string, sha256: string, network: BundleNetwork = {}): Promise<Buffer> {
+  let parsed: URL;
   try {
-    response = await fetchImpl(url, { signal: AbortSignal.timeout(300_000) });
-  } catch (error) {
-    throw new AppError('ConnectionFailed', `Cannot download the bundle ${url}: ${reasonOf(error)}`);
+    parsed = new URL(url);
+  } catch {
+    throw refused(url, 'it is not a URL');
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new AppError('ConnectionFailed', `Cannot download the bundle ${url}: HTTP ${response.status}`);
-  }
-  const bytes = await readBoundedStream(response.body, url, MCPB_DOWNLOAD_LIMIT);
+  if (parsed.protocol !== 'https:') throw refused(url, 'it is not https');
+  const allow = network.allowAddress ?? isPublicAddress;
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  // An address written in the URL is never looked up, so it is checked here.
+  if (isIP(host) && !allow(host)) throw refused(url, `${host} is not a public address`);
+  const checkedLookup: LookupFunction = (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as unknown as LookupAddress[];
+      const bad = list.find((entry) => !allow(entry.address));
+      if (!list.length || bad) return callback(new AppError('InvalidInput', `${hostname} resolves to ${bad?.address ?? 'nothing'}, which is not a public address`), '', 0);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+  const bytes = await new Promise<Buffer>((resolve, reject) => {
+    const req = request(parsed, { method: 'GET', lookup: checkedLookup, ca: network.ca, timeout: network.timeoutMs ?? 300_000, headers: { accept: 'application/octet-stream' } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        const where = res.statusCode && res.statusCode >= 300 && res.statusCode < 400 ? `; it redirects${res.headers.location ? ` to ${res.headers.location.slice(0, 200)}` : ''}, which is not followed` : '';
+        return reject(new AppError('ConnectionFailed', `Cannot download the bundle ${url.slice(0, 300)}: HTTP ${res.statusCode}${where}`));
+      }
+      readBoundedStream(res, url, MCPB_DOWNLOAD_LIMIT).then(resolve, (error: unknown) => {
+        req.destroy();
+        reject(error);
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', (error) => reject(error instanceof AppError ? refused(url, error.message) : new AppError('ConnectionFailed', `Cannot download the bundle ${url.slice(0, 300)}: ${reasonOf(error)}`)));
+    req.end();
+  });
   const actual = createHash('sha256').update(bytes).digest('hex');
   if (actual !== sha256.toLowerCase()) {
     throw new AppError('InvalidInput', `The bundle ${url} does not match its fileSha256: the registry says ${sha256}, the download is ${actual}. Nothing was unpacked or run.`);

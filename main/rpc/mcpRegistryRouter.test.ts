@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegistry } from '../../e2e/mcp-registry/registry.mjs';
+import { makeTestCertificates } from '../../e2e/peers/grpc/grpcPeers';
 import { operatorCaller } from '../../shared/caller';
 import { CONFIRM_LAUNCH_STEP } from '../../shared/errors';
+import { PLAN_CHANGED_STEP } from '../mcpRegistry/McpRegistry';
 import { createCore, type Core } from '../core';
 import { BUNDLED_SERVER_SOURCE, bundleEntry } from '../mcpRegistry/testing/registrySeed';
 import { writeZip } from '../mcpRegistry/testing/zipWriter';
@@ -26,12 +28,17 @@ let registry: Awaited<ReturnType<typeof startRegistry>>;
 let files: Server;
 let dataDir: string;
 
+let downloads = 0;
+
 beforeAll(async () => {
-  files = createServer((_, res) => res.end(bundle));
+  // Bundles come over https from public addresses only; this one is on loopback, with the test's own CA, which only this core is told to accept.
+  const certificates = makeTestCertificates();
+  files = createServer({ key: readFileSync(certificates.files.serverKey), cert: readFileSync(certificates.files.serverCert) }, (_, res) => (downloads++, res.end(bundle)));
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-  registry = await startRegistry({ seed: [bundleEntry(NAME, `http://127.0.0.1:${(files.address() as AddressInfo).port}/b.mcpb`, createHash('sha256').update(bundle).digest('hex'))] });
+  registry = await startRegistry({ seed: [bundleEntry(NAME, `https://127.0.0.1:${(files.address() as AddressInfo).port}/b.mcpb`, createHash('sha256').update(bundle).digest('hex'))] });
   dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-registry-rpc-'));
-  core = await createCore({ exampleWorkspace: false, appVersion: '0', host: 'cli', dataDir, secretStore: new MemorySecretStore(), logger: silentLogger, shutdownGraceMs: 200 });
+  core = await createCore({ exampleWorkspace: false, appVersion: '0', host: 'cli', dataDir, secretStore: new MemorySecretStore(), logger: silentLogger, shutdownGraceMs: 200, registryBundleNetwork: { ca: certificates.pem.ca, allowAddress: () => true } });
+  rmSync(certificates.dir, { recursive: true, force: true });
 }, 600_000);
 
 afterAll(async () => {
@@ -49,26 +56,38 @@ describe('mcpRegistry.install', () => {
     const request = { name: NAME, registry: registry.url, choice: { env: { API_TOKEN: 'token-9b1e44c07d' } } };
     const preview = await rpc.mcpRegistry.preview(request);
     const folder = join(dataDir, 'mcpb', 'bundled');
-    expect(preview).toMatchObject({ serverName: 'bundled', transport: 'stdio', launch: `cd ${folder} && API_TOKEN=*** BUNDLE_MODE=*** ${process.execPath} ${folder}/index.cjs` });
+    // The preview downloads nothing: it says what will be downloaded, with what.
+    expect(preview).toMatchObject({ serverName: 'bundled', transport: 'stdio', bundle: { url: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/b\.mcpb$/) } });
+    expect(preview.launch).toMatch(/^download https:\/\/127\.0\.0\.1:\d+\/b\.mcpb \(sha256 [0-9a-f]{64}\) with API_TOKEN=\*\*\*; /);
+    expect(downloads).toBe(0);
 
-    for (const confirmedLaunchLine of [undefined, preview.launch.replace('***', 'test')]) {
-      const refused = await rpc.mcpRegistry.install({ ...request, confirmedLaunchLine }).catch((error: unknown) => (error as { cause?: unknown }).cause);
-      expect(refused).toMatchObject({ code: 'PolicyDenied', step: CONFIRM_LAUNCH_STEP, details: [preview.launch] });
+    const notBound = await rpc.mcpRegistry.install(request).catch((error: unknown) => (error as { cause?: unknown }).cause);
+    expect(notBound).toMatchObject({ code: 'InvalidInput', step: PLAN_CHANGED_STEP });
+    expect(downloads).toBe(0);
+
+    // The manifest's own value is the bundle's, shown as it is; the user's is sealed.
+    const line = `cd ${folder} && BUNDLE_MODE=test API_TOKEN=*** ${process.execPath} ${folder}/index.cjs`;
+    for (const confirmedLaunchLine of [undefined, line.replace('***', 'token-9b1e44c07d')]) {
+      const refused = await rpc.mcpRegistry.install({ ...request, previewHash: preview.planHash, confirmedLaunchLine }).catch((error: unknown) => (error as { cause?: unknown }).cause);
+      expect(refused).toMatchObject({ code: 'PolicyDenied', step: CONFIRM_LAUNCH_STEP, details: [line] });
       expect(core.mcp.list()).toEqual([]);
       // Nothing of the bundle is written before its launch is confirmed.
       expect(existsSync(folder)).toBe(false);
     }
+    // Downloaded and verified once, for the line to confirm.
+    expect(downloads).toBe(1);
 
-    const installed = await rpc.mcpRegistry.install({ ...request, confirmedLaunchLine: preview.launch });
-    expect(installed.launch).toBe(preview.launch);
+    const installed = await rpc.mcpRegistry.install({ ...request, previewHash: preview.planHash, confirmedLaunchLine: line });
+    expect(installed.launch).toBe(line);
     expect(core.mcp.connection('bundled')?.tools.map((tool) => tool.name)).toEqual(['bundle-echo']);
-    expect(await core.mcpRegistry.installed()).toEqual({ bundled: { registry: registry.url, name: NAME, version: '0.1.0', kind: 'mcpb', identifier: expect.stringMatching(/\/b\.mcpb$/), launch: preview.launch } });
+    expect(core.mcp.get('bundled').config).toMatchObject({ env: { BUNDLE_MODE: 'test' }, secretEnv: ['API_TOKEN'] });
+    expect(await core.mcpRegistry.installed()).toEqual({ bundled: { registry: registry.url, name: NAME, version: '0.1.0', kind: 'mcpb', identifier: expect.stringMatching(/\/b\.mcpb$/), launch: line } });
     expect(await rpc.mcpRegistry.updates()).toEqual([]);
     expect(existsSync(join(folder, 'index.cjs'))).toBe(true);
 
     // Installing again under the same name is refused before the running server's files are touched.
     writeFileSync(join(folder, 'marker'), 'still here');
-    const again = await rpc.mcpRegistry.install({ ...request, confirmedLaunchLine: preview.launch }).catch((error: unknown) => (error as { cause?: unknown }).cause);
+    const again = await rpc.mcpRegistry.install({ ...request, previewHash: preview.planHash, confirmedLaunchLine: line }).catch((error: unknown) => (error as { cause?: unknown }).cause);
     expect(again).toMatchObject({ code: 'AlreadyExists', message: 'A server named "bundled" already exists: install under another name (--name).' });
     expect(readFileSync(join(folder, 'marker'), 'utf8')).toBe('still here');
   }, 60_000);

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { isAppError } from '../../../shared/errors';
+import { CONFIRM_LAUNCH_STEP, isAppError } from '../../../shared/errors';
 import type { Freshness, InstallPreview, InstallRequest, RegistryEntry, RegistryInput, RegistryKeyValueInput } from '../../../shared/mcpRegistry';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { contractFor } from '../contract';
@@ -13,6 +13,7 @@ const PACKAGE_TYPES = ['npm', 'pypi', 'oci', 'nuget', 'mcpb'] as const;
 /** A one-sentence refusal of the registry domain (a missing value, an unpinnable package) as exit 2; unreachable as 3; unknown as 1. */
 function exitFor(error: unknown): never {
   if (isAppError(error)) {
+    if (error.step === 'plan-changed') throw new CliExit(ExitCode.Failed, error.message);
     if (error.code === 'InvalidInput' || error.code === 'InvalidArguments') throw new CliExit(ExitCode.Usage, error.message);
     if (error.code === 'ConnectionFailed') throw new CliExit(ExitCode.CannotConnect, error.message);
     if (error.code === 'NotFound' || error.code === 'AlreadyExists') throw new CliExit(ExitCode.Failed, error.message);
@@ -80,6 +81,7 @@ interface InstallFlags {
   var?: string[];
   header?: string[];
   endpointOrigin?: string;
+  allowEnv?: string[];
   yes?: boolean;
   json?: boolean;
 }
@@ -136,6 +138,7 @@ export function registerRegistry(program: Command, ctx: CliContext) {
     .option('--var <K=V>', "a remote's URL variable, or an argument's variable (repeatable)", collectKeyValue)
     .option('--header <K=V>', "a remote's header (repeatable; sealed in the secret store)", collectKeyValue)
     .option('--endpoint-origin <url>', "connect to this origin instead of the remote's (a mirror or a local proxy); headers go there")
+    .option('--allow-env <name>', 'let the registry set this loader or toolchain variable (NODE_OPTIONS, npm_config_*, PATH…), shown in the line to confirm (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--yes', 'install without asking (the command line is still printed)')
     .option('--json', 'print what was installed as JSON')
     .action(async (name: string, options: InstallFlags) => {
@@ -162,23 +165,40 @@ export function registerRegistry(program: Command, ctx: CliContext) {
           variables: keyValues(options.var, '--var'),
           headers: keyValues(options.header, '--header'),
           endpointOrigin: options.endpointOrigin,
+          allowEnv: options.allowEnv ?? [],
         },
       };
       const contract = await contractFor(await ctx.getCore());
       const preview: InstallPreview = await contract.mcpRegistry.preview(request).catch(exitFor);
       offlineNote(ctx, preview.freshness);
       for (const warning of preview.warnings) ctx.io.stderr(`warning: ${safeForTerminal(warning, 500)}\n`);
-      const what = preview.transport === 'stdio' ? `runs\n  ${safeForTerminal(preview.launch)}` : `connects to\n  ${safeForTerminal(preview.launch)}`;
+      const what = preview.bundle ? `will\n  ${safeForTerminal(preview.launch)}` : preview.transport === 'stdio' ? `runs\n  ${safeForTerminal(preview.launch)}` : `connects to\n  ${safeForTerminal(preview.launch)}`;
       ctx.io.stderr(`${safeForTerminal(preview.serverName)} (${safeForTerminal(preview.entry.server.name, 200)} ${safeForTerminal(preview.entry.server.version, 100)}) ${what}\n`);
+      for (const header of preview.headers ?? []) ctx.io.stderr(`  with the header ${safeForTerminal(header, 500)}\n`);
+      for (const name of preview.flagged ?? []) ctx.io.stderr(`  flagged: ${safeForTerminal(name, 200)} changes which code runs, and you allowed it (--allow-env)\n`);
       const card = preview.card;
       if (card) {
         const declared = card.tools ? `declares ${card.tools.length} tool${card.tools.length === 1 ? '' : 's'}: ${card.tools.map((tool) => safeForTerminal(tool.name, 80)).join(', ')}` : 'lists no tools';
         ctx.io.stderr(`Its server card (SEP-2127, draft): ${safeForTerminal(card.title ?? card.name ?? '(no name)', 200)}${card.version ? ` ${safeForTerminal(card.version, 60)}` : ''}, ${declared}\n`);
       }
-      if (!options.yes && !(await confirmOnTerminal(ctx, 'Install it (y/N)? '))) {
+      if (!options.yes && !(await confirmOnTerminal(ctx, preview.bundle ? 'Download and verify it (y/N)? ' : 'Install it (y/N)? '))) {
         throw new CliExit(ExitCode.Usage, 'Not installed: confirm on a terminal, or run again with --yes to install this exact command line.');
       }
-      const installed = await contract.mcpRegistry.install({ ...request, confirmedLaunchLine: preview.transport === 'stdio' ? preview.launch : undefined }).catch(exitFor);
+      // The preview's hash goes with the install: if the registry now answers otherwise, it stops.
+      const bound = { ...request, previewHash: preview.planHash };
+      let installing = contract.mcpRegistry.install({ ...bound, confirmedLaunchLine: preview.transport === 'stdio' && !preview.bundle ? preview.launch : undefined });
+      if (preview.bundle) {
+        // A bundle's command line is known once it is downloaded and verified: shown, then confirmed as any other.
+        const line = await installing.then(
+          () => undefined,
+          (error: unknown) => (isAppError(error) && error.step === CONFIRM_LAUNCH_STEP && Array.isArray(error.details) ? String(error.details[0]) : exitFor(error)),
+        );
+        if (line === undefined) throw new CliExit(ExitCode.Failed, 'The bundle was installed without its command line being confirmed.');
+        ctx.io.stderr(`Its manifest runs\n  ${safeForTerminal(line)}\n`);
+        if (!options.yes && !(await confirmOnTerminal(ctx, 'Install it (y/N)? '))) throw new CliExit(ExitCode.Usage, 'Not installed: confirm on a terminal, or run again with --yes to install this exact command line.');
+        installing = contract.mcpRegistry.install({ ...bound, confirmedLaunchLine: line });
+      }
+      const installed = await installing.catch(exitFor);
       const snapshot = (await contract.mcp.inventory()).find((server) => server.name === installed.serverName);
       const tools = (await ctx.getCore()).mcp.connection(installed.serverName)?.tools ?? [];
       if (options.json) return ctx.io.stdout(`${jsonForTerminal({ name: installed.serverName, from: { registry: installed.freshness.registry, name: installed.entry.server.name, version: installed.entry.server.version }, launch: installed.launch, tools: tools.map((tool) => tool.name) })}\n`);
