@@ -1,13 +1,18 @@
 // npm run bench -- gateway
-// An agent's echo call over Streamable HTTP through `tooldeck gateway` (the built CLI, fronting
-// server-everything over Streamable HTTP, declared in its workspace and granted to the agent in a
-// Clawdapus pod file) versus the same call straight to that server-everything, in the same run,
-// with the official TypeScript SDK client (2025-11-25 sessions on both sides). Two figures:
-//   - p50 latency ratio, one call at a time, call by call in turns (the first of each pair
-//     alternating by round), after a warm-up: target ≤ 1.25 (issue #30);
-//   - sustained throughput at 8 calls in flight, in short blocks alternating A/B (the first side
-//     alternating by round): target ≥ 0.80 of direct.
-// Needs the built CLI (`npm run build`). Ratios, not times: the machine may be loaded. Last line JSON.
+// An agent's echo call over Streamable HTTP, the official TypeScript SDK client (2025-11-25
+// sessions), three ways to the same server-everything (Streamable HTTP), in the same run:
+//   - direct: straight to server-everything;
+//   - tooldeck: through `tooldeck gateway` (the built CLI; server-everything declared in its
+//     workspace, echo granted to the agent in a Clawdapus pod file);
+//   - bare proxy: through a bare `node:http` reverse proxy written below (BARE_PROXY_SOURCE), in a
+//     process of its own — no MCP parsing, no authorization, no record: the floor any proxy pays.
+// At 1, 8 and 32 sessions (each session one call at a time, all sessions at once), in blocks
+// alternating the three sides (the order rotating by round): p50 and p99 latency, throughput, and
+// the CPU each process spends per call (from /proc). Ratios against direct, and Tooldeck against
+// the bare proxy. Targets (issue #43): p50 ≤ 1.25× direct, throughput at 8 in flight ≥ 0.80×
+// direct, gateway CPU per call ≤ server-everything's.
+// Needs the built CLI (`npm run build`). Ratios, not times: the machine may be loaded. The run
+// prints a table, then the figures as JSON on the last line.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +23,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startEverythingHttp } from '../peers/mcp/everything';
 import { fmt, round, summarize } from './benchStats';
 
-const LATENCY_CALLS = Number(process.env.BENCH_CALLS ?? 2000);
-const WARM_UP_CALLS = Number(process.env.BENCH_WARM_UP ?? 2000);
-const ROUNDS = 20;
-const IN_FLIGHT = 8;
-const THROUGHPUT_CALLS_PER_BLOCK = Number(process.env.BENCH_BLOCK ?? 400);
+const LEVELS = [1, 8, 32] as const;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
+/** Calls per block, spread over the block's sessions. */
+const CALLS_PER_BLOCK = Number(process.env.BENCH_BLOCK ?? 256);
+const WARM_UP_CALLS = Number(process.env.BENCH_WARM_UP ?? 1000);
+const THROUGHPUT_LEVEL = 8;
 const P50_TARGET = 1.25;
 const THROUGHPUT_TARGET = 0.8;
 
@@ -31,29 +37,54 @@ const cli = join(root, 'out/main/cli.js');
 const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-bench-gateway-'));
 const args = { message: 'bench' };
 
+/**
+ * The bare reverse proxy, run as `node -e` in a process of its own (so its CPU is counted apart):
+ * every request to the same path upstream over kept-alive sockets, bodies and answers (SSE
+ * streams too) piped through untouched.
+ */
+const BARE_PROXY_SOURCE = `
+const http = require('node:http');
+const target = new URL(process.env.BARE_PROXY_TARGET);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+const server = http.createServer((req, res) => {
+  const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host }, agent }, (answer) => {
+    res.writeHead(answer.statusCode, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on('error', () => { if (!res.headersSent) res.writeHead(502); res.end(); });
+  res.on('close', () => { if (!res.writableFinished) upstream.destroy(); });
+  req.pipe(upstream);
+});
+server.keepAliveTimeout = 60000;
+server.listen(0, '127.0.0.1', () => console.log('bare proxy listening on ' + server.address().port));
+`;
+
+type SideName = 'direct' | 'tooldeck' | 'proxy';
+const SIDES: readonly SideName[] = ['direct', 'tooldeck', 'proxy'];
+const LABEL: Record<SideName, string> = { direct: 'direct', tooldeck: 'tooldeck gateway', proxy: 'bare node:http proxy' };
+
 async function connect(url: string, headers: Record<string, string> = {}) {
   const client = new Client({ name: 'bench-agent', version: '0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
 
-function startGatewayCli(): Promise<{ process: ChildProcess; url: string }> {
-  // --rate: the bench is one agent flooding on purpose; the per-agent limit is not what is measured.
-  const child = spawn(process.execPath, [cli, '--data-dir', dataDir, 'gateway', '--port', '0', '--rate', '100000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startChild(argv: string[], pattern: RegExp, what: string, env: NodeJS.ProcessEnv = process.env): Promise<{ process: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'], env });
   return new Promise((done, fail) => {
     let out = '';
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /Gateway listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out);
-      if (match) done({ process: child, url: match[1]! });
+      const match = pattern.exec(out);
+      if (match) done({ process: child, match });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => fail(new Error(`tooldeck gateway exited (${code}) before listening: ${out}`)));
+    child.once('exit', (code) => fail(new Error(`${what} exited (${code}) before listening: ${out}`)));
   });
 }
 
-/** Waits (by condition, not time) until the gateway offers the agent everything.echo: the workspace server connects in the background. */
+/** Waits (by condition, not time) until the gateway offers the agent everything.echo. */
 async function waitForEcho(url: string, headers: Record<string, string>) {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -71,41 +102,10 @@ function checkEcho(result: Awaited<ReturnType<Client['callTool']>>) {
   if (text !== 'Echo: bench') throw new Error(`unexpected echo result: ${JSON.stringify(result).slice(0, 300)}`);
 }
 
-async function latency(gateway: () => Promise<unknown>, direct: () => Promise<unknown>) {
-  const times: [number[], number[]] = [[], []];
-  const sides = [gateway, direct];
-  const perRound = LATENCY_CALLS / ROUNDS;
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? [0, 1] : [1, 0];
-    for (let i = 0; i < perRound; i++) {
-      for (const side of order) {
-        const start = performance.now();
-        await sides[side]!();
-        times[side]!.push(performance.now() - start);
-      }
-    }
-  }
-  return { gateway: summarize(times[0]), direct: summarize(times[1]) };
-}
-
-/** `calls` calls with IN_FLIGHT of them always outstanding; returns the wall time in ms. */
-async function block(call: () => Promise<unknown>, calls: number): Promise<number> {
-  let next = 0;
-  const start = performance.now();
-  const worker = async () => {
-    while (next < calls) {
-      next++;
-      await call();
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return performance.now() - start;
-}
-
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); undefined elsewhere. */
-function cpuMsOf(pid: number): number | undefined {
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuMsOf(pid: number): number {
   const stat = `/proc/${pid}/stat`;
-  if (!existsSync(stat)) return undefined;
+  if (!existsSync(stat)) return NaN;
   // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime and stime are the 12th and 13th.
   const text = readFileSync(stat, 'utf8');
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
@@ -113,42 +113,67 @@ function cpuMsOf(pid: number): number | undefined {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-interface Processes {
-  client: number;
+interface Pids {
   gateway: number;
   server: number;
+  proxy: number;
+}
+type Cpu = { client: number; gateway: number; server: number; proxy: number };
+
+/** One block: `CALLS_PER_BLOCK` calls over `sessions` sessions, each one call at a time, all at once. */
+async function block(calls: Array<() => Promise<unknown>>, samples: number[]): Promise<number> {
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    calls.map(async (call) => {
+      while (next < CALLS_PER_BLOCK) {
+        next++;
+        const t = performance.now();
+        await call();
+        samples.push(performance.now() - t);
+      }
+    }),
+  );
+  return performance.now() - start;
 }
 
-/**
- * Throughput at IN_FLIGHT, and the CPU each process spent per call on each side: where the
- * gateway's cost goes (a second HTTP hop is a server and a client more) rather than only how much.
- */
-async function throughput(gateway: () => Promise<unknown>, direct: () => Promise<unknown>, pids: Processes) {
-  const sides = { gateway: { call: gateway, ms: 0, cpu: { client: 0, gateway: 0, server: 0 } }, direct: { call: direct, ms: 0, cpu: { client: 0, gateway: 0, server: 0 } } };
-  const run = async (side: typeof sides.gateway) => {
-    const before = { client: process.cpuUsage(), gateway: cpuMsOf(pids.gateway) ?? NaN, server: cpuMsOf(pids.server) ?? NaN };
-    side.ms += await block(side.call, THROUGHPUT_CALLS_PER_BLOCK);
-    const clientUsage = process.cpuUsage(before.client);
-    side.cpu.client += (clientUsage.user + clientUsage.system) / 1000;
-    side.cpu.gateway += (cpuMsOf(pids.gateway) ?? NaN) - before.gateway;
-    side.cpu.server += (cpuMsOf(pids.server) ?? NaN) - before.server;
-  };
-  for (let round = 0; round < ROUNDS; round++) {
-    if (round % 2 === 0) {
-      await run(sides.gateway);
-      await run(sides.direct);
-    } else {
-      await run(sides.direct);
-      await run(sides.gateway);
+interface SideFigures {
+  p50: number;
+  p99: number;
+  perSecond: number;
+  /** CPU ms per call, per process. */
+  cpu: Cpu;
+}
+
+async function measureLevel(sessions: number, callsOf: Record<SideName, Array<() => Promise<unknown>>>, pids: Pids): Promise<Record<SideName, SideFigures>> {
+  const acc = Object.fromEntries(SIDES.map((side) => [side, { samples: [] as number[], ms: 0, cpu: { client: 0, gateway: 0, server: 0, proxy: 0 } as Cpu }])) as Record<SideName, { samples: number[]; ms: number; cpu: Cpu }>;
+  for (let r = 0; r < ROUNDS; r++) {
+    // Every side goes first, second and third equally often, forwards and backwards.
+    const rotated = [...SIDES.slice(r % 3), ...SIDES.slice(0, r % 3)];
+    const order = Math.floor(r / 3) % 2 === 0 ? rotated : rotated.reverse();
+    for (const side of order) {
+      const before = { client: process.cpuUsage(), gateway: cpuMsOf(pids.gateway), server: cpuMsOf(pids.server), proxy: cpuMsOf(pids.proxy) };
+      acc[side].ms += await block(callsOf[side].slice(0, sessions), acc[side].samples);
+      const client = process.cpuUsage(before.client);
+      acc[side].cpu.client += (client.user + client.system) / 1000;
+      acc[side].cpu.gateway += cpuMsOf(pids.gateway) - before.gateway;
+      acc[side].cpu.server += cpuMsOf(pids.server) - before.server;
+      acc[side].cpu.proxy += cpuMsOf(pids.proxy) - before.proxy;
     }
   }
-  const callsPerSide = ROUNDS * THROUGHPUT_CALLS_PER_BLOCK;
-  const perCall = (cpu: Processes) => ({ client: cpu.client / callsPerSide, gateway: cpu.gateway / callsPerSide, server: cpu.server / callsPerSide });
-  return { gateway: (callsPerSide / sides.gateway.ms) * 1000, direct: (callsPerSide / sides.direct.ms) * 1000, cpuPerCall: { gateway: perCall(sides.gateway.cpu), direct: perCall(sides.direct.cpu) } };
+  const calls = ROUNDS * CALLS_PER_BLOCK;
+  return Object.fromEntries(
+    SIDES.map((side) => {
+      const { median, p99 } = summarize(acc[side].samples);
+      const cpu = acc[side].cpu;
+      return [side, { p50: median, p99, perSecond: (calls / acc[side].ms) * 1000, cpu: { client: cpu.client / calls, gateway: cpu.gateway / calls, server: cpu.server / calls, proxy: cpu.proxy / calls } }];
+    }),
+  ) as Record<SideName, SideFigures>;
 }
 
 const everything = await startEverythingHttp('streamableHttp');
-let gateway: ChildProcess | undefined;
+const children: ChildProcess[] = [];
+const clients: Client[] = [];
 try {
   // The workspace the gateway opens: server-everything over Streamable HTTP, and a pod granting agent `bench` its echo.
   const workspace = join(dataDir, 'workspace');
@@ -158,47 +183,86 @@ try {
   const created = spawnSync(process.execPath, [cli, '--data-dir', dataDir, 'gateway', 'token', 'create', 'bench'], { encoding: 'utf8' });
   if (created.status !== 0) throw new Error(`token create failed: ${created.stderr}`);
   const credential = { Authorization: `Bearer ${created.stdout.trim().split('\n').at(-1)}` };
-  const started = await startGatewayCli();
-  gateway = started.process;
-  await waitForEcho(started.url, credential);
+  // --rate: the bench is one agent flooding on purpose; the per-agent limit is not what is measured.
+  const gateway = await startChild([cli, '--data-dir', dataDir, 'gateway', '--port', '0', '--rate', '100000'], /Gateway listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, 'tooldeck gateway');
+  children.push(gateway.process);
+  const proxy = await startChild(['-e', BARE_PROXY_SOURCE], /bare proxy listening on (\d+)/, 'the bare proxy', { ...process.env, BARE_PROXY_TARGET: everything.url });
+  children.push(proxy.process);
+  const urls: Record<SideName, string> = { direct: everything.url, tooldeck: gateway.match[1]!, proxy: `http://127.0.0.1:${proxy.match[1]}${new URL(everything.url).pathname}` };
+  await waitForEcho(urls.tooldeck, credential);
 
-  const viaGateway = await connect(started.url, credential);
-  const direct = await connect(everything.url);
-  const callGateway = async () => checkEcho(await viaGateway.callTool({ name: 'everything.echo', arguments: args }));
-  const callDirect = async () => checkEcho(await direct.callTool({ name: 'echo', arguments: args }));
-
-  // Warm both paths (JIT in all three processes, connection pools) before anything counts.
-  for (let i = 0; i < WARM_UP_CALLS; i++) {
-    await callGateway();
-    await callDirect();
+  const maxSessions = Math.max(...LEVELS);
+  const callsOf = {} as Record<SideName, Array<() => Promise<unknown>>>;
+  for (const side of SIDES) {
+    callsOf[side] = [];
+    for (let i = 0; i < maxSessions; i++) {
+      const client = await connect(urls[side], side === 'tooldeck' ? credential : {});
+      clients.push(client);
+      const name = side === 'tooldeck' ? 'everything.echo' : 'echo';
+      callsOf[side].push(async () => checkEcho(await client.callTool({ name, arguments: args })));
+    }
   }
-  await block(callGateway, THROUGHPUT_CALLS_PER_BLOCK);
-  await block(callDirect, THROUGHPUT_CALLS_PER_BLOCK);
 
-  const lat = await latency(callGateway, callDirect);
-  const tput = await throughput(callGateway, callDirect, { client: process.pid, gateway: gateway.pid!, server: everything.process.pid! });
-  const p50Ratio = lat.gateway.median / lat.direct.median;
-  const throughputRatio = tput.gateway / tput.direct;
-  await viaGateway.close();
-  await direct.close();
-
-  const row = (label: string, gw: string, dir: string, ratio: string, target: string) => console.log(`${label.padEnd(22)} ${gw.padStart(12)} ${dir.padStart(12)} ${ratio.padStart(7)}   ${target}`);
-  row('echo over HTTP', 'gateway', 'direct', 'ratio', 'target');
-  row('p50 latency', fmt(lat.gateway.median), fmt(lat.direct.median), p50Ratio.toFixed(3), `≤ ${P50_TARGET} ${p50Ratio <= P50_TARGET ? 'met' : 'NOT met'}`);
-  row('p99 latency', fmt(lat.gateway.p99), fmt(lat.direct.p99), (lat.gateway.p99 / lat.direct.p99).toFixed(3), '');
-  row(`throughput, ${IN_FLIGHT} in flight`, `${tput.gateway.toFixed(0)}/s`, `${tput.direct.toFixed(0)}/s`, throughputRatio.toFixed(3), `≥ ${THROUGHPUT_TARGET} ${throughputRatio >= THROUGHPUT_TARGET ? 'met' : 'NOT met'}`);
-  const cpu = tput.cpuPerCall;
-  if (!Number.isNaN(cpu.gateway.gateway)) {
-    row('CPU per call: client', fmt(cpu.gateway.client), fmt(cpu.direct.client), '', '');
-    row('  tooldeck gateway', fmt(cpu.gateway.gateway), '—', '', '');
-    row('  server-everything', fmt(cpu.gateway.server), fmt(cpu.direct.server), '', '');
+  // Warm every path (JIT in all four processes, sockets, sessions) before anything counts.
+  for (const side of SIDES) {
+    let warmed = 0;
+    await Promise.all(
+      callsOf[side].slice(0, THROUGHPUT_LEVEL).map(async (call) => {
+        while (warmed < WARM_UP_CALLS) {
+          warmed++;
+          await call();
+        }
+      }),
+    );
   }
-  console.log(`(${LATENCY_CALLS} sequential calls per side after ${WARM_UP_CALLS} warm-up; ${ROUNDS * THROUGHPUT_CALLS_PER_BLOCK} calls per side at ${IN_FLIGHT} in flight, in ${ROUNDS} alternating blocks)`);
-  console.log(JSON.stringify({ bench: 'gateway', p50_ratio: round(p50Ratio), throughput_ratio: round(throughputRatio), p50_gateway_ms: round(lat.gateway.median), p50_direct_ms: round(lat.direct.median), throughput_gateway_per_s: round(tput.gateway, 1), throughput_direct_per_s: round(tput.direct, 1) }));
+
+  const pids: Pids = { gateway: gateway.process.pid!, server: everything.process.pid!, proxy: proxy.process.pid! };
+  const levels: Record<number, Record<SideName, SideFigures>> = {};
+  for (const sessions of LEVELS) levels[sessions] = await measureLevel(sessions, callsOf, pids);
+
+  const ratio = (a: number, b: number) => (a / b).toFixed(2);
+  const line = (...cells: string[]) => console.log(cells.map((cell, i) => (i === 0 ? cell.padEnd(24) : cell.padStart(11))).join(' '));
+  console.log('Machine shared and possibly busy: compare the ratios (same run, alternating blocks), not the times.');
+  for (const sessions of LEVELS) {
+    const figures = levels[sessions]!;
+    console.log(`\n${sessions} session${sessions === 1 ? '' : 's'} (each one call at a time)`);
+    line('', 'p50', 'p99', 'calls/s', 'p50 ×dir', 'p99 ×dir', 'tput ×dir');
+    for (const side of SIDES) {
+      const f = figures[side];
+      line(LABEL[side], fmt(f.p50), fmt(f.p99), f.perSecond.toFixed(0), ratio(f.p50, figures.direct.p50), ratio(f.p99, figures.direct.p99), ratio(f.perSecond, figures.direct.perSecond));
+    }
+    const t = figures.tooldeck;
+    const p = figures.proxy;
+    line('tooldeck × bare proxy', '', '', '', ratio(t.p50, p.p50), ratio(t.p99, p.p99), ratio(t.perSecond, p.perSecond));
+  }
+  const at8 = levels[THROUGHPUT_LEVEL]!;
+  console.log(`\nCPU per call at ${THROUGHPUT_LEVEL} sessions (ms; from /proc, 10 ms ticks over ${ROUNDS * CALLS_PER_BLOCK} calls per side)`);
+  line('', 'client', 'gateway', 'proxy', 'server');
+  for (const side of SIDES) {
+    const cpu = at8[side].cpu;
+    line(LABEL[side], cpu.client.toFixed(3), side === 'tooldeck' ? cpu.gateway.toFixed(3) : '—', side === 'proxy' ? cpu.proxy.toFixed(3) : '—', cpu.server.toFixed(3));
+  }
+  const p50Ratio = levels[1]!.tooldeck.p50 / levels[1]!.direct.p50;
+  const throughputRatio = at8.tooldeck.perSecond / at8.direct.perSecond;
+  const cpuRatio = at8.tooldeck.cpu.gateway / at8.direct.cpu.server;
+  console.log(`\nTargets: p50 at 1 session ${p50Ratio.toFixed(2)}× direct (≤ ${P50_TARGET}: ${p50Ratio <= P50_TARGET ? 'met' : 'NOT met'}); throughput at ${THROUGHPUT_LEVEL} in flight ${throughputRatio.toFixed(2)}× direct (≥ ${THROUGHPUT_TARGET}: ${throughputRatio >= THROUGHPUT_TARGET ? 'met' : 'NOT met'}); gateway CPU per call ${cpuRatio.toFixed(2)}× server-everything's (≤ 1: ${cpuRatio <= 1 ? 'met' : 'NOT met'})`);
+  console.log(`(${ROUNDS} rounds of ${CALLS_PER_BLOCK} calls per side and level, after ${WARM_UP_CALLS} warm-up calls per side)`);
+  const json = Object.fromEntries(
+    LEVELS.map((sessions) => {
+      const figures = levels[sessions]!;
+      return [
+        `sessions_${sessions}`,
+        Object.fromEntries(SIDES.map((side) => [side, { p50_ms: round(figures[side].p50), p99_ms: round(figures[side].p99), per_s: round(figures[side].perSecond, 1), cpu_ms_per_call: Object.fromEntries(Object.entries(figures[side].cpu).map(([k, v]) => [k, round(v)])) }])),
+      ];
+    }),
+  );
+  console.log(JSON.stringify({ bench: 'gateway', p50_ratio: round(p50Ratio), throughput_ratio: round(throughputRatio), gateway_cpu_vs_server: round(cpuRatio), tooldeck_vs_bare_proxy_p50_at_1: round(levels[1]!.tooldeck.p50 / levels[1]!.proxy.p50), tooldeck_vs_bare_proxy_throughput_at_8: round(at8.tooldeck.perSecond / at8.proxy.perSecond), ...json }));
 } finally {
-  if (gateway && gateway.exitCode === null) {
-    const exited = new Promise((done) => gateway!.once('exit', done));
-    gateway.kill('SIGTERM');
+  for (const client of clients) await client.close().catch(() => undefined);
+  for (const child of children) {
+    if (child.exitCode !== null) continue;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
     await exited;
   }
   await everything.close();
