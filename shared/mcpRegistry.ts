@@ -9,6 +9,9 @@ import { z } from 'zod';
 /** The official registry; it can be turned off, and users add their own. */
 export const OFFICIAL_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
+/** Where an install from a server.json file says it came from (no registry to ask for updates). */
+export const SERVER_JSON_FILE = 'a server.json file';
+
 const text = (max: number) => z.string().max(max);
 const boundedRecord = <T extends z.ZodType>(value: T, maxKeys: number) =>
   z.record(text(128), value).refine((record) => Object.keys(record).length <= maxKeys, { message: `At most ${maxKeys} entries` });
@@ -196,5 +199,7 @@ export const InstallRequest = z.object({
   confirmedLaunchLine: z.string().optional(),
   /** The preview's planHash the user confirmed; an install whose plan no longer hashes to it stops. */
   previewHash: z.string().max(128).optional(),
+  /** A server.json the user has at hand (its text), installed instead of asking a registry. */
+  document: z.string().max(1024 * 1024).optional(),
 });
 export type InstallRequest = z.input<typeof InstallRequest>;

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { AppError, launchConfirmationRequired } from '../../shared/errors';
 import { McpServerConfig, stdioLaunchLine, type SaveServerInput, type ServerSnapshot } from '../../shared/mcp';
-import type { Freshness, InstallChoice, InstallPreview, InstallRequest, RegistryEntry, SearchPage } from '../../shared/mcpRegistry';
+import { RegistryEntry, SERVER_JSON_FILE, type Freshness, type InstallChoice, type InstallPreview, type InstallRequest, type SearchPage } from '../../shared/mcpRegistry';
+import { issuesSentence, validationIssues } from '../../shared/issuesSentence';
 import { SECRET_PLACEHOLDER, shellQuote } from '../../shared/secrets';
 import { sealServerConfig } from '../../shared/serverSecrets';
 import { JsonFile } from '../platform/JsonFile';
@@ -98,9 +99,9 @@ export class McpRegistry {
    * is fetched only by install(). Throws InvalidInput with one sentence when a value is missing or
    * something the registry supplies could change what runs; a deleted entry is refused.
    */
-  async prepareInstall(name: string, choice: InstallChoice, options: { registry?: string; version?: string } = {}): Promise<PreparedInstall> {
-    const registry = await this.registryFor(options.registry);
-    const { entry, freshness } = await this.client.version(registry, name, options.version ?? 'latest');
+  async prepareInstall(name: string, choice: InstallChoice, options: { registry?: string; version?: string; document?: string } = {}): Promise<PreparedInstall> {
+    const registry = options.document !== undefined ? SERVER_JSON_FILE : await this.registryFor(options.registry);
+    const { entry, freshness } = options.document !== undefined ? entryOfDocument(options.document) : await this.client.version(registry, name, options.version ?? 'latest');
     if (entry.meta?.status === 'deleted') throw new AppError('InvalidInput', `${name} ${entry.server.version} is marked deleted in ${registry}${entry.meta.statusMessage ? ` (${entry.meta.statusMessage.slice(0, 300)})` : ''}; it is not installed.`);
     const plan = planInstall(entry.server, registry, choice);
     if (entry.meta?.status === 'deprecated') plan.warnings.unshift(`${name} ${entry.server.version} is deprecated${entry.meta.statusMessage ? `: ${entry.meta.statusMessage.slice(0, 300)}` : ''}.`);
@@ -230,7 +231,7 @@ export class McpRegistry {
     await Promise.all(
       Object.entries(installs).map(async ([server, origin]) => {
         const current = saved.find((item) => item.name === server);
-        if (!current || (origin.launch !== undefined && launchOf(current.config) !== origin.launch)) return;
+        if (origin.registry === SERVER_JSON_FILE || !current || (origin.launch !== undefined && launchOf(current.config) !== origin.launch)) return;
         try {
           const { entry } = await this.client.version(origin.registry, origin.name, 'latest');
           if (entry.server.version !== origin.version) found.push({ server, origin, latest: entry.server.version });
@@ -252,4 +253,17 @@ function headerLines(config: McpServerConfig): string[] {
   const sealed = sealServerConfig(config).config;
   if (sealed.transport === 'stdio') return [];
   return [...Object.entries(sealed.headers).map(([name, value]) => `${name}: ${value}`), ...sealed.secretHeaders.filter((name) => !(name in sealed.headers)).map((name) => `${name}: ${SECRET_PLACEHOLDER}`)];
+}
+
+/** A server.json the user has at hand, read as a registry's entry would be (bounded, the same schema). */
+function entryOfDocument(text: string): { entry: RegistryEntry; freshness: Freshness } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new AppError('InvalidInput', `The server.json is not JSON: ${(error as Error).message}`);
+  }
+  const parsed = RegistryEntry.safeParse({ server: json });
+  if (!parsed.success) throw new AppError('InvalidInput', `The server.json is not a usable server.json: ${issuesSentence(validationIssues(parsed.error) ?? []).slice(0, 500)}`);
+  return { entry: parsed.data, freshness: { registry: SERVER_JSON_FILE, offline: false, fetchedAt: Date.now() } };
 }

@@ -9,6 +9,8 @@ import { readBoundedStream } from '../platform/readBounded';
 
 /** The most one registry answer may be: a page of 100 full entries is well under 1 MiB. */
 export const REGISTRY_RESPONSE_LIMIT = { maxBytes: 4 * 1024 * 1024, what: 'a registry response' };
+/** The step of the refusal when a registry cannot be reached and nothing is cached: Discover offers a server.json at hand. */
+export const OFFLINE_UNCACHED_STEP = 'registry-unreachable';
 /** The largest page asked for; registries cap it themselves too (the official one at 100). */
 export const MAX_PAGE_SIZE = 100;
 
@@ -135,7 +137,14 @@ export class RegistryClient {
     } catch {
       cached = undefined;
     }
-    if (!cached || typeof cached.fetchedAt !== 'number') throw new AppError('ConnectionFailed', `Cannot reach the registry ${registry} (${reason}), and nothing is cached for this request.`);
+    if (!cached || typeof cached.fetchedAt !== 'number') {
+      // A dead end names the ways on, which Discover shows beside it and the CLI has as commands.
+      throw new AppError(
+        'ConnectionFailed',
+        `Cannot reach the registry ${registry} (${reason}), and nothing is cached for this request: add another registry or turn this one off (Registries in Discover, or tooldeck registry add|disable), or install from a server.json you have (Install from a server.json, or tooldeck registry install --file).`,
+        { step: OFFLINE_UNCACHED_STEP },
+      );
+    }
     return { json: cached.json, freshness: { registry, offline: true, fetchedAt: cached.fetchedAt, reason } };
   }
 }

@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/errors';
 import { McpServerConfig, stdioLaunchLine } from '../../shared/mcp';
 import { isCredentialName } from '../../shared/secrets';
+import { isRefusedVariable } from '../../shared/refusedEnvironment';
 import type { McpServerSpec } from '../../shared/resources/mcpServer';
 import { expandPlaceholders, type PlaceholderContext } from './commandPlaceholders';
 
@@ -32,15 +33,19 @@ const LITERAL_PLACEHOLDERS: PlaceholderContext = { node: '${node}', resolveModul
  * Environment values are shown as the folder wrote them, except those from a `secretRef` and those
  * whose name says they are a credential (`***`). Saved servers seal every value, but the line must
  * not: a folder that changes only `NODE_OPTIONS` or `LD_PRELOAD` has changed what runs, so it must
- * read as a new line and be confirmed again.
+ * read as a new line and be confirmed again. Such loader and toolchain variables
+ * (shared/refusedEnvironment.ts) are never masked, and the line ends with a shell comment flagging them.
  */
 export function launchLineOf(name: string, spec: McpServerSpec): string | undefined {
   try {
     const config = mcpServerConfig(name, spec, LITERAL_PLACEHOLDERS);
     if (config.transport !== 'stdio') return undefined;
-    const credentials = Object.keys(config.env).filter(isCredentialName);
-    const env = Object.fromEntries(Object.entries(config.env).filter(([variable]) => !isCredentialName(variable)));
-    return stdioLaunchLine({ ...config, env, secretEnv: [...new Set([...config.secretEnv, ...credentials])] });
+    // A loader or toolchain variable is never masked, whatever its name: it is shown and flagged.
+    const credentials = Object.keys(config.env).filter((variable) => isCredentialName(variable) && !isRefusedVariable(variable));
+    const env = Object.fromEntries(Object.entries(config.env).filter(([variable]) => !credentials.includes(variable)));
+    const line = stdioLaunchLine({ ...config, env, secretEnv: [...new Set([...config.secretEnv, ...credentials])] });
+    const flagged = [...Object.keys(config.env), ...config.secretEnv].filter(isRefusedVariable);
+    return flagged.length ? `${line}  # flagged: ${flagged.join(', ')} can change which code runs` : line;
   } catch {
     return undefined;
   }

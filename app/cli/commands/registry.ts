@@ -82,6 +82,7 @@ interface InstallFlags {
   header?: string[];
   endpointOrigin?: string;
   allowEnv?: string[];
+  file?: string;
   yes?: boolean;
   json?: boolean;
 }
@@ -126,8 +127,9 @@ export function registerRegistry(program: Command, ctx: CliContext) {
     });
 
   registry
-    .command('install <name>')
-    .description('Install a server from a registry as a saved server: the version pinned, every --env and --header value sealed in the secret store, the exact command line confirmed first')
+    .command('install [name]')
+    .description("Install a server from a registry (or a server.json at hand, --file) as a saved server: the version pinned, the registry's values shown as they are, every value you type for a secret sealed in the secret store, the exact command line confirmed first")
+    .option('--file <server.json>', 'install from this server.json instead of asking a registry (when none can be reached)')
     .option('--registry <url>', 'the registry to ask')
     .option('--version <version>', 'a published version (default: latest)')
     .option('--package <type>', `install this package type (${PACKAGE_TYPES.join('|')})`)
@@ -141,7 +143,16 @@ export function registerRegistry(program: Command, ctx: CliContext) {
     .option('--allow-env <name>', 'let the registry set this loader or toolchain variable (NODE_OPTIONS, npm_config_*, PATH…), shown in the line to confirm (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--yes', 'install without asking (the command line is still printed)')
     .option('--json', 'print what was installed as JSON')
-    .action(async (name: string, options: InstallFlags) => {
+    .action(async (givenName: string | undefined, options: InstallFlags) => {
+      let document: string | undefined;
+      if (options.file) {
+        const { readBoundedText } = await import('../../../main/platform/readBounded');
+        document = await readBoundedText(options.file, { maxBytes: 1024 * 1024, what: 'a server.json' }).catch((error: unknown) => {
+          throw new CliExit(ExitCode.Usage, isAppError(error) ? error.message : `Cannot read ${options.file}: ${(error as Error).message}`);
+        });
+      }
+      const name = givenName ?? (document !== undefined ? nameOfDocument(document) : undefined);
+      if (!name) throw new CliExit(ExitCode.Usage, 'Name the server to install, or give --file server.json');
       if (options.package && !(PACKAGE_TYPES as readonly string[]).includes(options.package)) throw new CliExit(ExitCode.Usage, `--package must be one of ${PACKAGE_TYPES.join(', ')}`);
       if (options.package && options.remote !== undefined) throw new CliExit(ExitCode.Usage, 'Give --package or --remote, not both');
       const positional: string[] = [];
@@ -153,6 +164,7 @@ export function registerRegistry(program: Command, ctx: CliContext) {
       }
       const request: InstallRequest = {
         name,
+        ...(document !== undefined ? { document } : {}),
         registry: options.registry,
         version: options.version,
         choice: {
@@ -277,4 +289,14 @@ export function registerRegistry(program: Command, ctx: CliContext) {
       if (updates.length === 0) return ctx.io.stdout('Every server installed from a registry is at its latest version (or its registry could not be reached).\n');
       for (const update of updates) ctx.io.stdout(`${safeForTerminal(update.server)}  ${safeForTerminal(update.origin.version, 60)} → ${safeForTerminal(update.latest, 60)}  (${safeForTerminal(update.origin.name, 200)})\n`);
     });
+}
+
+/** The name a server.json gives itself, for the install's messages (the document is checked by the planner). */
+function nameOfDocument(text: string): string | undefined {
+  try {
+    const name = (JSON.parse(text) as { name?: unknown }).name;
+    return typeof name === 'string' && name ? name.slice(0, 200) : 'server.json';
+  } catch {
+    return 'server.json';
+  }
 }
