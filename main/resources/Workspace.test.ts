@@ -102,14 +102,16 @@ describe('Workspace: reading a folder of YAML files', () => {
     expect(await seedWorkspace(dir, exampleDir)).toBe(false);
     await open();
     const files = workspace.listing().files;
-    expect(files.map((f) => f.path)).toEqual(['agent.yaml', 'agents.claw-pod.yml', 'everything.yaml', 'permissions.yaml', 'tools.yaml']);
+    expect(files.map((f) => f.path)).toEqual(['agent.yaml', 'agents.claw-pod.yml', 'evals/assistant.yml', 'everything.yaml', 'permissions.yaml', 'tools.yaml']);
     expect(files.flatMap((f) => workspace.read(f.path).diagnostics)).toEqual([]);
     expect(workspace.documents().map((doc) => `${doc.kind}/${doc.name}`)).toEqual([
       'LanguageTool/everything',
       'LanguageAgent/assistant',
       'ClawPod/example',
+      'EvalSuite/assistant',
       'McpServer/everything',
       'ToolPermission/everything-changes-need-approval',
+      'ToolPermission/assistant-images-need-approval',
       'Tool/long-running-operation',
     ]);
   });

@@ -15,7 +15,7 @@ export function findExamplesDir(): string | undefined {
 }
 
 /**
- * Creates the workspace folder on first use, with the example files in it. A folder that exists is
+ * Creates the workspace folder on first use, with the example files (and their `evals/`) in it. A folder that exists is
  * left alone, even empty: the user may have deleted the examples on purpose. Returns whether it seeded.
  */
 export async function seedWorkspace(dir: string, examplesDir: string | undefined = findExamplesDir()): Promise<boolean> {
@@ -24,6 +24,12 @@ export async function seedWorkspace(dir: string, examplesDir: string | undefined
   if (!examplesDir) return false;
   for (const name of await readdir(examplesDir)) {
     if (/\.(ya?ml)$|\.claw-describe\.json$/i.test(name)) await copyFile(join(examplesDir, name), join(dir, name));
+  }
+  // The example's eval suites: the workspace reads evals/*.yml as EvalSuites.
+  const evals = join(examplesDir, 'evals');
+  if (existsSync(evals)) {
+    await mkdir(join(dir, 'evals'), { recursive: true, mode: 0o700 });
+    for (const name of await readdir(evals)) if (/\.ya?ml$/i.test(name)) await copyFile(join(evals, name), join(dir, 'evals', name));
   }
   return true;
 }
