@@ -49,6 +49,7 @@ import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
 import { Gateway } from './gateway/Gateway';
 import { Evals } from './evals/Evals';
 import { Playground } from './evals/Playground';
+import { sourceReadiness } from './evals/sourceReadiness';
 import { isAppError } from '../shared/errors';
 import type { EvalSuite } from '../shared/evals';
 import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
@@ -364,6 +365,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
   });
 
+  // Evals and the Playground wait for every source (a one-shot command connects each) before they read a tool set.
+  const connectSources = sourceReadiness({ servers, mcp, reconciler: resources.reconciler, sourceKinds, console: deps.autoConnect === true });
   const evals = new Evals({
     runTurn: (input) => gateway.mediation.runTurn(input),
     providers: () => gateway.providers.list(),
@@ -379,6 +382,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       const diff = lock.compare({ source: `${entry.source.kind}:${entry.source.name}`, from: 'approved', to: 'current' }).tools.find((item) => item.name === entry.toolName);
       return { ...(diff?.before ? { approved: diff.before } : {}), ...(diff?.after ? { current: diff.after } : {}) };
     },
+    connectSources,
   });
   const playground = new Playground({
     dataDir: deps.dataDir,
@@ -399,6 +403,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       },
       save: (input) => resources.workspace.save(input),
     },
+    connectSources,
   });
   const bus = new BusBridge({ invoke: (request) => pipeline.invoke(request), entries: () => catalog.list(), onToolsChanged: (listener) => catalog.onChange(() => listener()), approvals, peers: busPeers, logger });
 

@@ -8,6 +8,7 @@ import type { TracedCall, TurnInput, TurnOutput } from '../mediation/Mediation';
 import type { ProviderFormat } from '../mediation/ModelProviders';
 import { anthropicFormat, openAiFormat, type WireFormat } from '../mediation/wireFormats';
 import { judgeRun, type ActualToolCall } from './matchers';
+import { notConnectedSentence, sourcesOfTools, type ConnectSources, type SourceNotConnected } from './sourceReadiness';
 
 /** The agent name an eval turn runs under when the suite hand-picks its tools (no agent). */
 export const EVAL_AGENT = 'evals';
@@ -24,6 +25,16 @@ export interface EvalRunnerDeps {
   resolveTool(name: string): ToolEntry | undefined;
   /** The agent's granted tools (the suite's tool set when it names an agent). */
   granted(agent: string): ToolEntry[];
+  /** Connects every source (bounded) before the tool set is read, so a tool still connecting is not called missing. */
+  connectSources?: ConnectSources;
+}
+
+/** What a suite needs before any model is asked: each model's wire format, the tool set, and the sources that did not connect. */
+export interface PreparedEval {
+  formats: Map<string, WireFormat>;
+  tools?: ToolEntry[];
+  agent: string;
+  notConnected: SourceNotConnected[];
 }
 
 export interface EvalRunOptions {
@@ -38,6 +49,10 @@ export interface EvalRunOptions {
   tools?: readonly ToolEntry[];
   /** Each run as it ends (the CLI's progress, the Evals view's live matrix). */
   onRun?: (result: { case: string; model: string; run: EvalRun }) => void;
+  /** Sources that did not connect while the suite can still run (some of its tools may be missing). */
+  onNotConnected?: (sources: SourceNotConnected[], sentence: string) => void;
+  /** prepareEval's answer when the caller already asked (the Evals view checks before it starts a run). */
+  prepared?: PreparedEval;
   signal?: AbortSignal;
 }
 
@@ -65,8 +80,10 @@ export function namesOf(call: Pick<TracedCall, 'name' | 'tool' | 'service'>): st
 /**
  * Checks what a suite needs before any model is asked, each problem as one sentence (`InvalidInput`):
  * each model's provider is configured, the hand-picked tools are in the registry, the agent has tools.
+ * The sources are connected first (a bounded wait): a tool is called missing only after its source
+ * had its chance, and the sentence then names the sources that did not connect.
  */
-export async function prepareEval(deps: EvalRunnerDeps, suite: EvalSuite, models: readonly string[], toolSet?: readonly ToolEntry[]): Promise<{ formats: Map<string, WireFormat>; tools?: ToolEntry[]; agent: string }> {
+export async function prepareEval(deps: EvalRunnerDeps, suite: EvalSuite, models: readonly string[], toolSet?: readonly ToolEntry[], signal?: AbortSignal): Promise<PreparedEval> {
   if (models.length === 0) throw new AppError('InvalidInput', 'Name at least one model to evaluate (--model provider/model).');
   const providers = await deps.providers();
   const formats = new Map<string, WireFormat>();
@@ -77,21 +94,25 @@ export async function prepareEval(deps: EvalRunnerDeps, suite: EvalSuite, models
     formats.set(model, formatOf[provider.format]);
   }
   const agent = suite.agent ?? EVAL_AGENT;
-  if (toolSet) return { formats, tools: [...toolSet], agent };
+  if (toolSet) return { formats, tools: [...toolSet], agent, notConnected: [] };
+  const notConnected = deps.connectSources ? await deps.connectSources({ ...(suite.tools ? { only: sourcesOfTools(suite.tools) } : {}), ...(signal ? { signal } : {}) }) : [];
+  if (signal?.aborted) throw new AppError('Canceled', 'The eval run was canceled.');
+  const whyNot = notConnected.length > 0 ? ` ${notConnectedSentence(notConnected)}` : '';
   if (suite.tools) {
     const missing = suite.tools.filter((name) => !deps.resolveTool(name));
-    if (missing.length > 0) throw new AppError('InvalidInput', `Suite ${suite.name}: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the registry (connect the source first; names look like mcp:everything.echo).`);
-    return { formats, tools: suite.tools.map((name) => deps.resolveTool(name)!), agent };
+    if (missing.length > 0) throw new AppError('InvalidInput', `Suite ${suite.name}: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the registry (names look like mcp:everything.echo).${whyNot}`);
+    return { formats, tools: suite.tools.map((name) => deps.resolveTool(name)!), agent, notConnected };
   }
-  if (deps.granted(agent).length === 0) throw new AppError('InvalidInput', `Suite ${suite.name}: agent ${agent} has no tools granted that can be called now (check its pod file or ToolPermissions, and that its sources are connected).`);
-  return { formats, agent };
+  if (deps.granted(agent).length === 0) throw new AppError('InvalidInput', `Suite ${suite.name}: agent ${agent} has no tools granted that can be called now (check its pod file or ToolPermissions).${whyNot}`);
+  return { formats, agent, notConnected };
 }
 
 /** Runs each case × model × iteration through the mediation engine and judges each run. */
 export async function runEvalSuite(deps: EvalRunnerDeps, suite: EvalSuite, options: EvalRunOptions): Promise<EvalReport> {
   const threshold = options.threshold ?? 1;
   const execute = options.execute !== false;
-  const { formats, tools, agent } = await prepareEval(deps, suite, options.models, options.tools);
+  const { formats, tools, agent, notConnected } = options.prepared ?? (await prepareEval(deps, suite, options.models, options.tools, options.signal));
+  if (notConnected.length > 0) options.onNotConnected?.(notConnected, notConnectedSentence(notConnected));
   const started = Date.now();
   const cases: EvalCaseResult[] = [];
   for (const item of suite.cases) {

@@ -9,6 +9,7 @@ import { Emitter } from '../platform/Emitter';
 import type { TurnInput, TurnOutput } from '../mediation/Mediation';
 import type { ProviderFormat } from '../mediation/ModelProviders';
 import { prepareEval, runEvalSuite, type EvalRunnerDeps } from './EvalRunner';
+import { notConnectedSentence, type ConnectSources } from './sourceReadiness';
 
 /** An `evals/*.yml` file of the workspace as the Evals view lists it. */
 export interface WorkspaceEvalSuite {
@@ -29,6 +30,8 @@ export interface EvalsDeps {
   suites(): WorkspaceEvalSuite[];
   /** A tool's definition as the lockfile approves it and as the source serves it now (the drift review). */
   definitions(tool: string): { approved?: ToolDefinition; current?: ToolDefinition };
+  /** Every source the console has, connected (a bounded wait) before a suite reads its tool set. */
+  connectSources?: ConnectSources;
 }
 
 /** One suite run with a tool's approved definition and with its pending one, side by side. */
@@ -54,6 +57,8 @@ export interface EvalRunView {
   results: { case: string; model: string; run: EvalRun }[];
   report?: EvalReport;
   error?: string;
+  /** The sources that did not connect before the run started (one sentence): some of the suite's tools may be missing. */
+  notConnected?: string;
 }
 
 /** Runs kept for the view (the newest). */
@@ -76,6 +81,7 @@ export class Evals {
       providers: () => deps.providers(),
       resolveTool: (name) => deps.resolveTool(name),
       granted: (agent) => deps.granted(agent, operatorCaller('eval')),
+      ...(deps.connectSources ? { connectSources: deps.connectSources } : {}),
     };
   }
 
@@ -104,15 +110,27 @@ export class Evals {
     if (!found.suite) throw new AppError('InvalidInput', `${input.file} is not a valid eval suite: ${found.problem ?? 'see the Resources editor'}`);
     const suite = found.suite;
     // Bad input (a model without a provider, an agent without tools) is refused here, not as a failed run.
-    await prepareEval(this.runnerDeps, suite, input.models);
+    const prepared = await prepareEval(this.runnerDeps, suite, input.models);
     const planned = suite.cases.reduce((total, item) => total + (input.iterations ?? item.iterations ?? suite.iterations), 0) * input.models.length;
-    const run: EvalRunView = { id: randomUUID(), file: input.file, suite: suite.name, models: [...input.models], state: 'running', startedAt: Date.now(), done: 0, planned, results: [] };
+    const run: EvalRunView = {
+      id: randomUUID(),
+      file: input.file,
+      suite: suite.name,
+      models: [...input.models],
+      state: 'running',
+      startedAt: Date.now(),
+      done: 0,
+      planned,
+      results: [],
+      ...(prepared.notConnected.length > 0 ? { notConnected: notConnectedSentence(prepared.notConnected) } : {}),
+    };
     this.runs.unshift(run);
     if (this.runs.length > RUNS_KEPT) this.runs.length = RUNS_KEPT;
     const cancel = new AbortController();
     this.cancels.set(run.id, cancel);
     this.changes.emit(run);
     void runEvalSuite(this.runnerDeps, suite, {
+      prepared,
       models: input.models,
       ...(input.iterations ? { iterations: input.iterations } : {}),
       execute: input.execute !== false,
@@ -149,6 +167,7 @@ export class Evals {
     if (!entry) throw new AppError('NotFound', `${input.tool} is not in the registry (connect its source first).`);
     const { approved, current } = this.deps.definitions(input.tool);
     if (!approved || !current) throw new AppError('InvalidInput', `${input.tool} has ${approved ? 'no current' : 'no approved'} definition to compare with.`);
+    await this.deps.connectSources?.(input.signal ? { signal: input.signal } : {});
     const withDefinition = (definition: ToolDefinition): ToolEntry => ({ ...entry, ...(definition.title !== undefined ? { title: definition.title } : {}), description: definition.description ?? '', inputSchema: definition.inputSchema as ToolEntry['inputSchema'] });
     const names = new Set([entry.name, `${entry.source.name}.${entry.toolName}`, entry.toolName, ...managedToolNames([entry]).keys()]);
     const suites: DefinitionComparison['suites'] = [];

@@ -14,6 +14,7 @@ import { anthropicFormat, openAiFormat } from '../mediation/wireFormats';
 import { namesOf, requestBody } from './EvalRunner';
 import { loadEvalSuite } from './loadEvalSuite';
 import { PlaygroundConversations } from './PlaygroundConversations';
+import { notConnectedSentence, sourcesOfTools, type ConnectSources } from './sourceReadiness';
 
 /** The agent name a playground turn runs under when its tools are hand-picked. */
 export const PLAYGROUND_AGENT = 'playground';
@@ -52,6 +53,8 @@ export interface PlaygroundDeps {
     read(path: string): { version: string | null; text?: string };
     save(input: { path: string; text: string; expectedVersion: string | null }): Promise<unknown>;
   };
+  /** Every source the console has, connected (a bounded wait) before a turn reads its tool set. */
+  connectSources?: ConnectSources;
 }
 
 /** A case a playground turn becomes: its prompt, and the calls the model made as the expectation. */
@@ -123,12 +126,17 @@ export class Playground {
     const providers = await this.deps.providers();
     const provider = slash > 0 && slash < input.model.length - 1 ? providers.find((item) => item.name === input.model.slice(0, slash)) : undefined;
     if (!provider) throw new AppError('InvalidInput', `The model must be <provider>/<model> with a configured provider (${providers.map((item) => item.name).join(', ') || 'none configured: tooldeck providers add'}); got "${input.model.slice(0, 200)}".`);
+    const picked = input.tools && input.tools.length > 0 ? input.tools : undefined;
+    if (!picked && !input.agent) throw new AppError('InvalidInput', 'Pick the tools: an agent (its grants) or registry entries.');
+    // A source still connecting (the console just started, a server is being launched) is waited for, not taken as missing.
+    const notConnected = (await this.deps.connectSources?.({ ...(picked ? { only: sourcesOfTools(picked) } : {}), ...(signal ? { signal } : {}) })) ?? [];
+    if (notConnected.length > 0) emit({ type: 'progress', line: notConnectedSentence(notConnected) });
     let tools: ToolEntry[] | undefined;
-    if (input.tools && input.tools.length > 0) {
-      const missing = input.tools.filter((name) => !this.deps.resolveTool(name));
-      if (missing.length > 0) throw new AppError('InvalidInput', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the registry.`);
-      tools = input.tools.map((name) => this.deps.resolveTool(name)!);
-    } else if (!input.agent) throw new AppError('InvalidInput', 'Pick the tools: an agent (its grants) or registry entries.');
+    if (picked) {
+      const missing = picked.filter((name) => !this.deps.resolveTool(name));
+      if (missing.length > 0) throw new AppError('InvalidInput', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the registry.${notConnected.length > 0 ? ` ${notConnectedSentence(notConnected)}` : ''}`);
+      tools = picked.map((name) => this.deps.resolveTool(name)!);
+    }
     const format = provider.format === 'openai' ? openAiFormat : anthropicFormat;
     const messages = [...(input.system ? [{ role: 'system' as const, content: input.system }] : []), ...input.messages];
     const started = Date.now();

@@ -64,7 +64,6 @@ export function registerEval(program: Command, ctx: CliContext) {
       if (workspace) ctx.useWorkspace(workspace);
       if (flags.yes) ctx.confirmLaunchesWithoutAsking();
       const core = await ctx.getCore();
-      await connectToolSources(ctx, core, suite.tools);
       const { runEvalSuite } = await import('../../../main/evals/EvalRunner');
       const { baselineChanges, prettyReport, renderReport } = await import('../../../main/evals/evalReporters');
       const report = await runEvalSuite(core.evals.runnerDeps, suite, {
@@ -73,6 +72,8 @@ export function registerEval(program: Command, ctx: CliContext) {
         threshold: flags.threshold,
         execute: flags.execute,
         signal: ctx.interrupted,
+        // Every source was connected first (a bounded wait); the run goes on with the tools of those that did.
+        onNotConnected: (_sources, sentence) => ctx.io.stderr(`${excerpt(sentence, 2000)}\n`),
         onRun: ({ case: name, model, run }) => ctx.io.stderr(`${run.passed ? 'pass' : 'FAIL'} ${safeForTerminal(name, 200)} [${safeForTerminal(model, 200)}] run ${run.iteration}${run.error ? `: ${excerpt(run.error, 300)}` : ''}\n`),
       }).catch((error: unknown) => {
         if (isAppError(error) && error.code === 'InvalidInput') throw new CliExit(ExitCode.Usage, error.message);
@@ -115,18 +116,4 @@ async function readBaseline(path: string): Promise<EvalReport> {
   const parsed = EvalReport.safeParse(json);
   if (!parsed.success) throw new CliExit(ExitCode.Usage, `The baseline ${safeForTerminal(path)} is not an eval report (${parsed.error.issues[0]!.path.join('.') || 'value'}: ${parsed.error.issues[0]!.message}): write it with --reporter json --out FILE.`);
   return parsed.data;
-}
-
-/** The sources the suite's tools come from are connected first, as the console would have them (all saved ones for an agent's grants). */
-async function connectToolSources(ctx: CliContext, core: Awaited<ReturnType<CliContext['getCore']>>, tools: readonly string[] | undefined) {
-  const { savedSourceIds, prepareSource } = await import('../../../main/registry/ToolSourceKind');
-  const { SourceKind } = await import('../../../shared/invocation');
-  const wanted = tools ? [...new Set(tools.map((name) => name.slice(0, name.indexOf('.', name.indexOf(':')))))] : await savedSourceIds(core.sourceKinds);
-  await Promise.all(
-    wanted.map(async (id) => {
-      const kind = SourceKind.safeParse(id.slice(0, id.indexOf(':')));
-      if (!kind.success) return;
-      await prepareSource(core.sourceKinds, { kind: kind.data, name: id.slice(id.indexOf(':') + 1) }).catch((error: Error) => ctx.io.stderr(`${safeForTerminal(id, 200)}: not connected: ${excerpt(error.message, 400)}\n`));
-    }),
-  );
 }
