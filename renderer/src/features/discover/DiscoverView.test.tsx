@@ -25,7 +25,7 @@ function page(overrides: Partial<SearchPage> = {}): SearchPage {
   return { registry: REGISTRY, offline: false, fetchedAt: Date.now(), servers: [github, other], skipped: 0, ...overrides };
 }
 
-const preview: InstallPreview = { entry: github, freshness: { registry: REGISTRY, offline: false, fetchedAt: 0 }, serverName: 'github', transport: 'stdio', launch: 'GITHUB_TOKEN=*** npx -y @example/github-mcp@2.0.0', warnings: ['io.github.example/github 2.0.0 is deprecated: Use io.github.example/github2.'] };
+const preview: InstallPreview = { entry: github, freshness: { registry: REGISTRY, offline: false, fetchedAt: 0 }, serverName: 'github', transport: 'stdio', launch: 'GITHUB_TOKEN=*** npx -y @example/github-mcp@2.0.0', planHash: 'hash-1', warnings: ['io.github.example/github 2.0.0 is deprecated: Use io.github.example/github2.'] };
 
 function backend(searchPage = page()) {
   return new FakeBackend()
@@ -67,8 +67,26 @@ describe('DiscoverView', () => {
       registry: REGISTRY,
       version: '2.0.0',
       confirmedLaunchLine: 'GITHUB_TOKEN=*** npx -y @example/github-mcp@2.0.0',
+      previewHash: 'hash-1',
       choice: { packageIndex: 0, env: { GITHUB_TOKEN: 'ghp-secret-value' } },
     });
+  });
+
+  it('names the ways on when the registry cannot be reached, and installs a server.json at hand', async () => {
+    const fake = backend().answer('mcpRegistry.search', () => {
+      throw { code: 'ConnectionFailed', message: 'Cannot reach the registry https://registry.example (fetch failed), and nothing is cached for this request: add another registry or turn this one off.', retryable: false };
+    });
+    renderWithBackend(<DiscoverView />, fake);
+    expect(await screen.findByText(/add another registry or turn this one off/)).toBeInTheDocument();
+    const fromFile = screen.getByLabelText('Install from a server.json');
+    const file = new File([JSON.stringify(github.server)], 'server.json', { type: 'application/json' });
+    // Mantine's FileInput is a button over a hidden file input.
+    await userEvent.upload(fromFile.querySelector<HTMLInputElement>('input[type="file"]')!, file);
+    await userEvent.type(await within(fromFile).findByLabelText(/GITHUB_TOKEN/), 'ghp-secret-value');
+    await userEvent.click(within(fromFile).getByRole('button', { name: 'Review and install' }));
+    await screen.findByLabelText('Command line');
+    expect(fake.callsTo('mcpRegistry.preview')[0]).toMatchObject({ name: 'io.github.example/github', document: JSON.stringify(github.server) });
+    expect(fake.callsTo('mcpRegistry.preview')[0]).not.toHaveProperty('registry');
   });
 
   it('says when the answer is from the cache because the registry is offline', async () => {

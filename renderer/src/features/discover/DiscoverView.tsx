@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Center, Code, Group, Loader, Modal, Paper, PasswordInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Button, Center, Code, FileInput, Group, Loader, Modal, Paper, PasswordInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCloudOff, IconPackage, IconSearch, IconWorld } from '@tabler/icons-react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { InstallPreview, InstallRequest, RegistryEntry, RegistryInput, ServerJson } from '../../../../shared/mcpRegistry';
+import { ServerJson, type InstallPreview, type InstallRequest, type RegistryEntry, type RegistryInput } from '../../../../shared/mcpRegistry';
+import { CONFIRM_LAUNCH_STEP } from '../../../../shared/errors';
 import { EmptyState } from '../../components/EmptyState';
 import { McpIconImage } from '../../components/McpIconImage';
 import type { McpIcon } from '../../../../shared/icons';
@@ -22,8 +23,9 @@ function iconsOf(server: ServerJson): McpIcon[] {
  * Find servers in MCP registries and install them: search (the official registry and any added
  * one, cursor paging), a server's detail with its status, versions, packages and remotes, and an
  * install form generated from its server.json. Installing shows the exact command line (or URL)
- * first; nothing is saved or started until it is confirmed, and every value typed is sealed in
- * the secret store.
+ * first, every value the registry supplies in plain text; nothing is saved or started until it is
+ * confirmed, and what the user types for a secret input is sealed in the secret store. When no
+ * registry answers, a server.json at hand installs the same way.
  */
 export function DiscoverView() {
   const trpc = useTRPC();
@@ -51,7 +53,7 @@ export function DiscoverView() {
       <div>
         <Title order={2}>Discover</Title>
         <Text c="dimmed" size="sm" maw={760}>
-          Servers published in MCP registries. Installing pins the version, seals every value you type in the secret store, and shows the exact command line before anything runs.
+          Servers published in MCP registries. Installing pins the version, shows the exact command line with every value the registry supplies before anything runs, and seals the secrets you type in the secret store.
         </Text>
       </div>
       <RegistryUpdatesNotice />
@@ -83,6 +85,7 @@ export function DiscoverView() {
           {appErrorOf(pages.error).message}
         </Alert>
       )}
+      {(pages.error || (!registry && sources.data)) && <InstallFromFile />}
       {!registry && sources.data ? (
         <EmptyState icon={<IconWorld size={30} />} title="Every registry is off" description="Turn a registry on, or add one, to search it." actions={null} />
       ) : (
@@ -271,7 +274,39 @@ function fieldsOf(server: ServerJson, target: string): Field[] {
   ];
 }
 
-function InstallForm({ server, registry }: { server: ServerJson; registry: string }) {
+/** A server.json the user has at hand, installed through the same form and confirmation when no registry answers. */
+function InstallFromFile() {
+  const [loaded, setLoaded] = useState<{ text: string; server: ServerJson } | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const read = async (file: File | null) => {
+    setLoaded(undefined);
+    setProblem(undefined);
+    if (!file) return;
+    const text = await file.text();
+    try {
+      const parsed = ServerJson.safeParse(JSON.parse(text));
+      if (parsed.success) setLoaded({ text, server: parsed.data });
+      else setProblem(`${file.name} is not a usable server.json: ${parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(document)'}: ${issue.message}`).join('; ')}`);
+    } catch (error) {
+      setProblem(`${file.name} is not JSON: ${(error as Error).message}`);
+    }
+  };
+  return (
+    <Paper withBorder p="md" radius="md" aria-label="Install from a server.json">
+      <Stack gap="xs">
+        <Title order={4}>Install from a server.json</Title>
+        <Text size="sm" c="dimmed">
+          A server.json you have (from a publisher&apos;s repository, or a colleague) installs as a registry&apos;s entry would: the same checks, the exact command line confirmed first.
+        </Text>
+        <FileInput label="server.json file" accept="application/json,.json" clearable onChange={(file) => void read(file)} w={360} />
+        {problem && <Alert color="red">{problem}</Alert>}
+        {loaded && <InstallForm server={loaded.server} registry={undefined} document={loaded.text} />}
+      </Stack>
+    </Paper>
+  );
+}
+
+function InstallForm({ server, registry, document }: { server: ServerJson; registry: string | undefined; document?: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const targets = [
@@ -281,7 +316,10 @@ function InstallForm({ server, registry }: { server: ServerJson; registry: strin
   const [target, setTarget] = useState(targets[0]?.value);
   const [values, setValues] = useState<Record<string, string>>({});
   const [serverName, setServerName] = useState('');
+  const [allowEnv, setAllowEnv] = useState('');
   const [preview, setPreview] = useState<InstallPreview | undefined>();
+  /** A bundle's command line, known once it is downloaded and verified (install's first answer). */
+  const [bundleLine, setBundleLine] = useState<string | undefined>();
   const fields = target ? fieldsOf(server, target) : [];
 
   const request = (): InstallRequest => {
@@ -294,19 +332,38 @@ function InstallForm({ server, registry }: { server: ServerJson; registry: strin
       if (field.group === 'args') choice.args!.push(value);
       else choice[field.group]![name] = value;
     }
-    return { name: server.name, registry, version: server.version, choice: { ...choice, ...(serverName.trim() ? { serverName: serverName.trim() } : {}), ...(kind === 'remote' ? { remoteIndex: Number(index) } : { packageIndex: Number(index) }) } };
+    const allowed = allowEnv.split(/[\s,]+/).filter(Boolean);
+    return {
+      name: server.name,
+      ...(document !== undefined ? { document } : { registry, version: server.version }),
+      choice: { ...choice, ...(allowed.length ? { allowEnv: allowed } : {}), ...(serverName.trim() ? { serverName: serverName.trim() } : {}), ...(kind === 'remote' ? { remoteIndex: Number(index) } : { packageIndex: Number(index) }) },
+    };
   };
-  const review = useMutation(trpc.mcpRegistry.preview.mutationOptions({ onSuccess: setPreview }));
+  const review = useMutation(trpc.mcpRegistry.preview.mutationOptions({ onSuccess: (shown) => (setBundleLine(undefined), setPreview(shown)) }));
   const install = useMutation(
     trpc.mcpRegistry.install.mutationOptions({
+      onError: (failed) => {
+        // A verified bundle's command line comes back to be confirmed like any other.
+        const refusal = appErrorOf(failed);
+        if (preview?.bundle && refusal.step === CONFIRM_LAUNCH_STEP && refusal.details?.[0]) {
+          setBundleLine(refusal.details[0]);
+          install.reset();
+        }
+      },
       onSuccess: (installed) => {
         setPreview(undefined);
+        setBundleLine(undefined);
         void queryClient.invalidateQueries({ queryKey: trpc.mcp.pathKey() });
         notifications.show({ color: 'teal', title: `Installed ${installed.serverName}`, message: `${installed.entry.server.name} ${installed.entry.server.version} is saved; it appears under Servers with its tools.` });
       },
     }),
   );
   const error = review.error ?? install.error;
+  const confirm = () => {
+    if (!preview) return;
+    const line = preview.bundle ? bundleLine : preview.transport === 'stdio' ? preview.launch : undefined;
+    install.mutate({ ...request(), previewHash: preview.planHash, ...(line !== undefined ? { confirmedLaunchLine: line } : {}) });
+  };
 
   if (targets.length === 0) return <Text c="dimmed">This server offers nothing Tooldeck installs (npm, pypi, oci, nuget and mcpb packages over stdio, and remotes).</Text>;
   return (
@@ -323,6 +380,13 @@ function InstallForm({ server, registry }: { server: ServerJson; registry: strin
         </Title>
         <Select label="Install" data={targets} value={target ?? null} onChange={(value) => (setTarget(value ?? undefined), setValues({}))} allowDeselect={false} />
         <TextInput label="Saved as" placeholder="(from the registry name)" value={serverName} onChange={(event) => setServerName(event.currentTarget.value)} />
+        <TextInput
+          label="Let the registry set"
+          description="Loader and toolchain variables (NODE_OPTIONS, npm_config_*, PATH…) change which code runs: a registry that sets one is refused unless you name it here. It is then shown and flagged in the line to confirm."
+          placeholder="(none)"
+          value={allowEnv}
+          onChange={(event) => setAllowEnv(event.currentTarget.value)}
+        />
         {fields.map((field) => (
           <InputField key={field.key} field={field} value={values[field.key] ?? ''} onChange={(value) => setValues((current) => ({ ...current, [field.key]: value }))} />
         ))}
@@ -337,15 +401,29 @@ function InstallForm({ server, registry }: { server: ServerJson; registry: strin
           </Button>
         </Group>
       </Stack>
-      <Modal opened={preview !== undefined} onClose={() => setPreview(undefined)} title={preview?.transport === 'stdio' ? 'Run this command?' : 'Connect to this server?'} size="lg" centered>
+      <Modal opened={preview !== undefined} onClose={() => setPreview(undefined)} title={preview?.bundle && !bundleLine ? 'Download this bundle?' : preview?.transport === 'stdio' ? 'Run this command?' : 'Connect to this server?'} size="lg" centered>
         {preview && (
           <Stack>
             <Text size="sm">
-              {preview.transport === 'stdio' ? `${preview.serverName} runs this command on this machine, as your user, now and whenever it connects:` : `${preview.serverName} connects to this URL, sending the headers you gave:`}
+              {preview.bundle && !bundleLine
+                ? `${preview.serverName} is an mcpb bundle: it is downloaded and checked against its sha256 first; the command its manifest runs is shown to confirm before anything is written or run.`
+                : preview.transport === 'stdio'
+                  ? `${preview.serverName} runs this command on this machine, as your user, now and whenever it connects. Values from the registry are shown as they are; the secrets you typed are ***:`
+                  : `${preview.serverName} connects to this URL, sending these headers (the secrets you typed as ***):`}
             </Text>
-            <Code block aria-label={preview.transport === 'stdio' ? 'Command line' : 'URL'} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-              {preview.launch}
+            <Code block aria-label={preview.bundle && !bundleLine ? 'Download' : preview.transport === 'stdio' ? 'Command line' : 'URL'} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+              {bundleLine ?? preview.launch}
             </Code>
+            {preview.headers?.length ? (
+              <Code block aria-label="Headers" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                {preview.headers.join('\n')}
+              </Code>
+            ) : null}
+            {preview.flagged?.map((name) => (
+              <Alert key={name} color="red" icon={<IconAlertTriangle size={16} />} title={`${name} changes which code runs`}>
+                You let the registry set it: its value is in the line above.
+              </Alert>
+            ))}
             {preview.card && (
               <Paper withBorder p="xs" radius="sm" aria-label="Server card">
                 <Text size="sm" fw={600}>
@@ -366,8 +444,8 @@ function InstallForm({ server, registry }: { server: ServerJson; registry: strin
               <Button variant="default" onClick={() => setPreview(undefined)}>
                 Cancel
               </Button>
-              <Button color="orange" loading={install.isPending} onClick={() => install.mutate({ ...request(), ...(preview.transport === 'stdio' ? { confirmedLaunchLine: preview.launch } : {}) })}>
-                Install
+              <Button color="orange" loading={install.isPending} onClick={confirm}>
+                {preview.bundle && !bundleLine ? 'Download and verify' : 'Install'}
               </Button>
             </Group>
           </Stack>
