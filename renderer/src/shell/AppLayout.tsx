@@ -4,7 +4,10 @@ import { IconMoon, IconSearch, IconStack2, IconSun } from '@tabler/icons-react';
 import { openCommandPalette } from './CommandPalette';
 import { DesktopEvents } from './DesktopEvents';
 import { HistoryStoreNotice } from '../features/history/HistoryStoreNotice';
+import { ApprovalsHeaderButton } from '../features/approvals/ApprovalsHeaderButton';
+import { StartHere } from '../features/guide/StartHere';
 import type { LinkKind } from '../rpc/client';
+import { sectionGroups } from './sectionIds';
 import { sections } from './sections';
 import { useLocation, useNavigate } from './useSection';
 
@@ -27,9 +30,10 @@ export function AppLayout({ linkKind }: { linkKind: LinkKind }) {
       aria-current={s.id === current.id ? 'page' : undefined}
       onClick={() => navigate(s.id)}
       variant="light"
-      styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
+      styles={{ root: { borderRadius: 'var(--mantine-radius-md)', paddingBlock: 5 } }}
     />
   );
+  const bySection = new Map(sections.map((s) => [s.id, s]));
 
   return (
     <AppShell header={{ height: 52 }} navbar={{ width: 220, breakpoint: 0 }} padding="lg">
@@ -46,6 +50,7 @@ export function AppLayout({ linkKind }: { linkKind: LinkKind }) {
             </Badge>
           </Group>
           <Group gap="xs">
+          <ApprovalsHeaderButton />
           <Button variant="default" size="xs" leftSection={<IconSearch size={14} />} rightSection={<Kbd size="xs">Ctrl K</Kbd>} onClick={openCommandPalette} aria-label="Open command palette" w={260} styles={{ inner: { justifyContent: 'space-between' } }}>
             <Text size="xs" c="dimmed">
               Search tools and servers
@@ -62,7 +67,14 @@ export function AppLayout({ linkKind }: { linkKind: LinkKind }) {
       <AppShell.Navbar p="sm" aria-label="Sections">
         <AppShell.Section grow component={ScrollArea}>
           <Box component="nav" aria-label="Main">
-            {sections.filter((s) => !s.footer).map(navItem)}
+            {sectionGroups.map((group) => (
+              <Box key={group.label} role="group" aria-label={group.label} mb={6}>
+                <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt={4} pb={2} aria-hidden>
+                  {group.label}
+                </Text>
+                {group.ids.map((id) => navItem(bySection.get(id)!))}
+              </Box>
+            ))}
           </Box>
         </AppShell.Section>
         <AppShell.Section>
@@ -72,6 +84,7 @@ export function AppLayout({ linkKind }: { linkKind: LinkKind }) {
       </AppShell.Navbar>
       <AppShell.Main>
         <HistoryStoreNotice />
+        <StartHere />
         <Box component="section" aria-label={current.label}>
           <Suspense
             fallback={
