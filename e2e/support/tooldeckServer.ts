@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -19,9 +19,14 @@ export interface TooldeckServer {
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const cliPath = join(repoRoot, 'out/main/cli.js');
 
-/** Starts the built `tooldeck serve` exactly as a user would, on a free port with its own data dir. */
-export async function startTooldeckServer(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<TooldeckServer> {
+/**
+ * Starts the built `tooldeck serve` exactly as a user would, on a free port with its own data dir.
+ * The first-run guide (Start here) is dismissed in a data dir without settings unless `startHere`
+ * asks for it: the specs of one section should not find its steps' words beside theirs.
+ */
+export async function startTooldeckServer(options: { dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv; startHere?: boolean } = {}): Promise<TooldeckServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tooldeck-e2e-'));
+  if (!options.startHere && existsSync(dataDir) && !existsSync(join(dataDir, 'settings.json'))) writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ guide: { startHereDismissed: true } }), { mode: 0o600 });
   const child = spawn(process.execPath, [cliPath, '--data-dir', dataDir, 'serve', '--port', '0', ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...options.env },

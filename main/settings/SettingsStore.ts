@@ -25,6 +25,11 @@ export const Settings = z.object({
     .default({ enabled: false, host: '127.0.0.1' }),
   /** The hard limit on one tool result: a larger one fails with ResultTooLarge instead of being read. */
   limits: z.object({ maxResultMiB: z.number().int().min(1).max(4096).default(64) }).default({ maxResultMiB: 64 }),
+  /**
+   * The console's first-run guide ("Start here"): shown until dismissed, in every host and on any
+   * port of browser mode (so it lives here, not in one origin's localStorage); About opens it again.
+   */
+  guide: z.object({ startHereDismissed: z.boolean().default(false) }).default({ startHereDismissed: false }),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -1,12 +1,18 @@
-import { Alert, Badge, Card, Code, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconHeartbeat } from '@tabler/icons-react';
+import { Alert, Badge, Button, Card, Code, Group, Loader, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { IconHeartbeat, IconMap } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useSubscription } from '@trpc/tanstack-react-query';
+import type { ReactNode } from 'react';
 import { getBridge } from '../../rpc/bridge';
 import { useTRPC } from '../../rpc/client';
+import { useStartHere } from '../guide/StartHere';
 
-const HOST_HINT: Record<string, string> = {
-  web: 'Browser mode: `tooldeck serve` on this machine serves this page and the API on 127.0.0.1.',
+const HOST_HINT: Record<string, ReactNode> = {
+  web: (
+    <>
+      Browser mode: <Code fz="xs">tooldeck serve</Code> on this machine serves this page and the API on 127.0.0.1.
+    </>
+  ),
   electron: 'The desktop app: the backend runs in its main process.',
   cli: 'A command-line process.',
 };
@@ -16,15 +22,28 @@ export function AboutView() {
   const linkName = getBridge() ? 'Electron IPC' : 'server-sent events';
   const info = useQuery(trpc.system.info.queryOptions());
   const heartbeat = useSubscription(trpc.system.heartbeat.subscriptionOptions({ intervalMs: 1000 }));
+  const startHere = useStartHere();
 
   return (
     <Stack gap="lg" maw={900}>
-      <div>
-        <Title order={2}>About Tooldeck</Title>
-        <Text c="dimmed" size="sm">
-          Operations console for agent tools — MCP servers, A2A agents, gRPC tool servers and the resources that declare them.
-        </Text>
-      </div>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={2}>About Tooldeck</Title>
+          <Text c="dimmed" size="sm">
+            Operations console for agent tools — MCP servers, A2A agents, gRPC tool servers and the resources that declare them.
+          </Text>
+        </div>
+        <Button
+          variant="light"
+          size="sm"
+          leftSection={<IconMap size={16} />}
+          disabled={startHere.dismissed === false}
+          title={startHere.dismissed === false ? 'Start here is shown above every section' : undefined}
+          onClick={() => startHere.setDismissed(false)}
+        >
+          {startHere.dismissed === false ? 'Start here is shown' : 'Show Start here'}
+        </Button>
+      </Group>
       {info.error && (
         <Alert color="red" title="Backend unavailable" role="alert">
           {info.error.message}
@@ -38,7 +57,7 @@ export function AboutView() {
           {info.data ? (
             <Table variant="vertical" layout="fixed" mt="sm" aria-label="Backend information">
               <Table.Tbody>
-                <Row label="Version" value={info.data.appVersion} hint="Tooldeck's version (what `tooldeck --version` prints)." />
+                <Row label="Version" value={info.data.appVersion} hint={<>Tooldeck&apos;s version (what <Code fz="xs">tooldeck --version</Code> prints).</>} />
                 <Row label="Host" value={info.data.host} hint={HOST_HINT[info.data.host] ?? 'Where this backend runs.'} />
                 <Row label="Node" value={info.data.versions.node} hint="The Node.js runtime the backend runs on." />
                 {info.data.versions.electron && <Row label="Electron" value={info.data.versions.electron} hint="The desktop shell's version." />}
@@ -86,7 +105,7 @@ export function AboutView() {
   );
 }
 
-function Row({ label, value, hint }: { label: string; value: React.ReactNode; hint: string }) {
+function Row({ label, value, hint }: { label: string; value: ReactNode; hint: ReactNode }) {
   return (
     <Table.Tr>
       <Table.Th w={110} style={{ verticalAlign: 'top' }}>
