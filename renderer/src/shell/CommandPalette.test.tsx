@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { GrpcSourceView } from '../../../shared/grpc';
@@ -227,6 +227,26 @@ describe('CommandPalette sources of every kind', () => {
       { name: 'Tool grpc:hid.mirror', group: 'Tools and skills' },
       { name: 'Skill a2a:sample.flip', group: 'Tools and skills' },
     ]);
+  });
+});
+
+describe('CommandPalette by keyboard', () => {
+  it('runs the first match on Enter, the best match preselected once the registry has answered', async () => {
+    const { user } = await search('ech', { hits: [tool('everything', 'echo', 1), tool('everything', 'echo_many', 0.9)] });
+    const first = await screen.findByRole('button', { name: 'Tool mcp:everything.echo' });
+    await waitFor(() => expect(first).toHaveAttribute('data-selected', 'true'));
+    expect(screen.getByRole('button', { name: 'Tool mcp:everything.echo_many' })).not.toHaveAttribute('data-selected');
+    await user.keyboard('{Enter}');
+    expect(`${window.location.pathname}${window.location.search}`).toBe(`/tools?${new URLSearchParams({ tool: 'mcp:everything.echo' })}`);
+  });
+
+  it('moves the selection to the new first action when the list changes, and ArrowDown goes on from there', async () => {
+    const { user } = await search('history', { hits: [tool('archive', 'history_export', 1)] });
+    await screen.findByRole('button', { name: 'Tool mcp:archive.history_export' });
+    const section = screen.getByRole('button', { name: 'Go to History' });
+    await waitFor(() => expect(section).toHaveAttribute('data-selected', 'true'));
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(`${window.location.pathname}${window.location.search}`).toBe(`/tools?${new URLSearchParams({ tool: 'mcp:archive.history_export' })}`);
   });
 });
 

@@ -1,9 +1,9 @@
 import { Badge, CloseButton, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { Spotlight, spotlight } from '@mantine/spotlight';
+import { createSpotlight, Spotlight, type SpotlightStore } from '@mantine/spotlight';
 import { IconApi, IconBolt, IconRobot, IconSearch, IconServer2, IconServerBolt, IconTool } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import type { GrpcSourceView } from '../../../shared/grpc';
 import type { HttpServiceView } from '../../../shared/httpServices';
 import type { ServerSnapshot } from '../../../shared/mcp';
@@ -12,6 +12,7 @@ import type { McpServerResourceView } from '../../../shared/resources/statuses';
 import { useTRPC } from '../rpc/client';
 import { sections } from './sections';
 import { useNavigate } from './useSection';
+import { verdictWord } from '../components/verdictWords';
 
 const HIT_KIND = {
   tool: { icon: IconTool, label: 'Tool' },
@@ -48,6 +49,25 @@ export function nameMatch(name: string, needle: string): NameMatch | undefined {
 }
 
 const MATCH_RANK: Record<NameMatch, number> = { exact: 0, prefix: 1, word: 2 };
+
+/** The palette's own store: the shell opens it, and the list's first action is marked from here (see preselectFirstAction). */
+const [paletteStore, palette] = createSpotlight();
+
+/**
+ * Marks the first action of the list as the selected one, so Enter runs the best match without an
+ * ArrowDown first. Called whenever the list changes: Spotlight marks an action only in the tick
+ * after a keystroke, before the registry's answer (debounced, then fetched) is drawn, so the best
+ * match drawn later was never marked, and Enter did nothing (or ran a stale action).
+ */
+export function preselectFirstAction(store: SpotlightStore): void {
+  const { listId } = store.getState();
+  const list = listId ? document.getElementById(listId) : null;
+  const first = list?.querySelector('[data-action]');
+  if (!list || !first) return;
+  for (const marked of list.querySelectorAll('[data-selected]')) marked.removeAttribute('data-selected');
+  first.setAttribute('data-selected', 'true');
+  store.updateState((state) => ({ ...state, selected: 0 }));
+}
 
 /** The items whose name matches what was typed, best match first (all of them, unranked, when nothing is typed). */
 function matchingByName<T>(items: readonly T[], nameOf: (item: T) => string, needle: string): Array<{ item: T; match: NameMatch | undefined }> {
@@ -147,7 +167,7 @@ export function CommandPalette() {
           </div>
           {hit.verdict && hit.verdict !== 'allow' && (
             <Badge size="xs" variant="light" color={hit.verdict === 'deny' ? 'red' : 'yellow'}>
-              {hit.verdict === 'deny' ? 'denied' : 'needs approval'}
+              {verdictWord(hit.verdict)}
             </Badge>
           )}
           <Badge size="xs" variant="outline">
@@ -230,9 +250,13 @@ export function CommandPalette() {
   const agentActions = rest(agentItems);
   const serverActions = rest(serverItems);
   const sectionActions = rest(sectionItems);
+  const shownKeys = [...best, ...toolItems, ...agentItems, ...serverItems, ...sectionItems].map((item) => item.element.key).join('\n');
+  useEffect(() => {
+    if (needle) preselectFirstAction(paletteStore);
+  }, [needle, shownKeys]);
 
   return (
-    <Spotlight.Root query={query} onQueryChange={setQuery} shortcut={['mod + K', '/']} scrollable maxHeight={480} clearQueryOnClose>
+    <Spotlight.Root store={paletteStore} query={query} onQueryChange={setQuery} shortcut={['mod + K', '/']} scrollable maxHeight={480} clearQueryOnClose>
       <Spotlight.Search
         placeholder="Search tools, agents, servers, sections…"
         leftSection={<IconSearch size={18} />}
@@ -252,4 +276,4 @@ export function CommandPalette() {
   );
 }
 
-export const openCommandPalette = () => spotlight.open();
+export const openCommandPalette = () => palette.open();
