@@ -86,7 +86,7 @@ test('a call policy holds for approval asks inline, with its exact arguments, an
   await openSection(page, 'Tools');
   await page.getByRole('textbox', { name: 'Search tools' }).fill('get-sum');
   await page.getByRole('option', { name: 'mcp:everything.get-sum' }).click();
-  await expect(page.getByRole('button', { name: 'Policy: Needs approval by ask-sums' }).first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('button', { name: 'Policy for you: approval_required by ask-sums' }).first()).toBeVisible({ timeout: 20_000 });
 
   await openSection(page, 'Playground');
   await page.getByRole('combobox', { name: 'Model', exact: true }).fill('mock/right');

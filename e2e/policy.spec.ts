@@ -27,10 +27,10 @@ async function openTool(page: import('@playwright/test').Page, name: string) {
   await page.getByRole('option', { name }).click();
 }
 
-test('a write-class tool under approval_required shows Needs approval with its rule and file, and runs once approved', async ({ page, tooldeck }) => {
+test('a write-class tool under approval_required shows approval_required for the operator with its rule and file, and runs once approved', async ({ page, tooldeck }) => {
   await page.goto(tooldeck.url);
   await openTool(page, 'mcp:everything.trigger-long-running-operation');
-  const badge = page.getByRole('button', { name: 'Policy: Needs approval by everything-changes-need-approval' }).first();
+  const badge = page.getByRole('button', { name: 'Policy for you: approval_required by everything-changes-need-approval' }).first();
   await expect(badge).toBeVisible();
   // The Tool resource's runtime (tools.yaml: timeout 2m) is what the call starts with.
   await expect(page.getByRole('button', { name: 'Timeouts: 2 min' })).toBeVisible();
@@ -69,10 +69,10 @@ test('a deny rule blocks in the UI and from the CLI with the same reason', async
   );
   await page.goto(tooldeck.url);
   await openTool(page, 'mcp:everything.echo');
-  await expect(page.getByRole('button', { name: 'Policy: Denied by no-echo' }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Policy for you: deny by no-echo' }).first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Invoke' })).toBeDisabled();
   const reason = 'no-echo (deny-echo.yaml): read → deny';
-  await page.getByRole('button', { name: 'Policy: Denied by no-echo' }).first().click();
+  await page.getByRole('button', { name: 'Policy for you: deny by no-echo' }).first().click();
   await expect(page.getByRole('button', { name: 'deny-echo.yaml' }).first()).toBeVisible();
 
   const cli = await run(process.execPath, [cliPath, '--data-dir', tooldeck.dataDir, 'mcp', 'call', 'echo', 'everything', '--args', '{"message":"hi"}']).then(

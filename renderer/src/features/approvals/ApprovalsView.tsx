@@ -9,6 +9,7 @@ import { JsonTree } from '../../components/JsonTree';
 import { appErrorOf } from '../../rpc/appError';
 import { useTRPC } from '../../rpc/client';
 import { formatTimeLeft, useApprovals, useTickingNow } from './useApprovals';
+import { reasonInOrlojWords } from '../../components/verdictWords';
 
 /** As ApprovalDecision allows. */
 const MAX_COMMENT_LENGTH = 2000;
@@ -133,7 +134,7 @@ function PendingApproval({ approval, now }: { approval: ToolApproval; now: numbe
           <Text span c="dimmed">
             Rule:{' '}
           </Text>
-          <span aria-label="Rule">{spec.reason}</span>
+          <span aria-label="Rule">{reasonInOrlojWords(spec.reason)}</span>
         </Text>
         <div>
           <Text size="xs" c="dimmed" mb={4}>

@@ -34,7 +34,7 @@ export function ConfirmInvokeDialog({ opened, tool, arguments: args, requestedBy
             The server marks this tool as destructive: it may delete or overwrite data.
           </Alert>
         )}
-        <Alert color="yellow" variant="light" icon={<IconShieldQuestion size={18} />} title="Needs approval">
+        <Alert color="yellow" variant="light" icon={<IconShieldQuestion size={18} />} title="Policy for you: approval_required">
           <VerdictReasons verdict={tool.verdict} />
         </Alert>
         <div>

@@ -13,6 +13,7 @@ import { TaskStatusBadge, McpTaskTimeline } from '../tasks/McpTaskTimeline';
 import { ContentBlockView } from './ContentBlockView';
 import type { InvocationTask } from '../../../../shared/tasks';
 import { URL_ELICITATION_STEP } from '../../../../shared/mcp';
+import { reasonInOrlojWords } from '../../components/verdictWords';
 
 export interface ResultViewProps {
   outcome: InvocationOutcome;
@@ -98,7 +99,7 @@ export function ResultView({ outcome, tool, args, onRetry }: ResultViewProps) {
           {record.status === 'denied' && outcome.verdict && outcome.verdict.reasons.length > 0 && (
             <List size="xs" mt={6}>
               {outcome.verdict.reasons.map((reason) => (
-                <List.Item key={reason}>{reason}</List.Item>
+                <List.Item key={reason}>{reasonInOrlojWords(reason)}</List.Item>
               ))}
             </List>
           )}

@@ -4,11 +4,12 @@ import type { PolicyVerdict, VerdictRule } from '../../../../shared/registry';
 import { useNavigate } from '../../shell/useSection';
 import { LOCK_RULE_NAME } from '../../../../shared/lock';
 import { LockRuleLink } from '../lock/LockRuleLink';
+import { reasonInOrlojWords, verdictWord } from '../../components/verdictWords';
 
 const LOOK = {
-  allow: { label: 'Allowed', color: 'teal', Icon: IconShieldCheck },
-  confirm: { label: 'Needs approval', color: 'yellow', Icon: IconShieldQuestion },
-  deny: { label: 'Denied', color: 'red', Icon: IconShieldX },
+  allow: { color: 'teal', Icon: IconShieldCheck },
+  confirm: { color: 'yellow', Icon: IconShieldQuestion },
+  deny: { color: 'red', Icon: IconShieldX },
 } as const;
 
 /** The rules that decided the verdict: the strictest matches (none for a default allow). */
@@ -39,14 +40,14 @@ export function RuleLink({ rule }: { rule: VerdictRule }) {
 
 /** Every matched rule as a sentence, the deciding ones first. */
 export function VerdictReasons({ verdict }: { verdict: PolicyVerdict }) {
-  if (verdict.rules.length === 0) return <Text size="sm">{verdict.reasons.join('; ')}</Text>;
+  if (verdict.rules.length === 0) return <Text size="sm">{verdict.reasons.map(reasonInOrlojWords).join('; ')}</Text>;
   const ordered = [...decidingRules(verdict), ...verdict.rules.filter((rule) => rule.verdict !== verdict.verdict)];
   return (
     <List size="sm" spacing={2}>
       {ordered.map((rule, index) => (
         <List.Item key={`${rule.name}-${rule.operationClass ?? ''}-${index}`}>
           <RuleLink rule={rule} />
-          {rule.operationClass && `: ${rule.operationClass}`} → {rule.verdict === 'confirm' ? 'needs approval' : rule.verdict}
+          {rule.operationClass && `: ${rule.operationClass}`} → {verdictWord(rule.verdict)}
         </List.Item>
       ))}
     </List>
@@ -54,11 +55,14 @@ export function VerdictReasons({ verdict }: { verdict: PolicyVerdict }) {
 }
 
 /**
- * The effective verdict on a tool — the one the pipeline enforces — with the rule that decided it;
- * click for every rule that matched.
+ * The effective verdict on a tool for the operator at the console — the one the pipeline enforces
+ * on their calls — in Orloj's words, with the rule that decided it; click for every rule that
+ * matched. An agent's verdict may differ (ToolPermissions scoped by target_agents): the badge says
+ * whom it is for.
  */
 export function VerdictBadge({ verdict }: { verdict: PolicyVerdict }) {
   const look = LOOK[verdict.verdict];
+  const word = verdictWord(verdict.verdict);
   const deciding = decidingRules(verdict)[0];
   return (
     <Popover width={380} withArrow shadow="md" position="top-end">
@@ -71,10 +75,13 @@ export function VerdictBadge({ verdict }: { verdict: PolicyVerdict }) {
           size="lg"
           radius="sm"
           leftSection={<look.Icon size={14} aria-hidden />}
-          aria-label={`Policy: ${look.label}${deciding ? ` by ${deciding.name}` : ''}`}
+          aria-label={`Policy for you: ${word}${deciding ? ` by ${deciding.name}` : ''}`}
           style={{ textTransform: 'none', fontWeight: 600, cursor: 'pointer' }}
         >
-          {look.label}
+          <Text span size="xs" fw={400} mr={6}>
+            for you:
+          </Text>
+          {word}
           {deciding && (
             <Text span size="xs" fw={400} ml={6}>
               {deciding.name === 'destructiveHint' ? 'destructive' : `by ${deciding.name}`}
@@ -86,7 +93,7 @@ export function VerdictBadge({ verdict }: { verdict: PolicyVerdict }) {
         <Group gap={6} mb={6}>
           <look.Icon size={16} aria-hidden />
           <Text size="sm" fw={600}>
-            {look.label}
+            For you (the operator): {word}
           </Text>
         </Group>
         <VerdictReasons verdict={verdict} />

@@ -16,7 +16,7 @@ describe('ToolDetail risk', () => {
     renderWithBackend(<ToolDetail tool={tool} />, new FakeBackend());
 
     // The header's green badge (the Invoke panel repeats it).
-    expect(screen.getAllByRole('button', { name: 'Policy: Allowed' }).length).toBeGreaterThan(0);
+    expect(screen.getAllByRole('button', { name: 'Policy for you: allow' }).length).toBeGreaterThan(0);
     // Never a bare "risk: low" beside the green badge.
     expect(screen.queryByText('risk: low')).not.toBeInTheDocument();
     const risk = screen.getByText('risk: low (default — no risk_level set)');
@@ -27,6 +27,24 @@ describe('ToolDetail risk', () => {
     expect(tooltip).toHaveTextContent('No Tool resource sets a risk_level for this tool, so Orloj’s default, low, applies');
     expect(tooltip).toHaveTextContent('Operation class delete: from the server’s annotations (not read-only and no destructiveHint, which MCP reads as destructive)');
     expect(tooltip).toHaveTextContent('it does not decide the verdict');
+  });
+
+  it("draws the server's behaviour hints as overridden when a Tool resource declares the class, and the class as declared", () => {
+    // server-everything's trigger-long-running-operation: read-only and idempotent by its annotations, write by the example's Tool resource.
+    const tool = toolView({
+      name: 'mcp:everything.trigger-long-running-operation',
+      toolName: 'trigger-long-running-operation',
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+      policy: { riskLevel: 'medium', operationClasses: ['write'], setBy: { riskLevel: true, operationClasses: true } },
+    });
+    renderWithBackend(<ToolDetail tool={tool} />, new FakeBackend());
+    expect(screen.queryByText('read-only')).not.toBeInTheDocument();
+    expect(screen.queryByText('idempotent')).not.toBeInTheDocument();
+    expect(screen.getByText('server hints overridden: read-only, idempotent')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^server hints overridden: read-only, idempotent: .*a Tool's declared class wins over the server's annotations/)).toBeInTheDocument();
+    expect(screen.getByText('write · declared')).toBeInTheDocument();
+    // A hint that says nothing of the class stays.
+    expect(screen.getByText('open world')).toBeInTheDocument();
   });
 
   it('names the permission that allows a delete class a Tool resource set, and does not call its low risk a default', () => {

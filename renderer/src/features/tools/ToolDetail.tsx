@@ -32,7 +32,7 @@ export function ToolDetail({ tool, findings = [] }: { tool: ToolView; findings?:
           </Text>
         )}
         <Group gap={6} mt={6}>
-          <AnnotationBadges annotations={tool.annotations} size="sm" />
+          <AnnotationBadges annotations={tool.annotations} size="sm" {...(classOrigin(tool) === 'tool-resource' ? { declaredClasses: tool.policy.operationClasses } : {})} />
           <RiskBadge tool={tool} />
           {tool.grpc?.version && (
             <Tooltip label={tool.grpc.compatibleVersions?.length ? `Also accepts ${tool.grpc.compatibleVersions.join(', ')}` : 'Accepts no other version'}>
@@ -44,9 +44,12 @@ export function ToolDetail({ tool, findings = [] }: { tool: ToolView; findings?:
             </Tooltip>
           )}
           {tool.policy.operationClasses.map((c) => (
-            <Badge key={c} size="sm" variant="default">
-              {c}
-            </Badge>
+            <Tooltip key={c} multiline w={320} withArrow label={classOrigin(tool) === 'tool-resource' ? 'Declared by a Tool resource (operation_classes): it wins over the server’s annotations, and policy reads it.' : 'The operation class policy reads for this tool.'}>
+              <Badge size="sm" variant="default">
+                {c}
+                {classOrigin(tool) === 'tool-resource' ? ' · declared' : ''}
+              </Badge>
+            </Tooltip>
           ))}
           <AllowedRiskyClassBadge tool={tool} />
         </Group>
@@ -220,7 +223,7 @@ function AllowedRiskyClassBadge({ tool }: { tool: ToolView }) {
   const byDefault = allowing.length === 0;
   const label = byDefault ? `${risky.join(', ')} allowed: no rule covers it` : `${risky.join(', ')} allowed by ${[...new Set(allowing.map((rule) => rule.name))].join(', ')}`;
   const tip = byDefault
-    ? `No ToolPermission rule covers ${risky.join(' or ')}, so calls are allowed by default. To hold them back, write a ToolPermission with a rule for ${risky[0]} → confirm or deny.`
+    ? `No ToolPermission rule covers ${risky.join(' or ')}, so calls are allowed by default. To hold them back, write a ToolPermission with a rule for ${risky[0]} → approval_required or deny.`
     : `A ToolPermission allows ${risky.join(' and ')} explicitly: ${tool.verdict.reasons.join('; ')}.`;
   return (
     <Tooltip multiline w={360} withArrow label={tip}>
