@@ -14,7 +14,10 @@ const PREFETCH_ROWS = 40;
 
 interface Column {
   label: string;
+  /** The column's width; with `min`, the width it starts from and may shrink towards `min`. */
   width?: number;
+  /** The narrowest the column gets: the Tool column keeps a readable name beside the details pane at 1,440 px. */
+  min?: number;
   align?: 'right';
   cell: (record: InvocationRecord) => ReactNode;
 }
@@ -42,7 +45,8 @@ const COLUMNS: Column[] = [
   { label: 'Status', width: 112, cell: (r) => <CallStatusBadge record={r} size="xs" /> },
   {
     label: 'Source',
-    width: 150,
+    width: 140,
+    min: 90,
     // The server or agent by name, its kind beside it in small capitals: readable at a glance,
     // the whole `kind:name` on hover.
     cell: (r) => (
@@ -58,6 +62,7 @@ const COLUMNS: Column[] = [
   },
   {
     label: 'Tool',
+    min: 150,
     cell: (r) => (
       <Text span fz="sm" ff="monospace" fw={500} truncate="end" title={r.tool}>
         {r.tool}
@@ -67,6 +72,7 @@ const COLUMNS: Column[] = [
   {
     label: 'Via',
     width: 120,
+    min: 80,
     // The way in, and the agent when an agent made the call; blank for calls recorded before either was kept.
     cell: (r) =>
       r.via || r.agent ? (
@@ -98,7 +104,7 @@ const COLUMNS: Column[] = [
       </span>
     ),
   },
-  { label: 'Flags', width: 48, cell: (r) => <Flags record={r} /> },
+  { label: 'Flags', width: 60, cell: (r) => <Flags record={r} /> },
 ];
 
 function Mono({ children, dimmed }: { children: ReactNode; dimmed?: boolean }) {
@@ -131,9 +137,9 @@ function cellStyle(column: Column): CSSProperties {
     display: 'flex',
     alignItems: 'center',
     justifyContent: column.align === 'right' ? 'flex-end' : 'flex-start',
-    minWidth: 0,
+    minWidth: column.min ?? 0,
     overflow: 'hidden',
-    ...(column.width ? { width: column.width, flex: '0 0 auto' } : { flex: '1 1 0' }),
+    ...(column.width === undefined ? { flex: '1 1 0' } : column.min === undefined ? { width: column.width, flex: '0 0 auto' } : { flex: `0 1 ${column.width}px` }),
   };
 }
 

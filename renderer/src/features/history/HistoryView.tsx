@@ -159,7 +159,7 @@ export function HistoryView() {
             />
           )}
         </Paper>
-        <Paper withBorder radius="md" w="36%" miw={400} maw={600} style={{ flexShrink: 0, overflow: 'hidden' }} aria-label="Call details" component="aside">
+        <Paper withBorder radius="md" w="32%" miw={340} maw={600} style={{ flexShrink: 0, overflow: 'hidden' }} aria-label="Call details" component="aside">
           <ScrollArea h="100%" type="auto">
             <Box p="md">
               {selectedId ? (
