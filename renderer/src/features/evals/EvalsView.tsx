@@ -96,6 +96,12 @@ function SuitePanel({ suite, run }: { suite: SuiteFile; run: EvalRunView | undef
   }
   const definition = suite.suite;
   const running = run?.state === 'running';
+  const runBlocked =
+    providers.data?.length === 0
+      ? 'Run needs a model provider: add one in Mediation, then pick its models here.'
+      : models.length === 0
+        ? 'Run needs at least one model: type provider/model and press Enter.'
+        : undefined;
 
   return (
     <Stack gap="md" style={{ flex: 1, minWidth: 0 }}>
@@ -114,8 +120,9 @@ function SuitePanel({ suite, run }: { suite: SuiteFile; run: EvalRunView | undef
         <Group align="flex-end" gap="sm">
           <TagsInput
             label="Models"
-            description={providers.data?.length ? `provider/model; providers: ${providers.data.map((provider) => provider.name).join(', ')}` : 'provider/model (add a provider first: tooldeck providers add)'}
-            placeholder="mock/gpt-4o"
+            description={providers.data?.length ? `provider/model, Enter after each; providers: ${providers.data.map((provider) => provider.name).join(', ')}` : 'provider/model: add a model provider first (Mediation)'}
+            // An example model here read like a value already chosen: the placeholder says what to do instead.
+            placeholder={models.length ? '' : providers.data?.length ? `Type ${providers.data[0]!.name}/…, then Enter` : 'No provider yet'}
             value={models}
             onChange={setModels}
             data={suggestions}
@@ -131,7 +138,8 @@ function SuitePanel({ suite, run }: { suite: SuiteFile; run: EvalRunView | undef
           ) : (
             <Button
               leftSection={<IconPlayerPlay size={16} />}
-              disabled={models.length === 0}
+              disabled={runBlocked !== undefined}
+              aria-describedby={runBlocked ? 'eval-run-blocked' : undefined}
               loading={start.isPending}
               onClick={() => start.mutate({ file: suite.file, models, ...(typeof iterations === 'number' ? { iterations } : {}), execute })}
             >
@@ -139,6 +147,18 @@ function SuitePanel({ suite, run }: { suite: SuiteFile; run: EvalRunView | undef
             </Button>
           )}
         </Group>
+        {runBlocked && !running && (
+          <Group gap="xs" mt={6}>
+            <Text id="eval-run-blocked" size="xs" c="dimmed">
+              {runBlocked}
+            </Text>
+            {providers.data?.length === 0 && (
+              <Button size="compact-xs" variant="light" onClick={() => navigate('mediation', { add: 'provider' })}>
+                Add provider
+              </Button>
+            )}
+          </Group>
+        )}
         {start.error && (
           <Alert color="red" variant="light" mt="sm" title="Not started">
             {appErrorOf(start.error).message}

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { ModelProviderView } from '../../../../shared/mediation';
 import { INPUT_LIMITS } from '../../../../shared/inputLimits';
 import { readPickedFile } from '../../components/readPickedFile';
+import { useLocation } from '../../shell/useSection';
 import { useProviderActions } from './useMediation';
 
 const BASE_URL_HINT: Record<ModelProviderView['format'], string> = {
@@ -54,7 +55,8 @@ function AddProviderModal({ opened, onClose }: { opened: boolean; onClose: () =>
 /** The providers mediation forwards to: a runner's `model` is `<provider>/<model>`. */
 export function ProvidersCard({ providers }: { providers: ModelProviderView[] }) {
   const { remove, importFile } = useProviderActions();
-  const [adding, setAdding] = useState(false);
+  // `?add=provider`: the way the Playground and Evals send someone who has no provider yet.
+  const [adding, setAdding] = useState(useLocation().params.add === 'provider');
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label="Model providers">
       <Group justify="space-between" mb="xs">
