@@ -5,7 +5,7 @@ import { expect } from './fixtures';
 export async function createCredential(page: Page, name: string): Promise<string> {
   await page.getByRole('button', { name: 'New credential' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'New agent credential' });
-  await dialog.getByRole('combobox', { name: 'Agent name' }).fill(name);
+  await dialog.getByRole('textbox', { name: 'Agent name' }).fill(name);
   await dialog.getByRole('button', { name: 'Create credential' }).click();
   const shown = page.getByRole('dialog', { name: `Credential for ${name}` });
   const credential = (await shown.getByLabel('New credential').textContent())!.trim();

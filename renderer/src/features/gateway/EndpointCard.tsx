@@ -1,4 +1,4 @@
-import { Alert, Badge, Group, NumberInput, Paper, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Badge, Code, Group, NumberInput, Paper, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { useState } from 'react';
 import { DEFAULT_GATEWAY_PORT, type GatewayStatus } from '../../../../shared/gateway';
 import { CopyButton } from '../../components/CopyButton';
@@ -58,7 +58,7 @@ export function EndpointCard({ status, counts }: { status: GatewayStatus; counts
           </Group>
         ) : (
           <Text size="sm" c="dimmed">
-            Off. Agents cannot reach their tools through Tooldeck until it serves; `tooldeck gateway` serves it from a terminal too.
+            Off. Agents cannot reach their tools through Tooldeck until it serves; <Code fz="xs">tooldeck gateway</Code> serves it from a terminal too.
           </Text>
         )}
         <SimpleGrid cols={4} spacing="xs" mt="auto">

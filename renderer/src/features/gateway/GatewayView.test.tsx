@@ -58,7 +58,7 @@ describe('GatewayView', () => {
     renderGateway(backend);
     await user.click(await screen.findByRole('button', { name: 'New credential' }));
     const dialog = await screen.findByRole('dialog', { name: 'New agent credential' });
-    const name = within(dialog).getByRole('combobox', { name: 'Agent name' });
+    const name = within(dialog).getByRole('textbox', { name: 'Agent name' });
     await user.type(name, 'bad name');
     expect(within(dialog).getByText('An agent name is 1–64 letters, digits, dots, dashes or underscores, starting with a letter or digit.')).toBeVisible();
     expect(within(dialog).getByRole('button', { name: 'Create credential' })).toBeDisabled();
@@ -66,10 +66,11 @@ describe('GatewayView', () => {
     await user.clear(name);
     await user.type(name, 'reader');
     expect(within(dialog).getByText(/reader already holds a credential: the new one replaces it/)).toBeVisible();
-    // The workspace's agents without a live credential are offered (reader has one).
+    // The workspace's agents without a live credential are offered (reader has one), beside the field rather than over the buttons.
     await user.clear(name);
-    expect(screen.queryByRole('option', { name: 'reader' })).toBeNull();
-    await user.click(await screen.findByRole('option', { name: 'builder' }));
+    const declared = within(dialog).getByRole('group', { name: 'Agents the workspace declares' });
+    expect(within(declared).queryByRole('button', { name: 'reader' })).toBeNull();
+    await user.click(within(declared).getByRole('button', { name: 'builder' }));
     expect(name).toHaveValue('builder');
     await user.click(within(dialog).getByRole('button', { name: 'Create credential' }));
 

@@ -1,4 +1,4 @@
-import { Alert, Autocomplete, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -81,18 +81,29 @@ export function NewCredentialModal({ opened, onClose, liveAgents, url }: NewCred
           }}
         >
           <Stack gap="sm">
-            <Autocomplete
+            <TextInput
               label="Agent name"
               description="As the workspace names it (a Clawdapus service, an Orloj target agent, a LanguageAgent): it sees exactly the tools granted to that name."
               placeholder={suggestions[0] ?? 'reader'}
-              // A name typed out in full is not offered again: the open list would cover the buttons.
-              data={suggestions.filter((suggestion) => suggestion !== trimmed)}
               data-autofocus
               value={name}
-              onChange={setName}
+              onChange={(event) => setName(event.currentTarget.value)}
               onBlur={() => setTouched(true)}
               error={(touched || trimmed.length > 0) && problem}
             />
+            {/* The workspace's names as buttons under the field: a dropdown list opened over the dialog's own buttons. */}
+            {suggestions.length > 0 && (
+              <Group gap={6} role="group" aria-label="Agents the workspace declares">
+                <Text size="xs" c="dimmed">
+                  Declared by the workspace:
+                </Text>
+                {suggestions.map((suggestion) => (
+                  <Button key={suggestion} size="compact-xs" variant={suggestion === trimmed ? 'filled' : 'light'} onClick={() => setName(suggestion)}>
+                    {suggestion}
+                  </Button>
+                ))}
+              </Group>
+            )}
             {replaces && !problem && (
               <Text size="xs" c="orange">
                 {trimmed} already holds a credential: the new one replaces it, and the old one stops working.
