@@ -38,4 +38,22 @@ describe('ServerFormModal', () => {
     await waitFor(() => expect(backend.callsTo('mcp.save')).toHaveLength(1));
     expect(backend.callsTo('mcp.save')[0]).toMatchObject({ previousName: 'remote', config: { url: 'https://attacker.example/mcp', headers: { 'X-Tenant': '***' } } });
   });
+
+  it('shows a new stdio server\'s command line for confirmation before saving, then saves it confirmed: no refused save first', async () => {
+    const backend = new FakeBackend().answer('mcp.save', (input) => ({ ...existing, config: (input as { config: unknown }).config, state: { status: 'ready', since: 0, attempt: 0 } }));
+    const onClose = vi.fn();
+    renderWithBackend(<ServerFormModal opened onClose={onClose} />, backend);
+    const dialog = screen.getByRole('dialog', { name: 'Add MCP server' });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Name/ }), { target: { value: 'reference' } });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Command/ }), { target: { value: 'node server.js stdio' } });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add server' }));
+
+    const confirm = await screen.findByRole('dialog', { name: 'Run this command?' });
+    expect(within(confirm).getByLabelText('Command line')).toHaveTextContent('node server.js stdio');
+    expect(backend.callsTo('mcp.save')).toHaveLength(0);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Run and save' }));
+    await waitFor(() => expect(backend.callsTo('mcp.save')).toHaveLength(1));
+    expect(backend.callsTo('mcp.save')[0]).toMatchObject({ config: { name: 'reference', command: 'node', args: ['server.js', 'stdio'] }, confirmedLaunchLine: 'node server.js stdio' });
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
 });

@@ -3,9 +3,10 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { McpServerConfig, SaveServerInput, ServerSnapshot } from '../../../../shared/mcp';
+import { stdioLaunchLine, type McpServerConfig, type SaveServerInput, type ServerSnapshot } from '../../../../shared/mcp';
 import { SECRET_PLACEHOLDER } from '../../../../shared/secrets';
 import { LaunchConfirmModal, launchesToConfirm } from '../../components/LaunchConfirmModal';
+import { getBridge } from '../../rpc/bridge';
 import { useTRPC } from '../../rpc/client';
 import { appErrorOf } from '../../rpc/appError';
 import { fromRows, KeyValueEditor, toRows, type KeyValueRow } from './KeyValueEditor';
@@ -86,12 +87,23 @@ export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened
     } catch (e) {
       // The backend names the exact line it would run (browser mode) and waits for a confirmation.
       const line = launchesToConfirm(appErrorOf(e))?.[0];
-      if (line !== undefined && input.confirmedLaunchLine === undefined) {
+      if (line !== undefined && line !== input.confirmedLaunchLine) {
         setPendingLaunch({ line, input });
         return;
       }
       setError(readableError(e));
     }
+  };
+
+  /**
+   * The launch line browser mode will ask to confirm (a new stdio server, or one whose launch
+   * changes), shown before the first save instead of after its refusal. Should the backend store
+   * another line, its refusal names that one and the confirmation is asked again.
+   */
+  const launchToConfirm = (config: McpServerConfig): string | undefined => {
+    if (config.transport !== 'stdio' || getBridge()) return undefined;
+    const line = stdioLaunchLine(config);
+    return existing?.config.transport === 'stdio' && stdioLaunchLine(existing.config) === line ? undefined : line;
   };
 
   const submit = async () => {
@@ -113,11 +125,14 @@ export function ServerFormModal({ opened, onClose, existing, onSaved }: { opened
     } else {
       config = { name: draft.name.trim(), transport: draft.transport, enabled: draft.enabled, url: draft.url.trim(), headers: fromRows(draft.headers) };
     }
-    await send({
+    const input: SaveServerInput = {
       config: config as McpServerConfig,
       ...(draft.transport !== 'stdio' && draft.bearerToken ? { bearerToken: draft.bearerToken } : {}),
       ...(editing ? { previousName: existing.config.name } : {}),
-    });
+    };
+    const line = launchToConfirm(input.config);
+    if (line !== undefined) setPendingLaunch({ line, input });
+    else await send(input);
   };
 
   return (
