@@ -37,12 +37,12 @@ describe('createCore: a detached task’s history record', () => {
     const taskId = outcome.task!.taskId;
     expect(outcome.record).toMatchObject({ taskId, taskStatus: 'working' });
     await core.history.flush();
-    expect(core.history.get(outcome.record.id)?.taskStatus).toBe('working');
+    expect((await core.history.get(outcome.record.id))?.taskStatus).toBe('working');
 
     // Waits for the task to end, as the Tasks tab's "Wait for result" does; the ledger's settled
     // event is what history listens to.
     expect((await core.mcp.tasks.result(server, taskId)).task.status).toBe('completed');
-    expect(core.history.get(outcome.record.id)).toMatchObject({ taskId, taskStatus: 'completed' });
+    expect(await core.history.get(outcome.record.id)).toMatchObject({ taskId, taskStatus: 'completed' });
   }, 30_000);
 
   it('records a cancelled task as cancelled', async () => {
@@ -51,6 +51,6 @@ describe('createCore: a detached task’s history record', () => {
     await core.mcp.tasks.cancel(server, taskId);
     // cancel answers with the server's view; the ledger settles when the status is next read.
     expect((await core.mcp.tasks.get(server, taskId)).status).toBe('cancelled');
-    expect(core.history.get(outcome.record.id)?.taskStatus).toBe('cancelled');
+    expect((await core.history.get(outcome.record.id))?.taskStatus).toBe('cancelled');
   }, 30_000);
 });

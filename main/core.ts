@@ -35,8 +35,10 @@ import { callTracing } from './metrics/CallTracing';
 import { LiveFeed } from './metrics/LiveFeed';
 import type { ToolMetrics } from './metrics/ToolMetrics';
 import { SettingsStore } from './settings/SettingsStore';
-import { DATABASE_FILE_NAME, type InvocationStore } from './store/InvocationStore';
-import { openInvocationStore, type StoreOpenReport } from './store/openInvocationStore';
+import type { HistoryStore } from './store/HistoryStore';
+import { openHistoryStore } from './store/openHistoryStore';
+import type { StoreOpenReport } from './store/openInvocationStore';
+import { defaultReplicaName } from './store/replicaName';
 import { agentDocuments, AgentSearchDocuments } from './registry/search/agentDocuments';
 import { ToolSearchIndex, type SearchOptions } from './registry/search/ToolSearchIndex';
 import type { SearchHit } from '../shared/registry';
@@ -96,6 +98,14 @@ export interface CoreDeps {
   clusterAgents?: (logger: Logger) => Promise<ClusterAgentSource & { close(): Promise<void> }>;
   /** What `${node}` and `${module:…}` mean in workspace commands: the desktop app names the Node.js and servers it ships. */
   placeholders?: PlaceholderContext;
+  /** History in this PostgreSQL (`--history-url`, TOOLDECK_HISTORY_URL) instead of the data dir's SQLite file. */
+  historyUrl?: string;
+  /** What this process's records carry as `replica` (`--replica-name`); default: the pod's name in a cluster, else the host's. */
+  replicaName?: string;
+  /** `--history-retention`: calls older than this many days are deleted (instead of the saved setting's). */
+  historyRetentionDays?: number;
+  /** The console (`serve`, the desktop app) shows calls other replicas record in the shared history as they land. */
+  historyLive?: boolean;
 }
 
 export interface Core {
@@ -145,8 +155,8 @@ export interface Core {
   readonly collections: Collections;
   /** MCP Apps: a tool's ui:// app served from its own loopback origin, its calls through the pipeline. */
   readonly apps: McpAppHost;
-  /** Invocation history (SQLite); how it opened (e.g. recovered from a corrupt file) is in historyReport. */
-  readonly history: InvocationStore;
+  /** Invocation history (SQLite, or PostgreSQL shared by replicas); how it opened (e.g. recovered from a corrupt file) is in historyReport. */
+  readonly history: HistoryStore;
   readonly historyReport: StoreOpenReport;
   /**
    * The OpenTelemetry instruments and exporters. Absent in one-shot CLI commands: nothing could
@@ -186,7 +196,13 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const { history: retention } = await settings.load();
   const approvals = deps.approvals ? await deps.approvals(logger) : new ApprovalBook({ dataDir: deps.dataDir, logger });
   const clusterAgents = deps.clusterAgents ? await deps.clusterAgents(logger) : undefined;
-  const { store: history, report: historyReport } = openInvocationStore(join(deps.dataDir, DATABASE_FILE_NAME), { retention });
+  const { store: history, report: historyReport } = await openHistoryStore({
+    dataDir: deps.dataDir,
+    url: deps.historyUrl,
+    retention: deps.historyRetentionDays === undefined ? retention : { ...retention, maxAgeDays: deps.historyRetentionDays },
+    live: deps.historyLive,
+  });
+  const replica = deps.replicaName ?? defaultReplicaName();
   if (historyReport.recovered || !historyReport.persistent) logger.warn(historyReport.message);
   history.onWriteError((error) => logger.error('history write failed', { error: error.message }));
   const metrics = deps.host === 'cli' ? undefined : new (await import('./metrics/ToolMetrics')).ToolMetrics({ serviceVersion: deps.appVersion });
@@ -199,13 +215,15 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const traceUrl = settings.get().tracing.otlp.enabled ? settings.get().tracing.otlp.url : process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (traceUrl) await callTracing.configureOtlp({ url: traceUrl });
   const liveCalls = new LiveFeed<InvocationRecord>();
+  // Calls other replicas recorded into a shared history join the feed the History view follows.
+  history.onOtherReplicas((record) => liveCalls.publish(record));
   const catalog = new ToolCatalog();
   // Every call is recorded once, here: history, the metric instruments and the live feed all see
   // the same record, so charts, exporters and history cannot disagree.
   // Secrets are masked once, here, before any of them keeps the record.
   const recorder = {
     record(raw: InvocationRecord) {
-      const record = redactRecord(raw, redactor);
+      const record = { ...redactRecord(raw, redactor), replica };
       history.record(record);
       metrics?.observe(record);
       liveCalls.publish(record);

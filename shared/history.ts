@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CallerAgentName, CallerVia } from './caller';
-import { InvocationStatus, SourceKind, type InvocationRecord } from './invocation';
+import { InvocationStatus, ReplicaName, SourceKind, type InvocationRecord } from './invocation';
 
 // Inputs of the history and metrics queries (the store implements them, the router exposes
 // them, the UI and CLI send them).
@@ -29,6 +29,8 @@ export const InvocationFilter = z.object({
   via: CallerVia.optional(),
   /** Calls one agent made; `null` for the operator's own calls. */
   agent: CallerAgentName.nullable().optional(),
+  /** Calls one replica (Tooldeck process) recorded. */
+  replica: ReplicaName.optional(),
   /** Case-insensitive substring of the tool name, arguments, result preview or error message. */
   text: z.string().max(500).optional(),
 });

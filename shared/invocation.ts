@@ -21,6 +21,10 @@ export type InvocationStatus = z.infer<typeof InvocationStatus>;
  * One finished call, as the pipeline records it and the store persists it. Arguments are already
  * size-capped and secret-masked when a record is made; nothing downstream needs to redo that.
  */
+/** A replica's name as records carry it: what Kubernetes allows in a pod name or a host name allows, and no control characters. */
+export const ReplicaName = z.string().min(1).max(253).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'A replica name is letters, digits, dots, dashes and underscores');
+export type ReplicaName = z.infer<typeof ReplicaName>;
+
 export const InvocationRecord = z.object({
   id: z.string(),
   /** Epoch milliseconds. */
@@ -55,6 +59,8 @@ export const InvocationRecord = z.object({
   via: CallerVia.optional(),
   /** The agent that made the call; absent when the operator did. */
   agent: CallerAgentName.optional(),
+  /** The Tooldeck process that recorded the call (`--replica-name`: the pod's name in a cluster, else the host's); absent on older records. */
+  replica: ReplicaName.optional(),
 });
 export type InvocationRecord = z.infer<typeof InvocationRecord>;
 

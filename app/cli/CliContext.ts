@@ -79,6 +79,7 @@ export class CliContext {
 
   private assumeYes = false;
   private approvalStore?: CoreDeps['approvals'];
+  private history: Pick<CoreDeps, 'historyUrl' | 'replicaName' | 'historyRetentionDays' | 'historyLive'> = {};
   private clusterAgents?: CoreDeps['clusterAgents'];
 
   /** The command was given `--yes`: workspace command lines not confirmed yet are confirmed, not asked about. */
@@ -104,6 +105,12 @@ export class CliContext {
     this.clusterAgents = open;
   }
 
+  /** Where history goes and what this process's records are called (`--history-url`, `--replica-name`, …); before getCore. */
+  useHistory(choice: Pick<CoreDeps, 'historyUrl' | 'replicaName' | 'historyRetentionDays' | 'historyLive'>) {
+    if (this.core) throw new Error('useHistory must come before getCore');
+    this.history = { ...this.history, ...choice };
+  }
+
   /** `serve` hosts the UI, so it connects saved servers at start; one-shot commands connect on demand. */
   getCore(host: HostKind = 'cli'): Promise<Core> {
     // Loaded on first use: --version, --help and usage errors never pay for the services.
@@ -118,6 +125,7 @@ export class CliContext {
       ...(this.workspaceDir ? { workspaceDir: this.workspaceDir } : {}),
       ...(this.approvalStore ? { approvals: this.approvalStore } : {}),
       ...(this.clusterAgents ? { clusterAgents: this.clusterAgents } : {}),
+      ...this.history,
       // A one-shot command asks; `serve` is a console, whose Resources view offers the confirmation.
       ...(host === 'cli' ? { confirmLaunch: askToLaunch({ io: this.io, assumeYes: () => this.assumeYes, input: this.io.input ?? process.stdin }) } : {}),
     }).then((core) => {
@@ -126,6 +134,10 @@ export class CliContext {
       const report = core.historyReport;
       if (host === 'cli' && (report.recovered || !report.persistent)) this.io.stderr(`warning: ${report.message}\n`);
       return core;
+    }, (error: unknown) => {
+      // A shared history that cannot be used is the operator's to fix (URL, password, reachability): one sentence, exit 2.
+      if (error instanceof Error && error.name === 'HistoryOpenError') throw new CliExit(ExitCode.Usage, error.message);
+      throw error;
     }));
     return this.core;
   }

@@ -4,6 +4,7 @@ import { CONFIRM_LAUNCH_STEP, isAppError, reasonOf } from '../../shared/errors';
 import { issuesSentence, validationIssues } from '../../shared/issuesSentence';
 import { APP_VERSION } from '../common/appVersion';
 import { CliContext, CliExit, ExitCode, type CliIo } from './CliContext';
+import { addHistoryOptions } from './historyOptions';
 import { parseFolder } from './options';
 import { terminalMessage, terminalSafeIo } from './terminalText';
 
@@ -122,7 +123,7 @@ export async function runCli(argv: string[], streams: CliIo = processIo, env: No
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const code = await runProgram(program, ctx, argv, io);
+    const code = await runProgram(program, ctx, argv, io, env);
     // A service (the operator) ends on a signal by design; its own exit code says how it went.
     return interruptedBy && !ctx.isService ? (SIGNAL_EXIT[interruptedBy] ?? 1) : code;
   } finally {
@@ -131,7 +132,7 @@ export async function runCli(argv: string[], streams: CliIo = processIo, env: No
   }
 }
 
-async function runProgram(program: Command, ctx: CliContext, argv: string[], io: CliIo): Promise<number> {
+async function runProgram(program: Command, ctx: CliContext, argv: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
   program
     .description('Operations console for agent tools')
     .version(APP_VERSION, '-v, --version')
@@ -140,6 +141,7 @@ async function runProgram(program: Command, ctx: CliContext, argv: string[], io:
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run with --help for usage)');
   for (const register of await Promise.all(commandModulesFor(argv).map((load) => load()))) register(program, ctx);
+  addHistoryOptions(program, ctx, env, argv);
   // `registry show|install --version V` names a server's version: for that command the program's own
   // options (--version, --data-dir) are read before the command name only, so the two never meet.
   if (commandWordOf(argv) === 'registry') program.enablePositionalOptions();

@@ -136,7 +136,7 @@ describe('other RockBot bridges on the bus become bus:<agent>.<tool> entries', {
     // RockBot's envelope: the server header doubled, the destination named, the reply on Tooldeck's own topic.
     expect(request).toMatchObject({ server: 'forecasts', destination: 'mcp-bridge.weather', arguments: JSON.stringify({ city: 'Oslo' }), replyTo: expect.stringMatching(/^tool\.result\.tooldeck-[0-9a-f]{8}$/) });
     expect(Number(request.timeoutMs)).toBeGreaterThan(0);
-    const record = core.history.get(outcome.record.id);
+    const record = await core.history.get(outcome.record.id);
     expect(record).toMatchObject({ sourceKind: 'bus', sourceName: 'weather', tool: 'forecast', status: 'ok', via: 'ui' });
     // The call's trace continues on the other bridge: the request carries its traceparent.
     expect(record?.traceId).toMatch(/^[0-9a-f]{32}$/);
@@ -146,7 +146,7 @@ describe('other RockBot bridges on the bus become bus:<agent>.<tool> entries', {
   it('a call the policy denies never reaches the bus', async () => {
     const denied = await call('bus:weather.delete_city', {});
     expect(denied.error).toMatchObject({ code: 'PolicyDenied', message: expect.stringContaining('no-deleting-cities') });
-    expect(core.history.get(denied.record.id)).toMatchObject({ status: 'denied', sourceKind: 'bus' });
+    expect(await core.history.get(denied.record.id)).toMatchObject({ status: 'denied', sourceKind: 'bus' });
     // A later call from the same publisher reaches the bridge after anything published before it.
     await call('bus:weather.echo', { message: 'after the denial' });
     expect(weather.requests.map((item) => item.toolName)).toContain('echo');
@@ -166,7 +166,7 @@ describe('other RockBot bridges on the bus become bus:<agent>.<tool> entries', {
     await drained(`rockbot.mcp-bridge.${OWN_BRIDGE}`);
     expect(core.bus.traffic.recent()).toHaveLength(before);
     await core.history.flush();
-    expect(core.history.list({ via: 'bus' }).items).toEqual([]);
+    expect((await core.history.list({ via: 'bus' })).items).toEqual([]);
   });
 
   it('Tooldeck’s own bridge leaves a RockBot agent’s request addressed to another bridge (rb-destination) to that bridge', async () => {

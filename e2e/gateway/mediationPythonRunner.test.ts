@@ -24,13 +24,13 @@ afterAll(async () => {
 
 describe('the OpenAI Python client as a runner', { timeout: 120_000 }, () => {
   it('gets the terminal answer (plain and streamed) while the managed call runs in the pipeline as the agent', async () => {
-    const before = bed.core.history.list({ agent: 'runner', tool: 'get-sum' }).items.length;
+    const before = (await bed.core.history.list({ agent: 'runner', tool: 'get-sum' })).items.length;
     // Asynchronous on purpose: the gateway answering it runs in this process.
     const { stdout } = await promisify(execFile)(python, [join(import.meta.dirname, 'pythonRunner.py'), `${bed.origin}/v1`, bed.credentials.runner, 'mock/gpt-py', 'Please add 2 and 40'], { timeout: 100_000 });
     const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as { content: string; tool_calls: unknown; streamed: string; refused: { status: number; message: string } };
     expect(out).toMatchObject({ content: 'The sum is 42.', tool_calls: null, streamed: 'The sum is 42.' });
     expect(out.refused.status).toBe(400);
     expect(out.refused.message).toMatch(/configured provider/);
-    expect(bed.core.history.list({ agent: 'runner', tool: 'get-sum' }).items.length).toBe(before + 2);
+    expect((await bed.core.history.list({ agent: 'runner', tool: 'get-sum' })).items.length).toBe(before + 2);
   });
 });

@@ -86,7 +86,7 @@ describe.skipIf(!!skipReason)('load per replica through the API server', { timeo
     expect(summary.replicas!.every((r) => r.latency.p50! > 0)).toBe(true);
     expect(summary).toMatchObject({ requests: 40, errors: 0, askedRps: 20, replicaDifferences: [] });
     await core.history.flush();
-    const calls = core.history.list({ runId: summary.runId, limit: 100 }).items;
+    const calls = (await core.history.list({ runId: summary.runId, limit: 100 })).items;
     expect(new Set(calls.map((c) => c.sourceName))).toEqual(new Set(['everything@everything-0', 'everything@everything-1']));
     // The replicas' registry entries are gone once the run ends.
     expect(core.catalog.list({ source: 'mcp:everything@everything-0' })).toEqual([]);

@@ -52,7 +52,7 @@ describe('CollectionRunner against server-everything', () => {
     expect(events[0]).toMatchObject({ type: 'run-started', collection: 'everything' });
     expect(events.at(-1)).toMatchObject({ type: 'run-finished', summary: { runId: summary.runId } });
     await core.history.flush();
-    const recorded = core.history.list({ runId: summary.runId }).items;
+    const recorded = (await core.history.list({ runId: summary.runId })).items;
     expect(recorded).toHaveLength(6);
     expect(new Set(recorded.map((r) => r.id))).toEqual(new Set(summary.results.map((r) => r.recordId)));
   });
@@ -187,7 +187,7 @@ describe('CollectionRunner against server-everything', () => {
     expect(summary.results.map((r) => r.status)).toEqual(['errored', 'skipped']);
     expect(summary.results[0]!.error?.code).toBe('Canceled');
     await core.history.flush();
-    expect(core.history.list({ runId: summary.runId }).items.map((r) => r.status)).toEqual(['canceled']);
+    expect((await core.history.list({ runId: summary.runId })).items.map((r) => r.status)).toEqual(['canceled']);
   });
 
   it('errors the requests of a target that is not saved, and says so in the summary', async () => {

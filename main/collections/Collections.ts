@@ -4,7 +4,7 @@ import type { Logger } from '../platform/Logger';
 import type { SecretStore } from '../platform/SecretStore';
 import type { InvocationPipeline } from '../registry/InvocationPipeline';
 import { prepareSource, type SourceKinds } from '../registry/ToolSourceKind';
-import type { InvocationStore } from '../store/InvocationStore';
+import type { HistoryStore } from '../store/HistoryStore';
 import { CollectionRunner, type CollectionRun, type CollectionRunOptions, type RunTarget } from './CollectionRunner';
 import { CollectionStore } from './CollectionStore';
 import { CollectionLoadRunner, type LoadRun, type LoadRunOptions } from './load/CollectionLoadRunner';
@@ -16,7 +16,7 @@ export interface CollectionsDeps {
   /** The redacting SecretStore (Core.secrets). */
   readonly secrets: SecretStore;
   readonly pipeline: InvocationPipeline;
-  readonly history: Pick<InvocationStore, 'saveRun'>;
+  readonly history: Pick<HistoryStore, 'saveRun'>;
   readonly logger: Logger;
 }
 
@@ -70,12 +70,10 @@ export class Collections {
     return run !== undefined;
   }
 
-  private keep(run: Parameters<InvocationStore['saveRun']>[0]) {
-    try {
-      this.core.history.saveRun(run);
-    } catch (error) {
+  private keep(run: Parameters<HistoryStore['saveRun']>[0]) {
+    this.core.history.saveRun(run).catch((error: unknown) => {
       this.core.logger.warn('run summary not saved', { runId: run.summary.runId, error: (error as Error).message });
-    }
+    });
   }
 
   /** The summary of a recent run; NotFound once it has been forgotten. */

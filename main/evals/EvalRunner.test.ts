@@ -69,14 +69,14 @@ describe('eval suites on the mediation engine', { timeout: 60_000 }, () => {
     expect(run!.tool_calls).toMatchObject([{ tool: 'mcp:everything.get-sum', name: 'everything_get-sum', arguments: { a: 2, b: 40 }, status: 'ok' }]);
     expect(report.cases[1]!.runs[0]!.failures[0]).toMatch(/^Expected everything\.get-sum .*; the model called mcp:everything\.echo/);
     // Every call went through the pipeline as the operator via eval, and is in history.
-    const record = core.history.get(run!.tool_calls[0]!.record_id!);
+    const record = await core.history.get(run!.tool_calls[0]!.record_id!);
     expect(record).toMatchObject({ tool: 'get-sum', via: 'eval', status: 'ok' });
   });
 
   it('execute: false answers calls with the placeholder and runs nothing', async () => {
-    const before = core.history.list({ via: 'eval' }).items.length;
+    const before = (await core.history.list({ via: 'eval' })).items.length;
     const report = await runEvalSuite(deps, suite, { models: ['mock/right'], execute: false });
-    expect(core.history.list({ via: 'eval' }).items.length).toBe(before);
+    expect((await core.history.list({ via: 'eval' })).items.length).toBe(before);
     const run = report.cases[0]!.runs[0]!;
     expect(run.tool_calls[0]!.result).toBe(NOT_EXECUTED);
     // The answer depends on the tool's result, so the case fails on finalAnswerContains only.
@@ -113,7 +113,7 @@ describe('the playground on the same engine', { timeout: 60_000 }, () => {
     const [first] = shown as Extract<PlaygroundEvent, { type: 'round' }>[];
     expect(first!.round.tool_calls).toMatchObject([{ name: 'everything_get-sum', tool: 'mcp:everything.get-sum', arguments: { a: 2, b: 40 }, status: 'ok' }]);
     expect(shown[2]).toMatchObject({ type: 'answer', answer: 'The sum is 42.', tokens: { prompt: 22, completion: 14 } });
-    expect(core.history.get(first!.round.tool_calls[0]!.record_id!)).toMatchObject({ via: 'playground', tool: 'get-sum' });
+    expect(await core.history.get(first!.round.tool_calls[0]!.record_id!)).toMatchObject({ via: 'playground', tool: 'get-sum' });
     await expect(core.playground.turn({ model: 'nowhere/x', agent: 'runner', messages: [{ role: 'user', content: 'hi' }], conversationId: 'c' }, () => undefined)).rejects.toThrow(/configured provider \(mock, claude\)/);
   });
 
@@ -167,7 +167,7 @@ describe('under policy', { timeout: 60_000 }, () => {
       const report = await runEvalSuite(deps, picked, { models: ['mock/right'] });
       const call = report.cases[0]!.runs[0]!.tool_calls[0]!;
       expect(call).toMatchObject({ status: 'error', result: expect.stringContaining('policy_denied') });
-      expect(core.history.get(call.record_id!)).toMatchObject({ status: 'denied', via: 'eval' });
+      expect(await core.history.get(call.record_id!)).toMatchObject({ status: 'denied', via: 'eval' });
     } finally {
       await workspace.delete({ path: 'deny-sums.yaml', expectedVersion: workspace.read('deny-sums.yaml').version ?? undefined });
     }
@@ -190,7 +190,7 @@ describe('the playground asks inline', { timeout: 60_000 }, () => {
         expect(asked).toMatchObject({ tool: 'mcp:everything.get-sum', arguments: { a: 2, b: 40 }, reasons: [expect.stringContaining('ask-sums')] });
         const call = events.flatMap((event) => (event.type === 'round' ? event.round.tool_calls : []))[0]!;
         expect(call.status).toBe(approve ? 'ok' : 'error');
-        expect(core.history.get(call.record_id!)).toMatchObject({ via: 'playground', status: approve ? 'ok' : 'denied' });
+        expect(await core.history.get(call.record_id!)).toMatchObject({ via: 'playground', status: approve ? 'ok' : 'denied' });
       }
       // Nothing waits in the approvals book: the playground decided inline.
       expect(() => core.playground.decide('00000000-0000-4000-8000-000000000000', true)).toThrow('no longer waiting');

@@ -158,7 +158,7 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     await client.callTool({ name: 'everything.echo', arguments: { message: 'for the record' } });
     await client.close();
     await vi.waitFor(async () => {
-      const { items } = core.history.list({ agent: 'reader', via: 'gateway' });
+      const { items } = await core.history.list({ agent: 'reader', via: 'gateway' });
       expect(items.find((item) => item.argumentsJson.includes('for the record'))).toMatchObject({ agent: 'reader', via: 'gateway', sourceName: 'everything', tool: 'echo', status: 'ok' });
     });
   });
@@ -169,7 +169,7 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     await client.connect(transport);
     await client.callTool({ name: 'everything.echo', arguments: { message: 'traced' }, _meta: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
     await client.close();
-    await vi.waitFor(() => expect(core.history.list({ agent: 'reader' }).items.find((item) => item.argumentsJson.includes('traced'))?.traceId).toBe(traceId));
+    await vi.waitFor(async () => expect((await core.history.list({ agent: 'reader' })).items.find((item) => item.argumentsJson.includes('traced'))?.traceId).toBe(traceId));
     const sent = core.mcp.transcript('everything')!.list().filter((entry) => entry.direction === 'out' && JSON.stringify(entry).includes('traced'));
     expect(JSON.stringify(sent)).toContain(`00-${traceId}-`);
   });

@@ -61,18 +61,18 @@ async function streamed(format: Format, agent: Agent, prompt: string): Promise<s
 
 /** Approvals the tests decided, so a test never takes an earlier one for its own. */
 const decided = new Set<string>();
-const latestTurn = (agent: Agent) => bed.core.gateway.mediation.history(agent)[0]!;
+const latestTurn = (agent: Agent) => bed.core.mediation.history(agent)[0]!;
 const calls = (agent: Agent) => latestTurn(agent).tool_trace.flatMap((round) => round.tool_calls);
-const historyCount = (agent: Agent, tool: string) => bed.core.history.list({ agent, tool }).items.length;
+const historyCount = async (agent: Agent, tool: string) => (await bed.core.history.list({ agent, tool })).items.length;
 const lastSentToModel = () => JSON.stringify(bed.mock.getRequests().at(-1)!.body);
 
 describe.each(['openai', 'anthropic'] as const)('model mediation (Clawdapus cllama) on the gateway’s port, %s format', { timeout: 60_000 }, (format) => {
   it('runs the managed tool the model calls through the pipeline, as the agent, and hands the runner only the answer', async () => {
-    const before = historyCount('runner', 'get-sum');
+    const before = await historyCount('runner', 'get-sum');
     const answer = await ask(format, 'runner', 'Please add 2 and 40');
     expect(answer).toEqual({ text: 'The sum is 42.', nativeCalls: [] });
-    expect(historyCount('runner', 'get-sum')).toBe(before + 1);
-    expect(bed.core.history.list({ agent: 'runner', via: 'mediation' }).items[0]).toMatchObject({ tool: 'get-sum', status: 'ok', agent: 'runner', via: 'mediation' });
+    expect(await historyCount('runner', 'get-sum')).toBe(before + 1);
+    expect((await bed.core.history.list({ agent: 'runner', via: 'mediation' })).items[0]).toMatchObject({ tool: 'get-sum', status: 'ok', agent: 'runner', via: 'mediation' });
     // The model saw the agent's managed tools under cllama's names, appended to the runner's own, without streaming.
     const sent = bed.mock.getRequests().at(-2)!.body as { tools: ({ function?: { name: string } } & { name?: string })[]; stream?: boolean };
     expect(sent.tools.map((tool) => tool.function?.name ?? tool.name).sort()).toEqual(['everything_echo', 'everything_get-sum']);
@@ -84,30 +84,30 @@ describe.each(['openai', 'anthropic'] as const)('model mediation (Clawdapus clla
   });
 
   it('managed first, native later: the managed prefix runs and the native suffix waits for the next round', async () => {
-    const before = historyCount('runner', 'echo');
+    const before = await historyCount('runner', 'echo');
     expect(await ask(format, 'runner', 'do both', { native: true })).toMatchObject({ nativeCalls: ['lookup_weather'] });
-    expect(historyCount('runner', 'echo')).toBe(before + 1);
+    expect(await historyCount('runner', 'echo')).toBe(before + 1);
     expect(latestTurn('runner').tool_trace[0]!.note).toMatch(/native calls held back this round: lookup_weather/);
   });
 
   it('native before managed: every call is answered mixed_tool_order (409) and the model plans again', async () => {
-    const before = historyCount('runner', 'echo');
+    const before = await historyCount('runner', 'echo');
     const answer = await ask(format, 'runner', 'disorder', { native: true });
     expect(answer.text).toMatch(/mixed_tool_order/);
-    expect(historyCount('runner', 'echo')).toBe(before);
+    expect(await historyCount('runner', 'echo')).toBe(before);
   });
 
   it('replays a repeated call (same tool, same canonical arguments) instead of running it again', async () => {
-    const before = historyCount('runner', 'get-sum');
+    const before = await historyCount('runner', 'get-sum');
     expect((await ask(format, 'runner', 'repeat')).text).toMatch(/^Done repeating: .*2/);
-    expect(historyCount('runner', 'get-sum')).toBe(before + 1);
+    expect(await historyCount('runner', 'get-sum')).toBe(before + 1);
     expect(calls('runner').map((call) => call.duplicate ?? false)).toEqual([false, true]);
   });
 
   it('rejects a repeated call with duplicate_tool_call when the agent’s tools-policy says reject', async () => {
-    const before = historyCount('strict', 'get-sum');
+    const before = await historyCount('strict', 'get-sum');
     expect((await ask(format, 'strict', 'repeat')).text).toMatch(/duplicate_tool_call/);
-    expect(historyCount('strict', 'get-sum')).toBe(before + 1);
+    expect(await historyCount('strict', 'get-sum')).toBe(before + 1);
     expect(calls('strict')[1]).toMatchObject({ duplicate: true, status: 'error', policy: 'reject', duplicate_of_round: 1 });
   });
 
@@ -166,7 +166,7 @@ describe.each(['openai', 'anthropic'] as const)('model mediation (Clawdapus clla
     const pieces = [...text.matchAll(format === 'openai' ? /"content":"([^"]*)"/g : /"text":"([^"]*)"/g)].map((match) => match[1]).join('');
     expect(pieces).toContain('Hello from the model.');
     expect(text).not.toContain(': managed tool round');
-    expect(bed.core.gateway.mediation.history('stranger')).toEqual([]);
+    expect(bed.core.mediation.history('stranger')).toEqual([]);
   });
 
   it('a provider that answers 500, or garbage, is a 502 with one sentence; the turn is recorded as failed', async () => {

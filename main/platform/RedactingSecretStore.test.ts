@@ -130,7 +130,7 @@ describe('the console (createCore) masks a secret stored by an earlier run', () 
       // The caller gets the tool's answer as it is; only what is kept is masked.
       expect((outcome.result?.content as Array<{ text: string }>)[0]!.text).toBe(`${prefix}${message}`);
 
-      const [record] = core.history.list({ limit: 1 }).items;
+      const [record] = (await core.history.list({ limit: 1 })).items;
       expect(record).toMatchObject({ tool: 'echo', status: 'ok' });
       expect(record!.argumentsJson).toBe(JSON.stringify({ message: message.split(secret).join('***') }));
       expect(record!.resultPreview.startsWith(`${prefix}*** ...`)).toBe(true);

@@ -30,7 +30,7 @@ describe('A2A turns land in history and metrics', () => {
     for await (const event of await rpc.a2a.stream({ agent: 'sample', message: '/report numbers' })) if (event.state) states.push(event.state);
     expect(states.at(-1)).toBe('COMPLETED');
 
-    const { items } = core.history.list({ sourceKind: 'a2a' });
+    const { items } = await core.history.list({ sourceKind: 'a2a' });
     expect(items.map((r) => [r.sourceName, r.tool, r.status])).toEqual([
       ['sample', 'SendStreamingMessage', 'ok'],
       ['sample', 'SendMessage', 'ok'],
@@ -46,7 +46,7 @@ describe('A2A turns land in history and metrics', () => {
     // A skill call sends a message too: it is recorded once, as the skill, not again as a turn.
     await core.pipeline.invoke({ caller: operatorCaller('cli'), name: 'a2a:once.echo', arguments: { text: 'skill words' } });
 
-    const records = core.history.list({ sourceKind: 'a2a', sourceName: 'once' }).items.reverse();
+    const records = (await core.history.list({ sourceKind: 'a2a', sourceName: 'once' })).items.reverse();
     expect(records.map((r) => [r.tool, r.status, r.via, r.agent])).toEqual([
       ['SendMessage', 'ok', 'a2a', undefined],
       ['SendMessage', 'ok', 'a2a', undefined],
@@ -61,7 +61,7 @@ describe('A2A turns land in history and metrics', () => {
     const rpc = createCaller({ core, caller: operatorCaller('ui') });
     await rpc.a2a.save({ name: 'patient', url: agent.url });
     await expect(rpc.a2a.send({ agent: 'patient', message: '/slow', timeoutMs: 800 })).rejects.toMatchObject({ cause: { code: 'Timeout' } });
-    expect(core.history.list({ sourceKind: 'a2a', sourceName: 'patient' }).items.map((r) => [r.tool, r.status, r.errorCode])).toEqual([['SendMessage', 'timeout', 'Timeout']]);
+    expect((await core.history.list({ sourceKind: 'a2a', sourceName: 'patient' })).items.map((r) => [r.tool, r.status, r.errorCode])).toEqual([['SendMessage', 'timeout', 'Timeout']]);
     // The task is canceled, not left working at the agent (the cancel may land just after the call ends).
     const [thread] = core.a2a.threads('patient');
     const taskId = thread!.tasks[0]!.taskId;
@@ -116,7 +116,7 @@ spec:
     })();
     await expect(streamed).rejects.toMatchObject({ cause: { code: 'PolicyDenied' } });
 
-    const records = guarded.history.list({ sourceKind: 'a2a', sourceName: 'closed' }).items;
+    const records = (await guarded.history.list({ sourceKind: 'a2a', sourceName: 'closed' })).items;
     expect(records.map((r) => [r.tool, r.status, r.errorCode, r.attempts, r.via])).toEqual([
       ['SendStreamingMessage', 'denied', 'PolicyDenied', 0, 'a2a'],
       ['SendMessage', 'denied', 'PolicyDenied', 0, 'a2a'],
@@ -132,6 +132,6 @@ spec:
     await rpc.a2a.save({ name: 'careful', url: agent.url });
     await expect(rpc.a2a.send({ agent: 'careful', message: 'hello' })).rejects.toMatchObject({ code: 'FORBIDDEN', cause: { code: 'PolicyDenied', message: expect.stringContaining('needs approval') } });
     expect((await rpc.a2a.send({ agent: 'careful', message: 'hello', confirmed: true })).text).toContain('hello');
-    expect(guarded.history.list({ sourceKind: 'a2a', sourceName: 'careful' }).items.map((r) => r.status)).toEqual(['ok', 'denied']);
+    expect((await guarded.history.list({ sourceKind: 'a2a', sourceName: 'careful' })).items.map((r) => r.status)).toEqual(['ok', 'denied']);
   });
 });

@@ -87,6 +87,6 @@ describe('collections router', () => {
     expect(events.slice(0, 2)).toEqual(['run-started', 'request-started']);
     await expect.poll(() => callerFor({ core, caller: operatorCaller('ui') }).report({ runId, format: 'json' }).then((text) => JSON.parse(text).canceled), { timeout: 10_000 }).toBe(true);
     await core.history.flush();
-    expect(core.history.list({ runId }).items.map((r) => [r.tool, r.status])).toEqual([['trigger-long-running-operation', 'canceled']]);
+    expect((await core.history.list({ runId })).items.map((r) => [r.tool, r.status])).toEqual([['trigger-long-running-operation', 'canceled']]);
   });
 });

@@ -45,8 +45,8 @@ export const collectionsRouter = router({
     .input(z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}), timeoutMs: z.number().int().positive().optional() }))
     .query(({ input }) => SavedRequest.parse(requestFromCall(input))),
   /** A request draft from a recorded call, expecting the status it had. */
-  draftFromHistory: procedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => {
-    const record = ctx.core.history.get(input.id);
+  draftFromHistory: procedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
+    const record = await ctx.core.history.get(input.id);
     if (!record) throw new AppError('NotFound', `No recorded call with id ${input.id}`);
     return SavedRequest.parse(requestFromHistory(record));
   }),
@@ -82,8 +82,8 @@ export const collectionsRouter = router({
   /** Stops a load run; its subscription still delivers `load-finished` with the summary so far. */
   stopLoad: procedure.input(z.object({ runId: z.string() })).mutation(({ ctx, input }) => ({ stopped: ctx.core.collections.stopLoad(input.runId) })),
   /** A run's report, for download: JUnit XML or JSON (secrets masked in both); load runs get the load report. */
-  report: procedure.input(z.object({ runId: z.string(), format: z.enum(['junit', 'json']) })).query(({ ctx, input }) => {
-    const stored = ctx.core.history.getRun(input.runId);
+  report: procedure.input(z.object({ runId: z.string(), format: z.enum(['junit', 'json']) })).query(async ({ ctx, input }) => {
+    const stored = await ctx.core.history.getRun(input.runId);
     if (stored?.kind === 'load') return input.format === 'junit' ? loadJunitReport(stored.summary) : `${JSON.stringify(loadJsonReport(stored.summary), null, 2)}\n`;
     const summary = stored?.kind === 'collection' ? stored.summary : ctx.core.collections.summary(input.runId);
     return input.format === 'junit' ? junitReport([summary]) : `${JSON.stringify(summary, null, 2)}\n`;

@@ -16,7 +16,7 @@ function transcriptSlice(core: Core, record: InvocationRecord) {
 }
 
 export async function replayInvocation(core: Core, id: string) {
-  const original = core.history.get(id);
+  const original = await core.history.get(id);
   if (!original) throw new AppError('NotFound', `No recorded call with id ${id}`);
   let args: unknown;
   try {
@@ -33,8 +33,8 @@ export async function replayInvocation(core: Core, id: string) {
 export const historyRouter = router({
   list: procedure.input(InvocationListQuery).query(({ ctx, input }) => ctx.core.history.list(input)),
   count: procedure.input(InvocationFilter).query(({ ctx, input }) => ctx.core.history.count(input)),
-  get: procedure.input(z.object({ id: z.string() })).query(({ ctx, input }) => {
-    const record = ctx.core.history.get(input.id);
+  get: procedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
+    const record = await ctx.core.history.get(input.id);
     if (!record) throw new AppError('NotFound', `No recorded call with id ${input.id}`);
     return { record, transcript: transcriptSlice(ctx.core, record) };
   }),
@@ -45,12 +45,12 @@ export const historyRouter = router({
   live: procedure.subscription(async function* ({ ctx, signal }) {
     yield* ctx.core.liveCalls.subscribe(signal);
   }),
-  status: procedure.query(({ ctx }) => ({ open: ctx.core.historyReport, health: ctx.core.history.health() })),
+  status: procedure.query(({ ctx }) => ({ open: ctx.core.historyReport, health: ctx.core.history.health(), kind: ctx.core.history.kind, location: ctx.core.history.location })),
   /** Runs of collections (passes and load runs), newest first, each as one item. */
   runs: procedure.input(RunListQuery).query(({ ctx, input }) => ctx.core.history.listRuns(input)),
   /** One run with its whole summary. */
-  run: procedure.input(z.object({ runId: z.string() })).query(({ ctx, input }) => {
-    const run = ctx.core.history.getRun(input.runId);
+  run: procedure.input(z.object({ runId: z.string() })).query(async ({ ctx, input }) => {
+    const run = await ctx.core.history.getRun(input.runId);
     if (!run) throw new AppError('NotFound', `No run ${input.runId} in history`);
     return run;
   }),

@@ -271,10 +271,10 @@ describe('InvocationStore queries', () => {
     const csv = store.export({}, 'csv');
     const [header, ...rest] = csv.split('\r\n');
     expect(header).toBe(
-      'id,startedAt,sourceKind,sourceName,tool,argumentsJson,status,errorCode,errorMessage,latencyMs,requestBytes,responseBytes,resultPreview,truncated,replayOf,runId,isError,attempts,taskId,taskStatus,traceId,via,agent',
+      'id,startedAt,sourceKind,sourceName,tool,argumentsJson,status,errorCode,errorMessage,latencyMs,requestBytes,responseBytes,resultPreview,truncated,replayOf,runId,isError,attempts,taskId,taskStatus,traceId,via,agent,replica',
     );
     expect(rest.join('\r\n')).toBe(
-      'csv-1,2026-11-22T09:30:00.250Z,mcp,everything,echo,"{""a"":1,""b"":""x""}",error,ExecutionFailed,"\'=HYPERLINK(""http://evil"")",12.5,19,42,"He said ""hi"",\r\nthen left",false,,,,,,,,,\r\n',
+      'csv-1,2026-11-22T09:30:00.250Z,mcp,everything,echo,"{""a"":1,""b"":""x""}",error,ExecutionFailed,"\'=HYPERLINK(""http://evil"")",12.5,19,42,"He said ""hi"",\r\nthen left",false,,,,,,,,,,\r\n',
     );
   });
 });

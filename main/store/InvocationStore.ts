@@ -83,7 +83,7 @@ export interface RetentionResult {
   deleted: number;
 }
 
-interface Cursor {
+export interface Cursor {
   startedAt: number;
   seq: number;
 }
@@ -289,6 +289,15 @@ export class InvocationStore {
     return format === 'csv' ? invocationsToCsv(records) : JSON.stringify(records);
   }
 
+  /** Every matching record, newest first, read a row at a time (no limit): the streaming export. */
+  *iterate(filter: InvocationFilter = {}): Generator<InvocationRecord> {
+    this.writer.drain();
+    const { where, params } = filterSql(filter);
+    // Its own statement, not the cache's: the cached one may be iterated again before this ends.
+    const statement = this.db.prepare(`SELECT ${SELECT_COLUMNS} FROM invocations ${where} ORDER BY started_at DESC, seq DESC`);
+    for (const row of statement.iterate(...params) as Iterable<InvocationRow>) yield fromRow(row);
+  }
+
   timeSeries(query: TimeSeriesQuery, options?: MetricQueryOptions): TimeSeriesResult {
     this.writer.drain();
     return this.metrics.timeSeries(query, options);
@@ -407,15 +416,15 @@ export class InvocationStore {
   }
 }
 
-function clampLimit(limit: number | undefined, fallback: number, max: number): number {
+export function clampLimit(limit: number | undefined, fallback: number, max: number): number {
   return limit !== undefined && Number.isFinite(limit) ? Math.min(max, Math.max(1, Math.trunc(limit))) : fallback;
 }
 
-function encodeCursor(cursor: Cursor): string {
+export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.startedAt, cursor.seq])).toString('base64url');
 }
 
-function decodeCursor(text: string): Cursor {
+export function decodeCursor(text: string): Cursor {
   try {
     const [startedAt, seq] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
     if (typeof startedAt === 'number' && typeof seq === 'number') return { startedAt, seq };

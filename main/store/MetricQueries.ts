@@ -202,7 +202,7 @@ export class MetricQueries {
     for (const status of filter.status ?? []) allowed[STATUS_INDEX.get(status)!] = 1;
     const collector = new Collector(window, allowed);
     // The rollup keeps groups (source, tool) and statuses only: any other filter reads the rows.
-    const rowOnly = filter.text || filter.runId !== undefined || filter.traceId !== undefined || filter.taskId !== undefined || filter.via !== undefined || filter.agent !== undefined;
+    const rowOnly = filter.text || filter.runId !== undefined || filter.traceId !== undefined || filter.taskId !== undefined || filter.via !== undefined || filter.agent !== undefined || filter.replica !== undefined;
     const rollupFits = options.useRollup !== false && !rowOnly && (bucketMs === undefined || bucketMs % MINUTE_MS === 0);
     const firstMinute = Math.ceil(since / MINUTE_MS);
     const endMinute = Math.floor(until / MINUTE_MS);

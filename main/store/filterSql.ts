@@ -32,6 +32,7 @@ export function filterSql(filter: InvocationFilter, extra: { sql: string; params
   if (filter.via !== undefined) add('via = ?', filter.via);
   if (filter.agent === null) add('agent IS NULL');
   else if (filter.agent !== undefined) add('agent = ?', filter.agent);
+  if (filter.replica !== undefined) add('replica = ?', filter.replica);
   if (filter.text) {
     const pattern = likePattern(filter.text);
     add(

@@ -26,3 +26,7 @@ export function invocationsToCsv(records: readonly InvocationRecord[]): string {
   for (const rec of records) lines.push(RECORD_FIELDS.map((field) => cell(rec, field)).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
+
+export const csvHeaderLine = () => `${RECORD_FIELDS.join(',')}\r\n`;
+
+export const csvLine = (rec: InvocationRecord) => `${RECORD_FIELDS.map((field) => cell(rec, field)).join(',')}\r\n`;

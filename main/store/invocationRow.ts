@@ -29,6 +29,7 @@ export const RECORD_FIELDS = [
   'traceId',
   'via',
   'agent',
+  'replica',
 ] as const satisfies readonly (keyof InvocationRecord)[];
 
 export const COLUMNS = RECORD_FIELDS.map((field) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
@@ -82,6 +83,7 @@ export function toParams(rec: InvocationRecord): SQLInputValue[] {
     optional(rec.traceId),
     optional(rec.via),
     optional(rec.agent),
+    optional(rec.replica),
   ];
 }
 
@@ -114,5 +116,6 @@ export function fromRow(row: InvocationRow): InvocationRecord {
   if (row.trace_id !== null && row.trace_id !== undefined) rec.traceId = row.trace_id as string;
   if (row.via !== null && row.via !== undefined) rec.via = row.via as CallerVia;
   if (row.agent !== null && row.agent !== undefined) rec.agent = row.agent as string;
+  if (row.replica !== null && row.replica !== undefined) rec.replica = row.replica as string;
   return rec;
 }

@@ -18,7 +18,7 @@ describe('migrate', () => {
     const indexes = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'invocations' AND sql IS NOT NULL").all() as { name: string }[]).map(
       (r) => r.name,
     );
-    expect(indexes.sort()).toEqual(['invocations_id', 'invocations_run_id', 'invocations_source', 'invocations_started_at', 'invocations_status', 'invocations_task_id', 'invocations_tool', 'invocations_trace_id']);
+    expect(indexes.sort()).toEqual(['invocations_id', 'invocations_replica', 'invocations_run_id', 'invocations_source', 'invocations_started_at', 'invocations_status', 'invocations_task_id', 'invocations_tool', 'invocations_trace_id']);
     expect(migrate(db)).toEqual({ from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION });
   });
 
@@ -29,6 +29,14 @@ describe('migrate', () => {
     expect(migrate(db)).toEqual({ from: 1, to: LATEST_SCHEMA_VERSION });
     expect(tables(db)).toContain('runs');
     expect(db.prepare('SELECT count(*) AS n FROM invocations').get()).toEqual({ n: 1 });
+  });
+
+  it('gives a version-5 database (the schema before replicas) the replica column and keeps its calls, whose replica stays unknown', () => {
+    const db = memoryDb();
+    migrate(db, migrations.filter((m) => m.version <= 5));
+    db.exec("INSERT INTO invocations (id, started_at, source_kind, source_name, tool, arguments_json, status, latency_ms, request_bytes, response_bytes, result_preview, truncated, via) VALUES ('old', 1, 'mcp', 's', 't', '{}', 'ok', 1, 2, 3, '', 0, 'cli')");
+    expect(migrate(db)).toEqual({ from: 5, to: LATEST_SCHEMA_VERSION });
+    expect(db.prepare('SELECT id, via, replica FROM invocations').all()).toEqual([{ id: 'old', via: 'cli', replica: null }]);
   });
 
   it('gives a version-4 database the caller columns and keeps its calls, whose way in stays unknown', () => {

@@ -106,6 +106,17 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    description: 'the replica (Tooldeck process) that recorded each call',
+    up(db) {
+      // Calls recorded before this version keep a null replica: which process wrote them was not kept.
+      db.exec(`
+        ALTER TABLE invocations ADD COLUMN replica TEXT;
+        CREATE INDEX invocations_replica ON invocations (replica, started_at) WHERE replica IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = Math.max(...migrations.map((m) => m.version));

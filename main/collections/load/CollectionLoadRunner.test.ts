@@ -70,13 +70,13 @@ describe('load runs against server-everything', () => {
     expect(events.filter((e) => e.type === 'load-tick').length).toBeGreaterThanOrEqual(1);
 
     await core.history.flush();
-    const calls = core.history.count({ runId: summary.runId });
+    const calls = await core.history.count({ runId: summary.runId });
     expect(calls).toBe(summary.requests);
-    const stored = core.history.getRun(summary.runId);
+    const stored = await core.history.getRun(summary.runId);
     expect(stored).toMatchObject({ kind: 'load', collection: 'load-test', requests: summary.requests, failures: 0, ok: false });
     expect(stored?.summary).toEqual(summary);
-    expect(core.history.listRuns({ kind: 'load' }).map((r) => r.runId)).toContain(summary.runId);
-    const series = core.history.timeSeries({ since: summary.startedAt - 60_000, until: summary.startedAt + 60_000, bucketMs: 60_000, filter: { runId: summary.runId } });
+    expect((await core.history.listRuns({ kind: 'load' })).map((r) => r.runId)).toContain(summary.runId);
+    const series = await core.history.timeSeries({ since: summary.startedAt - 60_000, until: summary.startedAt + 60_000, bucketMs: 60_000, filter: { runId: summary.runId } });
     expect(series.series[0]!.points.reduce((n, p) => n + p.count, 0)).toBe(summary.requests);
   });
 
@@ -112,7 +112,7 @@ describe('load runs against server-everything', () => {
     );
     expect(summary.errors).toBe(0);
     await core.history.flush();
-    const recorded = core.history.list({ runId: summary.runId }).items;
+    const recorded = (await core.history.list({ runId: summary.runId })).items;
     expect(recorded.length).toBe(summary.requests + 2);
     expect(JSON.stringify(recorded)).not.toContain('load-secret-value-1');
     expect(recorded.some((r) => r.argumentsJson.includes('Echo: captured-word ***'))).toBe(true);
@@ -125,7 +125,7 @@ describe('load runs against server-everything', () => {
     expect(summary.canceled).toBe(true);
     expect(summary.ok).toBe(false);
     expect(summary.dropped).toBeGreaterThan(1_000);
-    expect(core.history.getRun(summary.runId)).toMatchObject({ canceled: true });
+    expect(await core.history.getRun(summary.runId)).toMatchObject({ canceled: true });
   });
 
   it('does not start when a target cannot be connected, and says which', async () => {

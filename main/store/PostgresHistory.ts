@@ -1,0 +1,524 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Client, Pool, PoolConfig } from 'pg';
+import { AppError } from '../../shared/errors';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_BUCKETS,
+  MAX_EXPORT_ROWS,
+  MAX_PAGE_SIZE,
+  type BreakdownQuery,
+  type BreakdownRow,
+  type ExportFormat,
+  type InvocationFilter,
+  type InvocationListQuery,
+  type InvocationPage,
+  type LatencyHistogram,
+  type LatencyHistogramQuery,
+  type LatencySummary,
+  type MetricFilter,
+  type MetricGroup,
+  type MetricGroupBy,
+  type TimeSeriesQuery,
+  type TimeSeriesResult,
+} from '../../shared/history';
+import type { InvocationRecord } from '../../shared/invocation';
+import { runListItem, type RunListItem, type RunListQuery, type StoredRun } from '../../shared/runs';
+import type { TaskStatus } from '../../shared/tasks';
+import { Emitter } from '../platform/Emitter';
+import { TOOL_LATENCY_BOUNDARIES_MS } from '../metrics/latencyBoundaries';
+import { DurableWriter } from './DurableWriter';
+import { formatRecords } from './exportStream';
+import type { HistoryStore, StreamFormat } from './HistoryStore';
+import { displayHistoryUrl, redactHistoryText } from './historyUrl';
+import { invocationsToCsv } from './invocationCsv';
+import { clampLimit, decodeCursor, encodeCursor, type RetentionPolicy, type RetentionResult, type StoreHealth, type StoreWriteError } from './InvocationStore';
+import { fromRow, SELECT_COLUMNS, storableProblem } from './invocationRow';
+import { describePgError, isPermanentPgError } from './pgErrors';
+import { migratePg, pgMigrations, type PgMigration } from './pgMigrations';
+import { CHANNEL, INVOCATIONS, insertStatement, pgFilter, RUNS, sqliteShaped } from './pgSql';
+import { SpoolFile } from './SpoolFile';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const DELETE_CHUNK_ROWS = 10_000;
+const MAX_RUNS = 5_000;
+/** Rows read per round trip by the streaming export. */
+const EXPORT_PAGE_ROWS = 2_000;
+/** Any constant the replicas agree on: only one of them prunes at a time. */
+const RETENTION_LOCK_KEY = 7_466_742_172;
+export const SPOOL_FILE_NAME = 'history-spool.jsonl';
+
+export interface PostgresHistoryOptions {
+  /** postgres://user:password@host:port/database */
+  url: string;
+  /** Where the spool file lives (the data dir); absent: records wait in memory only. */
+  spoolDir?: string;
+  /** Subscribe to the other replicas' records (`serve`, the desktop app): `onOtherReplicas`. */
+  live?: boolean;
+  /** Deletes calls older than this many days, hourly, in batches; `false` keeps everything. */
+  retention?: Pick<RetentionPolicy, 'maxAgeDays'> | false;
+  retentionIntervalMs?: number;
+  flushIntervalMs?: number;
+  maxBatchRows?: number;
+  maxMemoryRows?: number;
+  maxSpoolBytes?: number;
+  /** How long `close` waits for the database before the rest goes to the spool file. */
+  closeTimeoutMs?: number;
+  poolSize?: number;
+  connectTimeoutMs?: number;
+  /** Tests: another migration list. */
+  migrations?: readonly PgMigration[];
+}
+
+/** The history database could not be opened: one sentence, the password masked. */
+export class HistoryOpenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HistoryOpenError';
+  }
+}
+
+export const HISTORY_DEFAULTS = {
+  flushIntervalMs: 100,
+  maxBatchRows: 1_000,
+  maxMemoryRows: 20_000,
+  maxSpoolBytes: 256 * 1024 * 1024,
+  closeTimeoutMs: 5_000,
+};
+
+/**
+ * Invocation history in one PostgreSQL database that every replica writes: batched multi-row
+ * inserts off the caller's path (DurableWriter), versioned migrations under an advisory lock, the
+ * same queries as the SQLite file, and each new row announced on LISTEN/NOTIFY for the consoles.
+ */
+export class PostgresHistory implements HistoryStore {
+  readonly kind = 'postgres';
+  readonly location: string;
+  private readonly writer: DurableWriter;
+  private readonly writeErrors = new Emitter<StoreWriteError>();
+  private readonly others = new Emitter<InvocationRecord>();
+  /** Tells this process's own notifications from the other replicas'. */
+  private readonly writerId = randomUUID();
+  private lastError: StoreWriteError | undefined;
+  private listener: Client | undefined;
+  private listenerRetry: NodeJS.Timeout | undefined;
+  private retentionTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  static async open(options: PostgresHistoryOptions): Promise<PostgresHistory> {
+    const location = displayHistoryUrl(options.url);
+    const pg = await loadPg();
+    let pool: Pool;
+    try {
+      pool = new pg.Pool(poolConfig(options, pg));
+    } catch (error) {
+      throw new HistoryOpenError(`The history URL ${location} is not valid (${redactHistoryText((error as Error).message, options.url)}).`);
+    }
+    // An idle connection the server closed (a restart) must not end the process; the next query reconnects.
+    pool.on('error', () => undefined);
+    try {
+      const client = await pool.connect();
+      try {
+        await migratePg(client, options.migrations ?? pgMigrations);
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw new HistoryOpenError(`The history database at ${location} cannot be used: ${describePgError(error, options.url)}.`);
+    }
+    const store = new PostgresHistory(pool, options, location);
+    if (options.live) await store.listen();
+    if (options.retention !== false) {
+      const maxAgeDays = options.retention?.maxAgeDays ?? 90;
+      void store.applyRetention({ maxAgeDays }).catch(() => undefined);
+      store.retentionTimer = setInterval(() => void store.applyRetention({ maxAgeDays }).catch(() => undefined), options.retentionIntervalMs ?? HOUR_MS);
+      store.retentionTimer.unref();
+    }
+    return store;
+  }
+
+  private constructor(
+    private readonly pool: Pool,
+    private readonly options: PostgresHistoryOptions,
+    location: string,
+  ) {
+    this.location = location;
+    this.writer = new DurableWriter({
+      write: (batch) => this.writeBatch(batch),
+      flushIntervalMs: options.flushIntervalMs ?? HISTORY_DEFAULTS.flushIntervalMs,
+      maxBatch: options.maxBatchRows ?? HISTORY_DEFAULTS.maxBatchRows,
+      maxMemoryRows: options.maxMemoryRows ?? HISTORY_DEFAULTS.maxMemoryRows,
+      ...(options.spoolDir ? { spool: new SpoolFile(join(options.spoolDir, SPOOL_FILE_NAME), options.maxSpoolBytes ?? HISTORY_DEFAULTS.maxSpoolBytes) } : {}),
+      isPermanent: isPermanentPgError,
+      onError: (error, { rows, retrying }) =>
+        this.report({
+          message: `Could not save ${rows} invocation record${rows === 1 ? '' : 's'} to ${this.location}: ${describePgError(error, options.url)}.${retrying ? ' They are kept (on disk while the database is down) and written when it answers.' : ' They were dropped.'}`,
+          rows,
+          retrying,
+          at: Date.now(),
+        }),
+      onRecovered: () => (this.lastError = undefined),
+    });
+  }
+
+  record(rec: InvocationRecord): void {
+    const problem = storableProblem(rec);
+    if (problem) {
+      this.writer.countDropped(1);
+      this.report({ message: `Dropped an invocation record that cannot be stored: ${problem}.`, rows: 1, retrying: false, at: Date.now() });
+      return;
+    }
+    this.writer.push(rec);
+  }
+
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  onWriteError(listener: (error: StoreWriteError) => void): () => void {
+    return this.writeErrors.on(listener);
+  }
+
+  onOtherReplicas(listener: (rec: InvocationRecord) => void): () => void {
+    return this.others.on(listener);
+  }
+
+  health(): StoreHealth {
+    const stats = this.writer.stats();
+    return {
+      ok: !stats.failing,
+      ...(stats.failing && this.lastError ? { lastError: this.lastError } : {}),
+      pendingRows: stats.pending,
+      droppedRows: stats.dropped,
+    };
+  }
+
+  /** Bytes waiting in the spool file (the database was down). */
+  spooledBytes(): number {
+    return this.writer.stats().spooledBytes;
+  }
+
+  async list(query: InvocationListQuery = {}): Promise<InvocationPage> {
+    await this.writer.flush();
+    const limit = clampLimit(query.limit, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const { where, params } = pgFilter(query, cursor ? [{ sql: '(started_at, seq) < (?, ?)', params: [cursor.startedAt, cursor.seq] }] : []);
+    const rows = await this.rows(`SELECT ${SELECT_COLUMNS} FROM ${INVOCATIONS} ${where} ORDER BY started_at DESC, seq DESC LIMIT ${limit + 1}`, params);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      items: page.map((row) => fromRow(sqliteShaped(row))),
+      ...(rows.length > limit && last ? { nextCursor: encodeCursor({ startedAt: last.started_at as number, seq: last.seq as number }) } : {}),
+    };
+  }
+
+  async get(id: string): Promise<InvocationRecord | undefined> {
+    await this.writer.flush();
+    const [row] = await this.rows(`SELECT ${SELECT_COLUMNS} FROM ${INVOCATIONS} WHERE id = $1`, [id]);
+    return row ? fromRow(sqliteShaped(row)) : undefined;
+  }
+
+  async count(filter: InvocationFilter = {}): Promise<number> {
+    await this.writer.flush();
+    const { where, params } = pgFilter(filter);
+    const [row] = await this.rows(`SELECT count(*) AS n FROM ${INVOCATIONS} ${where}`, params);
+    return Number(row?.n ?? 0);
+  }
+
+  async export(filter: InvocationFilter & { limit?: number }, format: ExportFormat): Promise<string> {
+    await this.writer.flush();
+    const limit = clampLimit(filter.limit, MAX_EXPORT_ROWS, MAX_EXPORT_ROWS);
+    const { where, params } = pgFilter(filter);
+    const rows = await this.rows(`SELECT ${SELECT_COLUMNS} FROM ${INVOCATIONS} ${where} ORDER BY started_at DESC, seq DESC LIMIT ${limit}`, params);
+    const records = rows.map((row) => fromRow(sqliteShaped(row)));
+    return format === 'csv' ? invocationsToCsv(records) : JSON.stringify(records);
+  }
+
+  exportStream(filter: InvocationFilter, format: StreamFormat): AsyncIterable<string> {
+    return formatRecords(this.iterate(filter), format);
+  }
+
+  /** Keyset pages (started_at, seq) newest first: no server-side cursor holds a connection between reads. */
+  async *iterate(filter: InvocationFilter = {}): AsyncGenerator<InvocationRecord> {
+    await this.writer.flush();
+    let cursor: { startedAt: number; seq: number } | undefined;
+    for (;;) {
+      const { where, params } = pgFilter(filter, cursor ? [{ sql: '(started_at, seq) < (?, ?)', params: [cursor.startedAt, cursor.seq] }] : []);
+      const rows = await this.rows(`SELECT ${SELECT_COLUMNS} FROM ${INVOCATIONS} ${where} ORDER BY started_at DESC, seq DESC LIMIT ${EXPORT_PAGE_ROWS}`, params);
+      for (const row of rows) yield fromRow(sqliteShaped(row));
+      if (rows.length < EXPORT_PAGE_ROWS) return;
+      const last = rows.at(-1)!;
+      cursor = { startedAt: last.started_at as number, seq: last.seq as number };
+    }
+  }
+
+  async timeSeries(query: TimeSeriesQuery): Promise<TimeSeriesResult> {
+    const { since, until, bucketMs } = query;
+    const empty: TimeSeriesResult = { since, until, bucketMs, series: [] };
+    if (!(until > since)) return empty;
+    const firstBucket = Math.floor(since / bucketMs);
+    const buckets = Math.floor((until - 1) / bucketMs) - firstBucket + 1;
+    if (buckets > MAX_BUCKETS) {
+      throw new AppError('InvalidInput', `That window has ${buckets} buckets of ${bucketMs} ms; the limit is ${MAX_BUCKETS}. Use larger buckets.`);
+    }
+    const groups = await this.summaries(since, until, query.filter ?? {}, query.groupBy, bucketMs);
+    const bySeries = new Map<string, { group?: MetricGroup; points: Map<number, LatencySummary> }>();
+    for (const g of groups) {
+      let series = bySeries.get(g.key);
+      if (!series) bySeries.set(g.key, (series = { ...(g.group ? { group: g.group } : {}), points: new Map() }));
+      series.points.set(g.bucket, g.summary);
+    }
+    if (bySeries.size === 0 && !query.groupBy) bySeries.set('', { points: new Map() });
+    const series = [...bySeries.values()].map(({ group, points }) => {
+      const list = [];
+      for (let b = 0; b < buckets; b++) list.push({ t: (firstBucket + b) * bucketMs, ...(points.get(firstBucket + b) ?? emptySummary()) });
+      return group ? { group, points: list } : { points: list };
+    });
+    return { ...empty, series };
+  }
+
+  async breakdown(query: BreakdownQuery): Promise<BreakdownRow[]> {
+    if (!(query.until > query.since)) return [];
+    const rows = await this.summaries(query.since, query.until, query.filter ?? {}, query.by);
+    return rows
+      .map((row) => ({ group: row.group!, ...row.summary }))
+      .filter((row) => row.count > 0)
+      .sort((a, b) => b.count - a.count || a.group.key.localeCompare(b.group.key));
+  }
+
+  async latencyHistogram(query: LatencyHistogramQuery): Promise<LatencyHistogram> {
+    const bounds = [...new Set(query.buckets ?? TOOL_LATENCY_BOUNDARIES_MS)].sort((a, b) => a - b);
+    const counts = new Array<number>(bounds.length + 1).fill(0);
+    if (query.until > query.since) {
+      await this.writer.flush();
+      const { where, params } = pgFilter({ ...(query.filter ?? {}), since: query.since, until: query.until });
+      // The index of a latency's bucket is how many bounds lie below it (Prometheus `le` buckets).
+      const rows = await this.rows(
+        `SELECT idx, count(*) AS n FROM (SELECT (SELECT count(*) FROM unnest($${params.length + 1}::float8[]) b WHERE b < latency_ms) AS idx FROM ${INVOCATIONS} ${where}) x GROUP BY idx`,
+        [...params, bounds],
+      );
+      for (const row of rows) counts[Number(row.idx)] = Number(row.n);
+    }
+    return {
+      total: counts.reduce((a, b) => a + b, 0),
+      buckets: counts.map((count, i) => ({ lowerMs: i === 0 ? 0 : bounds[i - 1]!, upperMs: i < bounds.length ? bounds[i]! : null, count })),
+    };
+  }
+
+  setTaskStatus(server: string, taskId: string, status: TaskStatus): void {
+    if (this.closed) return;
+    void this.writer
+      .flush()
+      .then(() => this.pool.query(`UPDATE ${INVOCATIONS} SET task_status = $1 WHERE task_id = $2 AND source_kind = 'mcp' AND source_name = $3`, [status, taskId, server]))
+      .catch((error: unknown) => this.report({ message: `Could not save the final status of task ${taskId}: ${describePgError(error, this.options.url)}.`, rows: 0, retrying: false, at: Date.now() }));
+  }
+
+  async saveRun(run: Pick<StoredRun, 'kind' | 'summary'>): Promise<void> {
+    const item = runListItem(run as StoredRun);
+    await this.query(
+      `INSERT INTO ${RUNS} (run_id, kind, collection, started_at, item_json, summary_json) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (run_id) DO UPDATE SET kind = EXCLUDED.kind, collection = EXCLUDED.collection, started_at = EXCLUDED.started_at, item_json = EXCLUDED.item_json, summary_json = EXCLUDED.summary_json`,
+      [item.runId, item.kind, item.collection, Math.trunc(item.startedAt), JSON.stringify(item), JSON.stringify(run.summary)],
+    );
+  }
+
+  async listRuns(query: RunListQuery = {}): Promise<RunListItem[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.kind) where.push(`kind = $${params.push(query.kind)}`);
+    if (query.collection) where.push(`collection = $${params.push(query.collection)}`);
+    const rows = await this.rows(`SELECT item_json FROM ${RUNS} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY started_at DESC LIMIT ${clampLimit(query.limit, 100, 500)}`, params);
+    return rows.map((row) => JSON.parse(row.item_json as string) as RunListItem);
+  }
+
+  async getRun(runId: string): Promise<StoredRun | undefined> {
+    const [row] = await this.rows(`SELECT item_json, summary_json FROM ${RUNS} WHERE run_id = $1`, [runId]);
+    return row ? ({ ...(JSON.parse(row.item_json as string) as RunListItem), summary: JSON.parse(row.summary_json as string) } as StoredRun) : undefined;
+  }
+
+  /**
+   * Deletes calls older than `maxAgeDays` in batches of 10,000 rows (each its own short statement,
+   * so writers are never held up behind one long delete). One replica prunes at a time. `maxRows`
+   * is not applied: a shared record is bounded by age.
+   */
+  async applyRetention(policy: Partial<RetentionPolicy> = {}, now = Date.now()): Promise<RetentionResult> {
+    const maxAgeDays = policy.maxAgeDays ?? 90;
+    const client = await this.pool.connect();
+    try {
+      const [lock] = (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [RETENTION_LOCK_KEY])).rows;
+      if (!lock?.locked) return { deleted: 0 };
+      try {
+        const cutoff = now - maxAgeDays * DAY_MS;
+        let deleted = 0;
+        for (;;) {
+          const { rowCount } = await client.query(`DELETE FROM ${INVOCATIONS} WHERE seq IN (SELECT seq FROM ${INVOCATIONS} WHERE started_at < $1 LIMIT ${DELETE_CHUNK_ROWS})`, [cutoff]);
+          deleted += rowCount ?? 0;
+          if ((rowCount ?? 0) < DELETE_CHUNK_ROWS) break;
+        }
+        await client.query(`DELETE FROM ${RUNS} WHERE started_at < $1`, [cutoff]);
+        await client.query(`DELETE FROM ${RUNS} WHERE run_id IN (SELECT run_id FROM ${RUNS} ORDER BY started_at DESC OFFSET ${MAX_RUNS})`);
+        return { deleted };
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.retentionTimer) clearInterval(this.retentionTimer);
+    if (this.listenerRetry) clearTimeout(this.listenerRetry);
+    await this.writer.close(this.options.closeTimeoutMs ?? HISTORY_DEFAULTS.closeTimeoutMs);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    // A query stuck on a database that stopped answering must not hold the process past its close.
+    await Promise.race([this.pool.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+  }
+
+  private async writeBatch(batch: readonly InvocationRecord[]): Promise<void> {
+    try {
+      await this.pool.query(insertStatement(batch, this.writerId));
+    } catch (error) {
+      if (!isPermanentPgError(error) || batch.length === 1) throw error;
+      // One record the database refuses must not take the rest of its batch with it.
+      for (const rec of batch) {
+        try {
+          await this.pool.query(insertStatement([rec], this.writerId));
+        } catch (rowError) {
+          if (!isPermanentPgError(rowError)) throw rowError;
+          this.writer.countDropped(1);
+          this.report({ message: `Dropped invocation record ${rec.id}: ${describePgError(rowError, this.options.url)}.`, rows: 1, retrying: false, at: Date.now() });
+        }
+      }
+    }
+  }
+
+  /** Min, max, percentiles and counts per (group, bucket), computed by the database. */
+  private async summaries(
+    since: number,
+    until: number,
+    filter: MetricFilter,
+    groupBy: MetricGroupBy | undefined,
+    bucketMs?: number,
+  ): Promise<{ key: string; group?: MetricGroup; bucket: number; summary: LatencySummary }[]> {
+    await this.writer.flush();
+    const { where, params } = pgFilter({ ...filter, since, until });
+    const groupColumns = groupBy === 'tool' ? ['source_kind', 'source_name', 'tool'] : groupBy === 'source' ? ['source_kind', 'source_name'] : [];
+    const bucket = bucketMs ? `floor(started_at / $${params.push(bucketMs)})::bigint` : '0';
+    const keys = [`${bucket} AS bucket`, ...groupColumns];
+    const rows = await this.rows(
+      `SELECT ${keys.join(', ')}, count(*) AS n, count(*) FILTER (WHERE status <> 'ok') AS errors,
+         percentile_disc(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY latency_ms) AS p
+       FROM ${INVOCATIONS} ${where} GROUP BY ${['1', ...groupColumns].join(', ')}`,
+      params,
+    );
+    return rows.map((row) => {
+      const source = `${row.source_kind as string}:${row.source_name as string}`;
+      const group: MetricGroup | undefined = groupBy === 'tool' ? { key: `${source}/${row.tool as string}`, source, tool: row.tool as string } : groupBy === 'source' ? { key: source, source } : undefined;
+      const count = Number(row.n);
+      const errors = Number(row.errors);
+      const [p50, p95, p99] = (row.p as number[] | null) ?? [null, null, null];
+      return { key: group?.key ?? '', ...(group ? { group } : {}), bucket: Number(row.bucket), summary: { count, errors, errorRate: count ? errors / count : 0, p50: p50 ?? null, p95: p95 ?? null, p99: p99 ?? null } };
+    });
+  }
+
+  /** LISTEN on a connection of its own; reconnects (with backoff) after the database restarts. */
+  private async listen(attempt = 0): Promise<void> {
+    if (this.closed) return;
+    const pg = await loadPg();
+    const client = new pg.Client(poolConfig(this.options, pg));
+    const retry = () => {
+      if (this.closed || this.listener !== client) return;
+      this.listener = undefined;
+      void client.end().catch(() => undefined);
+      this.listenerRetry = setTimeout(() => void this.listen(attempt + 1).catch(() => undefined), Math.min(5_000, 100 * 2 ** Math.min(attempt, 6)));
+      this.listenerRetry.unref();
+    };
+    this.listener = client;
+    client.on('error', retry);
+    client.on('end', retry);
+    client.on('notification', (message) => {
+      if (message.channel === CHANNEL && message.payload) void this.announce(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      attempt = 0;
+    } catch (error) {
+      if (attempt === 0 && this.listener === client) {
+        this.listener = undefined;
+        await client.end().catch(() => undefined);
+        throw error;
+      }
+      retry();
+    }
+  }
+
+  /** Another replica's rows, read by sequence number and handed to the live feed. */
+  private async announce(payload: string): Promise<void> {
+    const space = payload.indexOf(' ');
+    if (space < 0 || payload.slice(0, space) === this.writerId) return;
+    const seqs = payload
+      .slice(space + 1)
+      .split(',')
+      .map(Number)
+      .filter((n) => Number.isSafeInteger(n));
+    if (seqs.length === 0) return;
+    try {
+      const rows = await this.rows(`SELECT ${SELECT_COLUMNS} FROM ${INVOCATIONS} WHERE seq = ANY($1::bigint[]) ORDER BY seq`, [seqs]);
+      for (const row of rows) this.others.emit(fromRow(sqliteShaped(row)));
+    } catch {
+      // The rows are in the database; the History list shows them when it next reads.
+    }
+  }
+
+  private async rows(text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    return (await this.query(text, params)).rows;
+  }
+
+  private async query(text: string, params: unknown[]) {
+    try {
+      return await this.pool.query<Record<string, unknown>>(text, params);
+    } catch (error) {
+      throw new AppError('ConnectionFailed', `The history database at ${this.location} could not answer: ${describePgError(error, this.options.url)}.`);
+    }
+  }
+
+  private report(error: StoreWriteError): void {
+    this.lastError = error;
+    this.writeErrors.emit(error);
+  }
+}
+
+function emptySummary(): LatencySummary {
+  return { count: 0, errors: 0, errorRate: 0, p50: null, p95: null, p99: null };
+}
+
+type PgModule = typeof import('pg');
+let pgModule: Promise<PgModule> | undefined;
+
+/** Loaded only when a PostgreSQL history is used: the embedded default never pays for the driver. */
+function loadPg(): Promise<PgModule> {
+  pgModule ??= import('pg').then((m) => (m as unknown as { default?: PgModule }).default ?? (m as unknown as PgModule));
+  return pgModule;
+}
+
+function poolConfig(options: PostgresHistoryOptions, pg: PgModule): PoolConfig {
+  return {
+    connectionString: options.url,
+    max: options.poolSize ?? 4,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'tooldeck',
+    // bigint columns (seq, byte counts) as numbers: every value Tooldeck stores fits in 2^53.
+    types: {
+      getTypeParser: ((oid: number, format?: string) => (oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'))) as never,
+    },
+  };
+}
