@@ -154,7 +154,7 @@ describe('tooldeck bus bridge: RockBot agents call Tooldeck tools over RabbitMQ'
 
   it('runs every call through the pipeline as the calling agent via bus: history rows name it', async () => {
     await agent.invoke('echo', { message: 'recorded' }, { sessionId: 'session-7' });
-    const rows = core.history.list({ via: 'bus', agent: 'scout', tool: 'echo' }).items;
+    const rows = (await core.history.list({ via: 'bus', agent: 'scout', tool: 'echo' })).items;
     expect(rows.length).toBeGreaterThan(0);
     expect(rows[0]).toMatchObject({ via: 'bus', agent: 'scout', tool: 'echo', status: 'ok' });
   });
@@ -162,7 +162,7 @@ describe('tooldeck bus bridge: RockBot agents call Tooldeck tools over RabbitMQ'
   it('continues the agent’s trace (rb-traceparent)', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     await agent.invoke('echo', { message: 'traced' }, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
-    expect(core.history.list({ traceId }).items).toEqual([expect.objectContaining({ via: 'bus', tool: 'echo' })]);
+    expect((await core.history.list({ traceId })).items).toEqual([expect.objectContaining({ via: 'bus', tool: 'echo' })]);
   });
 
   it('a policy denial is a ToolError naming the rule', async () => {
@@ -171,7 +171,7 @@ describe('tooldeck bus bridge: RockBot agents call Tooldeck tools over RabbitMQ'
       const reply = await rogue.invoke('get-sum', { a: 1, b: 1 });
       expect(reply.type).toBe('RockBot.Tools.ToolError');
       expect(reply.body).toMatchObject({ code: 'execution_failed', isRetryable: false, message: expect.stringContaining('no-sums-for-rogue') });
-      expect(core.history.list({ via: 'bus', agent: 'rogue' }).items[0]).toMatchObject({ status: 'denied', agent: 'rogue' });
+      expect((await core.history.list({ via: 'bus', agent: 'rogue' })).items[0]).toMatchObject({ status: 'denied', agent: 'rogue' });
     } finally {
       await rogue.close();
     }
@@ -298,7 +298,7 @@ describe('tooldeck bus bridge: bad input', { timeout: 60_000 }, () => {
     for (let delivery = 0; delivery < 2; delivery++) await agent.publish('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', body, { correlationId, messageId, replyTo: 'tool.result.scout' });
     await vi.waitFor(() => expect(agent.replies.get(correlationId)?.length).toBe(2), { timeout: 20_000 });
     expect(agent.replies.get(correlationId)!.map((reply) => reply.body.content)).toEqual([`Echo: ${marker}`, `Echo: ${marker}`]);
-    expect(core.history.list({ via: 'bus', text: marker }).items).toHaveLength(1);
+    expect((await core.history.list({ via: 'bus', text: marker })).items).toHaveLength(1);
   });
 
   it('a burst of requests waits in the broker: the bridge runs at most its prefetch at once, and answers all', async () => {
