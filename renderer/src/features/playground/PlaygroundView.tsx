@@ -96,11 +96,35 @@ function useSavedConversations() {
  * round ends, and goes through the pipeline as the operator via Playground (History shows it). The
  * last turn can be saved as an eval case.
  */
+/** The most registry entries one turn may name (the turn's input limit). */
+const MAX_TURN_TOOLS = 200;
+
+/** What a turn offers the model: what was picked, else the default the view names. */
+export type PlaygroundToolSet = { agent: string; why: string } | { tools: string[]; why: string } | { none: string };
+
+/**
+ * The tool set of a turn. Picked registry entries win, then a picked agent's grants; with nothing
+ * picked, the first agent the workspace declares (its grants: what that agent would be offered
+ * behind the gateway), else every registry entry the operator may call. A turn is never sent
+ * without one (the engine refuses it).
+ */
+export function playgroundToolSet(picked: { agent: string | null; tools: string[] }, declaredAgents: readonly string[] | undefined, callable: readonly string[] | undefined): PlaygroundToolSet {
+  if (picked.tools.length > 0) return { tools: picked.tools, why: `${picked.tools.length} picked registry entr${picked.tools.length === 1 ? 'y' : 'ies'}` };
+  if (picked.agent) return { agent: picked.agent, why: `${picked.agent}'s grants` };
+  const first = declaredAgents?.[0];
+  if (first) return { agent: first, why: `${first}'s grants (the first agent the workspace declares; pick another agent or registry entries to change it)` };
+  if (callable?.length) return { tools: callable.slice(0, MAX_TURN_TOOLS), why: `every tool you may call (${Math.min(callable.length, MAX_TURN_TOOLS)}), since the workspace declares no agent` };
+  return { none: 'No tools to offer: the workspace declares no agent and no server is connected (Servers).' };
+}
+
 export function PlaygroundView() {
   const trpc = useTRPC();
   const client = useTRPCClient();
+  const navigate = useNavigate();
   const providers = useQuery(trpc.evals.providers.queryOptions());
   const agents = useQuery(trpc.playground.agents.queryOptions());
+  // Only asked when the workspace declares no agent: then every entry the operator may call is the default.
+  const callable = useQuery({ ...trpc.tools.list.queryOptions(), enabled: agents.data !== undefined && agents.data.length === 0, select: (list) => list.filter((tool) => tool.verdict.verdict !== 'deny').map((tool) => tool.name) });
   const suggestions = useModelSuggestions();
   const [model, setModel] = useState('');
   const [compare, setCompare] = useState<string[]>([]);
@@ -118,6 +142,17 @@ export function PlaygroundView() {
 
   const models = [...new Set([model.trim(), ...compare.map((item) => item.trim())].filter(Boolean))].slice(0, MAX_MODELS);
   const running = turns.at(-1)?.sides.some((side) => side.running) === true;
+  const toolSet = playgroundToolSet({ agent, tools }, agents.data, callable.data);
+  const sendBlocked =
+    providers.data?.length === 0
+      ? 'Send needs a model provider: add one in Mediation.'
+      : models.length === 0
+        ? 'Send needs a model: type provider/model above.'
+        : 'none' in toolSet
+          ? toolSet.none
+          : !message.trim()
+            ? 'Type a message to send.'
+            : undefined;
   /** Changes one model's side of the last turn. */
   const update = (index: number, change: (side: ModelTurn) => ModelTurn) =>
     setTurns((list) => {
@@ -155,7 +190,7 @@ export function PlaygroundView() {
 
   const send = () => {
     const text = message.trim();
-    if (!text || running || models.length === 0) return;
+    if (!text || running || models.length === 0 || 'none' in toolSet) return;
     setTurns((list) => [...list, { user: text, sides: models.map((name) => ({ model: name, rounds: [], running: true })) }]);
     setMessage('');
     subscriptions.current = models.map((name, index) => {
@@ -166,7 +201,7 @@ export function PlaygroundView() {
       });
       const end = (change: Partial<ModelTurn>) => update(index, (side) => (side.running ? { ...side, ...change, running: false, progress: undefined } : side));
       return client.playground.turn.subscribe(
-        { model: name, ...(system.trim() ? { system } : {}), messages: [...history, { role: 'user', content: text }], ...(agent ? { agent } : {}), ...(tools.length ? { tools } : {}), execute, conversationId },
+        { model: name, ...(system.trim() ? { system } : {}), messages: [...history, { role: 'user', content: text }], ...('agent' in toolSet ? { agent: toolSet.agent } : { tools: toolSet.tools }), execute, conversationId },
         {
           onData(data) {
             const event = data as TurnEvent;
@@ -219,12 +254,15 @@ export function PlaygroundView() {
       </Group>
       <Paper withBorder p="md" radius="md" component="section" aria-label="Model and tools">
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <Autocomplete label="Model" placeholder="provider/model" description={providers.data?.length ? `providers: ${providers.data.map((item) => item.name).join(', ')}` : 'add a provider first: tooldeck providers add'} data={suggestions} value={model} onChange={setModel} w={260} />
+          <Autocomplete label="Model" placeholder="provider/model" description={providers.data?.length ? `providers: ${providers.data.map((item) => item.name).join(', ')}` : 'add a provider first in Mediation (or tooldeck providers add)'} data={suggestions} value={model} onChange={setModel} w={260} />
           <TagsInput label="Compare with" description={`up to ${MAX_MODELS - 1} more models, side by side`} placeholder="provider/model" data={suggestions} value={compare} onChange={setCompare} maxTags={MAX_MODELS - 1} w={260} />
-          <Select label="Agent" description="its grants are the tools" placeholder="an agent of the workspace" data={agents.data ?? []} value={agent} onChange={setAgent} clearable searchable w={220} />
+          <Select label="Agent" description="its grants are the tools" placeholder={agents.data?.[0] ? `${agents.data[0]} (default)` : 'an agent of the workspace'} data={agents.data ?? []} value={agent} onChange={setAgent} clearable searchable w={220} />
           <TagsInput label="Registry tools" description="or hand-picked entries (these win)" placeholder="mcp:everything.echo" value={tools} onChange={setTools} style={{ flex: 1, minWidth: 240 }} />
           <Switch label="Execute tools" checked={execute} onChange={(event) => setExecute(event.currentTarget.checked)} mb={8} />
         </Group>
+        <Text size="xs" mt={6} c={'none' in toolSet ? 'orange' : 'dimmed'} aria-label="Tool set">
+          Tool set: {'none' in toolSet ? toolSet.none : toolSet.why}
+        </Text>
         <Textarea label="System prompt" autosize minRows={1} maxRows={6} mt="sm" value={system} onChange={(event) => setSystem(event.currentTarget.value)} />
       </Paper>
 
@@ -248,7 +286,7 @@ export function PlaygroundView() {
             style={{ flex: 1 }}
           />
           <Stack gap={6}>
-            <Button leftSection={<IconSend size={16} />} onClick={send} disabled={!message.trim() || models.length === 0 || running} loading={running}>
+            <Button leftSection={<IconSend size={16} />} onClick={send} disabled={sendBlocked !== undefined || running} loading={running} aria-describedby={sendBlocked ? 'playground-send-blocked' : undefined}>
               Send
             </Button>
             <Button variant="default" leftSection={<IconDeviceFloppy size={16} />} disabled={!last || running || last.sides[0]?.answer === undefined} onClick={() => setSaving(true)}>
@@ -257,7 +295,19 @@ export function PlaygroundView() {
           </Stack>
         </Group>
       </Paper>
-      {last && saving && last.sides[0] && <SaveCaseModal prompt={last.user} side={last.sides[0]} agent={agent} tools={tools} onClose={() => setSaving(false)} />}
+      {sendBlocked && !running && (
+        <Group gap="xs" mt={-8}>
+          <Text id="playground-send-blocked" size="xs" c="dimmed">
+            {sendBlocked}
+          </Text>
+          {providers.data?.length === 0 && (
+            <Button size="compact-xs" variant="light" onClick={() => navigate('mediation', { add: 'provider' })}>
+              Add provider
+            </Button>
+          )}
+        </Group>
+      )}
+      {last && saving && last.sides[0] && <SaveCaseModal prompt={last.user} side={last.sides[0]} agent={'agent' in toolSet ? toolSet.agent : null} tools={'tools' in toolSet ? toolSet.tools : []} onClose={() => setSaving(false)} />}
     </Stack>
   );
 }
