@@ -22,7 +22,30 @@ import { RockBotShapedAgent } from './rockbotShapedAgent';
  * refusals and --trust-rb-source).
  */
 const BRIDGE = 'tooldeck';
+/** Grants (scoped ToolPermissions: the bus serves an agent only its grants): scout every tool of everything, rogue echo and get-sum — which policy then denies it — and builder get-sum under approval. */
 const permissions = `apiVersion: orloj.dev/v1
+kind: ToolPermission
+metadata:
+  name: everything-for-scout
+spec:
+  tool_ref: "mcp:everything.*"
+  apply_mode: scoped
+  target_agents: [scout]
+  operation_rules:
+    - {operation_class: "*", verdict: allow}
+---
+apiVersion: orloj.dev/v1
+kind: ToolPermission
+metadata:
+  name: rogue-tools
+spec:
+  tool_ref: "mcp:everything.*"
+  apply_mode: scoped
+  target_agents: [rogue]
+  operation_rules:
+    - {operation_class: "*", verdict: allow}
+---
+apiVersion: orloj.dev/v1
 kind: ToolPermission
 metadata:
   name: no-sums-for-rogue
@@ -165,13 +188,14 @@ describe('tooldeck bus bridge: RockBot agents call Tooldeck tools over RabbitMQ'
     expect((await core.history.list({ traceId })).items).toEqual([expect.objectContaining({ via: 'bus', tool: 'echo' })]);
   });
 
-  it('a policy denial is a ToolError naming the rule', async () => {
+  it('a tool the policy denies the agent is not offered to it: refused as not granted, never run (as at the gateway)', async () => {
     const rogue = await connectAgent('rogue');
     try {
+      expect((await rogue.invoke('echo', { message: 'rogue may echo' })).body.content).toBe('Echo: rogue may echo');
       const reply = await rogue.invoke('get-sum', { a: 1, b: 1 });
       expect(reply.type).toBe('RockBot.Tools.ToolError');
-      expect(reply.body).toMatchObject({ code: 'execution_failed', isRetryable: false, message: expect.stringContaining('no-sums-for-rogue') });
-      expect((await core.history.list({ via: 'bus', agent: 'rogue' })).items[0]).toMatchObject({ status: 'denied', agent: 'rogue' });
+      expect(reply.body).toMatchObject({ code: 'tool_not_found', isRetryable: false, message: 'mcp:everything.get-sum is not granted to rogue.' });
+      expect((await core.history.list({ via: 'bus', agent: 'rogue', tool: 'get-sum' })).items).toEqual([]);
     } finally {
       await rogue.close();
     }

@@ -58,8 +58,9 @@ beforeAll(async () => {
   broker.ctl('add_user', 'bridge', PASSWORD);
   broker.ctl('set_permissions', '-p', '/', 'bridge', '.*', '.*', '.*');
   url = `amqp://bridge:${PASSWORD}@127.0.0.1:${broker.port}`;
-  // The agent connects as its own broker user and sets user_id: the broker vouches for it.
-  agent = await RockBotShapedAgent.connect(broker.addUser('rb-agent', 'rb-agent-pass'), 'rb-agent', FLEET, { userId: 'rb-agent' });
+  // The agent connects as its own broker user and sets user_id: the broker vouches for it. It is the
+  // example workspace's `assistant`, whose LanguageAgent is granted server-everything's tools.
+  agent = await RockBotShapedAgent.connect(broker.addUser('assistant', 'assistant-pass'), 'assistant', FLEET, { userId: 'assistant' });
 }, 120_000);
 
 afterAll(async () => {
@@ -123,14 +124,14 @@ describe('tooldeck bus bridge (the CLI)', { timeout: 180_000 }, () => {
 
   it('refuses a request without user_id by default, and takes rb-source with --trust-rb-source, saying what that means', async () => {
     const vouching = await startBridge();
-    const unvouched = await agent.request('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', Buffer.from(JSON.stringify({ toolCallId: 'c1', toolName: 'echo', arguments: '{"message":"claimed"}', sessionId: null })), { replyTo: 'tool.result.rb-agent', userId: null });
+    const unvouched = await agent.request('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', Buffer.from(JSON.stringify({ toolCallId: 'c1', toolName: 'echo', arguments: '{"message":"claimed"}', sessionId: null })), { replyTo: 'tool.result.assistant', userId: null });
     expect(unvouched.body).toMatchObject({ code: 'invalid_arguments', message: expect.stringMatching(/has no user_id/) });
     vouching.child.kill('SIGTERM');
     expect(await exited(vouching.child)).toBe(0);
 
     const trusting = await startBridge('--trust-rb-source');
     await vi.waitFor(() => expect(trusting.output()).toMatch(/Trusting rb-source: .*anyone who may publish on the exchange can act as any agent/), { timeout: 20_000 });
-    const trusted = await agent.request('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', Buffer.from(JSON.stringify({ toolCallId: 'c2', toolName: 'echo', arguments: '{"message":"claimed"}', sessionId: null })), { replyTo: 'tool.result.rb-agent', userId: null });
+    const trusted = await agent.request('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', Buffer.from(JSON.stringify({ toolCallId: 'c2', toolName: 'echo', arguments: '{"message":"claimed"}', sessionId: null })), { replyTo: 'tool.result.assistant', userId: null });
     expect(trusted.body.content).toBe('Echo: claimed');
     trusting.child.kill('SIGTERM');
     expect(await exited(trusting.child)).toBe(0);
@@ -139,7 +140,7 @@ describe('tooldeck bus bridge (the CLI)', { timeout: 180_000 }, () => {
 
 async function publishInvoke(toolName: string, args: Record<string, unknown>): Promise<string> {
   const correlationId = crypto.randomUUID().replaceAll('-', '');
-  await agent.publish('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', Buffer.from(JSON.stringify({ toolCallId: `call-${correlationId}`, toolName, arguments: JSON.stringify(args), sessionId: null })), { correlationId, replyTo: 'tool.result.rb-agent' });
+  await agent.publish('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', Buffer.from(JSON.stringify({ toolCallId: `call-${correlationId}`, toolName, arguments: JSON.stringify(args), sessionId: null })), { correlationId, replyTo: 'tool.result.assistant' });
   return correlationId;
 }
 
@@ -160,7 +161,7 @@ function consumersOf(queue: string): number {
 }
 
 function busCalls(dataDir: string): { via: string; agent: string }[] {
-  const run = tooldeck(dataDir, 'history', '--agent', 'rb-agent', '--json');
+  const run = tooldeck(dataDir, 'history', '--agent', 'assistant', '--json');
   if (run.status !== 0) return [];
   return (JSON.parse(run.stdout) as { via: string; agent: string }[]).filter((row) => row.via === 'bus');
 }

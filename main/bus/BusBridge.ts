@@ -444,7 +444,7 @@ export class BusBridge {
     const server = rockbotHeader(envelope, MCP_SERVER_HEADER);
     const routed = this.route(agent, request.toolName, server);
     if (!routed.entry) {
-      if (routed.notGranted) return refuse(request, 'tool_not_found', `${routed.notGranted.name} is not granted to ${agent}: the workspace grants it no such tool.`);
+      if (routed.notGranted) return refuse(request, 'tool_not_found', `${routed.notGranted.name} is not granted to ${agent}.`);
       return refuse(request, 'tool_not_found', server ? `No tool ${request.toolName} on server ${server} in Tooldeck's registry.` : `No server in Tooldeck's registry has a tool ${request.toolName}.`);
     }
     const entry = routed.entry;
