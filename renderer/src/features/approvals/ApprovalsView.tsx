@@ -2,12 +2,13 @@ import { Alert, Badge, Button, Center, Code, Group, Loader, Paper, Stack, Table,
 import { notifications } from '@mantine/notifications';
 import { IconArrowRight, IconCheck, IconClockHour4, IconHandStop, IconRobot, IconX } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ToolApproval } from '../../../../shared/approvals';
 import { EmptyState } from '../../components/EmptyState';
 import { JsonTree } from '../../components/JsonTree';
 import { appErrorOf } from '../../rpc/appError';
 import { useTRPC } from '../../rpc/client';
+import { useLocation } from '../../shell/useSection';
 import { formatTimeLeft, useApprovals, useTickingNow } from './useApprovals';
 import { reasonInOrlojWords } from '../../components/verdictWords';
 
@@ -101,9 +102,15 @@ function PendingApproval({ approval, now }: { approval: ToolApproval; now: numbe
     }),
   );
   const send = (decision: 'approve' | 'deny') => decide.mutate({ name: metadata.name, decision, ...(comment.trim() ? { comment } : {}) });
+  // `?approval=NAME` (a link from Mediation or the Gateway): the card it names is brought into view and outlined.
+  const linked = useLocation().params.approval === metadata.name;
+  const card = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (linked) card.current?.scrollIntoView?.({ block: 'center' });
+  }, [linked]);
 
   return (
-    <Paper withBorder radius="md" p="md" role="article" aria-label={`Approval ${metadata.name}`}>
+    <Paper ref={card} withBorder radius="md" p="md" role="article" aria-label={`Approval ${metadata.name}`} aria-current={linked ? 'true' : undefined} style={linked ? { outline: '2px solid var(--mantine-color-orange-5)' } : undefined}>
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <Group gap="xs" wrap="wrap">

@@ -1,4 +1,5 @@
 import { Alert, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { HeldTurnsCard } from './HeldTurnsCard';
 import { ProvidersCard } from './ProvidersCard';
 import { TurnsCard } from './TurnsCard';
 import { useMediatedTurns, useProviders } from './useMediation';
@@ -24,6 +25,7 @@ export function MediationView() {
           {error ?? turnsError}
         </Alert>
       )}
+      <HeldTurnsCard />
       {providers ? <ProvidersCard providers={providers} /> : <Skeleton h={120} />}
       {turns ? <TurnsCard turns={turns} /> : <Skeleton h={200} />}
     </Stack>
