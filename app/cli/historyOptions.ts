@@ -8,8 +8,8 @@ export const HISTORY_URL_ENV = 'TOOLDECK_HISTORY_URL';
 
 const DAY_MS = 86_400_000;
 
-/** The commands that record or read calls for a fleet: `gateway`, `serve`, `history`, `metrics`, `bus bridge`. */
-const HISTORY_COMMANDS = [['gateway'], ['serve'], ['history'], ['metrics'], ['bus', 'bridge']] as const;
+/** The commands that record or read calls for a fleet: `gateway`, `serve`, `history` (and its `export`), `metrics`, `bus bridge`. */
+const HISTORY_COMMANDS = [['gateway'], ['serve'], ['history'], ['history', 'export'], ['metrics'], ['bus', 'bridge']] as const;
 
 function replicaName(value: string): string {
   try {
@@ -41,7 +41,8 @@ export function addHistoryOptions(program: Command, ctx: CliContext, env: NodeJS
       .option('--history-retention <age>', 'delete calls older than this: 30d, 12w', parseAge);
   }
   program.hook('preAction', (_program, action) => {
-    const options = action.opts<{ historyUrl?: string; replicaName?: string; historyRetention?: number }>();
+    // With globals: `history export --history-url …` hands the option to `history`, which declares it too.
+    const options = action.optsWithGlobals<{ historyUrl?: string; replicaName?: string; historyRetention?: number }>();
     const url = options.historyUrl ?? env[HISTORY_URL_ENV];
     if (url !== undefined && url !== '') {
       if (!isPostgresUrl(url)) throw new CliExit(ExitCode.Usage, `The history URL must be a PostgreSQL URL (postgres://user:password@host:5432/database); ${options.historyUrl !== undefined ? '--history-url' : HISTORY_URL_ENV} is not one.`);
