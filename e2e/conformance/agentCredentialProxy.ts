@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
  *   the gateway offers each tool as `<source>.<tool>`: the proxy adds the source to the names the
  *   suite calls (the body's `params.name` and the `Mcp-Name` header) and takes it off the names
  *   `tools/list` returns, in JSON and in SSE responses alike, streaming the latter event by event.
+ *   Prompts are named the same way (`prompts/get`, a completion's `ref/prompt`, `prompts/list`);
+ *   resource URIs pass through the gateway unchanged, so they need nothing.
  * Host and Origin naming the proxy itself are re-aimed at the gateway; any other Host or Origin
  * passes unchanged, so the gateway's own DNS-rebinding guard is what the suite tests.
  */
@@ -27,8 +29,10 @@ export async function startAgentCredentialProxy(options: { gatewayUrl: string; c
     } catch {
       return text;
     }
-    const rename = (m: { method?: unknown; params?: { name?: unknown } }) => {
-      if (m?.method === 'tools/call' && typeof m.params?.name === 'string' && !m.params.name.startsWith(prefix)) m.params.name = prefix + m.params.name;
+    const rename = (m: { method?: unknown; params?: { name?: unknown; ref?: { type?: unknown; name?: unknown } } }) => {
+      if ((m?.method === 'tools/call' || m?.method === 'prompts/get') && typeof m.params?.name === 'string' && !m.params.name.startsWith(prefix)) m.params.name = prefix + m.params.name;
+      const ref = m?.params?.ref;
+      if (m?.method === 'completion/complete' && ref?.type === 'ref/prompt' && typeof ref.name === 'string' && !ref.name.startsWith(prefix)) ref.name = prefix + ref.name;
     };
     if (Array.isArray(message)) message.forEach(rename);
     else rename(message as never);
@@ -36,15 +40,15 @@ export async function startAgentCredentialProxy(options: { gatewayUrl: string; c
   };
 
   const rewriteResponseMessage = (json: string): string => {
-    let message: { result?: { tools?: Array<{ name?: string }> } };
+    let message: { result?: { tools?: Array<{ name?: string }>; prompts?: Array<{ name?: string }> } };
     try {
       message = JSON.parse(json);
     } catch {
       return json;
     }
-    const tools = message?.result?.tools;
-    if (!Array.isArray(tools)) return json;
-    for (const tool of tools) if (typeof tool.name === 'string' && tool.name.startsWith(prefix)) tool.name = tool.name.slice(prefix.length);
+    const named = message?.result?.tools ?? message?.result?.prompts;
+    if (!Array.isArray(named)) return json;
+    for (const item of named) if (typeof item.name === 'string' && item.name.startsWith(prefix)) item.name = item.name.slice(prefix.length);
     return JSON.stringify(message);
   };
 
@@ -57,7 +61,7 @@ export async function startAgentCredentialProxy(options: { gatewayUrl: string; c
       if (headers.host) headers.host = toGateway(headers.host);
       if (typeof headers.origin === 'string') headers.origin = toGateway(headers.origin);
       const mcpName = headers['mcp-name'];
-      if (typeof mcpName === 'string' && /"method"\s*:\s*"tools\/call"/.test(body) && !mcpName.startsWith(prefix)) headers['mcp-name'] = prefix + mcpName;
+      if (typeof mcpName === 'string' && /"method"\s*:\s*"(tools\/call|prompts\/get)"/.test(body) && !mcpName.startsWith(prefix)) headers['mcp-name'] = prefix + mcpName;
       if (body.length) headers['content-length'] = String(Buffer.byteLength(body));
       const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (answer) => {
         const type = String(answer.headers['content-type'] ?? '');

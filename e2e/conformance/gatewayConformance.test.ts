@@ -7,6 +7,8 @@ import { parse } from 'yaml';
 import { createCore, type Core } from '../../main/core';
 import { silentLogger } from '../../main/platform/Logger';
 import { MemorySecretStore } from '../../main/platform/SecretStore';
+import { startGateway, type RunningGateway } from '../../main/gateway/GatewayServer';
+import { mcpUpstreamFeatures } from '../../main/gateway/relayedFeatures';
 import { startAgentCredentialProxy } from './agentCredentialProxy';
 
 /**
@@ -14,7 +16,7 @@ import { startAgentCredentialProxy } from './agentCredentialProxy';
  * a server written on the official server SDK for the scenarios (e2e/peers/mcp/
  * conformanceScenarioServer.mjs) is first run through the suite directly — it passes every scored
  * scenario of both revisions — then saved in a data dir, granted whole to agent `conformance` in a
- * Clawdapus pod file, and run through the suite again behind the gateway, reached through a test
+ * Clawdapus pod file (its resources and prompts too), and run through the suite again behind the gateway, reached through a test
  * proxy that adds the agent's credential and maps the suite's bare tool names onto the gateway's
  * `<source>.<tool>` (agentCredentialProxy.ts).
  *
@@ -31,47 +33,21 @@ const serverScript = join(root, 'e2e/peers/mcp/conformanceScenarioServer.mjs');
 const REVISIONS = ['2025-11-25', '2026-07-28'] as const;
 type Revision = (typeof REVISIONS)[number];
 
-const RESOURCES = 'the gateway serves tools only: resources/* are not relayed (-32601 Method not found)';
-const PROMPTS = 'the gateway serves tools only: prompts/* are not relayed (-32601 Method not found)';
 const UPSTREAM_ERA = 'the gateway reaches this server in the 2026-07-28 era, where its push-style server-to-client requests are not available (the SDK throws); the gateway relays them when the upstream speaks 2025-11-25 (main/gateway/Gateway.test.ts, against server-everything)';
 const INPUT_REQUIRED = 'an upstream input_required result (2026-07-28 multi-round-trip: elicitation, sampling, roots, requestState) is not relayed to the agent: the call never answers and the suite aborts it';
 
 /** Scored scenarios the gateway does not pass yet, per revision, with the reason (what the suite reports). */
 const GATEWAY_GAPS: Record<Revision, Record<string, string>> = {
   '2025-11-25': {
-    'completion-complete': 'completion/complete is not relayed (-32601 Method not found)',
     'tools-call-with-logging': `the tool’s log lines: ${UPSTREAM_ERA}`,
     'tools-call-sampling': `sampling/createMessage: ${UPSTREAM_ERA}`,
     'tools-call-elicitation': `elicitation/create: ${UPSTREAM_ERA}`,
     'elicitation-sep1034-defaults': `elicitation/create: ${UPSTREAM_ERA}`,
     'elicitation-sep1330-enums': `elicitation/create: ${UPSTREAM_ERA}`,
-    'resources-list': RESOURCES,
-    'resources-read-text': RESOURCES,
-    'resources-read-binary': RESOURCES,
-    'resources-templates-read': RESOURCES,
-    'resources-subscribe': RESOURCES,
-    'resources-unsubscribe': RESOURCES,
-    'prompts-list': PROMPTS,
-    'prompts-get-simple': PROMPTS,
-    'prompts-get-with-args': PROMPTS,
-    'prompts-get-embedded-resource': PROMPTS,
-    'prompts-get-with-image': PROMPTS,
   },
   '2026-07-28': {
     'server-stateless':
       'the upstream call is made with Tooldeck’s own client capabilities, not the agent’s: a tool needing sampling runs for an agent that declared none (MUST answer -32021); and test_streaming_elicitation’s input_required result is not relayed',
-    'completion-complete': 'completion/complete is not relayed (-32601 Method not found)',
-    'resources-list': RESOURCES,
-    'resources-read-text': RESOURCES,
-    'resources-read-binary': RESOURCES,
-    'resources-templates-read': RESOURCES,
-    'sep-2164-resource-not-found': `${RESOURCES}; the suite wants -32602 with data.uri`,
-    'prompts-list': PROMPTS,
-    'prompts-get-simple': PROMPTS,
-    'prompts-get-with-args': PROMPTS,
-    'prompts-get-embedded-resource': PROMPTS,
-    'prompts-get-with-image': PROMPTS,
-    caching: 'prompts/list, resources/list, resources/templates/list and resources/read are not served, so their caching hints are missing',
     'input-required-result-basic-elicitation': INPUT_REQUIRED,
     'input-required-result-basic-sampling': INPUT_REQUIRED,
     'input-required-result-basic-list-roots': INPUT_REQUIRED,
@@ -79,7 +55,7 @@ const GATEWAY_GAPS: Record<Revision, Record<string, string>> = {
     'input-required-result-multiple-input-requests': INPUT_REQUIRED,
     'input-required-result-multi-round': INPUT_REQUIRED,
     'input-required-result-missing-input-response': INPUT_REQUIRED,
-    'input-required-result-non-tool-request': `${PROMPTS}; the scenario's input_required prompt is one`,
+    'input-required-result-non-tool-request': `${INPUT_REQUIRED}; here from prompts/get`,
     'input-required-result-result-type': INPUT_REQUIRED,
     'input-required-result-tampered-state': INPUT_REQUIRED,
     'input-required-result-capability-check': INPUT_REQUIRED,
@@ -125,6 +101,7 @@ let server: ChildProcess;
 let serverUrl: string;
 let core: Core;
 let proxy: { url: string; close(): Promise<void> };
+let gateway: RunningGateway;
 const direct = new Map<Revision, Map<string, ScenarioResult>>();
 
 beforeAll(async () => {
@@ -145,14 +122,27 @@ beforeAll(async () => {
   core = await createCore({ exampleWorkspace: false, workspaceDir, appVersion: '0', host: 'web', autoConnect: true, dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-gateway-conformance-')), secretStore: new MemorySecretStore(), logger: silentLogger });
   await core.mcp.save({ config: { name: 'conf', transport: 'http', url: serverUrl.replace('localhost', '127.0.0.1') } as never });
   await vi.waitFor(() => expect(core.catalog.resolve('mcp:conf.test_simple_text')).toBeDefined(), { timeout: 30_000, interval: 100 });
-  const credential = await core.gateway.credentials.create('conformance');
-  // The suite sends bursts (concurrent streams, retries): the per-agent rate limit is not under test here.
-  const gateway = await core.gateway.start({ port: 0, rate: { perSecond: 10_000, burst: 10_000 } });
-  proxy = await startAgentCredentialProxy({ gatewayUrl: gateway.url!, credential, source: 'conf' });
+  const credential = await core.agents.credentials.create('conformance');
+  // The gateway as core.gateway.start makes it, with the agent granted the source's resources and
+  // prompts (relayedFeatures.ts) injected here.
+  gateway = await startGateway({
+    credentials: core.agents.admission,
+    grants: core.agents.grants,
+    traffic: core.agents.traffic,
+    invoke: (call) => core.agents.invoke(call),
+    logger: silentLogger,
+    serverInfo: { name: 'tooldeck-gateway', version: '0' },
+    // The suite sends bursts (concurrent streams, retries): the per-agent rate limit is not under test here.
+    rate: { perSecond: 10_000, burst: 10_000 },
+    upstream: mcpUpstreamFeatures(core.mcp),
+    sourceGrants: (agent) => new Map(agent === 'conformance' ? [['mcp:conf', { resources: true, prompts: true }]] : []),
+  });
+  proxy = await startAgentCredentialProxy({ gatewayUrl: gateway.url, credential, source: 'conf' });
 }, 90_000);
 
 afterAll(async () => {
   await proxy?.close();
+  await gateway?.close();
   await core?.close();
   if (server && server.exitCode === null) {
     const exited = new Promise((done) => server.once('exit', done));

@@ -154,6 +154,8 @@ export class McpConnection {
   state: ConnectionState = { status: 'closed', since: Date.now(), attempt: 0 };
   /** The server's `notifications/resources/updated`, by URI (for the resources the gateway subscribed to for its agents). */
   private readonly resourceUpdates = new Emitter<string>();
+  /** A 2026-07-28 server's resource subscriptions: one `subscriptions/listen` stream per URI (that era has no resources/subscribe). */
+  private readonly listens = new Map<string, Promise<{ close(): Promise<void> }>>();
 
   constructor(private readonly options: McpConnectionOptions) {
     this.transcript = new McpTranscript(options.redactor);
@@ -448,13 +450,30 @@ export class McpConnection {
     return this.requireClient().complete(params, signal ? { signal } : undefined);
   }
 
-  /** resources/subscribe: the server then sends `notifications/resources/updated` for `uri` (see onResourceUpdated). */
+  /**
+   * Asks the server for `notifications/resources/updated` of `uri` (see onResourceUpdated):
+   * resources/subscribe, or in the 2026-07-28 era a `subscriptions/listen` stream naming it, whose
+   * notifications reach the same handler.
+   */
   async subscribeResource(uri: string) {
-    await this.requireClient().subscribeResource({ uri });
+    const client = this.requireClient();
+    if (client.getProtocolEra() !== 'modern') return void (await client.subscribeResource({ uri }));
+    if (this.listens.has(uri)) return;
+    const opening = client.listen({ resourceSubscriptions: [uri] });
+    this.listens.set(uri, opening);
+    try {
+      await opening;
+    } catch (error) {
+      this.listens.delete(uri);
+      throw error;
+    }
   }
 
   async unsubscribeResource(uri: string) {
-    await this.requireClient().unsubscribeResource({ uri });
+    const listening = this.listens.get(uri);
+    if (!listening) return void (await this.requireClient().unsubscribeResource({ uri }));
+    this.listens.delete(uri);
+    await (await listening).close();
   }
 
   onResourceUpdated(listener: (uri: string) => void): () => void {
@@ -479,6 +498,8 @@ export class McpConnection {
   private dispose(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    // Their streams end with the session.
+    this.listens.clear();
     this.executorTasks?.close();
     this.options.broker.cancelForServer(this.options.config.name, 'The server connection closed');
     const previous = this.disposing;
