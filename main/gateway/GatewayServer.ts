@@ -30,7 +30,17 @@ export interface GatewayServerOptions extends GatewayCallDeps {
   allowedHostNames?: readonly string[];
   /** Told of each request refused because its agent went over its rate (the metrics count them). */
   onRateLimited?: (agent: string) => void;
+  /** How long a session outlives its agent's closed event stream with nothing in flight (default SESSION_GONE_GRACE_MS). */
+  sessionGoneGraceMs?: number;
 }
+
+/**
+ * An agent that exits seldom says goodbye (a DELETE); what it leaves is its closed event stream
+ * (the GET every official client SDK keeps open). Its session ends once that stream has been
+ * closed this long with no request of the session in flight or arriving: longer than the SDKs'
+ * reconnect delay, so a stream that reconnects keeps its session.
+ */
+export const SESSION_GONE_GRACE_MS = 10_000;
 
 export interface RunningGateway {
   readonly url: string;
@@ -50,6 +60,8 @@ interface LegacySession {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   gone: AbortController;
+  /** Set while the agent's event stream is closed: ends the session when it fires. */
+  goneTimer?: ReturnType<typeof setTimeout>;
 }
 
 /**
@@ -84,6 +96,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     const session = sessions.get(id);
     if (!session) return;
     sessions.delete(id);
+    clearTimeout(session.goneTimer);
     session.gone.abort(new Error('session ended'));
     options.traffic.closeSession(id);
     void session.transport.close().catch(() => undefined);
@@ -96,6 +109,19 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       const session = sessions.get(sessionId);
       // Another agent's session is answered as no session at all.
       if (!session || session.agent !== agent) return jsonError(404, -32001, 'Session not found');
+      // Any request of the session says its agent is still there.
+      clearTimeout(session.goneTimer);
+      if (request.method === 'GET') {
+        requestEnds.get(request)?.addEventListener(
+          'abort',
+          () => {
+            if (sessions.get(sessionId) !== session) return;
+            session.goneTimer = setTimeout(() => endSession(sessionId), options.sessionGoneGraceMs ?? SESSION_GONE_GRACE_MS);
+            session.goneTimer.unref?.();
+          },
+          { once: true },
+        );
+      }
       return session.transport.handleRequest(request, { parsedBody, authInfo: authInfo(agent) });
     }
     const gone = new AbortController();
