@@ -102,6 +102,8 @@ export class DurableWriter {
     this.cancelTimers();
     // A write still in flight may land too: the store ignores an id it already has.
     const left = [...this.inflight, ...this.queue.splice(0)];
+    // Rows already on their way to the spool file land before the process may exit.
+    await this.options.spool?.idle();
     if (left.length) this.toDisk(left, true);
   }
 

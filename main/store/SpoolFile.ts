@@ -40,6 +40,11 @@ export class SpoolFile {
     return next.then(() => records.length - kept);
   }
 
+  /** Resolves once every append so far is on disk (or failed). */
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
   /** At exit, when nothing asynchronous will run any more. */
   appendSync(records: readonly InvocationRecord[]): number {
     const { text, kept } = this.fit(records);
