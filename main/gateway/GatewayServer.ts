@@ -8,6 +8,7 @@ import type { Logger } from '../platform/Logger';
 import type { GatewayCredentialCheck } from './AgentCredentials';
 import { gatewayServer, type GatewayCallDeps, type GatewayPeer } from './GatewayMcpServer';
 import { TokenBuckets } from './TokenBuckets';
+import { gatewayReadiness, type SourceSync } from './gatewayReadiness';
 import { MediationError, type Mediation } from '../mediation/Mediation';
 import { wireFormatFor } from '../mediation/wireFormats';
 
@@ -32,6 +33,10 @@ export interface GatewayServerOptions extends GatewayCallDeps {
   onRateLimited?: (agent: string) => void;
   /** How long a session outlives its agent's closed event stream with nothing in flight (default SESSION_GONE_GRACE_MS). */
   sessionGoneGraceMs?: number;
+  /** The sources' first sync: an agent's first tools/list, and /ready, wait for it (bounded); without it the gateway is ready at once. */
+  sourceSync?: SourceSync;
+  /** How long that wait may last (default FIRST_SYNC_BOUND_MS). */
+  firstSyncBoundMs?: number;
 }
 
 /**
@@ -79,6 +84,9 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   const sessions = new Map<string, LegacySession>();
   /** Each HTTP request's own end (the agent hung up): a call waiting on it is canceled. */
   const requestEnds = new WeakMap<Request, AbortSignal>();
+  // The bound starts now: a gateway that listens is a gateway whose first answers are being waited for.
+  const readiness = gatewayReadiness(options.sourceSync, { logger: options.logger, ...(options.firstSyncBoundMs !== undefined ? { boundMs: options.firstSyncBoundMs } : {}) });
+  const deps: GatewayCallDeps = { ...options, sourcesSynced: readiness };
 
   const peerFor = (agent: string, sessionId: string, gone: AbortSignal): GatewayPeer => ({ agent, sessionId, gone, requestSignal: (request) => (request ? requestEnds.get(request) : undefined) });
 
@@ -87,7 +95,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     (ctx) => {
       const agent = String(ctx.authInfo?.clientId ?? '');
       const id = `r-${randomUUID()}`;
-      return gatewayServer(options, peerFor(agent, id, stopping.signal));
+      return gatewayServer(deps, peerFor(agent, id, stopping.signal));
     },
     { legacy: 'reject', maxRequestBodySize: maxBodyBytes, onerror: (error) => options.logger.debug('gateway request failed', { error: error.message }) },
   );
@@ -139,7 +147,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       },
       onsessionclosed: (id) => endSession(id),
     });
-    const server = gatewayServer(options, peer);
+    const server = gatewayServer(deps, peer);
     await server.connect(transport);
     const response = await transport.handleRequest(request, { parsedBody, authInfo: authInfo(agent) });
     if (!transport.sessionId) void server.close().catch(() => undefined);
@@ -163,9 +171,15 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: { message: 'Method not allowed' } });
       return send(res, 200, { ok: true });
     }
+    if (path === '/ready') {
+      // Liveness is /health; this says whether an agent listing its tools now gets them all.
+      if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: { message: 'Method not allowed' } });
+      const status = readiness.status();
+      return send(res, status.ready ? 200 : 503, status.ready ? { ready: true, connected: status.connected, pending: status.pending } : { ready: false, connecting: status.pending, connected: status.connected });
+    }
     const format = wireFormatFor(path);
     const historyOf = /^\/history\/([^/]+)$/.exec(path)?.[1];
-    if (path !== '/mcp' && !(options.mediation && (format || historyOf !== undefined))) return send(res, 404, { error: { message: `Not found: the gateway serves /mcp${options.mediation ? ', /v1/chat/completions, /v1/messages, /history/{agent}' : ''} and /health.` } });
+    if (path !== '/mcp' && !(options.mediation && (format || historyOf !== undefined))) return send(res, 404, { error: { message: `Not found: the gateway serves /mcp${options.mediation ? ', /v1/chat/completions, /v1/messages, /history/{agent}' : ''}, /health and /ready.` } });
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBodyBytes) return send(res, 413, { error: { message: `Request bodies are limited to ${maxBodyBytes} bytes.` } });
     const credential = options.credentials.check({ authorization: req.headers.authorization, 'x-api-key': req.headers['x-api-key'] });
@@ -225,6 +239,12 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   });
   port = (http.address() as AddressInfo).port;
   const urlHost = urlHostFor(host);
+  // The sources' resource and prompt lists changed: agents re-list (each sees only what it is granted).
+  const stopLists = options.upstream?.onListsChanged((what) => {
+    for (const session of sessions.values()) void (what === 'resources' ? session.server.sendResourceListChanged() : session.server.sendPromptListChanged()).catch(() => undefined);
+    if (what === 'resources') modern.notify.resourcesChanged();
+    else modern.notify.promptsChanged();
+  });
   const stopWatching = options.credentials.onChange(() => {
     for (const [id, session] of sessions) if (!options.credentials.isLive(session.agent)) endSession(id);
   });
@@ -242,6 +262,8 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     },
     async close() {
       stopWatching();
+      stopLists?.();
+      readiness.close();
       stopping.abort(new Error('the gateway is stopping'));
       for (const id of [...sessions.keys()]) endSession(id);
       await modern.close().catch(() => undefined);
