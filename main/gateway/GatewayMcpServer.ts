@@ -11,6 +11,7 @@ import type { AgentGrants } from './AgentGrants';
 import { gatewayToolNames } from './gatewayToolNames';
 import { entryFor, listServices, META_TOOL_NAMES, META_TOOLS, searchServices, serviceDetails } from './metaTools';
 import type { GatewayTraffic } from './GatewayTraffic';
+import { NO_SOURCE_GRANTS, RELAYED_CAPABILITIES, registerRelayedFeatures, type SourceFeatureGrants, type UpstreamFeatures } from './relayedFeatures';
 
 /** Clients must not time out a call that waits for a person: a progress notification this often says it is alive. */
 export const APPROVAL_HEARTBEAT_MS = 15_000;
@@ -26,6 +27,12 @@ export interface GatewayCallDeps {
   heartbeatMs?: number;
   /** Whether an agent sees RockBot's meta-tools instead of its tools. */
   metaTools?: (agent: string) => boolean;
+  /** The sources' first sync (gatewayReadiness.ts): tools/list and tools/call wait for it, within its bound. */
+  sourcesSynced?: { readonly ready: boolean; whenReady(): Promise<void> };
+  /** The sources' resources, prompts and completion (relayedFeatures.ts); without it the gateway serves tools only. */
+  upstream?: UpstreamFeatures;
+  /** What an agent is granted of each source beside tools (resources, prompts): nothing unless it says so. */
+  sourceGrants?: (agent: string) => SourceFeatureGrants;
 }
 
 /** Who is on the other end of one MCP server instance of the gateway. */
@@ -49,7 +56,7 @@ export interface GatewayPeer {
  */
 export function gatewayServer(deps: GatewayCallDeps, peer: GatewayPeer): Server {
   const server = new Server(deps.serverInfo, {
-    capabilities: { tools: { listChanged: true }, logging: {} },
+    capabilities: { tools: { listChanged: true }, logging: {}, ...(deps.upstream ? RELAYED_CAPABILITIES : {}) },
     instructions: `Tooldeck gateway: the tools granted to agent ${peer.agent}. Calls are recorded, and some wait for a person's approval.`,
   });
   // Read per request: a 2025-11-25 session has its id only once initialize is answered.
@@ -58,9 +65,19 @@ export function gatewayServer(deps: GatewayCallDeps, peer: GatewayPeer): Server 
 
   const meta = () => deps.metaTools?.(peer.agent) === true;
 
-  server.setRequestHandler('tools/list', async () => ({ tools: meta() ? META_TOOLS : [...offered()].map(([name, entry]) => mcpTool(name, entry)) }));
+  // Until the sources' first sync, an empty or partial list would be taken for the agent's tools.
+  const synced = deps.sourcesSynced;
+  if (deps.upstream) {
+    const sourceGrants = deps.sourceGrants ?? (() => NO_SOURCE_GRANTS);
+    registerRelayedFeatures(server, { upstream: deps.upstream, sourceGrants, whenSynced: async () => (synced && !synced.ready ? synced.whenReady() : undefined) }, peer.agent, peer.gone);
+  }
+  server.setRequestHandler('tools/list', async () => {
+    if (synced && !synced.ready) await synced.whenReady();
+    return { tools: meta() ? META_TOOLS : [...offered()].map(([name, entry]) => mcpTool(name, entry)) };
+  });
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
+    if (synced && !synced.ready) await synced.whenReady();
     const { name, arguments: args = {} } = request.params;
     if (meta()) {
       if (!META_TOOL_NAMES.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
