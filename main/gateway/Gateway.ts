@@ -15,6 +15,8 @@ import type { SecretStore } from '../platform/SecretStore';
 import type { ProvidedServer } from '../mcp/McpService';
 import type { ToolPermission } from '../../shared/policy';
 import { startGateway, type RunningGateway } from './GatewayServer';
+import { gatewayReadiness, type SourceSync } from './gatewayReadiness';
+import type { SourceFeatureGrants, UpstreamFeatures } from './relayedFeatures';
 import { GatewayTraffic } from './GatewayTraffic';
 import { GatewayMetrics } from './GatewayMetrics';
 import { startMetricsServer, type RunningMetricsServer } from './GatewayMetricsServer';
@@ -34,6 +36,12 @@ export interface GatewayDeps {
   secrets: SecretStore;
   /** Language Operator agents of a cluster with credentials the operator issued (`gateway --agent-namespace`); checked before the data dir's. */
   clusterAgents?: ClusterAgentSource;
+  /** The sources' first sync, which an agent's first tools/list and /ready wait for (bounded); none: ready at once. */
+  sourceSync?: SourceSync;
+  /** The MCP sources' resources, prompts and completion, relayed to agents granted them (relayedFeatures.ts). */
+  upstream?: UpstreamFeatures;
+  /** What each agent is granted of each source beside tools; none given: nothing (deny by default). */
+  sourceGrants?: (agent: string) => SourceFeatureGrants;
 }
 
 /** Agents whose credentials live in a cluster (kept there by the operator), as the gateway asks about them. */
@@ -115,7 +123,12 @@ export class Gateway {
   }
 
   private get callDeps(): GatewayCallDeps {
-    return { grants: this.grantsNow, invoke: this.invoke, approvals: this.approvals, traffic: this.traffic, serverInfo: { name: 'tooldeck-gateway', version: this.deps.appVersion }, heartbeatMs: this.deps.heartbeatMs, metaTools: (agent) => this.metaToolsForAll || this.credentials.metaTools(agent) };
+    return { grants: this.grantsNow, invoke: this.invoke, approvals: this.approvals, traffic: this.traffic, serverInfo: { name: 'tooldeck-gateway', version: this.deps.appVersion }, heartbeatMs: this.deps.heartbeatMs, metaTools: (agent) => this.metaToolsForAll || this.credentials.metaTools(agent), ...this.relayDeps };
+  }
+
+  /** Resources, prompts and completion, when the core relays them (made once: the relay holds the upstream subscriptions). */
+  private get relayDeps(): Pick<GatewayCallDeps, 'upstream' | 'sourceGrants'> {
+    return { ...(this.deps.upstream ? { upstream: this.deps.upstream } : {}), ...(this.deps.sourceGrants ? { sourceGrants: this.deps.sourceGrants } : {}) };
   }
 
   async start(options: GatewayStartOptions = {}): Promise<GatewayStatus> {
@@ -126,7 +139,7 @@ export class Gateway {
     const inUse = (error: unknown, what: string) => ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `${what} is in use; pick another.` : (error as Error).message);
     try {
       const onRateLimited = (agent: string) => this.metrics.rateLimited(agent);
-      this.running = await startGateway({ ...this.callDeps, credentials: this.admission, logger: this.deps.logger, mediation: this.mediation, onRateLimited, ...listen, port });
+      this.running = await startGateway({ ...this.callDeps, credentials: this.admission, logger: this.deps.logger, mediation: this.mediation, onRateLimited, ...(this.deps.sourceSync ? { sourceSync: this.deps.sourceSync } : {}), ...listen, port });
     } catch (error) {
       this.failed(inUse(error, `Port ${port}`));
       throw error;
@@ -171,7 +184,9 @@ export class Gateway {
   /** An MCP server instance for one agent over stdio (`tooldeck gateway --stdio --agent NAME`). */
   stdioServer(agent: string, gone: AbortSignal, metaTools = false): Server {
     this.metaToolsForAll = metaTools;
-    const server = gatewayServer(this.callDeps, { agent, sessionId: `stdio-${process.pid}`, gone });
+    const sourcesSynced = gatewayReadiness(this.deps.sourceSync, { logger: this.deps.logger });
+    gone.addEventListener('abort', () => sourcesSynced.close(), { once: true });
+    const server = gatewayServer({ ...this.callDeps, sourcesSynced }, { agent, sessionId: `stdio-${process.pid}`, gone });
     this.stdioServers.add(server);
     this.traffic.openSession({ id: `stdio-${process.pid}`, agent, era: 'stdio', openedAt: Date.now() });
     return server;
