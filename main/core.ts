@@ -49,6 +49,8 @@ import { USER_LOCK_DECISIONS_FILE, UserLockDecisions } from './lock/UserLockDeci
 import { DefinitionLock } from './lock/DefinitionLock';
 import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
 import { Gateway } from './gateway/Gateway';
+import { mcpSourceSync } from './gateway/gatewayReadiness';
+import { mcpUpstreamFeatures, NO_SOURCE_GRANTS } from './gateway/relayedFeatures';
 import { Evals } from './evals/Evals';
 import { Playground } from './evals/Playground';
 import { sourceReadiness } from './evals/sourceReadiness';
@@ -353,6 +355,11 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   const languageAgents = clusterAgents ? () => clusterAgents.languageAgents() : workspaceLanguageAgents;
   const gateway = new Gateway({
     ...(clusterAgents ? { clusterAgents } : {}),
+    // Servers connect at start only with autoConnect; the gateway's first tools/list and /ready wait for them (bounded).
+    ...(deps.autoConnect ? { sourceSync: mcpSourceSync(mcp, () => resources.reconciler.workspaceServers().flatMap((server) => (server.config ? [server.name] : []))) } : {}),
+    // Resources, prompts and completion of the MCP sources, relayed to agents granted them; no grants resolved yet: nothing (deny by default).
+    upstream: mcpUpstreamFeatures(mcp),
+    sourceGrants: () => NO_SOURCE_GRANTS,
     dataDir: deps.dataDir,
     secrets,
     appVersion: deps.appVersion,
