@@ -33,9 +33,17 @@ let downloads = 0;
 beforeAll(async () => {
   // Bundles come over https from public addresses only; this one is on loopback, with the test's own CA, which only this core is told to accept.
   const certificates = makeTestCertificates();
-  files = createServer({ key: readFileSync(certificates.files.serverKey), cert: readFileSync(certificates.files.serverCert) }, (_, res) => (downloads++, res.end(bundle)));
+  const tampered = Buffer.from(bundle);
+  tampered[tampered.length - 30]! ^= 0xff;
+  files = createServer({ key: readFileSync(certificates.files.serverKey), cert: readFileSync(certificates.files.serverCert) }, (req, res) => {
+    downloads++;
+    if (req.url === '/moved.mcpb') return res.writeHead(302, { location: '/b.mcpb' }).end();
+    res.end(req.url === '/t.mcpb' ? tampered : bundle);
+  });
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-  registry = await startRegistry({ seed: [bundleEntry(NAME, `https://127.0.0.1:${(files.address() as AddressInfo).port}/b.mcpb`, createHash('sha256').update(bundle).digest('hex'))] });
+  const at = (path: string) => `https://127.0.0.1:${(files.address() as AddressInfo).port}${path}`;
+  const sha = createHash('sha256').update(bundle).digest('hex');
+  registry = await startRegistry({ seed: [bundleEntry(NAME, at('/b.mcpb'), sha), bundleEntry('com.example.mcp/tampered', at('/t.mcpb'), sha), bundleEntry('com.example.mcp/moved', at('/moved.mcpb'), sha)] });
   dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-registry-rpc-'));
   core = await createCore({ exampleWorkspace: false, appVersion: '0', host: 'cli', dataDir, secretStore: new MemorySecretStore(), logger: silentLogger, shutdownGraceMs: 200, registryBundleNetwork: { ca: certificates.pem.ca, allowAddress: () => true } });
   rmSync(certificates.dir, { recursive: true, force: true });
@@ -90,5 +98,19 @@ describe('mcpRegistry.install', () => {
     const again = await rpc.mcpRegistry.install({ ...request, previewHash: preview.planHash, confirmedLaunchLine: line }).catch((error: unknown) => (error as { cause?: unknown }).cause);
     expect(again).toMatchObject({ code: 'AlreadyExists', message: 'A server named "bundled" already exists: install under another name (--name).' });
     expect(readFileSync(join(folder, 'marker'), 'utf8')).toBe('still here');
+  }, 60_000);
+
+  it('refuses a bundle whose checksum does not match, and one that redirects, writing nothing', async () => {
+    const rpc = createCaller({ core, caller: operatorCaller('cli'), fromBrowser: false });
+    for (const [name, refusal] of [
+      ['com.example.mcp/tampered', /does not match its fileSha256: the registry says [0-9a-f]{64}, the download is [0-9a-f]{64}\. Nothing was unpacked or run\.$/],
+      ['com.example.mcp/moved', /: HTTP 302; it redirects to \/b\.mcpb, which is not followed$/],
+    ] as const) {
+      const request = { name, registry: registry.url, choice: {} };
+      const preview = await rpc.mcpRegistry.preview(request);
+      const refused = await rpc.mcpRegistry.install({ ...request, previewHash: preview.planHash }).catch((error: unknown) => (error as { cause?: unknown }).cause);
+      expect((refused as Error).message).toMatch(refusal);
+      expect(existsSync(join(dataDir, 'mcpb', name.split('/')[1]!))).toBe(false);
+    }
   }, 60_000);
 });

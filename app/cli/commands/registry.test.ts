@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,8 @@ import { runTooldeck } from '../testing/runTooldeck';
  * private PostgreSQL) seeded with server.json entries; installs of server-everything through npx,
  * mcp-server-time through uvx, a remote whose URL variable and secret header are filled (its
  * origin pointed at a local server-everything behind a recording proxy), and mcpb bundles built
- * here, one whose checksum matches and one whose does not.
+ * here and listed on plain http, which are never downloaded (main/rpc/mcpRegistryRouter.test.ts
+ * installs bundles over https).
  */
 const API_KEY = 'registry-api-key-5f3c91ab07';
 /** What the remote says about itself (SEP-2127, draft): one tool it has, one it does not. */
@@ -28,7 +29,7 @@ const work = mkdtempSync(join(tmpdir(), 'tooldeck-registry-files-'));
 let registry: Awaited<ReturnType<typeof startRegistry>>;
 let everything: RunningPeer;
 let proxy: { server: Server; origin: string; seen: Array<{ url: string; headers: IncomingHttpHeaders }> };
-let files: { server: Server; origin: string };
+let files: { server: Server; origin: string; requests: string[] };
 const savedPath = process.env.PATH;
 
 const run = (argv: string[]) => runTooldeck(dataDir, argv);
@@ -159,20 +160,27 @@ describe('tooldeck registry', () => {
     expect((await run(['registry', 'updates'])).stdout).toMatch(/^Every server installed from a registry is at its latest version/);
   }, 120_000);
 
-  it('installs an mcpb bundle whose checksum matches, and refuses one whose does not, unpacking nothing', async () => {
-    const installed = await run(['registry', 'install', 'com.example.mcp/bundled', '--yes']);
-    const folder = join(dataDir, 'mcpb', 'bundled');
-    expect(installed.stderr).toContain(`runs\n  cd ${folder} && node ${folder}/server/index.cjs\n`);
-    expect(installed.stdout).toBe('Installed bundled — connected, 1 tools: bundle-echo\n');
-    expect(statSync(join(folder, 'server', 'index.cjs')).mode & 0o777).toBe(0o600);
-
-    const refused = await run(['registry', 'install', 'com.example.mcp/tampered', '--yes']);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`does not match its fileSha256: the registry says ${bundleSha}`);
-    expect(existsSync(join(dataDir, 'mcpb', 'tampered'))).toBe(false);
-    expect(readdirSync(join(dataDir, 'mcpb'))).toEqual(['bundled']);
-    expect((await run(['mcp', 'list'])).stdout).not.toContain('tampered');
+  it('never downloads a bundle the registry lists on plain http: the file server is not asked (bundles over https: mcpRegistryRouter.test.ts)', async () => {
+    for (const name of ['com.example.mcp/bundled', 'com.example.mcp/tampered']) {
+      const refused = await run(['registry', 'install', name, '--yes']);
+      expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining(`is downloaded from ${files.origin}/`) });
+      expect(refused.stderr).toContain('which is not https, so it is not installed.\n');
+    }
+    expect(files.requests).toEqual([]);
+    expect(existsSync(join(dataDir, 'mcpb'))).toBe(false);
+    expect((await run(['mcp', 'list'])).stdout).not.toMatch(/^(bundled|tampered) /m);
   }, 60_000);
+
+  it('installs from a server.json at hand with --file, through the same plan and confirmation', async () => {
+    const file = join(work, 'time.server.json');
+    writeFileSync(file, JSON.stringify({ ...timeEntry, name: 'io.github.example/time-from-file' }));
+    const previewed = await run(['registry', 'install', '--file', file, '--name', 'time-from-file', '--arg', '--local-timezone=Europe/Paris']);
+    expect(previewed.stderr).toContain('time-from-file (io.github.example/time-from-file 2026.10.19) runs\n  uvx mcp-server-time==2026.10.19 --local-timezone Europe/Paris\n');
+    expect(previewed).toMatchObject({ code: 2, stderr: expect.stringContaining('Not installed: confirm on a terminal') });
+    const notJson = join(work, 'broken.server.json');
+    writeFileSync(notJson, '{');
+    expect(await run(['registry', 'install', '--file', notJson, '--yes'])).toMatchObject({ code: 2, stderr: expect.stringContaining('The server.json is not JSON') });
+  });
 
   it("validates a publisher's server.json with paths, agreeing with the registry's own validation", async () => {
     const good = join(work, 'good.json');
@@ -265,7 +273,9 @@ async function recordingProxy(target: string) {
 }
 
 async function fileServer(paths: Record<string, Buffer>) {
+  const requests: string[] = [];
   const server = createServer((req, res) => {
+    requests.push(req.url ?? '');
     const body = paths[req.url ?? ''];
     if (!body) {
       res.statusCode = 404;
@@ -275,5 +285,5 @@ async function fileServer(paths: Record<string, Buffer>) {
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
