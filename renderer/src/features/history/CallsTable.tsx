@@ -1,7 +1,7 @@
 import { Box, Center, Group, Loader, Table, Text, Tooltip } from '@mantine/core';
 import { IconRepeat, IconScissors } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import type { InvocationRecord } from '../../../../shared/invocation';
 import { formatBytes } from '../../components/format';
 import { formatLatency } from '../metrics/formatMetric';
@@ -107,6 +107,26 @@ const COLUMNS: Column[] = [
   { label: 'Flags', width: 60, cell: (r) => <Flags record={r} /> },
 ];
 
+/** Shown when the calls come from more than one replica (a history shared by several Tooldeck processes). */
+const REPLICA_COLUMN: Column = {
+  label: 'Replica',
+  width: 130,
+  min: 80,
+  cell: (r) => (
+    <Text span fz="xs" ff="monospace" c="dimmed" truncate="end" title={r.replica}>
+      {r.replica}
+    </Text>
+  ),
+};
+
+/** The columns for these rows: Replica after Via once the rows name two replicas or more. */
+function columnsFor(rows: readonly InvocationRecord[]): Column[] {
+  const first = rows.find((r) => r.replica)?.replica;
+  if (!first || !rows.some((r) => r.replica && r.replica !== first)) return COLUMNS;
+  const via = COLUMNS.findIndex((c) => c.label === 'Via');
+  return [...COLUMNS.slice(0, via + 1), REPLICA_COLUMN, ...COLUMNS.slice(via + 1)];
+}
+
 function Mono({ children, dimmed }: { children: ReactNode; dimmed?: boolean }) {
   return (
     <Text span fz="xs" ff="monospace" c={dimmed ? 'dimmed' : undefined}>
@@ -169,6 +189,7 @@ export function CallsTable({ rows, selectedId, onSelect, hasMore, loadingMore, o
   }, [hasMore, loadingMore, lastIndex, rows.length, onLoadMore]);
 
   const selectedIndex = selectedId === undefined ? -1 : rows.findIndex((r) => r.id === selectedId);
+  const columns = useMemo(() => columnsFor(rows), [rows]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
@@ -197,7 +218,7 @@ export function CallsTable({ rows, selectedId, onSelect, hasMore, loadingMore, o
       >
         <Table.Thead style={{ display: 'grid', position: 'sticky', top: 0, zIndex: 2, background: 'var(--mantine-color-body)' }}>
           <Table.Tr style={{ display: 'flex', width: '100%' }} aria-rowindex={1}>
-            {COLUMNS.map((column) => (
+            {columns.map((column) => (
               <Table.Th key={column.label} style={{ ...cellStyle(column), height: 34 }} fz="xs" c="dimmed" fw={600}>
                 {column.label}
               </Table.Th>
@@ -218,7 +239,7 @@ export function CallsTable({ rows, selectedId, onSelect, hasMore, loadingMore, o
                 bg={selected ? 'var(--mantine-primary-color-light)' : undefined}
                 style={{ display: 'flex', position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${item.start}px)`, cursor: 'pointer' }}
               >
-                {COLUMNS.map((column) => (
+                {columns.map((column) => (
                   <Table.Td key={column.label} style={cellStyle(column)}>
                     {column.cell(record)}
                   </Table.Td>

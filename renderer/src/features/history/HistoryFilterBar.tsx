@@ -33,9 +33,11 @@ export interface HistoryFilterBarProps {
   tools: string[];
   /** Agents known to have made calls, to offer beside the operator. */
   agents?: string[];
+  /** Replicas seen in the calls: a Replica picker appears once there are several (a shared history). */
+  replicas?: string[];
 }
 
-export function HistoryFilterBar({ value, onChange, sources, tools, runLabel, agents = [] }: HistoryFilterBarProps) {
+export function HistoryFilterBar({ value, onChange, sources, tools, runLabel, agents = [], replicas = [] }: HistoryFilterBarProps) {
   const set = (patch: Partial<HistoryFilters>) => onChange({ ...value, ...patch });
   const sourceData = groupSources(value.source && !sources.includes(value.source) ? [...sources, value.source] : sources);
   const toolData = value.tool && !tools.includes(value.tool) ? [...tools, value.tool] : tools;
@@ -107,6 +109,19 @@ export function HistoryFilterBar({ value, onChange, sources, tools, runLabel, ag
           clearable
           nothingFoundMessage="No such agent"
         />
+        {(replicas.length > 1 || value.replica) && (
+          <Select
+            size="sm"
+            w={170}
+            aria-label="Replica"
+            placeholder="Any replica"
+            data={[...new Set([...replicas, ...(value.replica ? [value.replica] : [])])]}
+            value={value.replica ?? null}
+            onChange={(replica) => set({ replica })}
+            searchable
+            clearable
+          />
+        )}
         <TimeRangePicker value={value.range} onChange={(range) => set({ range })} keys={['15m', '1h', '24h', '7d', 'all', 'custom']} />
         <ClearableTextInput
           size="sm"

@@ -73,6 +73,7 @@ export function HistoryView() {
     placeholderData: keepPreviousData,
   });
   const agents = useMemo(() => [...new Set(history.rows.flatMap((r) => (r.agent ? [r.agent] : [])))].sort(), [history.rows]);
+  const replicas = useMemo(() => [...new Set(history.rows.flatMap((r) => (r.replica ? [r.replica] : [])))].sort(), [history.rows]);
   const { sources, tools } = useMemo(() => {
     const pairs = [...(seen.data ?? []).map((row) => ({ source: row.group.source, tool: row.group.tool ?? '' })), ...history.rows.map((r) => ({ source: `${r.sourceKind}:${r.sourceName}`, tool: r.tool }))];
     return {
@@ -127,6 +128,7 @@ export function HistoryView() {
         sources={sources}
         tools={tools}
         agents={agents}
+        replicas={replicas}
         runLabel={filteredRun ? `${filteredRun.collection} · ${new Date(filteredRun.startedAt).toLocaleTimeString()}` : undefined}
       />
 

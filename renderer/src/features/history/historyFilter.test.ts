@@ -64,3 +64,16 @@ describe('filters', () => {
     expect(matchesFilter(record, { via: 'ui' })).toBe(false);
   });
 });
+
+describe('the replica filter (a history shared by several Tooldeck processes)', () => {
+  it('narrows the store query and live calls to one replica, from the bar or a link', () => {
+    const filters = { ...NO_FILTERS, replica: 'gateway-7d9f-a' };
+    expect(hasFilters(filters)).toBe(true);
+    expect(toInvocationFilter(filters, 0)).toEqual({ replica: 'gateway-7d9f-a' });
+    expect(filtersFromParams({ replica: 'gateway-7d9f-b' }).replica).toBe('gateway-7d9f-b');
+    const filter = toInvocationFilter(filters, 0);
+    expect(matchesFilter({ ...record, replica: 'gateway-7d9f-a' }, filter)).toBe(true);
+    expect(matchesFilter({ ...record, replica: 'gateway-7d9f-b' }, filter)).toBe(false);
+    expect(matchesFilter(record, filter)).toBe(false);
+  });
+});

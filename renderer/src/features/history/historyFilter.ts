@@ -18,6 +18,8 @@ export interface HistoryFilters {
   via: CallerVia | null;
   /** Only the operator's own calls (`OPERATOR_CHOICE`) or one agent's (`agent:<name>`, see agentChoice). */
   caller: string | null;
+  /** Only the calls one replica (Tooldeck process) recorded, when a shared history holds several. */
+  replica?: string | null;
 }
 
 /** The caller choice for the operator's own calls. */
@@ -70,6 +72,7 @@ export function toInvocationFilter(filters: HistoryFilters, now: number): Invoca
     ...(filters.run ? { runId: filters.run } : {}),
     ...(filters.via ? { via: filters.via } : {}),
     ...(agent !== undefined ? { agent } : {}),
+    ...(filters.replica ? { replica: filters.replica } : {}),
   };
 }
 
@@ -86,6 +89,7 @@ export function matchesFilter(record: InvocationRecord, filter: InvocationFilter
   if (filter.taskId !== undefined && record.taskId !== filter.taskId) return false;
   if (filter.via !== undefined && record.via !== filter.via) return false;
   if (filter.agent !== undefined && (record.agent ?? null) !== filter.agent) return false;
+  if (filter.replica !== undefined && record.replica !== filter.replica) return false;
   if (filter.text) {
     const needle = filter.text.toLowerCase();
     const fields = [record.tool, record.argumentsJson, record.resultPreview, record.errorMessage ?? ''];
@@ -95,7 +99,7 @@ export function matchesFilter(record: InvocationRecord, filter: InvocationFilter
 }
 
 export function hasFilters(filters: HistoryFilters): boolean {
-  return Boolean(filters.source || filters.tool || filters.status.length || filters.text.trim() || filters.trace.trim() || filters.range.key !== 'all' || filters.run || filters.via || filters.caller);
+  return Boolean(filters.source || filters.tool || filters.status.length || filters.text.trim() || filters.trace.trim() || filters.range.key !== 'all' || filters.run || filters.via || filters.caller || filters.replica);
 }
 
 const LINKABLE_RANGES: (RangePreset | 'all')[] = ['15m', '1h', '24h', '7d', 'all'];
@@ -121,6 +125,7 @@ export function filtersFromParams(params: Record<string, string>): HistoryFilter
     run: params.run || null,
     via: via.success ? via.data : null,
     caller: params.agent ? agentChoice(params.agent) : null,
+    ...(params.replica ? { replica: params.replica } : {}),
   };
 }
 
