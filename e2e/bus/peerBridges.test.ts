@@ -29,6 +29,17 @@ spec:
   tool_ref: "bus:weather.delete_city"
   operation_rules:
     - {operation_class: "*", verdict: deny}
+---
+apiVersion: orloj.dev/v1
+kind: ToolPermission
+metadata:
+  name: echo-for-scout
+spec:
+  tool_ref: "mcp:everything.echo"
+  apply_mode: scoped
+  target_agents: [scout]
+  operation_rules:
+    - {operation_class: "*", verdict: allow}
 `;
 
 let broker: PrivateRabbitMq;
@@ -92,7 +103,8 @@ beforeAll(async () => {
   // Bridges that were on the bus before Tooldeck: they announce again when Tooldeck's refresh request comes.
   weather = await RockBotShapedBridge.start(broker.url, 'weather', weatherServers());
   archive = await RockBotShapedBridge.start(broker.url, 'archive', [{ serverName: 'files', tools: { read_file: { description: 'Reads a file', parametersSchema: { type: 'object' }, run: () => 'contents' } } }]);
-  scout = await RockBotShapedAgent.connect(broker.url, 'scout', OWN_BRIDGE);
+  // A RockBot agent as Tooldeck's bridge wants it: its own broker user, named in user_id (granted echo above).
+  scout = await RockBotShapedAgent.connect(broker.addUser('scout', 'scout-pass'), 'scout', OWN_BRIDGE, { userId: 'scout' });
   await core.bus.start({ url: broker.url, agent: OWN_BRIDGE });
 }, 120_000);
 
