@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InvocationRecord } from '../shared/invocation';
+import { agentCaller } from '../shared/caller';
 import type { HostKind, SystemInfo } from '../shared/system';
 import { A2aAgentService } from './a2a/A2aAgentService';
 import { Collections } from './collections/Collections';
@@ -56,8 +57,11 @@ import { Playground } from './evals/Playground';
 import { sourceReadiness } from './evals/sourceReadiness';
 import { isAppError } from '../shared/errors';
 import type { EvalSuite } from '../shared/evals';
-import type { WorkspaceLanguageAgent } from './gateway/AgentGrants';
-import type { ClusterAgentSource } from './gateway/Gateway';
+import type { WorkspaceLanguageAgent } from './agents/AgentGrants';
+import type { ClusterAgentSource } from './agents/AgentIdentity';
+import { Agents } from './agents/Agents';
+import { Mediation } from './mediation/Mediation';
+import { ModelProviders } from './mediation/ModelProviders';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
 import { BusBridge } from './bus/BusBridge';
@@ -173,8 +177,14 @@ export interface Core {
    * from any process on it), or in a cluster when the host chose one (CoreDeps.approvals).
    */
   readonly approvals: ApprovalStore;
-  /** The MCP gateway for agents: their credentials, grants and live traffic; started on demand. */
+  /** Agents, whatever door they use: identity, grants (with where each comes from), model grants, the approval hook, traffic, metrics. */
+  readonly agents: Agents;
+  /** The MCP gateway: the MCP face for agents (and mediation's endpoints on its port); started on demand. */
   readonly gateway: Gateway;
+  /** Model providers (their keys sealed in the secret store), for mediation, the Playground and evals. */
+  readonly providers: ModelProviders;
+  /** Model mediation as Clawdapus's cllama does it: the engine the gateway's endpoints, the Playground and evals share. */
+  readonly mediation: Mediation;
   /** Eval suites (`evals/*.yml`) run through the gateway's mediation engine: `tooldeck eval` and the Evals view. */
   readonly evals: Evals;
   /** A conversation with a model over a tool set on the same engine; turns saved as eval cases. */
@@ -302,7 +312,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   // are read on every call, so edits apply at once.
   // A cluster's ToolPermissions (`gateway --agent-namespace`) govern its agents' calls beside the workspace's.
   const permissions = clusterAgents ? () => [...resources.permissions(), ...clusterAgents.permissions()] : resources.permissions;
-  const pipeline = new InvocationPipeline({ catalog, recorder, logger, redactor, permissions, holds: (entry) => lock.hold(entry) });
+  // The grants stage: an agent's call, through any door, is refused unless the agent is granted the tool.
+  const pipeline: InvocationPipeline = new InvocationPipeline({ catalog, recorder, logger, redactor, permissions, holds: (entry) => lock.hold(entry), grants: (agent, entry) => agents.grants.isGranted(agent, entry.name) });
   const apps = new McpAppHost({ mcp, catalog, pipeline, logger });
   const a2aTurns = new A2aTurns({ agents: a2a, pipeline, catalog, sync: (agent) => a2aSkills.sync(agent) });
   const collections = new Collections({ dataDir: deps.dataDir, secrets, sourceKinds, pipeline, history, logger });
@@ -349,54 +360,82 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     resources.workspace.documents().flatMap((doc) => {
       if (doc.identity?.kind !== 'LanguageAgent' || !doc.valid || !doc.stored) return [];
       const spec = (doc.stored as { spec?: Partial<LanguageAgentSpec> }).spec;
-      return [{ name: doc.identity.name, tools: (spec?.tools ?? []).filter((tool) => tool.enabled !== false).map((tool) => tool.name) }];
+      return [{ name: doc.identity.name, file: doc.file, tools: (spec?.tools ?? []).filter((tool) => tool.enabled !== false).map((tool) => tool.name) }];
     });
   // In a cluster, the agents' grants are the cluster's LanguageAgents, not the workspace's.
   const languageAgents = clusterAgents ? () => clusterAgents.languageAgents() : workspaceLanguageAgents;
-  const gateway = new Gateway({
-    ...(clusterAgents ? { clusterAgents } : {}),
-    // Servers connect at start only with autoConnect; the gateway's first tools/list and /ready wait for them (bounded).
-    ...(deps.autoConnect ? { sourceSync: mcpSourceSync(mcp, () => resources.reconciler.workspaceServers().flatMap((server) => (server.config ? [server.name] : []))) } : {}),
-    // Resources, prompts and completion of the MCP sources, relayed to agents granted them; no grants resolved yet: nothing (deny by default).
-    upstream: mcpUpstreamFeatures(mcp),
-    sourceGrants: () => NO_SOURCE_GRANTS,
+  // The agent as one domain: identity, grants with provenance, model grants, the one approval hook, traffic and metrics for every door.
+  const agents: Agents = new Agents({
     dataDir: deps.dataDir,
-    secrets,
-    appVersion: deps.appVersion,
-    logger,
-    invoke: (request) => pipeline.invoke(request),
+    pipeline: (request) => pipeline.invoke(request),
     approvals,
+    ...(clusterAgents ? { clusterAgents } : {}),
     grants: {
       catalog,
-      pods: () => workspacePods().map((item) => item.pod),
+      pods: workspacePods,
       languageAgents,
       permissions: clusterAgents ? () => [...resources.permissions(), ...clusterAgents.grantingPermissions()] : resources.permissions,
       verdict: (entry, caller) => pipeline.policy.verdict(entry, caller),
       held: (entry) => lock.hold(entry)?.reason,
     },
+  });
+  /** Every change that may change what an agent is granted or offered: the catalog, the policy, the lock, the workspace, a cluster's agents. */
+  const onGrantsChanged = (listener: () => void) => {
+    const stops = [catalog.onChange(listener), resources.onPolicyChange(listener), lock.onChange(listener), resources.workspace.onChange(listener), ...(clusterAgents ? [clusterAgents.onChange(listener)] : [])];
+    return () => stops.forEach((stop) => stop());
+  };
+  // Resolved grants are forgotten at once (the pipeline's grants stage reads them on every call).
+  const stopGrantsCache = onGrantsChanged(() => agents.grants.invalidate());
+  const providers = new ModelProviders(deps.dataDir, secrets);
+  const mediation = new Mediation({
+    providers,
+    managedTools: (agent, caller) => agents.grants.granted(agent, caller),
+    invoke: (call) => agents.invoke(call),
+    models: agents.models,
+    isLive: (agent) => agents.isLive(agent),
+    settings: (agent) => {
+      const policy = agents.grants.toolsPolicy(agent);
+      return { maxRounds: policy.max_rounds, timeoutPerToolMs: policy.timeout_per_tool_ms, totalTimeoutMs: policy.total_timeout_ms, duplicates: policy.duplicate_tool_calls ?? 'replay' };
+    },
+  });
+  const gateway = new Gateway({
+    agents: {
+      admission: agents.admission,
+      grants: agents.grants,
+      invoke: (call) => agents.invoke(call),
+      traffic: agents.traffic,
+      metrics: agents.metrics,
+      metaTools: (agent) => agents.credentials.metaTools(agent),
+    },
+    mediation,
+    // Servers connect at start only with autoConnect; the gateway's first tools/list and /ready wait for them (bounded).
+    ...(deps.autoConnect ? { sourceSync: mcpSourceSync(mcp, () => resources.reconciler.workspaceServers().flatMap((server) => (server.config ? [server.name] : []))) } : {}),
+    // Resources, prompts and completion of the MCP sources, relayed to agents granted them; no grants resolved yet: nothing (deny by default).
+    upstream: mcpUpstreamFeatures(mcp),
+    sourceGrants: () => NO_SOURCE_GRANTS,
+    appVersion: deps.appVersion,
+    logger,
     onToolsChanged: (listener) => {
       // Many changes come together (a server's tools listed, a workspace saved): one notification for them.
       let queued = false;
-      const changed = () => {
+      return onGrantsChanged(() => {
         if (queued) return;
         queued = true;
         setImmediate(() => {
           queued = false;
           listener();
         });
-      };
-      const stops = [catalog.onChange(changed), resources.onPolicyChange(changed), lock.onChange(changed), resources.workspace.onChange(changed), ...(clusterAgents ? [clusterAgents.onChange(changed)] : [])];
-      return () => stops.forEach((stop) => stop());
+      });
     },
   });
 
   // Evals and the Playground wait for every source (a one-shot command connects each) before they read a tool set.
   const connectSources = sourceReadiness({ servers, mcp, reconciler: resources.reconciler, sourceKinds, console: deps.autoConnect === true });
   const evals = new Evals({
-    runTurn: (input) => gateway.mediation.runTurn(input),
-    providers: () => gateway.providers.list(),
+    runTurn: (input) => mediation.runTurn(input),
+    providers: () => providers.list(),
     resolveTool: (name) => catalog.get(name),
-    granted: (agent, caller) => gateway.grants.granted(agent, caller),
+    granted: (agent, caller) => agents.grants.granted(agent, caller),
     suites: () =>
       resources.workspace.documents().flatMap((doc) =>
         doc.identity?.kind !== 'EvalSuite' ? [] : [{ file: doc.file, ...(doc.valid && doc.stored ? { suite: doc.stored as EvalSuite } : { problem: doc.diagnostics.find((d) => d.severity === 'error')?.message ?? 'not a valid eval suite' }) }],
@@ -411,8 +450,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   });
   const playground = new Playground({
     dataDir: deps.dataDir,
-    runTurn: (input) => gateway.mediation.runTurn(input),
-    providers: () => gateway.providers.list(),
+    runTurn: (input) => mediation.runTurn(input),
+    providers: () => providers.list(),
     resolveTool: (name) => catalog.get(name),
     workspace: {
       get dir() {
@@ -430,7 +469,16 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     },
     connectSources,
   });
-  const bus = new BusBridge({ invoke: (request) => pipeline.invoke(request), entries: () => catalog.list(), onToolsChanged: (listener) => catalog.onChange(() => listener()), approvals, peers: busPeers, logger });
+  // RockBot's bus serves an agent (the broker-validated user) only its grants, like every other door.
+  const bus = new BusBridge({
+    invoke: (request) => agents.invoke(request),
+    entries: () => catalog.list(),
+    grantedTo: (agent) => agents.grants.granted(agent, agentCaller(agent, 'bus')),
+    onToolsChanged: (listener) => onGrantsChanged(() => listener()),
+    approvals,
+    peers: busPeers,
+    logger,
+  });
 
   return {
     deps,
@@ -468,7 +516,10 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     liveCalls,
     settings,
     approvals,
+    agents,
     gateway,
+    providers,
+    mediation,
     evals,
     playground,
     bus,
@@ -478,6 +529,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       await bus.stop();
       // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
       await gateway.close();
+      stopGrantsCache();
+      agents.close();
       stopClusterTools();
       await clusterAgents?.close();
       await approvals.close();

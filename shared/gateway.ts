@@ -6,7 +6,14 @@ import { InvocationStatus } from './invocation';
  * Clawdapus's cllama does): no colon, no slash, no control characters, and short, since it becomes
  * a history column, a metric label and part of approval names.
  */
-export const GatewayAgentName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'an agent name is 1–64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
+/** Names the console keeps for the operator's own turns (Playground, eval suites): never an agent's. */
+export const RESERVED_AGENT_NAMES: readonly string[] = ['playground', 'eval', 'evals'];
+
+export const GatewayAgentName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'an agent name is 1–64 letters, digits, dots, dashes or underscores, starting with a letter or digit')
+  // The console files the operator's Playground and eval turns under these: an agent so named would read them.
+  .refine((name) => !RESERVED_AGENT_NAMES.includes(name.toLowerCase()), 'playground, eval and evals are kept for the operator’s own turns');
 export type GatewayAgentName = z.infer<typeof GatewayAgentName>;
 
 /** An agent's open MCP session with the gateway (2025-11-25 era), or its latest stateless requests (2026-07-28). */
@@ -25,6 +32,8 @@ export type GatewaySessionView = z.infer<typeof GatewaySessionView>;
 export const GatewayCallView = z.object({
   id: z.string(),
   agent: z.string(),
+  /** The door the call came through (`gateway`, `mediation`, `bus`). */
+  via: z.string().optional(),
   sessionId: z.string().optional(),
   /** The registry name (`mcp:everything.echo`). */
   tool: z.string(),

@@ -56,9 +56,9 @@ const bare = new Client({ name: 'bench-direct', version: '0' });
 try {
   await core.mcp.save({ config: everythingStdio('everything') as never });
   const mockUrl = await mock.start();
-  await core.gateway.providers.add({ name: 'mock', format: 'openai', baseUrl: `${mockUrl}/v1`, apiKey: 'sk-bench' });
-  const runnerKey = await core.gateway.credentials.create('runner');
-  const strangerKey = await core.gateway.credentials.create('stranger');
+  await core.providers.add({ name: 'mock', format: 'openai', baseUrl: `${mockUrl}/v1`, apiKey: 'sk-bench' });
+  const runnerKey = await core.agents.credentials.create('runner');
+  const strangerKey = await core.agents.credentials.create('stranger');
   // Flooding on purpose: the per-agent rate limit is not what is measured.
   const status = await core.gateway.start({ port: 0, rate: { perSecond: 1_000_000, burst: 1_000_000 } });
   const origin = new URL(status.url!).origin;
@@ -120,7 +120,7 @@ try {
     }
   }
   // Mediation keeps each agent's newest 100 turns: all of them from the measured part.
-  const measured = core.gateway.mediation.history('runner');
+  const measured = core.mediation.history('runner');
   const managedRounds = measured.flatMap((t) => t.tool_trace.filter((r) => r.tool_calls.length > 0));
   const finalRounds = measured.flatMap((t) => t.tool_trace.filter((r) => r.tool_calls.length === 0));
   const overhead = summarize(managedRounds.map((r) => r.overhead_ms ?? NaN));

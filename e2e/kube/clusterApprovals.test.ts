@@ -84,7 +84,7 @@ describe('approvals as ToolApproval objects in a cluster', { timeout: 180_000 },
   }
 
   async function agent(core: Core) {
-    const credential = await core.gateway.credentials.create('builder');
+    const credential = await core.agents.credentials.create('builder');
     const running = await core.gateway.start({ port: 0 });
     const client = new Client({ name: 'agent-under-test', version: '1' }, { versionNegotiation: { mode: 'auto' } } as never);
     await client.connect(new StreamableHTTPClientTransport(new URL(running.url!), { requestInit: { headers: { Authorization: `Bearer ${credential}` } } }));

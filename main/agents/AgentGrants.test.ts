@@ -19,7 +19,7 @@ function setup(options: { pods?: ClawPod[]; permissions?: ToolPermission[]; lang
   const policy = new EffectivePolicy({ permissions: () => options.permissions ?? [] });
   return new AgentGrants({
     catalog,
-    pods: () => options.pods ?? [],
+    pods: () => (options.pods ?? []).map((pod, index) => ({ file: `pod-${index}.yml`, pod })),
     languageAgents: () => options.languageAgents ?? [],
     permissions: () => options.permissions ?? [],
     verdict: (entry, caller) => policy.verdict(entry, caller),
@@ -31,7 +31,7 @@ const granted = (grants: AgentGrants, agent: string) => grants.granted(agent, ag
 
 const pod = (agents: ClawPod['agents'], defaults: ClawPod['defaults'] = []): ClawPod => ({ pod: 'p', agents, defaults }) as unknown as ClawPod;
 
-describe('AgentGrants: what an agent may call through the gateway', () => {
+describe('AgentGrants: what an agent may call through any door', () => {
   it('grants nothing by default', () => {
     expect(granted(setup(), 'anyone')).toEqual([]);
     expect(granted(setup({ pods: [pod([{ name: 'other', tools: [{ service: 'files', allow: 'all' }] } as never])] }), 'anyone')).toEqual([]);
@@ -64,5 +64,23 @@ describe('AgentGrants: what an agent may call through the gateway', () => {
       permissions: [{ name: 'assistant-no-delete', toolRef: 'mcp:files.delete_file', targetAgents: ['assistant'], operationRules: [{ operationClass: '*', verdict: 'deny' }] }],
     });
     expect(granted(grants, 'assistant')).toEqual(['mcp:files.read_file']);
+  });
+
+  it('keeps where each tool is granted: the file, the kind and the rule, every one of them', () => {
+    const grants = setup({
+      pods: [pod([{ name: 'assistant', tools: [{ service: 'files', allow: ['read_file'] }] } as never])],
+      permissions: [{ name: 'hid-for-assistant', file: 'permissions.yaml', toolRef: 'grpc:hid.*', targetAgents: ['assistant'], operationRules: [{ operationClass: '*', verdict: 'allow' }] }],
+      languageAgents: [{ name: 'assistant', tools: ['files'], file: 'agent.yaml' }],
+    });
+    const byName = new Map(grants.grants('assistant').map((grant) => [grant.entry.name, grant.grantedBy]));
+    expect(byName.get('mcp:files.read_file')).toEqual([
+      { kind: 'ClawPod', file: 'pod-0.yml', rule: 'services.assistant.x-claw.tools: mcp:files allow [read_file]' },
+      { kind: 'LanguageAgent', file: 'agent.yaml', rule: 'LanguageAgent assistant: spec.tools files' },
+    ]);
+    expect(byName.get('mcp:files.write_file')).toEqual([{ kind: 'LanguageAgent', file: 'agent.yaml', rule: 'LanguageAgent assistant: spec.tools files' }]);
+    expect(byName.get('grpc:hid.mirror')).toEqual([{ kind: 'ToolPermission', file: 'permissions.yaml', rule: 'ToolPermission hid-for-assistant: tool_ref grpc:hid.*, target_agents [assistant]' }]);
+    expect(grants.isGranted('assistant', 'mcp:files.delete_file')).toBe(true);
+    expect(grants.isGranted('someone-else', 'mcp:files.read_file')).toBe(false);
+    expect(grants.agentNames()).toEqual(['assistant']);
   });
 });

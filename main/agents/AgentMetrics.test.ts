@@ -12,7 +12,7 @@ import { trafficPerAgent } from '../kube/operator/readGatewayReplicas';
 import { readPrometheusText } from '../metrics/prometheusText';
 import { silentLogger } from '../platform/Logger';
 import { MemorySecretStore } from '../platform/SecretStore';
-import { GATEWAY_SERIES, GatewayMetrics } from './GatewayMetrics';
+import { GATEWAY_SERIES, AgentMetrics } from './AgentMetrics';
 
 const pod = `x-claw:
   pod: metricstest
@@ -72,8 +72,8 @@ describe('the gateway’s /metrics', { timeout: 60_000 }, () => {
     core = await createCore({ exampleWorkspace: false, workspaceDir, appVersion: '0', host: 'web', dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-gateway-metrics-')), secretStore: new MemorySecretStore(), logger: silentLogger });
     await core.mcp.save({ config: everythingStdio('everything') as never });
     await vi.waitFor(() => expect(core.catalog.resolve('mcp:everything.get-sum')).toBeDefined(), { timeout: 30_000 });
-    builder = await core.gateway.credentials.create('builder');
-    flooder = await core.gateway.credentials.create('flooder');
+    builder = await core.agents.credentials.create('builder');
+    flooder = await core.agents.credentials.create('flooder');
     status = await core.gateway.start({ port: 0, metricsPort: 0, rate: { perSecond: 1, burst: 20 } });
     metricsPort = Number(new URL(status.metricsUrl!).port);
   }, 60_000);
@@ -155,9 +155,9 @@ describe('the gateway’s /metrics', { timeout: 60_000 }, () => {
   });
 });
 
-describe('GatewayMetrics', () => {
+describe('AgentMetrics', () => {
   it('names how a held call’s approval ended by the step it was refused with, and counts no decision for a call never held', async () => {
-    const metrics = new GatewayMetrics();
+    const metrics = new AgentMetrics();
     const refusing = (step?: string) => metrics.countApprovals({ hold: async (_request, options) => (options?.onPending?.({} as never), Promise.reject(new AppError('PolicyDenied', 'no', step ? { step } : {}))) });
     const request = { agent: 'a', tool: 't', operationClass: 'read', input: {}, reason: 'r', policyVersion: 'v', taskRef: 'x' };
     for (const step of ['expired', 'canceled', 'binding', undefined]) await refusing(step).hold(request).catch(() => undefined);

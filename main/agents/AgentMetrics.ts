@@ -13,7 +13,7 @@ import type { InvocationRequest } from '../registry/InvocationPipeline';
  * text or credential is ever a label.
  */
 export const GATEWAY_SERIES = {
-  /** Counter, `agent`: tool calls the gateway started for the agent (MCP and mediated). */
+  /** Counter, `agent`: tool calls started for the agent, through any door (MCP, mediated, the bus). */
   calls: 'tooldeck_gateway_calls_total',
   /** Counter, `agent`, `status` (error, timeout, denied, canceled): calls that did not end ok. */
   errors: 'tooldeck_gateway_call_errors_total',
@@ -35,8 +35,13 @@ const REFUSAL_STEPS = new Set(['denied', 'expired', 'canceled', 'binding']);
 
 type Invoke = (request: InvocationRequest) => Promise<InvocationOutcome>;
 
-/** The gateway's traffic as Prometheus metrics, per agent. */
-export class GatewayMetrics {
+/**
+ * Agents' calls as Prometheus metrics, per agent, whichever door they came through (the MCP
+ * gateway, mediation, RockBot's bus): every agent call goes through `countCalls`, every held call
+ * through `countApprovals`. The series keep their `tooldeck_gateway_` names, which the Cluster
+ * section reads per replica.
+ */
+export class AgentMetrics {
   readonly registry = new Registry();
   private readonly calls: Counter<'agent'>;
   private readonly errors: Counter<'agent' | 'status'>;
@@ -46,7 +51,7 @@ export class GatewayMetrics {
 
   constructor() {
     const registers = [this.registry];
-    this.calls = new Counter({ name: GATEWAY_SERIES.calls, help: 'Tool calls the gateway started, per agent', labelNames: ['agent'], registers });
+    this.calls = new Counter({ name: GATEWAY_SERIES.calls, help: 'Tool calls started for agents through any door, per agent', labelNames: ['agent'], registers });
     this.errors = new Counter({ name: GATEWAY_SERIES.errors, help: 'Tool calls that did not end ok, per agent and status', labelNames: ['agent', 'status'], registers });
     this.held = new Gauge({ name: GATEWAY_SERIES.held, help: "Calls waiting for a person's approval now, per agent", labelNames: ['agent'], registers });
     this.decided = new Counter({ name: GATEWAY_SERIES.decided, help: 'Held calls whose approval ended, per agent and decision', labelNames: ['agent', 'decision'], registers });

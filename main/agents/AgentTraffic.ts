@@ -1,7 +1,7 @@
 import { Emitter } from '../platform/Emitter';
 import type { GatewayCallView, GatewaySessionView } from '../../shared/gateway';
 
-/** A call the gateway is running for an agent, as the live view shows it. */
+/** A call running for an agent, as the live view shows it. */
 interface LiveCall extends GatewayCallView {
   finished?: boolean;
 }
@@ -9,11 +9,12 @@ interface LiveCall extends GatewayCallView {
 const KEPT_CALLS = 200;
 
 /**
- * What the gateway is doing right now: the agents' open sessions and their calls as they happen
- * (running, held for approval, done with latency and outcome). In memory only: history is the
- * record of calls; this is the live picture for the Gateway section.
+ * What agents are doing right now, through every door: their open gateway sessions and their calls
+ * as they happen (running, held for approval, done with latency and outcome), each call with the
+ * door it came through. In memory only: history is the record of calls; this is the live picture
+ * for the Gateway and Agents sections.
  */
-export class GatewayTraffic {
+export class AgentTraffic {
   private readonly sessions = new Map<string, GatewaySessionView>();
   private readonly calls: LiveCall[] = [];
   private readonly changes = new Emitter();

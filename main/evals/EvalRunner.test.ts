@@ -45,8 +45,8 @@ beforeAll(async () => {
   await vi.waitFor(() => expect(core.catalog.resolve('mcp:everything.get-sum')).toBeDefined(), { timeout: 30_000 });
   const models = await startScriptedModels();
   mock = models.mock;
-  await core.gateway.providers.add({ name: 'mock', format: 'openai', baseUrl: `${models.url}/v1`, apiKey: 'sk-test' });
-  await core.gateway.providers.add({ name: 'claude', format: 'anthropic', baseUrl: models.url, apiKey: 'sk-ant-test' });
+  await core.providers.add({ name: 'mock', format: 'openai', baseUrl: `${models.url}/v1`, apiKey: 'sk-test' });
+  await core.providers.add({ name: 'claude', format: 'anthropic', baseUrl: models.url, apiKey: 'sk-ant-test' });
   deps = core.evals.runnerDeps;
 }, 60_000);
 
@@ -140,10 +140,10 @@ describe('definitions meet evals', { timeout: 60_000 }, () => {
     const current = core.catalog.get('mcp:everything.get-sum')!;
     // The pending definition (as a changed server would serve it) no longer speaks of a sum.
     const evals = new Evals({
-      runTurn: (input) => core.gateway.mediation.runTurn(input),
-      providers: () => core.gateway.providers.list(),
+      runTurn: (input) => core.mediation.runTurn(input),
+      providers: () => core.providers.list(),
       resolveTool: (name) => core.catalog.get(name),
-      granted: (agent, caller) => core.gateway.grants.granted(agent, caller),
+      granted: (agent, caller) => core.agents.grants.granted(agent, caller),
       suites: () => core.evals.suites().filter((item) => item.file === 'evals/drift.yml'),
       definitions: () => ({ approved: { name: 'get-sum', description: current.description, inputSchema: current.inputSchema }, current: { name: 'get-sum', description: 'Returns two numbers together.', inputSchema: current.inputSchema } }),
     });
@@ -221,7 +221,7 @@ describe('evals never wait for a person', { timeout: 60_000 }, () => {
 
 describe('the model pickers', { timeout: 60_000 }, () => {
   it('offer each provider’s listed models; a provider that lists none says why', async () => {
-    const lists = await listProviderModels({ providers: async () => [...(await core.gateway.providers.list()), { name: 'gone', format: 'openai', baseUrl: 'http://127.0.0.1:9/v1' }], apiKey: (name) => core.gateway.providers.apiKey(name) });
+    const lists = await listProviderModels({ providers: async () => [...(await core.providers.list()), { name: 'gone', format: 'openai', baseUrl: 'http://127.0.0.1:9/v1' }], apiKey: (name) => core.providers.apiKey(name) });
     expect(lists.find((item) => item.provider === 'mock')!.models).toEqual(expect.arrayContaining(['right', 'wrong']));
     expect(lists.find((item) => item.provider === 'claude')!.models).toEqual(expect.arrayContaining(['right']));
     expect(lists.find((item) => item.provider === 'gone')).toMatchObject({ models: [], error: expect.stringContaining('could not be read') });

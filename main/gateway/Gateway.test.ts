@@ -8,6 +8,8 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { everythingStdio } from '../../e2e/peers/mcp/everything';
+import type { ApprovalStore } from '../approvals/ApprovalHolder';
+import { ApprovalBook } from '../approvals/ApprovalBook';
 import { createCore, type Core } from '../core';
 import { createToolEntry } from '../registry/createToolEntry';
 import { silentLogger } from '../platform/Logger';
@@ -61,36 +63,47 @@ let scout: string;
 /** What the test's approver (standing in for a person) does with each held call. */
 let decide: (input: Record<string, unknown>, signal?: AbortSignal) => Promise<void>;
 const holds: { input: Record<string, unknown>; reason: string; agent: string }[] = [];
+/** Whether held calls wait in the data dir's approvals book (a person decides) instead of with the test's approver. */
+let approvalsInTheBook = false;
 
 beforeAll(async () => {
   const workspaceDir = mkdtempSync(join(tmpdir(), 'tooldeck-gateway-ws-'));
   writeFileSync(join(workspaceDir, 'agents.claw-pod.yml'), pod);
   writeFileSync(join(workspaceDir, 'permissions.yaml'), permission);
-  core = await createCore({ exampleWorkspace: false, workspaceDir, appVersion: '0', host: 'web', dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-gateway-')), secretStore: new MemorySecretStore(), logger: silentLogger });
+  // A hand-written approver for these tests (the approvals book has tests of its own), as the core's
+  // approvals store; the test of the console's own gateway switches to the real book in the data dir.
+  const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-gateway-'));
+  const book = new ApprovalBook({ dataDir, logger: silentLogger });
+  const approverForTests: ApprovalStore = {
+    async hold(request, options) {
+      if (approvalsInTheBook) return book.hold(request, options);
+      holds.push({ input: request.input, reason: request.reason, agent: request.agent });
+      options?.onPending?.({ metadata: { name: 'test-approval' } } as never);
+      await decide(request.input, options?.signal);
+      return {} as never;
+    },
+    list: () => book.list(),
+    get: (name) => book.get(name),
+    decide: (name, verdict, by, comment) => book.decide(name, verdict, by, comment),
+    onChange: (listener) => book.onChange(listener),
+    close: () => book.close(),
+  };
+  core = await createCore({ exampleWorkspace: false, workspaceDir, appVersion: '0', host: 'web', dataDir, secretStore: new MemorySecretStore(), logger: silentLogger, approvals: async () => approverForTests });
   await core.mcp.save({ config: everythingStdio('everything') as never });
   await vi.waitFor(() => expect(core.catalog.resolve('mcp:everything.get-sum')).toBeDefined(), { timeout: 30_000 });
-  builder = await core.gateway.credentials.create('builder');
-  reader = await core.gateway.credentials.create('reader');
-  scout = await core.gateway.credentials.create('scout', { metaTools: true });
+  builder = await core.agents.credentials.create('builder');
+  reader = await core.agents.credentials.create('reader');
+  scout = await core.agents.credentials.create('scout', { metaTools: true });
   gateway = await startGateway({
-    credentials: core.gateway.credentials,
-    grants: core.gateway.grants,
-    traffic: core.gateway.traffic,
-    invoke: (request) => core.pipeline.invoke(request),
+    credentials: core.agents.credentials,
+    grants: core.agents.grants,
+    traffic: core.agents.traffic,
+    invoke: (call) => core.agents.invoke(call),
     logger: silentLogger,
     serverInfo: { name: 'tooldeck-gateway', version: '0' },
     heartbeatMs: 50,
-    metaTools: (agent) => core.gateway.credentials.metaTools(agent),
+    metaTools: (agent) => core.agents.credentials.metaTools(agent),
     rate: { perSecond: 1000, burst: 1000 },
-    approvals: {
-      // A hand-written approver for these tests: the approvals book has tests of its own.
-      async hold(request, options) {
-        holds.push({ input: request.input, reason: request.reason, agent: request.agent });
-        options?.onPending?.({ metadata: { name: 'test-approval' } } as never);
-        await decide(request.input, options?.signal);
-        return {} as never;
-      },
-    },
   });
 }, 60_000);
 
@@ -197,7 +210,7 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     await vi.waitFor(() => expect(progress.length).toBeGreaterThanOrEqual(2));
     expect(progress[0]).toMatch(/Waiting for a person to approve mcp:everything.get-sum \(approval test-approval\)/);
     expect(holds.at(-1)).toMatchObject({ agent: 'builder', input: { a: 2, b: 40 }, reason: expect.stringMatching(/builder-sums-need-approval/) });
-    expect(core.gateway.traffic.snapshot().calls[0]).toMatchObject({ agent: 'builder', state: 'held', approval: 'test-approval' });
+    expect(core.agents.traffic.snapshot().calls[0]).toMatchObject({ agent: 'builder', state: 'held', approval: 'test-approval' });
     approve();
     const result = await pending;
     expect(JSON.stringify(result.content)).toMatch(/42/);
@@ -275,6 +288,7 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
 
   it('tells sessions when what they may call changed (notifications/tools/list_changed)', async () => {
     // The console's own gateway, whose changes are wired as the console wires them.
+    approvalsInTheBook = true;
     const own = await core.gateway.start({ port: 0 });
     const client = new LegacyClient({ name: 'agent-under-test', version: '1' });
     const transport = new LegacyTransport(new URL(own.url!), { requestInit: { headers: { Authorization: `Bearer ${reader}` } } });
@@ -296,6 +310,7 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
   });
 
   it('through the console’s own gateway, a held call waits as an Orloj ToolApproval in the data dir and runs once a person approves it', async () => {
+    approvalsInTheBook = true;
     const own = await core.gateway.start({ port: 0 });
     const client = new LegacyClient({ name: 'agent-under-test', version: '1' });
     await client.connect(new LegacyTransport(new URL(own.url!), { requestInit: { headers: { Authorization: `Bearer ${builder}` } } }));
@@ -325,6 +340,7 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     expect(JSON.stringify(denied.content)).toMatch(/denied/i);
     await client.close();
     await core.gateway.stop();
+    approvalsInTheBook = false;
   });
 
   describe('guards', () => {
@@ -385,14 +401,14 @@ describe('the MCP gateway in front of server-everything', { timeout: 60_000 }, (
     });
 
     it('revoking a credential ends its open sessions at once and refuses it from then on', async () => {
-      const temp = await core.gateway.credentials.create('temp');
+      const temp = await core.agents.credentials.create('temp');
       const { client, transport } = legacyClient(temp);
       await client.connect(transport);
       const sessionId = transport.sessionId!;
-      expect(core.gateway.traffic.sessionIds('temp')).toContain(sessionId);
-      await core.gateway.credentials.revoke('temp');
+      expect(core.agents.traffic.sessionIds('temp')).toContain(sessionId);
+      await core.agents.credentials.revoke('temp');
       gateway.endSessionsOf('temp');
-      expect(core.gateway.traffic.sessionIds('temp')).toEqual([]);
+      expect(core.agents.traffic.sessionIds('temp')).toEqual([]);
       const again = await raw({ body: initialize, headers: { authorization: `Bearer ${temp}` } });
       expect(again.status).toBe(403);
       await client.close().catch(() => undefined);

@@ -2,63 +2,48 @@ import type { Server } from '@modelcontextprotocol/server';
 import type { GatewayStatus } from '../../shared/gateway';
 import { DEFAULT_GATEWAY_PORT } from '../../shared/gateway';
 import type { InvocationOutcome } from '../../shared/registry';
-import type { ApprovalHolder } from '../approvals/ApprovalHolder';
-import type { Logger } from '../platform/Logger';
-import type { InvocationRequest } from '../registry/InvocationPipeline';
-import { AgentCredentials, presentedCredential, type CredentialCheck, type GatewayCredentialCheck } from './AgentCredentials';
+import type { GatewayCredentialCheck } from '../agents/AgentCredentials';
+import type { AgentGrants } from '../agents/AgentGrants';
+import type { AgentMetrics } from '../agents/AgentMetrics';
+import type { AgentCall } from '../agents/Agents';
+import type { AgentTraffic } from '../agents/AgentTraffic';
+import type { Mediation } from '../mediation/Mediation';
 import { Emitter } from '../platform/Emitter';
-import { AgentGrants, type AgentGrantsDeps, type WorkspaceLanguageAgent } from './AgentGrants';
-import { gatewayServer, holdRequestFor, type GatewayCallDeps } from './GatewayMcpServer';
-import { Mediation } from '../mediation/Mediation';
-import { ModelProviders } from '../mediation/ModelProviders';
-import type { SecretStore } from '../platform/SecretStore';
-import type { ProvidedServer } from '../mcp/McpService';
-import type { ToolPermission } from '../../shared/policy';
+import type { Logger } from '../platform/Logger';
+import { gatewayServer, type GatewayCallDeps } from './GatewayMcpServer';
 import { startGateway, type RunningGateway } from './GatewayServer';
 import { gatewayReadiness, type SourceSync } from './gatewayReadiness';
 import type { SourceFeatureGrants, UpstreamFeatures } from './relayedFeatures';
-import { GatewayTraffic } from './GatewayTraffic';
-import { GatewayMetrics } from './GatewayMetrics';
 import { startMetricsServer, type RunningMetricsServer } from './GatewayMetricsServer';
 
+export interface GatewayAgents {
+  /** What the gateway's port lets in: a cluster's agents (when given), then the data dir's credentials. */
+  admission: GatewayCredentialCheck;
+  grants: Pick<AgentGrants, 'granted'>;
+  /** Every agent call: counted, shown live, held calls through the one approval hook. */
+  invoke: (call: AgentCall) => Promise<InvocationOutcome>;
+  traffic: AgentTraffic;
+  metrics: AgentMetrics;
+  /** Whether the agent was given RockBot's meta-tools instead of its tools. */
+  metaTools: (agent: string) => boolean;
+}
+
 export interface GatewayDeps {
-  dataDir: string;
   appVersion: string;
   logger: Logger;
-  invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
-  approvals: ApprovalHolder;
-  grants: AgentGrantsDeps;
+  agents: GatewayAgents;
+  /** Model mediation (Clawdapus cllama's endpoints), served on the gateway's port behind the same guards. */
+  mediation?: Mediation;
   /** Subscribes to every change that may change what an agent sees (the catalog, grants, the lock); returns the unsubscribe. */
   onToolsChanged: (listener: () => void) => () => void;
   /** How often a held call tells the agent it still waits (default 15 s). */
   heartbeatMs?: number;
-  /** Where model providers' API keys are kept (mediation). */
-  secrets: SecretStore;
-  /** Language Operator agents of a cluster with credentials the operator issued (`gateway --agent-namespace`); checked before the data dir's. */
-  clusterAgents?: ClusterAgentSource;
   /** The sources' first sync, which an agent's first tools/list and /ready wait for (bounded); none: ready at once. */
   sourceSync?: SourceSync;
   /** The MCP sources' resources, prompts and completion, relayed to agents granted them (relayedFeatures.ts). */
   upstream?: UpstreamFeatures;
   /** What each agent is granted of each source beside tools; none given: nothing (deny by default). */
   sourceGrants?: (agent: string) => SourceFeatureGrants;
-}
-
-/** Agents whose credentials live in a cluster (kept there by the operator), as the gateway asks about them. */
-export interface ClusterAgentSource {
-  /** Whether `name` is a cluster agent name this source answers for (then the data dir's credentials are not asked). */
-  knows(name: string): boolean;
-  verify(name: string, secret: string): CredentialCheck;
-  isLive(name: string): boolean;
-  /** The agents holding a credential and the LanguageTools each references (their grants). */
-  languageAgents(): WorkspaceLanguageAgent[];
-  /** The cluster's ToolPermissions for these agents, as the pipeline enforces them. */
-  permissions(): ToolPermission[];
-  /** Those of them that grant tools (Orloj's scoped ones). */
-  grantingPermissions(): ToolPermission[];
-  /** The cluster's tool servers (LanguageTools) as MCP sources, named as languageAgents() references them. */
-  toolSources(): ProvidedServer[];
-  onChange(listener: () => void): () => void;
 }
 
 export interface GatewayStartOptions {
@@ -75,55 +60,29 @@ export interface GatewayStartOptions {
 }
 
 /**
- * The MCP gateway for agents: one endpoint through which an agent calls the tools granted to it,
- * as itself, through the one pipeline. Started by `tooldeck gateway` or from the console's
- * Gateway section; `stdio()` serves one agent to an MCP host that launches its servers.
+ * The MCP face for agents: one endpoint through which an agent calls the tools granted to it, as
+ * itself, through the one pipeline. Who the agent is, what it may call, how a held call waits and
+ * what is recorded belong to the agents domain (main/agents/); this class serves MCP (sessions,
+ * eras, the listing, relayed features) and, on the same port, mediation's endpoints. Started by
+ * `tooldeck gateway` or from the console's Gateway section; `stdioServer()` serves one agent to an
+ * MCP host that launches its servers.
  */
 export class Gateway {
-  readonly credentials: AgentCredentials;
-  /** What the gateway's port lets in: a cluster's agents (when given), then the data dir's. */
-  private readonly admission: GatewayCredentialCheck;
-  readonly traffic = new GatewayTraffic();
-  /** Calls, errors, held calls, approvals decided and rate-limited requests per agent, since this gateway was made. */
-  readonly metrics = new GatewayMetrics();
-  readonly grants: AgentGrants;
   private running?: RunningGateway;
   private metricsServer?: RunningMetricsServer;
-  /** The one pipeline and the approvals, counted in `metrics` whichever way in (MCP or mediation) the call came. */
-  private readonly invoke: GatewayDeps['invoke'];
-  private readonly approvals: ApprovalHolder;
   private metaToolsForAll = false;
   private lastError?: string;
   private readonly stdioServers = new Set<Server>();
   private readonly stopChanges: () => void;
   private readonly statusChanges = new Emitter();
 
-  /** Model mediation (Clawdapus cllama) on the gateway's port: its providers and mediated turns. */
-  readonly providers: ModelProviders;
-  readonly mediation: Mediation;
-
   constructor(private readonly deps: GatewayDeps) {
-    this.invoke = this.metrics.countCalls(deps.invoke);
-    this.approvals = this.metrics.countApprovals(deps.approvals);
-    this.credentials = new AgentCredentials(deps.dataDir);
-    this.admission = deps.clusterAgents ? withClusterAgents(this.credentials, deps.clusterAgents) : this.credentials;
-    this.grants = new AgentGrants(deps.grants);
-    this.providers = new ModelProviders(deps.dataDir, deps.secrets);
-    this.mediation = new Mediation({
-      providers: this.providers,
-      managedTools: (agent, caller) => this.grants.granted(agent, caller),
-      invoke: this.invoke,
-      approval: (agent, taskRef) => (held) => this.approvals.hold(holdRequestFor(held, agent, taskRef)).then(() => undefined),
-      settings: (agent) => {
-        const policy = this.grants.toolsPolicy(agent);
-        return { maxRounds: policy.max_rounds, timeoutPerToolMs: policy.timeout_per_tool_ms, totalTimeoutMs: policy.total_timeout_ms, duplicates: policy.duplicate_tool_calls ?? 'replay' };
-      },
-    });
     this.stopChanges = deps.onToolsChanged(() => this.toolsChanged());
   }
 
   private get callDeps(): GatewayCallDeps {
-    return { grants: this.grantsNow, invoke: this.invoke, approvals: this.approvals, traffic: this.traffic, serverInfo: { name: 'tooldeck-gateway', version: this.deps.appVersion }, heartbeatMs: this.deps.heartbeatMs, metaTools: (agent) => this.metaToolsForAll || this.credentials.metaTools(agent), ...this.relayDeps };
+    const { agents } = this.deps;
+    return { grants: agents.grants, invoke: (call) => agents.invoke(call), traffic: agents.traffic, serverInfo: { name: 'tooldeck-gateway', version: this.deps.appVersion }, heartbeatMs: this.deps.heartbeatMs, metaTools: (agent) => this.metaToolsForAll || agents.metaTools(agent), ...this.relayDeps };
   }
 
   /** Resources, prompts and completion, when the core relays them (made once: the relay holds the upstream subscriptions). */
@@ -138,15 +97,15 @@ export class Gateway {
     const port = options.port ?? DEFAULT_GATEWAY_PORT;
     const inUse = (error: unknown, what: string) => ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `${what} is in use; pick another.` : (error as Error).message);
     try {
-      const onRateLimited = (agent: string) => this.metrics.rateLimited(agent);
-      this.running = await startGateway({ ...this.callDeps, credentials: this.admission, logger: this.deps.logger, mediation: this.mediation, onRateLimited, ...(this.deps.sourceSync ? { sourceSync: this.deps.sourceSync } : {}), ...listen, port });
+      const onRateLimited = (agent: string) => this.deps.agents.metrics.rateLimited(agent);
+      this.running = await startGateway({ ...this.callDeps, credentials: this.deps.agents.admission, logger: this.deps.logger, ...(this.deps.mediation ? { mediation: this.deps.mediation } : {}), onRateLimited, ...(this.deps.sourceSync ? { sourceSync: this.deps.sourceSync } : {}), ...listen, port });
     } catch (error) {
       this.failed(inUse(error, `Port ${port}`));
       throw error;
     }
     if (metricsPort !== undefined) {
       try {
-        this.metricsServer = await startMetricsServer({ metrics: this.metrics, logger: this.deps.logger, port: metricsPort, host: this.running.host, allowedHostNames: options.allowedHostNames });
+        this.metricsServer = await startMetricsServer({ metrics: this.deps.agents.metrics, logger: this.deps.logger, port: metricsPort, host: this.running.host, allowedHostNames: options.allowedHostNames });
       } catch (error) {
         // Both or neither: a gateway asked to serve metrics that serves none would be read as idle.
         await this.running.close();
@@ -175,9 +134,8 @@ export class Gateway {
     return { running: true, url: running.url, host: running.host, port: running.port, ...(this.metricsServer ? { metricsUrl: this.metricsServer.url } : {}) };
   }
 
-  /** Revokes an agent's credential and ends its open sessions at once. */
-  async revoke(agent: string): Promise<void> {
-    await this.credentials.revoke(agent);
+  /** Ends every open session of `agent` at once (its credential was revoked). */
+  endSessionsOf(agent: string): void {
     this.running?.endSessionsOf(agent);
   }
 
@@ -188,7 +146,7 @@ export class Gateway {
     gone.addEventListener('abort', () => sourcesSynced.close(), { once: true });
     const server = gatewayServer({ ...this.callDeps, sourcesSynced }, { agent, sessionId: `stdio-${process.pid}`, gone });
     this.stdioServers.add(server);
-    this.traffic.openSession({ id: `stdio-${process.pid}`, agent, era: 'stdio', openedAt: Date.now() });
+    this.deps.agents.traffic.openSession({ id: `stdio-${process.pid}`, agent, era: 'stdio', openedAt: Date.now() });
     return server;
   }
 
@@ -205,28 +163,9 @@ export class Gateway {
     this.stopChanges();
     await this.stop();
     for (const server of this.stdioServers) await server.close().catch(() => undefined);
-    this.credentials.close();
   }
 
-  /**
-   * What each agent is granted, resolved once per change rather than per call (resolving walks the
-   * whole registry). Cleared whenever the registry, the grants, the policy or the lock change; a
-   * call that slips in before the clearing is still judged by the pipeline under the rules in force.
-   */
-  private readonly grantedByAgent = new Map<string, ReturnType<AgentGrants['granted']>>();
-  private readonly grantsNow: Pick<AgentGrants, 'granted'> = {
-    granted: (agent, caller) => {
-      let entries = this.grantedByAgent.get(agent);
-      if (!entries) {
-        entries = this.grants.granted(agent, caller);
-        this.grantedByAgent.set(agent, entries);
-      }
-      return entries;
-    },
-  };
-
   private toolsChanged() {
-    this.grantedByAgent.clear();
     this.running?.toolsChanged();
     for (const server of this.stdioServers) void server.sendToolListChanged().catch(() => undefined);
   }
@@ -239,20 +178,4 @@ export class Gateway {
   private emit() {
     this.statusChanges.emit();
   }
-}
-
-/** A cluster's agents answer for the names they know; every other name is the data dir's. */
-function withClusterAgents(local: AgentCredentials, cluster: ClusterAgentSource): GatewayCredentialCheck {
-  return {
-    check: (headers) => {
-      const presented = presentedCredential(headers);
-      if (!('name' in presented)) return presented;
-      return cluster.knows(presented.name) ? cluster.verify(presented.name, presented.secret) : local.verify(presented.name, presented.secret);
-    },
-    isLive: (name) => (cluster.knows(name) ? cluster.isLive(name) : local.isLive(name)),
-    onChange: (listener) => {
-      const stops = [local.onChange(listener), cluster.onChange(listener)];
-      return () => stops.forEach((stop) => stop());
-    },
-  };
 }

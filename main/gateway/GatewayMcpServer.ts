@@ -1,16 +1,13 @@
-import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import { ProtocolError, ProtocolErrorCode, Server, TRACEPARENT_META_KEY, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { agentCaller } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
-import type { ApprovalHolder, HoldRequest } from '../approvals/ApprovalHolder';
-import type { HeldForApproval, InvocationRequest } from '../registry/InvocationPipeline';
 import type { CallRelay } from '../registry/types';
-import type { AgentGrants } from './AgentGrants';
+import type { AgentGrants } from '../agents/AgentGrants';
+import type { AgentCall } from '../agents/Agents';
+import type { AgentTraffic } from '../agents/AgentTraffic';
 import { gatewayToolNames } from './gatewayToolNames';
 import { entryFor, listServices, META_TOOL_NAMES, META_TOOLS, searchServices, serviceDetails } from './metaTools';
-import type { GatewayTraffic } from './GatewayTraffic';
 import { NO_SOURCE_GRANTS, RELAYED_CAPABILITIES, registerRelayedFeatures, type SourceFeatureGrants, type UpstreamFeatures } from './relayedFeatures';
 
 /** Clients must not time out a call that waits for a person: a progress notification this often says it is alive. */
@@ -18,10 +15,10 @@ export const APPROVAL_HEARTBEAT_MS = 15_000;
 
 export interface GatewayCallDeps {
   grants: Pick<AgentGrants, 'granted'>;
-  /** The one invocation pipeline. */
-  invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
-  approvals: ApprovalHolder;
-  traffic: GatewayTraffic;
+  /** An agent's call (main/agents/Agents.invoke): the one pipeline, the one approval hook, the live record. */
+  invoke: (call: AgentCall) => Promise<InvocationOutcome>;
+  /** The agents' open sessions, for the live view. */
+  traffic: AgentTraffic;
   serverInfo: { name: string; version: string };
   /** Default APPROVAL_HEARTBEAT_MS; shorter in tests. */
   heartbeatMs?: number;
@@ -106,8 +103,9 @@ export function gatewayServer(deps: GatewayCallDeps, peer: GatewayPeer): Server 
     };
     const hungUp = peer.requestSignal?.(ctx.http?.req);
     const signal = AbortSignal.any(hungUp ? [ctx.mcpReq.signal, peer.gone, hungUp] : [ctx.mcpReq.signal, peer.gone]);
-    const live = deps.traffic.started({ agent: peer.agent, sessionId: peer.sessionId, tool: entry.name, startedAt: Date.now() });
     let progressCount = 0;
+    const waiting = (approval: string) => notifyProgress({ progress: ++progressCount, message: `Waiting for a person to approve ${entry.name} (approval ${approval})` });
+    let heartbeat: ReturnType<typeof setInterval> | undefined;
     const outcome = await deps.invoke({
       caller: callerNow(),
       name: entry.name,
@@ -119,9 +117,17 @@ export function gatewayServer(deps: GatewayCallDeps, peer: GatewayPeer): Server 
       },
       relay: relayTo(server, ctx),
       ...traceparentOfRequest(meta, ctx),
-      approval: (held) => waitForApproval(deps, peer, held, signal, live, (message) => notifyProgress({ progress: ++progressCount, message })),
-    });
-    deps.traffic.finished(live, { status: outcome.record.status, latencyMs: outcome.record.latencyMs, recordId: outcome.record.id, ...(outcome.error ? { error: outcome.error.message } : {}) });
+      // A held call says it waits while the agent asked for progress, so its client does not time it out.
+      hold: {
+        taskRef: `gateway/${peer.agent}/${peer.sessionId}`,
+        signal,
+        onPending: (approval) => {
+          waiting(approval.metadata.name);
+          heartbeat = setInterval(() => waiting(approval.metadata.name), deps.heartbeatMs ?? APPROVAL_HEARTBEAT_MS);
+        },
+        onDecided: () => clearInterval(heartbeat),
+      },
+    }).finally(() => clearInterval(heartbeat));
     return callResult(outcome, ctx);
   }
   return server;
@@ -156,54 +162,11 @@ function relayTo(server: Server, ctx: ServerContext): CallRelay {
   };
 }
 
-/** Holds the call as an approval; progress says it waits while the agent asked for progress. */
-async function waitForApproval(deps: GatewayCallDeps, peer: GatewayPeer, held: HeldForApproval, signal: AbortSignal, live: string, progress: (message: string) => void): Promise<void> {
-  const { entry } = held;
-  let approvalName = '';
-  const heartbeat = setInterval(() => progress(`Waiting for a person to approve ${entry.name} (approval ${approvalName})`), deps.heartbeatMs ?? APPROVAL_HEARTBEAT_MS);
-  try {
-    await deps.approvals.hold(
-      holdRequestFor(held, peer.agent, `gateway/${peer.agent}/${peer.sessionId}`),
-      {
-        signal,
-        onPending: (approval) => {
-          approvalName = approval.metadata.name;
-          deps.traffic.held(live, approvalName);
-          progress(`Waiting for a person to approve ${entry.name} (approval ${approvalName})`);
-        },
-      },
-    );
-    deps.traffic.resumed(live);
-  } finally {
-    clearInterval(heartbeat);
-  }
-}
-
 /** The agent's W3C traceparent: in `_meta` (SEP-414), in the 2026-07-28 envelope, or as the HTTP header. */
 function traceparentOfRequest(meta: Record<string, unknown> | undefined, ctx: ServerContext): { traceparent?: string } {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const found = [meta?.traceparent, envelope?.[TRACEPARENT_META_KEY], ctx.http?.req?.headers.get('traceparent')].find((value) => typeof value === 'string');
   return typeof found === 'string' ? { traceparent: found } : {};
-}
-
-/** A held call as the approval it asks for: the agent, the tool, its exact arguments, the rule that required it. */
-export function holdRequestFor(held: HeldForApproval, agent: string, taskRef: string): HoldRequest {
-  const { entry, verdict } = held;
-  return {
-    agent,
-    tool: entry.name,
-    operationClass: entry.policy.operationClasses.join(', '),
-    input: held.arguments,
-    reason: verdict.reasons.join('; '),
-    risk: entry.policy.riskLevel,
-    policyVersion: held.policyVersion,
-    taskRef,
-  };
-}
-
-/** The digest an approval binds the arguments with: SHA-256 of their RFC 8785 canonical JSON. */
-export function argumentsDigest(input: Record<string, unknown>): string {
-  return createHash('sha256').update(canonicalize(input) ?? '').digest('hex');
 }
 
 /** A registry entry as an MCP tool under its offered name, schema, output schema, annotations and icons intact. */

@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { checkFetchSite, checkHostAndOrigin, isLoopbackHost, urlHostFor } from '../platform/requestGuard';
 import type { Logger } from '../platform/Logger';
-import type { GatewayMetrics } from './GatewayMetrics';
+import type { AgentMetrics } from '../agents/AgentMetrics';
 
-export interface GatewayMetricsServerOptions {
-  metrics: GatewayMetrics;
+export interface AgentMetricsServerOptions {
+  metrics: AgentMetrics;
   logger: Logger;
   port: number;
   /** The gateway's own bind address: a non-loopback one was allowed with --dangerously-bind-all. */
@@ -32,7 +32,7 @@ export interface RunningMetricsServer {
  * as every Prometheus exporter is: the API server's proxy forwards the Host its own client used,
  * which no list given in advance could name.
  */
-export async function startMetricsServer(options: GatewayMetricsServerOptions): Promise<RunningMetricsServer> {
+export async function startMetricsServer(options: AgentMetricsServerOptions): Promise<RunningMetricsServer> {
   const { metrics, host } = options;
   let port = 0;
   const server = createServer((req, res) => {

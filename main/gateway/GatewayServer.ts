@@ -5,7 +5,7 @@ import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTrans
 import { checkHostAndOrigin, isLoopbackHost, urlHostFor } from '../platform/requestGuard';
 import { writeWebResponse } from '../platform/writeWebResponse';
 import type { Logger } from '../platform/Logger';
-import type { GatewayCredentialCheck } from './AgentCredentials';
+import type { GatewayCredentialCheck } from '../agents/AgentCredentials';
 import { gatewayServer, type GatewayCallDeps, type GatewayPeer } from './GatewayMcpServer';
 import { TokenBuckets } from './TokenBuckets';
 import { gatewayReadiness, type SourceSync } from './gatewayReadiness';
@@ -31,12 +31,12 @@ export interface GatewayServerOptions extends GatewayCallDeps {
   allowedHostNames?: readonly string[];
   /** Told of each request refused because its agent went over its rate (the metrics count them). */
   onRateLimited?: (agent: string) => void;
-  /** How long a session outlives its agent's closed event stream with nothing in flight (default SESSION_GONE_GRACE_MS). */
-  sessionGoneGraceMs?: number;
   /** The sources' first sync: an agent's first tools/list, and /ready, wait for it (bounded); without it the gateway is ready at once. */
   sourceSync?: SourceSync;
   /** How long that wait may last (default FIRST_SYNC_BOUND_MS). */
   firstSyncBoundMs?: number;
+  /** How long a session outlives its agent's closed event stream with nothing in flight (default SESSION_GONE_GRACE_MS). */
+  sessionGoneGraceMs?: number;
 }
 
 /**
@@ -178,7 +178,9 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       return send(res, status.ready ? 200 : 503, status.ready ? { ready: true, connected: status.connected, pending: status.pending } : { ready: false, connecting: status.pending, connected: status.connected });
     }
     const format = wireFormatFor(path);
-    const historyOf = /^\/history\/([^/]+)$/.exec(path)?.[1];
+    const decodedPath = decodedPathOf(path);
+    if (decodedPath === undefined) return send(res, 400, { error: { message: 'The request path has a malformed percent-escape.' } });
+    const historyOf = /^\/history\/([^/]+)$/.exec(decodedPath)?.[1];
     if (path !== '/mcp' && !(options.mediation && (format || historyOf !== undefined))) return send(res, 404, { error: { message: `Not found: the gateway serves /mcp${options.mediation ? ', /v1/chat/completions, /v1/messages, /history/{agent}' : ''}, /health and /ready.` } });
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBodyBytes) return send(res, 413, { error: { message: `Request bodies are limited to ${maxBodyBytes} bytes.` } });
@@ -196,7 +198,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     }
     if (historyOf !== undefined) {
       // An agent reads its own mediated turns only.
-      if (decodeURIComponent(historyOf) !== agent) return send(res, 403, { error: { message: 'An agent reads only its own history.' } });
+      if (historyOf !== agent) return send(res, 403, { error: { message: 'An agent reads only its own history.' } });
       return send(res, 200, options.mediation!.history(agent));
     }
     let parsed: unknown;
@@ -273,6 +275,15 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       });
     },
   };
+}
+
+/** The path with its percent-escapes decoded; undefined when one is malformed (`%E0%A4%A`): the request is answered 400, never 500. */
+function decodedPathOf(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function authInfo(agent: string) {

@@ -1,14 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../shared/errors';
 import { LANGOP_API_VERSION } from '../../shared/kube';
-import type { CredentialCheck } from '../gateway/AgentCredentials';
-import type { ClusterAgentSource } from '../gateway/Gateway';
-import type { WorkspaceLanguageAgent } from '../gateway/AgentGrants';
+import type { CredentialCheck } from '../agents/AgentCredentials';
+import type { ClusterAgentSource } from '../agents/AgentIdentity';
+import type { WorkspaceLanguageAgent } from '../agents/AgentGrants';
 import { Emitter } from '../platform/Emitter';
 import type { Logger } from '../platform/Logger';
 import { isKubeApiError } from './KubeApiError';
 import type { KubeConnection } from './KubeConnection';
-import { GATEWAY_CREDENTIAL_HASH_ANNOTATION, gatewayAgentName, parseGatewayAgentName, SHA256_HEX, sha256Hex } from './gatewayAgents';
+import { GATEWAY_CREDENTIAL_HASH_ANNOTATION, GATEWAY_MODELS_ANNOTATION, gatewayAgentName, modelsFromAnnotation, parseGatewayAgentName, SHA256_HEX, sha256Hex } from './gatewayAgents';
 import { ResilientInformer } from './ResilientInformer';
 import type { LanguageAgentObject, LanguageToolObject } from './toolResources';
 import type { ProvidedServer } from '../mcp/McpService';
@@ -167,7 +167,7 @@ export class ClusterAgents implements ClusterAgentSource {
         if (!name || !this.credentialed(name)) return [];
         // A LanguageAgent references LanguageTools of its own namespace: each is the source named for it there.
         const tools = (agent.spec?.tools ?? []).filter((tool) => tool.enabled !== false).flatMap((tool) => clusterToolSourceName(tool.name, namespace) ?? []);
-        return [{ name, tools }];
+        return [{ name, tools, file: `cluster:${namespace}/${agent.metadata.name}`, models: modelsFromAnnotation(agent.metadata.annotations?.[GATEWAY_MODELS_ANNOTATION]) }];
       }),
     );
   }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ModelPattern } from '../../shared/agents';
 import { DEFAULT_GATEWAY_PORT, GatewayAgentName } from '../../shared/gateway';
 import type { AgentToolEntry } from '../../shared/kube';
 
@@ -19,6 +20,18 @@ export const GATEWAY_OPT_IN = 'enabled';
 export const GATEWAY_OPT_OUT = 'disabled';
 /** On the LanguageAgent: SHA-256 (hex) of the secret of its gateway credential. Written by the operator only. */
 export const GATEWAY_CREDENTIAL_HASH_ANNOTATION = 'tooldeck.dev/gateway-credential-sha256';
+/**
+ * The models a cluster agent may use through mediation: comma-separated `<provider>/<model>`
+ * patterns with `*` wildcards on its LanguageAgent (`mock/*, openai/gpt-4o`). Absent: none (deny by
+ * default). Whoever may edit the LanguageAgent decides, as for its spec.tools.
+ */
+export const GATEWAY_MODELS_ANNOTATION = 'tooldeck.dev/models';
+
+/** The model patterns an annotation value grants: valid ones only, each at most once. */
+export function modelsFromAnnotation(value: string | undefined): string[] {
+  if (!value) return [];
+  return [...new Set(value.split(',').map((item) => item.trim()).filter((item) => ModelPattern.safeParse(item).success))];
+}
 /** On the credential Secret: the agent it was issued to (the operator finds and removes it by this). */
 export const GATEWAY_AGENT_LABEL = 'tooldeck.dev/gateway-agent';
 /** The Secret's key holding `NAME:SECRET`. */

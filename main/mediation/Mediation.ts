@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { ServerResponse } from 'node:http';
-import { agentCaller, type Caller } from '../../shared/caller';
+import { agentCaller, callerAgent, type Caller } from '../../shared/caller';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
 import { canonicalJson } from '../registry/canonicalJson';
 import { Emitter } from '../platform/Emitter';
 import { ManagedContinuity } from './ManagedContinuity';
 import { pipeAnswer, postJson, type UpstreamAnswer } from './upstreamRequest';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
+import type { AgentCall } from '../agents/Agents';
+import type { ModelGrants } from '../agents/ModelGrants';
 import { managedToolNames } from './managedToolNames';
 import type { ModelProviders } from './ModelProviders';
 import { managedResult, mediationError } from './toolResultJson';
@@ -26,11 +28,14 @@ export const DEFAULT_BUDGET: MediationBudget = { maxRounds: 8, timeoutPerToolMs:
 
 export interface MediationDeps {
   providers: ModelProviders;
-  /** The agent's managed tools: its grants, as the gateway offers them. */
+  /** The agent's managed tools: its grants, as every door offers them (main/agents/AgentGrants). */
   managedTools: (agent: string, caller: Caller) => ToolEntry[];
-  invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
-  /** How a held call waits for a person (the gateway's approvals). */
-  approval: (agent: string, taskRef: string) => InvocationRequest['approval'];
+  /** An agent's call (main/agents/Agents.invoke: the pipeline, the one approval hook); the operator's turns pass straight through it. */
+  invoke: (call: AgentCall) => Promise<InvocationOutcome>;
+  /** Which models an agent may use, deny by default, and its daily token budget (main/agents/ModelGrants). */
+  models?: Pick<ModelGrants, 'refusal' | 'spend'>;
+  /** Whether the agent's credential still opens the door: a revoked one ends its turn at the next round. */
+  isLive?: (agent: string) => boolean;
   /** The agent's mediation settings (its Clawdapus `tools-policy`); cllama's defaults when absent. */
   settings?: (agent: string) => Partial<MediationSettings>;
 }
@@ -110,11 +115,12 @@ export class Mediation {
 
   constructor(private readonly deps: MediationDeps) {}
 
+  /** The agent's own mediated turns (never the operator's Playground or eval turns, which live in their own sections). */
   history(agent: string): MediatedTurn[] {
     return [...(this.turns.get(agent) ?? [])];
   }
 
-  /** Every agent's recent turns, newest first (the Sessions view). */
+  /** Every agent's recent mediated turns, newest first (the Mediation section). */
   allTurns(): MediatedTurn[] {
     return [...this.turns.values()].flat().sort((a, b) => b.at - a.at);
   }
@@ -144,6 +150,9 @@ export class Mediation {
   async handle(agent: string, format: WireFormat, body: Record<string, unknown>, res: ServerResponse): Promise<void> {
     const model = typeof body.model === 'string' ? body.model : '';
     const caller = agentCaller(agent, 'mediation');
+    // Deny by default: an agent spends a provider's key only on the models granted to it.
+    const refused = this.deps.models?.refusal(agent, model);
+    if (refused) throw new MediationError(403, refused);
     if (this.deps.managedTools(agent, caller).length === 0) {
       // No managed tools: the request goes through unchanged, streaming included.
       const upstream = await this.upstreamFor(model, format);
@@ -185,7 +194,13 @@ export class Mediation {
     const settings = this.settingsFor(agent);
     const turnId = randomUUID();
     const caller: Caller = { ...input.caller, sessionId: input.caller.sessionId ?? turnId };
-    const managed = managedToolNames(input.tools ?? this.deps.managedTools(agent, caller));
+    // An agent's own turn (not the operator's Playground or evals): its grants and credential are judged again each round.
+    const agentTurn = callerAgent(caller) !== undefined;
+    if (agentTurn) {
+      const refused = this.deps.models?.refusal(agent, input.model);
+      if (refused) throw new MediationError(403, refused);
+    }
+    let managed = managedToolNames(input.tools ?? this.deps.managedTools(agent, caller));
     const turn: MediatedTurn = { id: turnId, agent, via: caller.via, format: format.format, model: input.model, at: Date.now(), status: 'ok', tool_trace: [] };
     const total = AbortSignal.any([AbortSignal.timeout(settings.totalTimeoutMs), ...(input.signal ? [input.signal] : [])]);
     const softDeadline = Date.now() + 0.9 * settings.totalTimeoutMs;
@@ -201,7 +216,8 @@ export class Mediation {
     }
     const visibleLength = Array.isArray(request.messages) ? request.messages.length : 0;
     const native = new Set(format.nativeToolNames(request));
-    const working: Record<string, unknown> & { messages?: unknown[] } = { ...request, stream: false, tools: [...((request.tools as unknown[] | undefined) ?? []), ...format.toolDefinitions(managed)] };
+    const runnerTools = (request.tools as unknown[] | undefined) ?? [];
+    const working: Record<string, unknown> & { messages?: unknown[] } = { ...request, stream: false, tools: [...runnerTools, ...format.toolDefinitions(managed)] };
     format.rewriteToolChoice(working, (name) => [...managed].find(([, entry]) => entry.name === name || `${entry.source.name}.${entry.toolName}` === name)?.[0]);
     const seen = new Map<string, { round: number; result: RoundResult }>();
     let duplicateStreak = 0;
@@ -244,6 +260,15 @@ export class Mediation {
     };
     try {
       for (let round = 1; ; round++) {
+        if (agentTurn && round > 1) {
+          // Judged before each round, as the pipeline judges each call: a revoked credential ends the
+          // turn; a grant taken away is no longer offered to the model.
+          if (this.deps.isLive && !this.deps.isLive(agent)) throw new MediationError(403, `The credential of agent ${agent} was revoked; the turn ended at round ${round}.`);
+          if (!input.tools) {
+            managed = managedToolNames(this.deps.managedTools(agent, caller));
+            working.tools = [...runnerTools, ...format.toolDefinitions(managed)];
+          }
+        }
         const started = Date.now();
         const startedPrecise = performance.now();
         waitedMs = 0;
@@ -251,6 +276,7 @@ export class Mediation {
         const budgetSpent = round > settings.maxRounds || Date.now() >= softDeadline;
         const response = await ask(budgetSpent ? format.withoutTools(working) : working, round);
         const usage = format.usage(response);
+        if (agentTurn) this.deps.models?.spend(agent, (usage.prompt ?? 0) + (usage.completion ?? 0));
         const traced: TracedRound = { round, wall_time_ms: 0, prompt_tokens: usage.prompt, completion_tokens: usage.completion, ...(usage.cost !== undefined ? { cost: usage.cost } : {}), tool_calls: [] };
         turn.tool_trace.push(traced);
         const calls = format.calls(response);
@@ -298,7 +324,8 @@ export class Mediation {
           let recordId: string | undefined;
           if (input.execute === false) result = { ok: true, text: NOT_EXECUTED };
           else {
-            const outcome = await this.deps.invoke({ caller, name: entry.name, arguments: call.arguments, timeoutMs: settings.timeoutPerToolMs, signal: total, approval: input.approval ?? this.deps.approval(agent, `mediation/${agent}/${turnId}`) });
+            const held = input.approval ? { approval: input.approval } : { hold: { taskRef: `mediation/${agent}/${turnId}`, signal: total } };
+            const outcome = await this.deps.invoke({ caller, name: entry.name, arguments: call.arguments, timeoutMs: settings.timeoutPerToolMs, signal: total, ...held });
             result = managedResult(outcome);
             recordId = outcome.record.id;
           }
@@ -331,6 +358,8 @@ export class Mediation {
   }
 
   private remember(turn: MediatedTurn) {
+    // The operator's Playground and eval turns are kept by the Playground and the eval runs, never under an agent's name.
+    if (turn.via !== 'mediation') return;
     const turns = this.turns.get(turn.agent) ?? [];
     turns.unshift(turn);
     if (turns.length > TURNS_KEPT) turns.length = TURNS_KEPT;

@@ -96,6 +96,12 @@ export interface InvocationPipelineOptions {
    * where it splits none of its secrets, since a split one would escape the masking.
    */
   redactor?: Pick<SecretRedactor, 'safeEnd'>;
+  /**
+   * The grants stage: whether `agent` is granted the entry (main/agents/AgentGrants). Every call an
+   * agent makes, through any door, is refused before policy when it is not, and judged again when
+   * a held call's decision arrives. Absent: no agent is refused for grants (tests of other stages).
+   */
+  grants?: (agent: string, entry: ToolEntry) => boolean;
 }
 
 /** A validated call whose verdict is `confirm`, waiting for a person (see InvocationRequest.approval). */
@@ -203,7 +209,9 @@ export class InvocationPipeline {
     } finally {
       waiting.end();
     }
-    // The rules may have changed while a person decided: they judge the call again.
+    // The grants and rules may have changed while a person decided: they judge the call again.
+    const ungranted = this.grantRefusal(entry, at.request.caller);
+    if (ungranted) return this.finish(at, undefined, { error: ungranted, status: 'denied', attempts: 0 }, verdict);
     const now = this.policy.verdict(entry, at.request.caller);
     const refusal = reviewRefusal(entry, now, at.request.reviewedHash) ?? (now.verdict === 'deny' ? refusalFor(entry, withoutHold(now), false) : undefined);
     if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, now);
@@ -228,6 +236,9 @@ export class InvocationPipeline {
     const { source, toolName } = registered.entry;
     const at: CallRecordBase = { startedAt, argumentsJson: recorded.json, requestBytes: recorded.requestBytes, request, traceId, sourceKind: source.kind, sourceName: source.name, tool: toolName };
     const { entry, executor } = registered;
+    // Grants come first: an agent learns nothing (not even whether its arguments would validate) of a tool it is not granted.
+    const ungranted = this.grantRefusal(entry, request.caller);
+    if (ungranted) return this.finish(at, undefined, { error: ungranted, status: 'denied', attempts: 0 });
     const verdict = this.policy.verdict(entry, request.caller);
 
     const validating = this.tracing.stage('validate', span);
@@ -247,6 +258,15 @@ export class InvocationPipeline {
     if (refusal) return this.finish(at, undefined, { error: refusal, status: 'denied', attempts: 0 }, verdict);
     if (awaitsApproval) return new AwaitingApproval(at, entry, executor, args, verdict);
     return this.ready(at, entry, executor, args, verdict, span);
+  }
+
+  /** The refusal of an agent's call to a tool not granted to it; undefined for the operator and for granted tools. */
+  private grantRefusal(entry: ToolEntry, caller: Caller): AppError | undefined {
+    const grants = this.options.grants;
+    if (!grants) return undefined;
+    const agent = callerAgent(caller);
+    if (agent === undefined || grants(agent, entry)) return undefined;
+    return new AppError('PolicyDenied', `Policy denies ${entry.name}: not granted to ${agent}.`);
   }
 
   /** A call that passed policy: its run's duplicate-call rule, then ready to run. */

@@ -13,9 +13,9 @@ export const evalsRouter = router({
   /** Every eval suite file of the workspace, valid or with its first problem. */
   suites: procedure.query(({ ctx }) => ctx.core.evals.suites()),
   /** The configured providers (names and formats, never keys): what a model is picked from. */
-  providers: procedure.query(async ({ ctx }) => (await ctx.core.gateway.providers.list()).map(({ name, format }) => ({ name, format }))),
+  providers: procedure.query(async ({ ctx }) => (await ctx.core.providers.list()).map(({ name, format }) => ({ name, format }))),
   /** Each provider's model list, when it serves one (the model pickers' suggestions). */
-  models: procedure.query(({ ctx }) => listProviderModels({ providers: () => ctx.core.gateway.providers.list(), apiKey: (name) => ctx.core.gateway.providers.apiKey(name) })),
+  models: procedure.query(({ ctx }) => listProviderModels({ providers: () => ctx.core.providers.list(), apiKey: (name) => ctx.core.providers.apiKey(name) })),
   /** Starts a suite in the background; bad input (an unknown provider, an agent without tools) is refused here. */
   run: procedure
     .input(z.object({ file: z.string().min(1).max(1000), models: z.array(ModelName).min(1).max(8), iterations: z.number().int().min(1).max(100).optional(), execute: z.boolean().optional() }))

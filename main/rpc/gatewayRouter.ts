@@ -9,10 +9,10 @@ import { procedure, router } from './trpc';
 
 /** Each agent with a credential, what it may call right now (as it names the tools) and its open sessions. */
 export async function agentOverviews(core: Core): Promise<GatewayAgentOverview[]> {
-  const { sessions } = core.gateway.traffic.snapshot();
-  return (await core.gateway.credentials.list()).map((agent) => ({
+  const { sessions } = core.agents.traffic.snapshot();
+  return (await core.agents.credentials.list()).map((agent) => ({
     ...agent,
-    granted: [...gatewayToolNames(core.gateway.grants.granted(agent.name, agentCaller(agent.name, 'gateway')))].map(([name, entry]) => ({ name, entry: entry.name })),
+    granted: [...gatewayToolNames(core.agents.grants.granted(agent.name, agentCaller(agent.name, 'gateway')))].map(([name, entry]) => ({ name, entry: entry.name })),
     sessions: sessions.filter((session) => session.agent === agent.name).length,
   }));
 }
@@ -40,13 +40,13 @@ async function overview(core: Core) {
  * opened or closed. A call that only adds to a session's count does not recompute every agent's grants.
  */
 function onOverviewChange(core: Core, notify: () => void): () => void {
-  const sessionsKey = () => core.gateway.traffic.sessionIds().join('\n');
+  const sessionsKey = () => core.agents.traffic.sessionIds().join('\n');
   let sessions = sessionsKey();
   const stops = [
     core.gateway.onStatusChange(notify),
-    core.gateway.credentials.onChange(notify),
+    core.agents.credentials.onChange(notify),
     core.gateway.onToolsChanged(notify),
-    core.gateway.traffic.onChange(() => {
+    core.agents.traffic.onChange(() => {
       const next = sessionsKey();
       if (next === sessions) return;
       sessions = next;
@@ -76,13 +76,16 @@ export const gatewayRouter = router({
     yield* watch((notify) => onOverviewChange(ctx.core, notify), () => overview(ctx.core), signal, 100);
   }),
   /** A new credential for `name` (replacing an earlier one): `NAME:SECRET`, returned this once and never again. */
-  createCredential: procedure.input(z.object({ name: GatewayAgentName })).mutation(async ({ ctx, input }) => ({ credential: await ctx.core.gateway.credentials.create(input.name) })),
+  createCredential: procedure.input(z.object({ name: GatewayAgentName })).mutation(async ({ ctx, input }) => ({ credential: await ctx.core.agents.credentials.create(input.name) })),
   /** Revokes an agent's credential and ends its open sessions at once. */
-  revoke: procedure.input(z.object({ name: z.string().min(1) })).mutation(({ ctx, input }) => ctx.core.gateway.revoke(input.name)),
+  revoke: procedure.input(z.object({ name: z.string().min(1) })).mutation(async ({ ctx, input }) => {
+    await ctx.core.agents.credentials.revoke(input.name);
+    ctx.core.gateway.endSessionsOf(input.name);
+  }),
   /** The agents' open sessions and their latest calls (running, held for approval, done). */
-  traffic: procedure.query(({ ctx }) => ctx.core.gateway.traffic.snapshot()),
+  traffic: procedure.query(({ ctx }) => ctx.core.agents.traffic.snapshot()),
   /** The traffic now, then again as calls start, wait, finish and sessions open or close. */
   watchTraffic: procedure.subscription(async function* ({ ctx, signal }) {
-    yield* watch((notify) => ctx.core.gateway.traffic.onChange(notify), () => ctx.core.gateway.traffic.snapshot(), signal, 100);
+    yield* watch((notify) => ctx.core.agents.traffic.onChange(notify), () => ctx.core.agents.traffic.snapshot(), signal, 100);
   }),
 });

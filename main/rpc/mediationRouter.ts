@@ -22,13 +22,13 @@ const TURNS_SHOWN = 200;
  * router; an agent reads its own turns on the gateway's port (`GET /history/{agent}`).
  */
 export const mediationRouter = router({
-  providers: procedure.query(async ({ ctx }): Promise<ModelProviderView[]> => ctx.core.gateway.providers.list()),
-  addProvider: procedure.input(AddProviderInput).mutation(async ({ ctx, input }): Promise<ModelProviderView> => ctx.core.gateway.providers.add({ ...input, ...(input.apiKey ? { apiKey: input.apiKey } : { apiKey: undefined }) })),
-  removeProvider: procedure.input(z.object({ name: z.string().min(1).max(200) })).mutation(({ ctx, input }) => ctx.core.gateway.providers.remove(input.name)),
+  providers: procedure.query(async ({ ctx }): Promise<ModelProviderView[]> => ctx.core.providers.list()),
+  addProvider: procedure.input(AddProviderInput).mutation(async ({ ctx, input }): Promise<ModelProviderView> => ctx.core.providers.add({ ...input, ...(input.apiKey ? { apiKey: input.apiKey } : { apiKey: undefined }) })),
+  removeProvider: procedure.input(z.object({ name: z.string().min(1).max(200) })).mutation(({ ctx, input }) => ctx.core.providers.remove(input.name)),
   /** Clawdapus cllama's providers.json, pasted or picked as a file. */
-  importProviders: procedure.input(z.object({ text: z.string().max(INPUT_LIMITS.providersFile.maxBytes) })).mutation(({ ctx, input }) => ctx.core.gateway.providers.importCllama(input.text)),
+  importProviders: procedure.input(z.object({ text: z.string().max(INPUT_LIMITS.providersFile.maxBytes) })).mutation(({ ctx, input }) => ctx.core.providers.importCllama(input.text)),
   /** Every agent's mediated turns, newest first, then again as each turn ends. */
   watchTurns: procedure.subscription(async function* ({ ctx, signal }) {
-    yield* watch((notify) => ctx.core.gateway.mediation.onTurn(() => notify()), (): MediatedTurn[] => ctx.core.gateway.mediation.allTurns().slice(0, TURNS_SHOWN), signal, 100);
+    yield* watch((notify) => ctx.core.mediation.onTurn(() => notify()), (): MediatedTurn[] => ctx.core.mediation.allTurns().slice(0, TURNS_SHOWN), signal, 100);
   }),
 });

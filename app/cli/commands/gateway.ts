@@ -67,7 +67,7 @@ export function registerGateway(program: Command, ctx: CliContext) {
       } catch (error) {
         throw new CliExit(ExitCode.Failed, `Cannot listen on ${options.host}:${options.port}: ${core.gateway.status().error ?? (error as Error).message}`);
       }
-      const agents = (await core.gateway.credentials.list()).filter((agent) => !agent.revokedAt);
+      const agents = (await core.agents.credentials.list()).filter((agent) => !agent.revokedAt);
       ctx.io.stdout(`Gateway listening on ${status.url}\n`);
       if (status.metricsUrl) ctx.io.stdout(`Metrics on ${status.metricsUrl}\n`);
       if (agents.length === 0 && !options.agentNamespace.length) ctx.io.stderr('No agent holds a credential yet: create one with `tooldeck gateway token create NAME`.\n');
@@ -80,7 +80,7 @@ export function registerGateway(program: Command, ctx: CliContext) {
     .description('Create (or replace) an agent credential; prints NAME:SECRET once, as the last line')
     .option('--meta-tools', 'this agent sees the four meta-tools instead of its tools')
     .action(async (name: string, options: { metaTools?: boolean }) => {
-      const { AgentCredentials } = await import('../../../main/gateway/AgentCredentials');
+      const { AgentCredentials } = await import('../../../main/agents/AgentCredentials');
       const credential = await new AgentCredentials(ctx.dataDir).create(name, { metaTools: options.metaTools }).catch(usageOnInvalid);
       ctx.io.stderr(`Hand this to agent ${terminalName(name)} as "Authorization: Bearer …" or "x-api-key: …"; it is not shown again:\n`);
       ctx.io.stdout(`${credential}\n`);
@@ -90,7 +90,7 @@ export function registerGateway(program: Command, ctx: CliContext) {
     .description('Agents with a credential (never the secrets)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const { AgentCredentials } = await import('../../../main/gateway/AgentCredentials');
+      const { AgentCredentials } = await import('../../../main/agents/AgentCredentials');
       const agents = await new AgentCredentials(ctx.dataDir).list();
       if (options.json) return void ctx.io.stdout(`${JSON.stringify(agents, null, 2)}\n`);
       if (agents.length === 0) return void ctx.io.stdout('No agent credentials. Create one with `tooldeck gateway token create NAME`.\n');
@@ -100,7 +100,7 @@ export function registerGateway(program: Command, ctx: CliContext) {
     .command('revoke <name>')
     .description("Revoke an agent's credential; a running gateway ends its sessions at once")
     .action(async (name: string) => {
-      const { AgentCredentials } = await import('../../../main/gateway/AgentCredentials');
+      const { AgentCredentials } = await import('../../../main/agents/AgentCredentials');
       try {
         await new AgentCredentials(ctx.dataDir).revoke(name);
       } catch (error) {
@@ -120,7 +120,7 @@ function usageOnInvalid(error: unknown): never {
 async function serveStdio(ctx: CliContext, agent: string | undefined, metaTools: boolean) {
   if (!agent) throw new CliExit(ExitCode.Usage, '--stdio needs --agent NAME');
   const core = await ctx.getCore('web');
-  if (!core.gateway.credentials.isLive(agent)) throw new CliExit(ExitCode.Failed, `Agent ${terminalName(agent)} holds no live credential: create one with \`tooldeck gateway token create ${agent}\`.`);
+  if (!core.agents.credentials.isLive(agent)) throw new CliExit(ExitCode.Failed, `Agent ${terminalName(agent)} holds no live credential: create one with \`tooldeck gateway token create ${agent}\`.`);
   const { serveStdio: serve } = await import('@modelcontextprotocol/server/stdio');
   const gone = new AbortController();
   const handle = serve(() => core.gateway.stdioServer(agent, gone.signal, metaTools));
@@ -128,8 +128,8 @@ async function serveStdio(ctx: CliContext, agent: string | undefined, metaTools:
     const end = () => done();
     ctx.interrupted.addEventListener('abort', end, { once: true });
     process.stdin.once('end', end).once('close', end);
-    core.gateway.credentials.onChange(() => {
-      if (core.gateway.credentials.isLive(agent)) return;
+    core.agents.credentials.onChange(() => {
+      if (core.agents.credentials.isLive(agent)) return;
       ctx.io.stderr(`The credential of agent ${terminalName(agent)} was revoked; the gateway stops.\n`);
       end();
     });

@@ -1,6 +1,6 @@
 import { DEFAULT_GATEWAY_METRICS_PORT } from '../../../shared/gateway';
 import type { GatewayAgentTraffic, GatewayReplicaInfo, GatewayReplicasStatus, OperatorDeploymentInfo } from '../../../shared/kubeApi';
-import { GATEWAY_SERIES } from '../../gateway/GatewayMetrics';
+import { GATEWAY_SERIES } from '../../agents/AgentMetrics';
 import { readPrometheusText, type PrometheusSample } from '../../metrics/prometheusText';
 import { readBoundedStream } from '../../platform/readBounded';
 import { isKubeApiError } from '../KubeApiError';

@@ -120,23 +120,25 @@ export async function startMediationBed(): Promise<MediationBed> {
   const url = await mock.start();
   const hostile = await startHostileProvider();
   const hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
-  await core.gateway.providers.add({ name: 'mock', format: 'openai', baseUrl: `${url}/v1`, apiKey: 'sk-test' });
-  await core.gateway.providers.add({ name: 'claude', format: 'anthropic', baseUrl: url, apiKey: 'sk-ant-test' });
+  await core.providers.add({ name: 'mock', format: 'openai', baseUrl: `${url}/v1`, apiKey: 'sk-test' });
+  await core.providers.add({ name: 'claude', format: 'anthropic', baseUrl: url, apiKey: 'sk-ant-test' });
   for (const format of ['openai', 'anthropic'] as const) {
     const prefix = format === 'openai' ? '' : 'a-';
     const v1 = format === 'openai' ? '/v1' : '';
-    await core.gateway.providers.add({ name: `${prefix}broken`, format, baseUrl: `${hostileUrl}/fail${v1}` });
-    await core.gateway.providers.add({ name: `${prefix}garbage`, format, baseUrl: `${hostileUrl}/garbage${v1}` });
-    await core.gateway.providers.add({ name: `${prefix}stuck`, format, baseUrl: `${hostileUrl}/hang${v1}` });
-    await core.gateway.providers.add({ name: `${prefix}endless`, format, baseUrl: `${hostileUrl}/endless${v1}` });
+    await core.providers.add({ name: `${prefix}broken`, format, baseUrl: `${hostileUrl}/fail${v1}` });
+    await core.providers.add({ name: `${prefix}garbage`, format, baseUrl: `${hostileUrl}/garbage${v1}` });
+    await core.providers.add({ name: `${prefix}stuck`, format, baseUrl: `${hostileUrl}/hang${v1}` });
+    await core.providers.add({ name: `${prefix}endless`, format, baseUrl: `${hostileUrl}/endless${v1}` });
   }
   const credentials = {
-    runner: await core.gateway.credentials.create('runner'),
-    strict: await core.gateway.credentials.create('strict'),
-    careful: await core.gateway.credentials.create('careful'),
-    hasty: await core.gateway.credentials.create('hasty'),
-    stranger: await core.gateway.credentials.create('stranger'),
+    runner: await core.agents.credentials.create('runner'),
+    strict: await core.agents.credentials.create('strict'),
+    careful: await core.agents.credentials.create('careful'),
+    hasty: await core.agents.credentials.create('hasty'),
+    stranger: await core.agents.credentials.create('stranger'),
   };
+  // Models are denied by default; these agents may use every configured provider (the tests of the grants themselves narrow them).
+  for (const agent of Object.keys(credentials)) await core.agents.models.grant(agent, ['*']);
   const status = await core.gateway.start({ port: 0 });
   return {
     core,
