@@ -35,7 +35,9 @@ test('start the bridge, watch a RockBot agent call through it, inspect and purge
   // The password never comes back to the page.
   await expect(connection.getByLabel('Broker')).not.toContainText(':guest@');
 
-  agent = await RockBotShapedAgent.connect(broker.url, 'planner', 'console');
+  // The example workspace's `assistant` (its LanguageAgent is granted server-everything), as its own
+  // broker user naming itself in user_id: the bridge takes the calling agent from the broker's word.
+  agent = await RockBotShapedAgent.connect(broker.addUser('assistant', 'assistant-pass'), 'assistant', 'console', { userId: 'assistant' });
   // The example workspace's server connects in the background: retry until the bridge finds echo.
   // Named by RockBot's server header: the worker's console may hold other servers with an echo
   // (an earlier spec's), and without it the first server that has the tool answers.
@@ -46,7 +48,7 @@ test('start the bridge, watch a RockBot agent call through it, inspect and purge
   const exchanges = page.getByRole('table', { name: 'Requests and replies' });
   await expect(exchanges).toContainText('echo');
   await expect(exchanges).toContainText('Result');
-  await expect(page.getByRole('region', { name: 'Traffic per agent' }).getByRole('group', { name: 'Agent planner' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Traffic per agent' }).getByRole('group', { name: 'Agent assistant' })).toBeVisible();
 
   const messageId = await agent.publish('tool.invoke.mcp', 'RockBot.Tools.ToolInvokeRequest', Buffer.from(JSON.stringify({ toolCallId: 'lost-1', toolName: 'echo', arguments: '{"message":"nowhere to answer"}' })));
   const deadLetters = page.getByRole('region', { name: 'Dead letters' });
@@ -56,7 +58,7 @@ test('start the bridge, watch a RockBot agent call through it, inspect and purge
     await deadLetters.getByRole('button', { name: 'Refresh' }).click();
     await expect(row).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
-  await expect(row).toContainText('planner');
+  await expect(row).toContainText('assistant');
   await expect(row).toContainText('it has no reply_to, so no answer could reach its sender');
   await expect(table).toContainText('nowhere to answer');
   await page.screenshot({ path: test.info().outputPath('bus.png'), fullPage: true });

@@ -84,14 +84,15 @@ let agent: RockBotShapedAgent | undefined;
 try {
   await startBridge(broker.url);
   await started(spawn(tsx, [join(import.meta.dirname, 'busEchoResponder.ts'), broker.url, 'tool.invoke.bare', 'rockbot.bench-bare-echo'], { stdio: ['ignore', 'pipe', 'pipe'] }), /ready/, 'the bare echo responder');
-  agent = await RockBotShapedAgent.connect(broker.url, 'bench-agent', 'bench');
+  // The example workspace's `assistant` (granted server-everything), as its own broker user naming itself in user_id.
+  agent = await RockBotShapedAgent.connect(broker.addUser('assistant', 'assistant-pass'), 'assistant', 'bench', { userId: 'assistant' });
   const check = (reply: { body: Record<string, unknown> }, message: string) => {
     if (reply.body.content !== `Echo: ${message}`) throw new Error(`unexpected reply: ${JSON.stringify(reply).slice(0, 300)}`);
   };
   const viaBridge = async (i: number) => check(await agent!.invoke('echo', { message: `bench ${i}` }), `bench ${i}`);
   const bare = async (i: number) => {
     const body = Buffer.from(JSON.stringify({ toolCallId: `c${i}`, toolName: 'echo', arguments: JSON.stringify({ message: `bench ${i}` }), sessionId: null }));
-    check(await agent!.request('tool.invoke.bare', 'RockBot.Tools.ToolInvokeRequest', body, { replyTo: 'tool.result.bench-agent' }), `bench ${i}`);
+    check(await agent!.request('tool.invoke.bare', 'RockBot.Tools.ToolInvokeRequest', body, { replyTo: 'tool.result.assistant' }), `bench ${i}`);
   };
   await block(viaBridge, WARM_UP_CALLS);
   await block(bare, WARM_UP_CALLS);
