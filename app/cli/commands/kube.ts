@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { createStderrLogger } from '../../../main/platform/Logger';
 import type { KubeInventory } from '../../../shared/kubeApi';
 import { APP_VERSION } from '../../common/appVersion';
@@ -121,9 +121,11 @@ export function registerKube(program: Command, ctx: CliContext) {
     .option('--force', 'take over fields another field manager owns')
     .option('--gateway', 'also the MCP gateway for agents: the toolapprovals.orloj.dev CRD, a Deployment running `tooldeck gateway --in-cluster`, its Service and RBAC (the gateway may create and watch ToolApprovals, never decide them)')
     .option('--gateway-replicas <n>', 'with --gateway: gateway replicas (any of them may hold a call; all see every decision)', integerIn(1, 20), 2)
+    .option('--history-postgres-secret <name>', "with --gateway: every replica records calls into the PostgreSQL whose postgres:// URL is the Secret's `url` key (in --namespace; create it first)", secretName)
     .action(async (flags: InstallFlags, command: Command) => {
       const { watchNamespaces, scope } = installScope(flags);
       if (command.getOptionValueSource('gatewayReplicas') === 'cli' && !flags.gateway) throw new CliExit(ExitCode.Usage, '--gateway-replicas goes with --gateway');
+      if (flags.historyPostgresSecret !== undefined && !flags.gateway) throw new CliExit(ExitCode.Usage, '--history-postgres-secret goes with --gateway');
       // No registry publishes the default image: installed as is, the pods would sit in
       // ImagePullBackOff with nothing here to say why. Someone who names it with --image built it.
       if (command.getOptionValueSource('image') === 'default') ctx.io.stderr(defaultImageWarning(flags.image));
@@ -141,7 +143,7 @@ export function registerKube(program: Command, ctx: CliContext) {
           clusterWide: !!flags.clusterWide,
           dryRun: !!flags.dryRun,
           force: !!flags.force,
-          ...(flags.gateway ? { gateway: { replicas: flags.gatewayReplicas } } : {}),
+          ...(flags.gateway ? { gateway: { replicas: flags.gatewayReplicas, ...(flags.historyPostgresSecret ? { historyPostgresSecret: flags.historyPostgresSecret } : {}) } } : {}),
         };
         const results = await installOperator(connection.rest, options).catch(
           (error: unknown) => {
@@ -269,9 +271,16 @@ interface InstallFlags {
   force?: boolean;
   gateway?: boolean;
   gatewayReplicas: number;
+  historyPostgresSecret?: string;
 }
 
 const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** `--history-postgres-secret`: a Secret's name as Kubernetes allows it (a DNS subdomain). */
+function secretName(value: string): string {
+  if (value.length > 253 || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(value)) throw new InvalidArgumentError("Give a Secret's name: lowercase letters, digits, dashes and dots (e.g. tooldeck-history).");
+  return value;
+}
 
 /**
  * Which namespaces `kube install` grants the operator: a Role in each of --watch-namespaces (by

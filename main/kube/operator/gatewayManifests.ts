@@ -8,6 +8,9 @@ export const GATEWAY_COMPONENT = 'tooldeck-gateway';
 /** The Role a cluster admin binds to the people who decide approvals (`kubectl create rolebinding … --role tooldeck-approver --user alice`). */
 export const APPROVER_ROLE = 'tooldeck-approver';
 
+/** The key of the history Secret that holds the PostgreSQL URL (`--history-postgres-secret`). */
+export const HISTORY_SECRET_KEY = 'url';
+
 export interface GatewayManifestOptions {
   namespace: string;
   /** The operator's image: it runs `tooldeck gateway --in-cluster` instead of the operator. */
@@ -19,6 +22,11 @@ export interface GatewayManifestOptions {
    * `kube install` passes the operator's watched namespaces.
    */
   agentNamespaces?: string[];
+  /**
+   * A Secret in the gateway's namespace whose `url` key is a postgres:// URL: every replica then
+   * records into that PostgreSQL (TOOLDECK_HISTORY_URL) instead of its own emptyDir.
+   */
+  historyPostgresSecret?: string;
 }
 
 export const GATEWAY_AGENTS_ROLE = `${GATEWAY_COMPONENT}-agents`;
@@ -66,7 +74,7 @@ const selector = { 'app.kubernetes.io/name': GATEWAY_COMPONENT };
  * is applied before them): ServiceAccount, its Role and RoleBinding, the approvers' Role, the
  * Deployment and its Service. The one home of these manifests; deploy/ is kept equal to them by tests.
  */
-export function gatewayManifests({ namespace, image, replicas = 2, agentNamespaces }: GatewayManifestOptions): Manifest[] {
+export function gatewayManifests({ namespace, image, replicas = 2, agentNamespaces, historyPostgresSecret }: GatewayManifestOptions): Manifest[] {
   const name = GATEWAY_COMPONENT;
   const port = DEFAULT_GATEWAY_PORT;
   const metricsPort = DEFAULT_GATEWAY_METRICS_PORT;
@@ -121,6 +129,8 @@ export function gatewayManifests({ namespace, image, replicas = 2, agentNamespac
           { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
           { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
           { name: 'TOOLDECK_DATA_DIR', value: '/data' },
+          // Every replica writes one shared history; the URL (with its password) stays in the Secret, off the command line.
+          ...(historyPostgresSecret ? [{ name: 'TOOLDECK_HISTORY_URL', valueFrom: { secretKeyRef: { name: historyPostgresSecret, key: HISTORY_SECRET_KEY } } }] : []),
         ],
         ports: [
           { name: 'mcp', containerPort: port, protocol: 'TCP' },

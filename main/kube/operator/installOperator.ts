@@ -31,7 +31,7 @@ export interface InstallOptions extends OperatorManifestOptions {
   /** Take over fields another field manager owns (kubectl's --force-conflicts). */
   force: boolean;
   /** Also the MCP gateway (`--gateway`): the ToolApproval CRD, its Deployment of this many replicas, Service and RBAC. */
-  gateway?: { replicas: number };
+  gateway?: { replicas: number; historyPostgresSecret?: string };
 }
 
 /** Every object install applies, in order: CRDs first (Established before anything uses them), then the namespace and the rest. */
@@ -41,7 +41,7 @@ export function installManifests(options: InstallOptions): Manifest[] {
     ...(crdManifests() as unknown as Manifest[]),
     ...(gateway ? [toolApprovalCrd() as unknown as Manifest] : []),
     ...operatorManifests(options),
-    ...(gateway ? gatewayManifests({ namespace: options.namespace, image: options.image, replicas: gateway.replicas, agentNamespaces: options.clusterWide ? [options.namespace] : options.watchNamespaces }) : []),
+    ...(gateway ? gatewayManifests({ namespace: options.namespace, image: options.image, replicas: gateway.replicas, agentNamespaces: options.clusterWide ? [options.namespace] : options.watchNamespaces, historyPostgresSecret: gateway.historyPostgresSecret }) : []),
   ];
 }
 
