@@ -30,18 +30,28 @@ services:
       tools:
         - service: everything
           allow: [echo]
+  both:
+    image: example/both
+    x-claw:
+      cllama: passthrough
 `;
 
 const grants: Record<string, SourceFeatureGrants> = {
   reader: new Map([['mcp:everything', { resources: true, prompts: true }]]),
   // Granted prompts of a source that does not exist: grants nothing, names nothing.
   outsider: new Map([['mcp:elsewhere', { resources: true, prompts: true }]]),
+  // Two servers that list the very same URIs.
+  both: new Map([
+    ['mcp:everything', { resources: true, prompts: true }],
+    ['mcp:twin', { resources: true, prompts: true }],
+  ]),
 };
 
 let core: Core;
 let gateway: RunningGateway;
 let reader: string;
 let outsider: string;
+let both: string;
 /** server-everything straight, as the agent would talk to it without Tooldeck. */
 let direct: Client;
 const clients: Client[] = [];
@@ -51,9 +61,12 @@ beforeAll(async () => {
   writeFileSync(join(workspaceDir, 'agents.claw-pod.yml'), pod);
   core = await createCore({ exampleWorkspace: false, workspaceDir, appVersion: '0', host: 'web', dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-relay-')), secretStore: new MemorySecretStore(), logger: silentLogger });
   await core.mcp.save({ config: everythingStdio('everything') as never });
+  await core.mcp.save({ config: everythingStdio('twin') as never });
   await vi.waitFor(() => expect(core.catalog.resolve('mcp:everything.echo')).toBeDefined(), { timeout: 30_000 });
+  await vi.waitFor(() => expect(core.catalog.resolve('mcp:twin.echo')).toBeDefined(), { timeout: 30_000 });
   reader = await core.agents.credentials.create('reader');
   outsider = await core.agents.credentials.create('outsider');
+  both = await core.agents.credentials.create('both');
   gateway = await startGateway({
     credentials: core.agents.admission,
     grants: core.agents.grants,
@@ -139,6 +152,17 @@ describe('resources, prompts and completion through the gateway', { timeout: 60_
     await client.callTool({ name: 'everything.gzip-file-as-resource', arguments: { name: 'relayed.gz', data } });
     await vi.waitFor(() => expect(listChanged).toBeGreaterThan(0), { timeout: 30_000, interval: 100 });
     await vi.waitFor(async () => expect((await client.listResources()).resources.map((resource) => resource.uri)).toContain('demo://resource/session/relayed.gz'), { timeout: 30_000, interval: 100 });
+  });
+
+  it('two granted sources serving the same URI: a read names both instead of guessing; their prompts stay apart by source', async () => {
+    const client = await agent(both);
+    const listed = (await direct.listResources()).resources[0]!.uri;
+    const sources = (await client.listResources()).resources.filter((resource) => resource.uri === listed).map((resource) => resource._meta?.['dev.tooldeck/source']);
+    expect(sources).toEqual(['mcp:everything', 'mcp:twin']);
+    await expect(client.readResource({ uri: listed })).rejects.toThrow(/more than one source granted to you \(mcp:everything, mcp:twin\)/);
+    const names = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+    expect(names).toEqual(expect.arrayContaining(['everything.simple-prompt', 'twin.simple-prompt']));
+    expect(await client.getPrompt({ name: 'twin.simple-prompt' })).toEqual(await direct.getPrompt({ name: 'simple-prompt' }));
   });
 
   it('an agent not granted a source’s resources and prompts sees none, reads none and completes none (deny by default)', async () => {
