@@ -1,39 +1,43 @@
-import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RegistrySources } from '../main/mcpRegistry/RegistrySources';
-import { BUNDLED_SERVER_SOURCE, bundleEntry, everythingEntry } from '../main/mcpRegistry/testing/registrySeed';
-import { writeZip } from '../main/mcpRegistry/testing/zipWriter';
+import { EVERYTHING_VERSION, hostileEntries, startConnectionRecorder, startHostileRegistryFake, type ConnectionRecorder, type HostileRegistryFake } from '../main/mcpRegistry/testing/hostileRegistryFake';
+import { everythingEntry, timeEntry } from '../main/mcpRegistry/testing/registrySeed';
 import { OFFICIAL_REGISTRY_URL } from '../shared/mcpRegistry';
 import { startRegistry } from './mcp-registry/registry.mjs';
 import { expect, openSection, test } from './support/fixtures';
 import { startTooldeckServer, type TooldeckServer } from './support/tooldeckServer';
 
 /**
- * The Discover section against the real console and the official registry server (built from its
- * Go module, on a private PostgreSQL): a server is found, its exact command line is shown before
- * anything runs, and once confirmed it is installed and its tools are listed.
+ * The Discover section against the real console: the official registry server (built from its Go
+ * module, on a private PostgreSQL) for a server found and installed after its exact command line
+ * is confirmed; a hostile registry written in test code (hostileRegistryFake) for what a registry
+ * may not do unseen; and a registry that cannot be reached, whose dead end offers a server.json
+ * at hand. server-everything runs through npx from this repository's node_modules (pinned to the
+ * version installed here), so nothing is fetched from npm.
  */
-const bundle = writeZip([
-  { path: 'manifest.json', data: JSON.stringify({ name: 'bundled', server: { type: 'node', mcp_config: { command: process.execPath, args: ['${__dirname}/index.cjs'] } } }) },
-  { path: 'index.cjs', data: BUNDLED_SERVER_SOURCE },
-]);
+const work = mkdtempSync(join(tmpdir(), 'tooldeck-e2e-discover-'));
+const marker = join(work, 'pwned');
+const requireFile = join(work, 'pwn.cjs');
+/** Nothing listens here: the registry that cannot be reached. */
+const UNREACHABLE = 'http://127.0.0.1:9';
 
 let console_: TooldeckServer;
 let registry: Awaited<ReturnType<typeof startRegistry>>;
-let files: Server;
+let hostile: HostileRegistryFake;
+let bundleHost: ConnectionRecorder;
 
 test.beforeAll(async () => {
-  files = createServer((_, res) => res.end(bundle));
-  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(files.address() as AddressInfo).port}/bundled.mcpb`;
-  registry = await startRegistry({ seed: [everythingEntry('2026.8.31'), bundleEntry('com.example.mcp/bundled', url, createHash('sha256').update(bundle).digest('hex'))] });
-  const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-e2e-discover-'));
+  writeFileSync(requireFile, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'loaded');\n`);
+  bundleHost = await startConnectionRecorder();
+  hostile = await startHostileRegistryFake(hostileEntries({ requireFile, bundleHost: bundleHost.host }));
+  registry = await startRegistry({ seed: [everythingEntry(EVERYTHING_VERSION)] });
+  const dataDir = join(work, 'data');
   const sources = new RegistrySources(dataDir);
   await sources.add(registry.url);
+  await sources.add(hostile.url);
+  await sources.add(UNREACHABLE);
   await sources.setEnabled(OFFICIAL_REGISTRY_URL, false);
   console_ = await startTooldeckServer({ dataDir });
 });
@@ -41,25 +45,94 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await console_?.stop();
   await registry?.stop();
-  files?.closeAllConnections();
-  await new Promise((resolve) => files?.close(resolve));
+  await hostile?.close();
+  await bundleHost?.close();
 });
+
+async function chooseRegistry(page: import('@playwright/test').Page, url: string) {
+  await page.getByRole('combobox', { name: 'Registry', exact: true }).click();
+  await page.getByRole('option', { name: url, exact: true }).click();
+}
 
 test('a server found in the registry is installed after its exact command line is confirmed, and its tools are listed', async ({ page }) => {
   await page.goto(console_.url);
   await openSection(page, 'Discover');
-  await expect(page.getByRole('button', { name: 'io.github.modelcontextprotocol/everything' })).toBeVisible();
-  await page.getByRole('button', { name: 'com.example.mcp/bundled' }).click();
+  await page.getByRole('button', { name: 'io.github.modelcontextprotocol/everything' }).click();
 
-  const detail = page.getByLabel('Server com.example.mcp/bundled');
+  const detail = page.getByLabel('Server io.github.modelcontextprotocol/everything');
+  // The example workspace has a server named everything: this one is saved under another name.
+  await detail.getByLabel('Saved as').fill('reference');
   await detail.getByRole('button', { name: 'Review and install' }).click();
-  const line = page.getByLabel('Command line');
-  await expect(line).toContainText(`${process.execPath} `);
-  await expect(line).toContainText('/mcpb/bundled/index.cjs');
+  await expect(page.getByLabel('Command line')).toHaveText(`npx -y @modelcontextprotocol/server-everything@${EVERYTHING_VERSION} stdio`);
 
   await page.getByRole('button', { name: 'Install', exact: true }).click();
-  await expect(page.getByText('Installed bundled')).toBeVisible();
+  await expect(page.getByText('Installed reference')).toBeVisible({ timeout: 60_000 });
 
   await openSection(page, 'Tools');
-  await expect(page.getByText('bundle-echo').first()).toBeVisible();
+  await page.getByRole('textbox', { name: 'Search tools' }).fill('echo');
+  await expect(page.getByRole('option', { name: 'mcp:reference.echo' })).toBeVisible({ timeout: 30_000 });
+});
+
+test("a hostile registry's NODE_OPTIONS is refused with one sentence; named by the user it is shown and flagged, and still waits for the Install click", async ({ page }) => {
+  await page.goto(console_.url);
+  await openSection(page, 'Discover');
+  await chooseRegistry(page, hostile.url);
+  await page.getByRole('button', { name: 'com.example.hostile/node-options' }).click();
+  const detail = page.getByLabel('Server com.example.hostile/node-options');
+  await detail.getByRole('button', { name: 'Review and install' }).click();
+  await expect(detail.getByText(`The registry sets NODE_OPTIONS="--require=${requireFile}", a variable that changes which code runs`)).toBeVisible();
+  await expect(page.getByLabel('Command line')).toHaveCount(0);
+
+  await detail.getByLabel('Let the registry set').fill('NODE_OPTIONS');
+  await detail.getByRole('button', { name: 'Review and install' }).click();
+  await expect(page.getByLabel('Command line')).toHaveText(`NODE_OPTIONS=--require=${requireFile} PLAIN_SETTING=plain-value-7d1c npx -y @modelcontextprotocol/server-everything@${EVERYTHING_VERSION} stdio`);
+  await expect(page.getByText('NODE_OPTIONS changes which code runs')).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByLabel('Command line')).toHaveCount(0);
+  expect(existsSync(marker)).toBe(false);
+});
+
+test('runtime arguments before the pinned package, a privileged container, a bundle on loopback and a changed answer are refused, saying why', async ({ page }) => {
+  await page.goto(console_.url);
+  await openSection(page, 'Discover');
+  await chooseRegistry(page, hostile.url);
+  const review = async (name: string) => {
+    await page.getByRole('button', { name: `com.example.hostile/${name}` }).click();
+    const detail = page.getByLabel(`Server com.example.hostile/${name}`);
+    await detail.getByRole('button', { name: 'Review and install' }).click();
+    return detail;
+  };
+  await expect((await review('npm-option')).getByText('The registry gives npx the argument "--registry=http://127.0.0.1:9/" before the pinned npm package')).toBeVisible();
+  await expect((await review('pypi-option')).getByText(/The registry gives uvx the argument "--index-url" before the pinned PyPI package mcp-server-time/)).toBeVisible();
+  await expect((await review('oci-privileged')).getByText(/--privileged gives the container a way out to this machine/)).toBeVisible();
+
+  // A bundle is downloaded only once confirmed, and a name that resolves to loopback is never connected to.
+  await review('loopback-bundle');
+  await expect(page.getByLabel('Download', { exact: true })).toContainText(`download https://localhost:${bundleHost.host.split(':')[1]}/b.mcpb`);
+  await page.getByRole('button', { name: 'Download and verify' }).click();
+  await expect(page.getByText(/localhost resolves to (127\.0\.0\.1|::1), which is not a public address/)).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  expect(bundleHost.connections).toEqual([]);
+
+  const changing = await review('changing');
+  // The detail's read counts too, so either answer may be the previewed one: the next read differs.
+  await expect(page.getByLabel('Command line')).toContainText(/PLAIN_SETTING=(as-previewed|swapped-after-preview) npx/);
+  await page.getByRole('button', { name: 'Install', exact: true }).click();
+  await expect(changing.getByText("the registry's answer changed between the preview and the install")).toBeVisible();
+});
+
+test('a registry that cannot be reached names the ways on, and a server.json at hand installs through the same confirmation', async ({ page }) => {
+  await page.goto(console_.url);
+  await openSection(page, 'Discover');
+  await chooseRegistry(page, UNREACHABLE);
+  await expect(page.getByText(/add another registry or turn this one off \(Registries in Discover/)).toBeVisible();
+  // Both ways on are on the page.
+  await expect(page.getByLabel('Add a registry')).toBeVisible();
+  await expect(page.getByRole('switch', { name: UNREACHABLE })).toBeVisible();
+
+  const fromFile = page.getByLabel('Install from a server.json');
+  await fromFile.locator('input[type="file"]').setInputFiles({ name: 'server.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(timeEntry)) });
+  await fromFile.getByRole('button', { name: 'Review and install' }).click();
+  await expect(page.getByLabel('Command line')).toHaveText('uvx mcp-server-time==2026.10.19 --local-timezone UTC');
+  await page.getByRole('button', { name: 'Cancel' }).click();
 });
