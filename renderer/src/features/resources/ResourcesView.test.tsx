@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../../../main/rpc/router';
 import type { AppErrorShape } from '../../../../shared/errors';
 import { RESOURCE_KINDS, workspaceDocumentSchema } from '../../../../shared/resources/kinds';
+import { RESOURCE_TEMPLATES } from '../../../../shared/resources/templates';
 import type { ResourceStatuses } from '../../../../shared/resources/statuses';
 import type { ValidateTextResult, WorkspaceFileView } from '../../../../shared/resources/workspace';
 import { schemaProblems } from '../../components/jsonSchema';
@@ -180,6 +181,46 @@ describe('ResourcesView', () => {
     await waitFor(() => expect(within(screen.getByRole('region', { name: 'Reconcile status' })).getByText('Error')).toBeTruthy());
     expect(screen.getByText('spawn npx ENOENT')).toBeTruthy();
     expect(screen.queryByText('everything--echo')).toBeNull();
+  });
+
+  it('New file starts from a template of the chosen kind, named as the workspace reads that kind', async () => {
+    renderView(workspaceBackend().answer('resources.validate', () => ({ valid: true, parsed: [], diagnostics: [] })));
+    await screen.findByRole('list', { name: 'Workspace files' });
+    fireEvent.click(screen.getByRole('button', { name: 'New file' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New file' });
+    const kinds = within(dialog).getAllByRole('radio').map((radio) => radio.getAttribute('value'));
+    expect(kinds).toEqual(['McpServer', 'Tool', 'ToolPermission', 'LanguageTool', 'LanguageAgent', 'ClawPod', 'EvalSuite', 'Collection']);
+    const name = within(dialog).getByRole('textbox', { name: 'File name' }) as HTMLInputElement;
+    expect(name.value).toBe('servers/my-server.yaml');
+
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Eval suite' }));
+    expect(name.value).toBe('evals/my-suite.yml');
+    // A suite outside evals/ would not be read as one: refused with the reason.
+    fireEvent.change(name, { target: { value: 'suites/mine.yml' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(within(dialog).getByText('An eval suite lives in the evals/ folder: evals/<name>.yml')).toBeTruthy();
+    fireEvent.change(name, { target: { value: 'evals/mine.yml' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New file' })).toBeNull());
+    expect((await editorText()).value).toBe(RESOURCE_TEMPLATES.find((template) => template.kind === 'EvalSuite')!.text);
+    expect(within(screen.getByRole('list', { name: 'Workspace files' })).getByRole('listitem', { name: /evals\/mine\.yml/ })).toBeTruthy();
+  });
+
+  it('New file → Collection creates the collection in the collections folder under the name given', async () => {
+    const backend = workspaceBackend().answer('collections.import', (input) => ({ collection: { name: (input as { name: string }).name, variables: {}, requests: [] }, text: '' }));
+    renderView(backend);
+    await screen.findByRole('list', { name: 'Workspace files' });
+    fireEvent.click(screen.getByRole('button', { name: 'New file' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New file' });
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'Collection' }));
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Collection name' }), { target: { value: 'smoke' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(backend.callsTo('collections.import')).toHaveLength(1));
+    const call = backend.callsTo('collections.import')[0] as { text: string; name: string };
+    expect(call.name).toBe('smoke');
+    expect(call.text).toMatch(/^name: smoke$/m);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New file' })).toBeNull());
   });
 
   it('offers to confirm the exact command line of a server the folder may not start yet, and confirms that line only', async () => {

@@ -12,18 +12,9 @@ import { DraftStore } from './drafts';
 import { withClusterKinds } from './editor/withClusterKinds';
 import { FileEditor, type EditorSchemas } from './FileEditor';
 import { FileList } from './FileList';
+import { NewFileModal } from './NewFileModal';
 import { PathPromptModal } from './PathPromptModal';
 import { useWorkspace } from './useWorkspace';
-
-const NEW_FILE_TEMPLATE = `apiVersion: orloj.dev/v1
-kind: McpServer
-metadata:
-  name: my-server
-spec:
-  transport: stdio
-  command: npx
-  args: ["-y", "@modelcontextprotocol/server-everything"]
-`;
 
 function checkNewPath(path: string, taken: string[]): string | undefined {
   if (!path) return 'Enter a file name';
@@ -47,6 +38,8 @@ export function ResourcesView() {
   const [creating, setCreating] = useState(false);
   const [opening, setOpening] = useState(false);
   const openFolder = useMutation(trpc.resources.openFolder.mutationOptions());
+  // A collection lives in the collections folder, which the workspace does not read: it is created there and opened in Collections.
+  const createCollection = useMutation(trpc.collections.import.mutationOptions());
   /** Browser mode: a folder whose McpServers would start commands waits for their confirmation. */
   const [folderLaunches, setFolderLaunches] = useState<{ dir: string; lines: string[] }>();
   const open = (dir: string, confirmedLaunchLines: string[] = []) =>
@@ -139,16 +132,29 @@ export function ResourcesView() {
         </Group>
       )}
       {creating && (
-        <PathPromptModal
-          title="New file"
-          label="File name"
-          description="Relative to the workspace folder; subfolders are created on save."
-          placeholder="servers/my-server.yaml"
-          submitLabel="Create"
-          check={(path) => checkNewPath(path, [...onDisk, ...unsaved])}
-          onClose={() => setCreating(false)}
-          onSubmit={(path) => {
-            drafts.set(path, { text: NEW_FILE_TEMPLATE, baseVersion: null, baseText: '' });
+        <NewFileModal
+          checkPath={(path) => checkNewPath(path, [...onDisk, ...unsaved])}
+          busy={createCollection.isPending}
+          error={createCollection.error ? appErrorOf(createCollection.error).message : undefined}
+          onClose={() => {
+            createCollection.reset();
+            setCreating(false);
+          }}
+          onCreate={(template, path) => {
+            if (template.kind === 'Collection') {
+              createCollection.mutate(
+                { text: template.text.replaceAll(template.path, path), name: path },
+                {
+                  onSuccess: () => {
+                    void queryClient.invalidateQueries({ queryKey: trpc.collections.pathKey() });
+                    setCreating(false);
+                    navigate('collections', { collection: path });
+                  },
+                },
+              );
+              return;
+            }
+            drafts.set(path, { text: template.text, baseVersion: null, baseText: '' });
             setCreating(false);
             select(path);
           }}
