@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { createClients, TRPCProvider } from './rpc/client';
+import { ApprovalsProvider } from './features/approvals/useApprovals';
 import { InteractionsHost } from './features/interactions/InteractionsHost';
 import { AppLayout } from './shell/AppLayout';
 import { CommandPalette } from './shell/CommandPalette';
@@ -12,7 +13,9 @@ export function App({ token }: { token?: string }) {
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
         <NavigationProvider>
-          <AppLayout linkKind={kind} />
+          <ApprovalsProvider>
+            <AppLayout linkKind={kind} />
+          </ApprovalsProvider>
           <InteractionsHost />
           <CommandPalette />
         </NavigationProvider>

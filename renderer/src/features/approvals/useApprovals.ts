@@ -1,13 +1,32 @@
 import { useSubscription } from '@trpc/tanstack-react-query';
-import { useEffect, useState } from 'react';
+import { createContext, createElement, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { ToolApproval } from '../../../../shared/approvals';
 import { useTRPC } from '../../rpc/client';
 
-/** Every approval of the data dir, pushed again whenever one is held, decided or ends (in any process). */
-export function useApprovals(): { approvals: ToolApproval[] | undefined; error: string | undefined } {
+type ApprovalsState = { approvals: ToolApproval[] | undefined; error: string | undefined };
+
+const SharedApprovals = createContext<ApprovalsState | undefined>(undefined);
+
+function useApprovalsSubscription(enabled: boolean): ApprovalsState {
   const trpc = useTRPC();
-  const sub = useSubscription(trpc.approvals.watch.subscriptionOptions());
+  const sub = useSubscription(trpc.approvals.watch.subscriptionOptions(undefined, { enabled }));
   return { approvals: sub.data as ToolApproval[] | undefined, error: sub.error?.message };
+}
+
+/**
+ * One subscription for every view of the approvals (the header's button, the navigation's badge,
+ * Start here, Mediation, the inbox): in browser mode each subscription holds one of the few
+ * connections a browser opens to a host, and queries wait behind them once they are used up.
+ */
+export function ApprovalsProvider({ children }: { children: ReactNode }) {
+  return createElement(SharedApprovals.Provider, { value: useApprovalsSubscription(true) }, children);
+}
+
+/** Every approval of the data dir, pushed again whenever one is held, decided or ends (in any process). */
+export function useApprovals(): ApprovalsState {
+  const shared = useContext(SharedApprovals);
+  const own = useApprovalsSubscription(shared === undefined);
+  return shared ?? own;
 }
 
 /** The time now, moved on every `tickMs` while `running`: what a countdown is measured from. */

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Code, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group, Paper, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleDashed, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -6,8 +6,6 @@ import { useTRPC } from '../../rpc/client';
 import type { SectionId } from '../../shell/sectionIds';
 import { useLocation, useNavigate } from '../../shell/useSection';
 import { pendingCount, useApprovals } from '../approvals/useApprovals';
-import { useGatewayOverview } from '../gateway/useGateway';
-import { useServers } from '../servers/useServers';
 
 /** One step of the walk through the seeded example: what to do, where, and whether it is done. */
 export interface GuideStep {
@@ -39,19 +37,28 @@ export function useStartHere() {
   };
 }
 
-/** The steps and how far the operator got, read from what the console already shows. */
+/** How often a step not yet done is looked at again. */
+const RECHECK_MS = 3000;
+
+/** Asked again every few seconds until `done` says the step is done, then never. */
+const untilDone = <T,>(done: (data: T) => boolean) => (query: { state: { data: T | undefined } }) => (query.state.data !== undefined && done(query.state.data) ? false : RECHECK_MS);
+
+/**
+ * The steps and how far the operator got, read from what the console already knows. Short queries
+ * asked again until each step is done, rather than live subscriptions: in browser mode each
+ * subscription holds one of the few connections a browser opens to a host.
+ */
 function useGuideSteps(): GuideStep[] {
   const trpc = useTRPC();
   const { section } = useLocation();
-  const { servers } = useServers();
-  const { overview } = useGatewayOverview();
   const { approvals } = useApprovals();
   const [historySeen, setHistorySeen] = useState(false);
-  const example = servers?.find((server) => server.config.name === EXAMPLE_SERVER);
-  const serverReady = servers?.some((server) => server.state.status === 'ready') ?? false;
-  // No live signal for "a call was recorded" without opening History's feed: a cheap count, asked
-  // again every few seconds only until the first call is there.
-  const calls = useQuery({ ...trpc.history.count.queryOptions({}), refetchInterval: (query) => ((query.state.data ?? 0) > 0 ? false : 3000) });
+  const servers = useQuery({ ...trpc.mcp.list.queryOptions(), refetchInterval: untilDone((list) => list.some((server) => server.state.status === 'ready')) });
+  const gateway = useQuery({ ...trpc.gateway.status.queryOptions(), refetchInterval: untilDone((status) => status.running) });
+  const agents = useQuery({ ...trpc.gateway.agents.queryOptions(), refetchInterval: untilDone((list) => list.some((agent) => !agent.revokedAt)) });
+  const calls = useQuery({ ...trpc.history.count.queryOptions({}), refetchInterval: untilDone((count) => count > 0) });
+  const example = servers.data?.find((server) => server.config.name === EXAMPLE_SERVER);
+  const serverReady = servers.data?.some((server) => server.state.status === 'ready') ?? false;
   const called = (calls.data ?? 0) > 0;
   useEffect(() => {
     if (section === 'history' && called) setHistorySeen(true);
@@ -92,13 +99,13 @@ function useGuideSteps(): GuideStep[] {
     {
       title: 'Switch the gateway on',
       section: 'gateway',
-      done: overview?.status.running ?? false,
+      done: gateway.data?.running ?? false,
       detail: <>The gateway is one MCP endpoint on 127.0.0.1 through which agents call the tools granted to them, as themselves.</>,
     },
     {
       title: 'Create a credential',
       section: 'gateway',
-      done: overview?.agents.some((agent) => !agent.revokedAt) ?? false,
+      done: agents.data?.some((agent) => !agent.revokedAt) ?? false,
       detail: (
         <>
           New credential for <Code>{EXAMPLE_AGENT}</Code>, the agent the example workspace declares. Copy it: it is shown once.
@@ -153,25 +160,24 @@ function StartHerePanel({ onDismiss }: { onDismiss: () => void }) {
           Hide (About shows it again)
         </Button>
       </Group>
-      <Stack gap={6} component="ol" aria-label="Steps" style={{ listStyle: 'none', paddingLeft: 0, margin: 0 }}>
+      {/* The steps in a row (the panel sits above every section: it must leave them room), the next one's how-to below. */}
+      <Group gap="xs" component="ol" aria-label="Steps" style={{ listStyle: 'none', paddingLeft: 0, margin: 0 }}>
         {steps.map((step, index) => (
-          <Group key={step.title} component="li" gap="sm" wrap="nowrap" align="flex-start" aria-label={`${index + 1}. ${step.title}${step.done ? ' (done)' : ''}`}>
-            <ThemeIcon size="sm" radius="xl" variant={step.done ? 'filled' : 'light'} color={step.done ? 'teal' : index === next ? 'indigo' : 'gray'} mt={2}>
+          <Group key={step.title} component="li" gap={6} wrap="nowrap" aria-label={`${index + 1}. ${step.title}${step.done ? ' (done)' : ''}`}>
+            <ThemeIcon size="sm" radius="xl" variant={step.done ? 'filled' : 'light'} color={step.done ? 'teal' : index === next ? 'indigo' : 'gray'}>
               {step.done ? <IconCircleCheck size={14} /> : <IconCircleDashed size={14} />}
             </ThemeIcon>
-            <div style={{ minWidth: 0 }}>
-              <Anchor component="button" type="button" size="sm" fw={index === next ? 700 : 500} onClick={() => navigate(step.section, step.params)}>
-                {index + 1}. {step.title}
-              </Anchor>
-              {index === next && (
-                <Text size="xs" c="dimmed">
-                  {step.detail}
-                </Text>
-              )}
-            </div>
+            <Anchor component="button" type="button" size="sm" fw={index === next ? 700 : 500} onClick={() => navigate(step.section, step.params)}>
+              {index + 1}. {step.title}
+            </Anchor>
           </Group>
         ))}
-      </Stack>
+      </Group>
+      {next >= 0 && (
+        <Text size="xs" c="dimmed" mt={6} aria-label="Next step">
+          Next, {steps[next]!.title.toLowerCase()}: {steps[next]!.detail}
+        </Text>
+      )}
     </Paper>
   );
 }
