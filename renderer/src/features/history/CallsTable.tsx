@@ -42,11 +42,11 @@ const COLUMNS: Column[] = [
       </Text>
     ),
   },
-  { label: 'Status', width: 112, cell: (r) => <CallStatusBadge record={r} size="xs" /> },
+  { label: 'Status', width: 100, cell: (r) => <CallStatusBadge record={r} size="xs" /> },
   {
     label: 'Source',
     width: 140,
-    min: 90,
+    min: 110,
     // The server or agent by name, its kind beside it in small capitals: readable at a glance,
     // the whole `kind:name` on hover.
     cell: (r) => (
@@ -72,7 +72,7 @@ const COLUMNS: Column[] = [
   {
     label: 'Via',
     width: 120,
-    min: 80,
+    min: 70,
     // The way in, and the agent when an agent made the call; blank for calls recorded before either was kept.
     cell: (r) =>
       r.via || r.agent ? (

@@ -23,7 +23,9 @@ export function useMediatedTurns(): { turns: MediatedTurn[] | undefined; error: 
 export function useProviderActions() {
   const trpc = useTRPC();
   const client = useQueryClient();
-  const refresh = () => client.invalidateQueries({ queryKey: trpc.mediation.providers.queryKey() });
+  // The Playground and Evals read the same providers (and their models) under their own keys.
+  const refresh = () =>
+    Promise.all([trpc.mediation.providers, trpc.evals.providers, trpc.evals.models].map((procedure) => client.invalidateQueries({ queryKey: procedure.queryKey() })));
   const onError = (title: string) => (error: unknown) => notifications.show({ color: 'red', title, message: appErrorOf(error).message });
   const add = useMutation(trpc.mediation.addProvider.mutationOptions({ onSuccess: refresh, onError: onError('Provider not saved') }));
   const remove = useMutation(trpc.mediation.removeProvider.mutationOptions({ onSuccess: refresh, onError: onError('Provider not removed') }));
