@@ -30,7 +30,7 @@ describe('createLocalResources', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tooldeck-local-off-'));
     const { resources, mcp } = await start(dataDir, { manageServers: false });
     expect(mcp.configs()).toEqual([]);
-    expect(resources.permissions().map((p) => p.toolRef)).toEqual(['mcp:everything.*']);
+    expect(resources.permissions().map((p) => p.toolRef)).toEqual(['mcp:everything.*', 'mcp:everything.get-tiny-image']);
     expect(resources.toolConfig('everything', { name: 'trigger-long-running-operation' })?.config).toMatchObject({ risk_level: 'medium', operation_classes: ['write'] });
     expect(resources.reconciler.statuses().mcpServers[0]).toMatchObject({ name: 'everything', status: { phase: 'Pending', observedGeneration: 0 } });
     rmSync(dataDir, { recursive: true, force: true });

@@ -109,6 +109,8 @@ export async function createLocalResources(options: LocalResourcesOptions): Prom
     confirmLaunch: options.confirmLaunch,
   });
   reconciler.start();
+  // A console follows confirmations the CLI writes, so a server waiting for one starts at once.
+  if (options.watch !== false) launchAllowList.watch((error) => options.logger.warn('not watching the launch allow-list', { error: error.message }));
   options.mcp.setLaunchGate((config) => reconciler.launchRefusal(config));
 
   /**
@@ -159,6 +161,7 @@ export async function createLocalResources(options: LocalResourcesOptions): Prom
     },
     async close() {
       options.mcp.setLaunchGate(undefined);
+      launchAllowList.close();
       workspace.close();
       await reconciler.stop();
     },
