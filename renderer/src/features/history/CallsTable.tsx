@@ -110,8 +110,8 @@ const COLUMNS: Column[] = [
 /** Shown when the calls come from more than one replica (a history shared by several Tooldeck processes). */
 const REPLICA_COLUMN: Column = {
   label: 'Replica',
-  width: 130,
-  min: 80,
+  width: 110,
+  min: 64,
   cell: (r) => (
     <Text span fz="xs" ff="monospace" c="dimmed" truncate="end" title={r.replica}>
       {r.replica}
