@@ -43,6 +43,7 @@ describe('resources router', { timeout: 60_000 }, () => {
     expect(listing.files.map((f) => [f.path, f.errors])).toEqual([
       ['agent.yaml', 0],
       ['agents.claw-pod.yml', 0],
+      ['evals/assistant.yml', 0],
       ['everything.yaml', 0],
       ['permissions.yaml', 0],
       ['tools.yaml', 0],
