@@ -55,6 +55,8 @@ async function chooseRegistry(page: import('@playwright/test').Page, url: string
 }
 
 test('a server found in the registry is installed after its exact command line is confirmed, and its tools are listed', async ({ page }) => {
+  // npx starts server-everything from this repository's node_modules: seconds, more on a loaded machine.
+  test.setTimeout(180_000);
   await page.goto(console_.url);
   await openSection(page, 'Discover');
   await page.getByRole('button', { name: 'io.github.modelcontextprotocol/everything' }).click();
@@ -115,8 +117,8 @@ test('runtime arguments before the pinned package, a privileged container, a bun
   expect(bundleHost.connections).toEqual([]);
 
   const changing = await review('changing');
-  // The detail's read counts too, so either answer may be the previewed one: the next read differs.
-  await expect(page.getByLabel('Command line')).toContainText(/PLAIN_SETTING=(as-previewed|swapped-after-preview) npx/);
+  // The hostile registry answers differently on every read (the detail's reads count too).
+  await expect(page.getByLabel('Command line')).toContainText(/PLAIN_SETTING=answer-\d+ npx/);
   await page.getByRole('button', { name: 'Install', exact: true }).click();
   await expect(changing.getByText("the registry's answer changed between the preview and the install")).toBeVisible();
 });

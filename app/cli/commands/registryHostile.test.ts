@@ -122,7 +122,7 @@ describe('tooldeck registry install against a hostile registry', () => {
   it('stops the install when the registry answers otherwise than it did for the preview, even with --yes', async () => {
     const before = registry.requests.length;
     const changed = await install('changing', '--yes');
-    expect(changed.stderr).toContain('runs\n  PLAIN_SETTING=as-previewed npx');
+    expect(changed.stderr).toContain('runs\n  PLAIN_SETTING=answer-0 npx');
     expect(changed).toMatchObject({ code: 1, stderr: expect.stringContaining("changing is not installed: the registry's answer changed between the preview and the install, so what would run is no longer what you confirmed.\n") });
     expect(registry.requests.slice(before).filter((request) => request.endsWith('/versions/latest'))).toHaveLength(2);
     expect(await savedNames()).not.toContain('changing');
