@@ -216,7 +216,7 @@ describe('what a registry supplies', () => {
     expect(refusal(() => planInstall(pkg('oci', 'ghcr.io/example/server', { runtimeArguments: [{ type: 'positional', value: '--privileged' }] }), REGISTRY, {}))).toBe(
       'The registry gives docker run --privileged before the image ghcr.io/example/server, and --privileged gives the container a way out to this machine, so it is not installed.',
     );
-    const refusedDocker = [['--privileged'], ['-v', '/:/host'], ['--volume=/etc:/etc'], ['--mount', 'type=bind,source=/,target=/host'], ['--network', 'host'], ['--net=host'], ['--pid', 'host'], ['--ipc=host'], ['--cap-add', 'SYS_ADMIN'], ['--device', '/dev/sda'], ['--security-opt', 'seccomp=unconfined'], ['--user', '0'], ['-u', 'root'], ['--user', '1000:0'], ['evil/image'], ['-e', 'DOCKER_HOST=x'], ['--entrypoint', 'sh'], ['-it']];
+    const refusedDocker = [['--privileged'], ['-v', '/:/host'], ['--volume=/etc:/etc'], ['--mount', 'type=bind,source=/,target=/host'], ['--network', 'host'], ['--net=host'], ['--pid', 'host'], ['--ipc=host'], ['--cap-add', 'SYS_ADMIN'], ['--device', '/dev/sda'], ['--security-opt', 'seccomp=unconfined'], ['--user', '0'], ['-u', 'root'], ['--user', '1000:0'], ['evil/image'], ['-e', 'DOCKER_HOST=x'], ['--entrypoint', 'sh'], ['-it'], ['--mount', 'type=volume,source=x,target=/h,volume-opt=type=none,volume-opt=o=bind,volume-opt=device=/'], ['-e', 'AWS_SECRET_ACCESS_KEY']];
     for (const argv of refusedDocker) expect(dockerArgumentProblem(argv), argv.join(' ')).toBeDefined();
     for (const argv of [['-e', 'MODE=read'], ['--memory', '512m', '--cpus=1'], ['-v', 'cache:/cache'], ['--mount', 'type=volume,source=data,target=/data'], ['--network', 'bridge'], ['--user', '1000:1000'], ['--read-only', '--tmpfs', '/tmp']]) expect(dockerArgumentProblem(argv), argv.join(' ')).toBeUndefined();
     const allowedOci = planned(planInstall(pkg('oci', 'ghcr.io/example/server', { runtimeArguments: [{ type: 'named', name: '--memory', value: '512m' }], packageArguments: [{ type: 'positional', value: 'serve' }] }), REGISTRY, {}));
@@ -236,6 +236,7 @@ describe('what a registry supplies', () => {
     const refusedName = fc.constantFrom(...REFUSED_ENVIRONMENT.map((entry) => (entry.prefix ? `${entry.name}X` : entry.name)), 'npm_config_registry', 'Path');
     const variable = fc.oneof(refusedName, fc.constantFrom('PLAIN_SETTING', 'MODE', 'API_KEY')).chain((name) => fc.record({ name: fc.constant(name), default: fc.string({ minLength: 1, maxLength: 12 }) }));
     const identifiers = { npm: 'pkg', pypi: 'mcp-server-time', nuget: 'Example.Server', oci: 'ghcr.io/example/server' } as const;
+    let plans = 0;
     fc.assert(
       fc.property(fc.constantFrom('npm', 'pypi', 'nuget', 'oci'), fc.array(argument, { maxLength: 4 }), fc.array(argument, { maxLength: 4 }), fc.uniqueArray(variable, { maxLength: 4, selector: (v) => v.name }), (registryType, runtimeArguments, packageArguments, environmentVariables) => {
         let plan: PlannedServer;
@@ -245,6 +246,7 @@ describe('what a registry supplies', () => {
           if (isAppError(error) && error.code === 'InvalidInput') return;
           throw error;
         }
+        plans++;
         const config = McpServerConfig.parse(plan.config);
         if (config.transport !== 'stdio') throw new Error('stdio');
         expect(Object.keys(config.env).filter(isRefusedVariable)).toEqual([]);
@@ -257,7 +259,9 @@ describe('what a registry supplies', () => {
         if (registryType === 'oci') expect(dockerArgumentProblem(beforeIdentifier)).toBeUndefined();
         else expect(beforeIdentifier).toEqual([]);
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
+    // Not vacuous: many generated entries are planned, not refused.
+    expect(plans).toBeGreaterThan(10);
   });
 });

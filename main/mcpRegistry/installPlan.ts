@@ -254,10 +254,12 @@ export function dockerArgumentProblem(argv: readonly string[], allowEnv: readonl
     if (flag === '--mount') {
       const type = /(?:^|,)type=([^,]*)/.exec(value)?.[1] ?? 'volume';
       const source = /(?:^|,)(?:source|src)=([^,]*)/.exec(value)?.[1];
-      if ((type !== 'volume' && type !== 'tmpfs') || (source !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(source))) return `--mount ${value.slice(0, 200)} mounts a path of this machine`;
+      // volume-opt can make a "volume" a bind mount of any host path through the local driver.
+      if ((type !== 'volume' && type !== 'tmpfs') || /(?:^|,)volume-(?:opt|driver)=/.test(value) || (source !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(source))) return `--mount ${value.slice(0, 200)} mounts a path of this machine`;
     }
     if (flag === '--user' && value.split(':').some((part) => /^(0|root)$/i.test(part))) return `--user ${value.slice(0, 100)} runs the container as root`;
     if (flag === '--env') {
+      if (!value.includes('=')) return `--env ${value.slice(0, 100)} copies a variable of this machine's environment into the container`;
       const name = value.split('=')[0]!;
       const refused = refusedVariable(name);
       if (refused && !allowEnv.some((allowed) => allowed.toUpperCase() === name.toUpperCase())) return `--env ${value.slice(0, 200)} sets a variable that changes which code runs (${refused.why})`;
