@@ -67,6 +67,12 @@ describe('tooldeck history against the fleet’s PostgreSQL', { timeout: 60_000 
     expect(rows[1]).toMatch(/on gateway-5c7d-a$/);
   });
 
+  it('info names the shared history with its password masked', async () => {
+    const result = await tooldeck(['info'], { TOOLDECK_HISTORY_URL: url });
+    expect(result.stdout).toMatch(/^History {4}PostgreSQL postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/history_\d+_\d+\?sslmode=disable$/m);
+    expect(result.stdout).not.toContain(encodeURIComponent(PASSWORD));
+  });
+
   it('reads the URL from TOOLDECK_HISTORY_URL as well', async () => {
     const result = await tooldeck(['history', '--replica', 'gateway-5c7d-a', '--json'], { TOOLDECK_HISTORY_URL: url });
     expect(result.code, result.stderr).toBe(0);

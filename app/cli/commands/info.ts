@@ -10,12 +10,15 @@ export function registerInfo(program: Command, ctx: CliContext) {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const { createCaller } = await import('../../../main/rpc/router');
-      const info = await createCaller({ core: await ctx.getCore(), caller: operatorCaller('cli') }).system.info();
+      const core = await ctx.getCore();
+      const info = await createCaller({ core, caller: operatorCaller('cli') }).system.info();
       if (options.json) return ctx.io.stdout(`${jsonForTerminal(info)}\n`);
       const rows: Array<[string, string]> = [
         ['Tooldeck', info.appVersion],
         ['Host', info.host],
         ['Data dir', safeForTerminal(info.dataDir)],
+        // A PostgreSQL URL is shown with its password masked (HistoryStore.location).
+        ['History', `${core.history.kind === 'postgres' ? 'PostgreSQL' : 'SQLite'} ${safeForTerminal(core.history.location)}`],
         ['Node', info.versions.node],
         ['V8', info.versions.v8],
         ['SQLite', info.versions.sqlite ?? '-'],
