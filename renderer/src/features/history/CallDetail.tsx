@@ -18,6 +18,7 @@ import { formatLatency } from '../metrics/formatMetric';
 import { CallStatusBadge } from './CallStatusBadge';
 import { McpTranscriptTable } from '../../components/McpTranscriptTable';
 import { VIA_LABEL } from './HistoryFilterBar';
+import { reasonInOrlojWords } from '../../components/verdictWords';
 
 export interface CallDetailProps {
   id: string;
@@ -92,7 +93,7 @@ function LoadedCall({ record, transcript, replayOutcome, onSelect, onReplayed, o
   const entry = tool.data ?? undefined;
   const blocked =
     replayBlock(record, args) ??
-    (tool.data === null ? `${entryName} is not in the catalog now; connect its server to replay.` : entry?.verdict.verdict === 'deny' ? `Policy denies this tool: ${entry.verdict.reasons.join(' · ')}` : undefined);
+    (tool.data === null ? `${entryName} is not in the catalog now; connect its server to replay.` : entry?.verdict.verdict === 'deny' ? `Policy denies this tool: ${entry.verdict.reasons.map(reasonInOrlojWords).join(' · ')}` : undefined);
   const needsConfirmation = entry?.verdict.verdict === 'confirm';
 
   const startReplay = () => {

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AppErrorShape } from '../../../../shared/errors';
 import { formatClock, formatDuration } from '../../components/format';
 import { JsonTree } from '../../components/JsonTree';
+import { reasonInOrlojWords } from '../../components/verdictWords';
 import { appErrorOf } from '../../rpc/appError';
 import { useTRPC, useTRPCClient } from '../../rpc/client';
 import { useModelSuggestions } from '../evals/useEvals';
@@ -376,13 +377,13 @@ function HeldCallCard({ call }: { call: HeldCall }) {
     <Paper withBorder p="xs" radius="sm" bg="var(--mantine-color-orange-light)" aria-label={`Approve ${call.tool}`}>
       <Group justify="space-between" mb={4}>
         <Code>{call.tool}</Code>
-        <Badge size="xs" color="orange">
-          approval required
+        <Badge size="xs" color="orange" tt="none">
+          for you: approval_required
         </Badge>
       </Group>
       {call.reasons.map((reason) => (
         <Text key={reason} size="xs">
-          {reason}
+          {reasonInOrlojWords(reason)}
         </Text>
       ))}
       <JsonTree value={call.arguments} label="Arguments" expandDepth={2} />

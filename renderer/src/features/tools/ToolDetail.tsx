@@ -5,6 +5,7 @@ import { InvokePanel } from '../invoke/InvokePanel';
 import { ToolMetricsChart } from '../metrics/ToolMetricsChart';
 import type { ToolView } from '../invoke/types';
 import { decidingRules, VerdictBadge } from '../invoke/VerdictBadge';
+import { reasonInOrlojWords } from '../../components/verdictWords';
 import { AnnotationBadges } from './AnnotationBadges';
 import type { LintFinding } from '../../../../shared/lock';
 import { defaultOperationClass, operationClassFromAnnotations } from '../../../../shared/policy';
@@ -224,7 +225,7 @@ function AllowedRiskyClassBadge({ tool }: { tool: ToolView }) {
   const label = byDefault ? `${risky.join(', ')} allowed: no rule covers it` : `${risky.join(', ')} allowed by ${[...new Set(allowing.map((rule) => rule.name))].join(', ')}`;
   const tip = byDefault
     ? `No ToolPermission rule covers ${risky.join(' or ')}, so calls are allowed by default. To hold them back, write a ToolPermission with a rule for ${risky[0]} → approval_required or deny.`
-    : `A ToolPermission allows ${risky.join(' and ')} explicitly: ${tool.verdict.reasons.join('; ')}.`;
+    : `A ToolPermission allows ${risky.join(' and ')} explicitly: ${tool.verdict.reasons.map(reasonInOrlojWords).join('; ')}.`;
   return (
     <Tooltip multiline w={360} withArrow label={tip}>
       <Badge size="sm" variant="light" color={byDefault ? 'orange' : 'gray'} tt="none" aria-label={`${label}: ${tip}`}>
