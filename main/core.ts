@@ -54,7 +54,7 @@ import { mcpSourceSync } from './gateway/gatewayReadiness';
 import { mcpUpstreamFeatures, NO_SOURCE_GRANTS } from './gateway/relayedFeatures';
 import { Evals } from './evals/Evals';
 import { Playground } from './evals/Playground';
-import { sourceReadiness } from './evals/sourceReadiness';
+import { sourceReadiness, type ConnectSources } from './evals/sourceReadiness';
 import { isAppError } from '../shared/errors';
 import type { EvalSuite } from '../shared/evals';
 import type { WorkspaceLanguageAgent } from './agents/AgentGrants';
@@ -177,6 +177,11 @@ export interface Core {
    * from any process on it), or in a cluster when the host chose one (CoreDeps.approvals).
    */
   readonly approvals: ApprovalStore;
+  /**
+   * Connects (or waits for) every tool source before something reads what can be called now: an
+   * eval, a Playground turn, `tooldeck agents` (bounded; resolves with the sources that did not connect).
+   */
+  readonly connectSources: ConnectSources;
   /** Agents, whatever door they use: identity, grants (with where each comes from), model grants, the approval hook, traffic, metrics. */
   readonly agents: Agents;
   /** The MCP gateway: the MCP face for agents (and mediation's endpoints on its port); started on demand. */
@@ -370,6 +375,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     pipeline: (request) => pipeline.invoke(request),
     approvals,
     ...(clusterAgents ? { clusterAgents } : {}),
+    recentCalls: async (agent, limit) => (await history.list({ agent, limit })).items,
     grants: {
       catalog,
       pods: workspacePods,
@@ -516,6 +522,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     liveCalls,
     settings,
     approvals,
+    connectSources,
     agents,
     gateway,
     providers,

@@ -32,17 +32,19 @@ const gateway: CommandModule = async () => (await import('./commands/gateway')).
 const bus: CommandModule = async () => (await import('./commands/bus')).registerBus;
 const approvals: CommandModule = async () => (await import('./commands/approvals')).registerApprovals;
 const providers: CommandModule = async () => (await import('./commands/providers')).registerProviders;
+const agents: CommandModule = async () => (await import('./commands/agents')).registerAgents;
 const evalSuites: CommandModule = async () => (await import('./commands/eval')).registerEval;
 const registry: CommandModule = async () => (await import('./commands/registry')).registerRegistry;
 
 /** Every command module, in the order `tooldeck --help` lists their commands. */
-const COMMAND_MODULES: readonly CommandModule[] = [info, serve, gateway, bus, approvals, providers, evalSuites, mcp, registry, grpc, call, search, compile, a2a, kube, operator, history, run, resources, lock, lint];
+const COMMAND_MODULES: readonly CommandModule[] = [info, serve, gateway, agents, bus, approvals, providers, evalSuites, mcp, registry, grpc, call, search, compile, a2a, kube, operator, history, run, resources, lock, lint];
 
 /** The module registering each top-level command (program.test.ts checks it against what they register). */
 export const COMMAND_MODULE_OF: Readonly<Record<string, CommandModule>> = {
   info,
   serve,
   gateway,
+  agents,
   bus,
   mcp,
   registry,

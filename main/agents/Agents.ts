@@ -1,5 +1,8 @@
+import { orlojVerdict, type AgentListItem, type AgentView } from '../../shared/agents';
 import type { ToolApproval } from '../../shared/approvals';
-import { callerAgent } from '../../shared/caller';
+import { agentCaller, callerAgent } from '../../shared/caller';
+import { AppError } from '../../shared/errors';
+import type { InvocationRecord } from '../../shared/invocation';
 import type { InvocationOutcome } from '../../shared/registry';
 import type { ApprovalHolder } from '../approvals/ApprovalHolder';
 import type { InvocationRequest } from '../registry/InvocationPipeline';
@@ -37,7 +40,11 @@ export interface AgentsDeps {
   grants: AgentGrantsDeps;
   /** Language Operator agents of a cluster (`gateway --agent-namespace`): their credentials, grants and model grants. */
   clusterAgents?: ClusterAgentSource;
+  /** The agent's latest recorded calls, newest first (the history store). */
+  recentCalls?: (agent: string, limit: number) => Promise<InvocationRecord[]>;
 }
+
+const RECENT_CALLS_SHOWN = 20;
 
 /**
  * The agent as one domain, whatever door it comes through (the MCP gateway, model mediation,
@@ -99,8 +106,55 @@ export class Agents {
     );
   }
 
+  /**
+   * Every agent Tooldeck knows of — holding a credential, named by a grant, or a cluster's — with
+   * its doors, its models and how many tools it is granted.
+   */
+  async list(): Promise<AgentListItem[]> {
+    const credentials = await this.credentials.list();
+    const names = new Set([...credentials.map((agent) => agent.name), ...this.grants.agentNames(), ...(this.deps.clusterAgents?.languageAgents().map((agent) => agent.name) ?? [])]);
+    return [...names].sort().map((name) => {
+      const credential = credentials.find((agent) => agent.name === name);
+      return { name, doors: this.doorsOf(name, credential), models: this.models.patterns(name), toolCount: this.grants.grants(name).length };
+    });
+  }
+
+  /**
+   * "What may agent X do, and why?": its doors, each granted tool with every place that grants it
+   * and the verdict policy gives it for this agent (in Orloj's words), its models, its sessions and
+   * its recent calls. The same resolver every door enforces, so this is what they serve.
+   */
+  async show(name: string): Promise<AgentView> {
+    const credential = (await this.credentials.list()).find((agent) => agent.name === name);
+    const grants = this.grants.grants(name);
+    const known = credential !== undefined || grants.length > 0 || this.grants.agentNames().includes(name) || this.deps.clusterAgents?.knows(name) === true;
+    if (!known) throw new AppError('NotFound', `No agent named ${name}: it holds no credential and no pod file, ToolPermission or LanguageAgent grants it anything.`);
+    const caller = agentCaller(name, 'gateway');
+    const recentCalls = (await this.deps.recentCalls?.(name, RECENT_CALLS_SHOWN)) ?? [];
+    const budget = this.models.dailyTokens(name);
+    return {
+      name,
+      doors: { ...this.doorsOf(name, credential), ...(recentCalls.some((call) => call.via === 'bus') ? { bus: true } : {}) },
+      tools: grants.map(({ entry, grantedBy }) => {
+        const withheld = this.grants.withheld(entry, caller);
+        return { name: entry.name, grantedBy, verdict: orlojVerdict(this.deps.grants.verdict(entry, caller).verdict), ...(withheld ? { withheld } : {}) };
+      }),
+      models: this.models.patterns(name),
+      ...(budget !== undefined ? { dailyTokenBudget: budget, tokensToday: this.models.tokensToday(name) } : {}),
+      sessions: this.traffic.snapshot().sessions.filter((session) => session.agent === name),
+      recentCalls,
+    };
+  }
+
   close(): void {
     this.credentials.close();
+  }
+
+  private doorsOf(name: string, credential: { createdAt: string; revokedAt?: string } | undefined): AgentView['doors'] {
+    return {
+      ...(credential ? { credential: { createdAt: credential.createdAt, ...(credential.revokedAt ? { revokedAt: credential.revokedAt } : {}) } } : {}),
+      ...(this.deps.clusterAgents?.knows(name) ? { cluster: true } : {}),
+    };
   }
 
   private async hold(held: Parameters<NonNullable<InvocationRequest['approval']>>[0], agent: string, hold: AgentHold, live: string): Promise<void> {

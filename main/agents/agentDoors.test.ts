@@ -104,7 +104,7 @@ describe('one set of rights at every door', { timeout: 60_000 }, () => {
     try {
       // While a person decides, the pod file takes get-sum away and the permission stops naming careful (it holds everyone's sums instead).
       await save(files[0]!, pod.replace(/(careful:[\s\S]*?allow: )\[get-sum, echo\]/, '$1[echo]'));
-      await save(files[1]!, permission.replace(/  apply_mode: scoped\n  target_agents: \[careful\]\n/, ''));
+      await save(files[1]!, permission.replace(/ {2}apply_mode: scoped\n {2}target_agents: \[careful\]\n/, ''));
       await vi.waitFor(() => expect(bed.core.agents.grants.isGranted('careful', 'mcp:everything.get-sum')).toBe(false), { timeout: 20_000 });
       await bed.core.approvals.decide(held.metadata.name, 'approve', 'ops');
       const answer = await asked;

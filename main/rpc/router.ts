@@ -3,6 +3,7 @@ import { a2aRouter } from './a2aRouter';
 import { appsRouter } from './appsRouter';
 import { approvalsRouter } from './approvalsRouter';
 import { agentToolsRouter } from './agentToolsRouter';
+import { agentsRouter } from './agentsRouter';
 import { busRouter } from './busRouter';
 import { collectionsRouter } from './collectionsRouter';
 import { evalsRouter } from './evalsRouter';
@@ -30,6 +31,7 @@ export const appRouter = router({
   mcpRegistry: mcpRegistryRouter,
   tools: toolsRouter,
   agentTools: agentToolsRouter,
+  agents: agentsRouter,
   a2a: a2aRouter,
   history: historyRouter,
   http: httpRouter,

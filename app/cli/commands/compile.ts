@@ -28,6 +28,13 @@ export function registerCompile(program: Command, ctx: CliContext) {
       const compiled = await (await contractFor(core)).agentTools.compile({ agent: flags.agent, format: flags.format });
       // Held definitions are left out on purpose: say so, on stderr, so the file on stdout stays clean.
       for (const item of compiled.withheld) ctx.io.stderr(`left out ${terminalName(item.name)}: ${safeForTerminal(item.reason, 400)}\n`);
+      // The pod file is one of three places that grant: what the gateway serves beside it is named, with where it comes from.
+      const agentName = compiled.ref.slice(compiled.ref.indexOf('/') + 1);
+      const served = await (await contractFor(core)).agents.show({ name: agentName }).catch(() => undefined);
+      for (const tool of served?.tools.filter((item) => !item.grantedBy.some((origin) => origin.kind === 'ClawPod')) ?? []) {
+        const origins = tool.grantedBy.map((origin) => `${origin.kind}${origin.file ? ` ${origin.file}` : ''}`).join(', ');
+        ctx.io.stderr(`also served to ${terminalName(agentName)} by the gateway: ${terminalName(tool.name)} (granted by ${safeForTerminal(origins, 400)}, not by the pod file)\n`);
+      }
       if (!flags.out) return ctx.io.stdout(compiled.text);
       const path = resolve(flags.out);
       await writeFileAtomic(path, compiled.text).catch((error: NodeJS.ErrnoException) => {
