@@ -118,8 +118,9 @@ function useGuideSteps(): GuideStep[] {
       done: decided,
       detail: (
         <>
-          As <Code>{EXAMPLE_AGENT}</Code>, call a tool whose verdict for it is <Code>approval_required</Code> (the Gateway section&apos;s curl recipe, or a Mediation turn). The call
-          waits in Approvals{waiting > 0 ? ` (${waiting} waiting now)` : ''}; approve it and the agent gets its result.
+          As <Code>{EXAMPLE_AGENT}</Code>, call <Code>{EXAMPLE_SERVER}.get-tiny-image</Code>, whose verdict for it is <Code>approval_required</Code> (the Gateway section&apos;s curl
+          recipe with <Code>tools/call</Code> in place of <Code>tools/list</Code>, or a Mediation turn). The call waits in Approvals{waiting > 0 ? ` (${waiting} waiting now)` : ''}; approve it
+          and the agent gets its result.
         </>
       ),
     },
