@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { McpServerConfig } from './mcp';
 import { SECRET_PLACEHOLDER } from './secrets';
-import { isMaskedInRecords, keepsStoredSecrets, sealServerConfig, secretSlots, unsealServerConfig } from './serverSecrets';
+import { carryPlainValues, isMaskedInRecords, keepsStoredSecrets, sealServerConfig, secretSlots, unsealServerConfig } from './serverSecrets';
 
 const http = (url: string, headers: Record<string, string> = {}) => McpServerConfig.parse({ name: 's', transport: 'http', url, headers });
 const stdio = (env: Record<string, string>) => McpServerConfig.parse({ name: 's', transport: 'stdio', command: 'x', env });
@@ -69,6 +69,25 @@ describe('sealing a server config', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("a registry's readable values", () => {
+  it('stay in the file as they are, while every other value is sealed', () => {
+    const installed = McpServerConfig.parse({ name: 's', transport: 'stdio', command: 'x', env: { PLAIN_SETTING: 'shown', TOKEN: 't' }, plainEnv: ['PLAIN_SETTING'] });
+    const sealed = sealServerConfig(installed);
+    expect(sealed.config).toMatchObject({ env: { PLAIN_SETTING: 'shown' }, secretEnv: ['TOKEN'] });
+    expect(sealed.values).toEqual({ 'env:TOKEN': 't' });
+    const remote = sealServerConfig(McpServerConfig.parse({ name: 's', transport: 'http', url: 'https://mcp.example/mcp', headers: { 'X-Client': 'tooldeck', 'X-Api-Key': 'k' }, plainHeaders: ['X-Client'] }));
+    expect(remote.config).toMatchObject({ headers: { 'X-Client': 'tooldeck' }, secretHeaders: ['X-Api-Key'] });
+  });
+
+  it('stay readable through an edit that leaves them as they were; a value the edit changes is sealed', () => {
+    const saved = sealServerConfig(McpServerConfig.parse({ name: 's', transport: 'stdio', command: 'x', env: { PLAIN_SETTING: 'shown', OTHER: 'o' }, plainEnv: ['PLAIN_SETTING', 'OTHER'] })).config;
+    // The edit form sends the env it shows, without plainEnv.
+    const edited = carryPlainValues(stdio({ PLAIN_SETTING: 'shown', OTHER: 'typed now' }), saved);
+    expect(sealServerConfig(edited).config).toMatchObject({ env: { PLAIN_SETTING: 'shown' }, secretEnv: ['OTHER'] });
+    expect(carryPlainValues(stdio({ A: 'a' }), undefined)).toEqual(stdio({ A: 'a' }));
   });
 });
 

@@ -142,6 +142,26 @@ export function keepsStoredSecrets(previous: McpServerConfig, next: McpServerCon
   return credentialsMayGoTo(previous.url, next.url);
 }
 
+/**
+ * The registry's readable values (`plainEnv`, `plainHeaders` of `previous`) that an edit leaves as
+ * they were stay readable: an edit form that knows nothing of them sends the config without those
+ * lists. A value the edit changed is the user's now, and is sealed like any typed value.
+ */
+export function carryPlainValues(next: McpServerConfig, previous: McpServerConfig | undefined): McpServerConfig {
+  if (!previous) return next;
+  if (next.transport === 'stdio' && previous.transport === 'stdio') {
+    if (next.plainEnv !== undefined || !previous.plainEnv?.length) return next;
+    const kept = previous.plainEnv.filter((name) => next.env[name] !== undefined && next.env[name] === previous.env[name]);
+    return kept.length ? { ...next, plainEnv: kept } : next;
+  }
+  if (next.transport !== 'stdio' && previous.transport !== 'stdio') {
+    if (next.plainHeaders !== undefined || !previous.plainHeaders?.length) return next;
+    const kept = previous.plainHeaders.filter((name) => next.headers[name] !== undefined && next.headers[name] === previous.headers[name]);
+    return kept.length ? { ...next, plainHeaders: kept } : next;
+  }
+  return next;
+}
+
 /** Every slot a sealed config has a value for in the SecretStore. */
 export function secretSlots(config: McpServerConfig): SecretSlot[] {
   if (config.transport === 'stdio') return config.secretEnv.map((name) => `env:${name}`);

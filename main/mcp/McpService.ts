@@ -10,7 +10,7 @@ import { IconFetcher } from './IconFetcher';
 import { InteractionBroker } from './InteractionBroker';
 import { McpConnection } from './McpConnection';
 import { exportMcpJson, parseServerImport } from './mcpConfigFormats';
-import { BEARER_SLOT, keepsStoredSecrets, sealServerConfig, secretDestination, secretSlots, unsealServerConfig, valuesMaskedInRecords } from '../../shared/serverSecrets';
+import { BEARER_SLOT, carryPlainValues, keepsStoredSecrets, sealServerConfig, secretDestination, secretSlots, unsealServerConfig, valuesMaskedInRecords } from '../../shared/serverSecrets';
 import { OAuthService, type EphemeralOAuthOptions } from './oauth/OAuthService';
 import { ServerConfigStore } from './ServerConfigStore';
 import { McpTaskService } from './tasks/McpTaskService';
@@ -264,7 +264,7 @@ export class McpService {
     }
     if (previousName && !this.store.get(previousName)) throw new AppError('NotFound', `No server named "${previousName}"`);
     const previous = previousName ? this.store.get(previousName) : undefined;
-    const sealed = sealServerConfig(McpServerConfig.parse(input.config), input.secretEnvValues);
+    const sealed = sealServerConfig(carryPlainValues(McpServerConfig.parse(input.config), previous), input.secretEnvValues);
     // Secrets follow the endpoint they were given for, not the name: an edit that points the
     // server elsewhere keeps none of them, from whichever path it comes (UI, workspace, import, CLI).
     const carried = previous && keepsStoredSecrets(previous, sealed.config) ? previous : undefined;
