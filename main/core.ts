@@ -51,7 +51,7 @@ import { DefinitionLock } from './lock/DefinitionLock';
 import { DEFINITIONS_FILE_NAME, DefinitionStore } from './lock/DefinitionStore';
 import { Gateway } from './gateway/Gateway';
 import { mcpSourceSync } from './gateway/gatewayReadiness';
-import { mcpUpstreamFeatures, NO_SOURCE_GRANTS } from './gateway/relayedFeatures';
+import { mcpUpstreamFeatures } from './gateway/relayedFeatures';
 import { Evals } from './evals/Evals';
 import { Playground } from './evals/Playground';
 import { sourceReadiness, type ConnectSources } from './evals/sourceReadiness';
@@ -416,9 +416,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     mediation,
     // Servers connect at start only with autoConnect; the gateway's first tools/list and /ready wait for them (bounded).
     ...(deps.autoConnect ? { sourceSync: mcpSourceSync(mcp, () => resources.reconciler.workspaceServers().flatMap((server) => (server.config ? [server.name] : []))) } : {}),
-    // Resources, prompts and completion of the MCP sources, relayed to agents granted them; no grants resolved yet: nothing (deny by default).
+    // Resources, prompts and completion of the MCP sources, relayed to agents whose pod grants say `resources: true` / `prompts: true` (deny by default).
     upstream: mcpUpstreamFeatures(mcp),
-    sourceGrants: () => NO_SOURCE_GRANTS,
+    sourceGrants: (agent) => agents.grants.sourceFeatures(agent),
     appVersion: deps.appVersion,
     logger,
     onToolsChanged: (listener) => {

@@ -84,3 +84,22 @@ describe('AgentGrants: what an agent may call through any door', () => {
     expect(grants.agentNames()).toEqual(['assistant']);
   });
 });
+
+describe('AgentGrants: resources and prompts of an MCP server', () => {
+  it('are granted only where a pod grant says so (deny by default), never by a LanguageAgent or a ToolPermission', () => {
+    const grants = setup({
+      pods: [
+        pod([
+          { name: 'reader', tools: [{ service: 'files', allow: ['read_file'], resources: true }] },
+          { name: 'writer', tools: [{ service: 'files', allow: 'all' }] },
+          { name: 'both', tools: ['...'] },
+        ] as never, [{ service: 'files', allow: ['read_file'], resources: true, prompts: true }] as never),
+      ],
+      languageAgents: [{ name: 'writer', tools: ['files'] }],
+    });
+    expect([...grants.sourceFeatures('reader')]).toEqual([['mcp:files', { resources: true, prompts: false }]]);
+    expect([...grants.sourceFeatures('writer')]).toEqual([]);
+    expect([...grants.sourceFeatures('both')]).toEqual([['mcp:files', { resources: true, prompts: true }]]);
+    expect([...grants.sourceFeatures('nobody')]).toEqual([]);
+  });
+});

@@ -2,8 +2,9 @@ import type { GrantOrigin } from '../../shared/agents';
 import type { Caller } from '../../shared/caller';
 import { permissionCovers } from '../../shared/policy';
 import type { PolicyVerdict, ToolEntry } from '../../shared/registry';
-import { DEFAULT_TOOLS_POLICY, type ClawPod, type ToolsPolicy } from '../../shared/resources/clawPod';
+import { DEFAULT_TOOLS_POLICY, INHERIT_DEFAULTS, type ClawPod, type ToolsPolicy } from '../../shared/resources/clawPod';
 import { grantedTools, type ToolLookup } from '../registry/compile/compileToolsJson';
+import { serviceResolverFor } from '../registry/compile/resolveToolGrants';
 import type { ToolPermission } from '../registry/policy/ToolPermission';
 
 /** A Language Operator LanguageAgent: its name and the LanguageTools it references; `file` is where it is written (`cluster:<ns>/<name>` for a cluster's). */
@@ -91,6 +92,35 @@ export class AgentGrants {
     if (held !== undefined) return `held by tooldeck.lock: ${held}`;
     const verdict = this.deps.verdict(entry, caller);
     return verdict.verdict === 'deny' ? `policy denies it: ${verdict.reasons.join('; ')}` : undefined;
+  }
+
+  /**
+   * The MCP sources whose resources and prompts `agent` may read through the gateway: a pod grant
+   * with `resources: true` / `prompts: true` (Tooldeck's extension of Clawdapus's grant). Nothing
+   * by default, and a LanguageAgent or ToolPermission grants tools only.
+   */
+  sourceFeatures(agent: string): Map<string, { resources: boolean; prompts: boolean }> {
+    const features = new Map<string, { resources: boolean; prompts: boolean }>();
+    const resolveService = serviceResolverFor(this.deps.catalog.sources());
+    for (const { pod } of this.deps.pods()) {
+      for (const declared of pod.agents) {
+        if (declared.name !== agent) continue;
+        const items = declared.tools === undefined ? pod.defaults : declared.tools.flatMap((item) => (item === INHERIT_DEFAULTS ? pod.defaults : [item]));
+        for (const item of items) {
+          if (!item.resources && !item.prompts) continue;
+          let source: string;
+          try {
+            source = item.source ?? resolveService(item.service ?? '');
+          } catch {
+            continue; // An ambiguous service name grants nothing until the pod file says which source it means.
+          }
+          if (!source.startsWith('mcp:')) continue;
+          const current = features.get(source) ?? { resources: false, prompts: false };
+          features.set(source, { resources: current.resources || item.resources === true, prompts: current.prompts || item.prompts === true });
+        }
+      }
+    }
+    return features;
   }
 
   /** Every agent name a grant names (pod files, scoped ToolPermissions, LanguageAgents), sorted. */

@@ -19,6 +19,10 @@ export const ToolGrant = z.object({
   service: z.string().optional(),
   source: z.string().optional(),
   allow: z.union([z.literal('all'), z.array(z.string())]),
+  /** Tooldeck's extension: the MCP server's resources (list, templates, read, subscribe), relayed by the gateway. */
+  resources: z.boolean().optional(),
+  /** Tooldeck's extension: the MCP server's prompts (list, get) and completion. */
+  prompts: z.boolean().optional(),
 });
 export type ToolGrant = z.infer<typeof ToolGrant>;
 export type ToolGrantItem = ToolGrant | typeof INHERIT_DEFAULTS;
@@ -75,6 +79,8 @@ const grantSchema: JsonSchema = {
       description: '"all", or the names of the tools the agent may call.',
       oneOf: [{ const: 'all' }, { type: 'array', items: { type: 'string', minLength: 1 } }],
     },
+    resources: { type: 'boolean', description: "Tooldeck: the MCP server's resources, relayed by the gateway (read, list, subscribe); deny by default." },
+    prompts: { type: 'boolean', description: "Tooldeck: the MCP server's prompts and completion, relayed by the gateway; deny by default." },
   },
   additionalProperties: false,
 };

@@ -76,11 +76,14 @@ function readGrant(value: unknown, path: IssuePath, issues: ResourceIssues): Too
   if (service === undefined && source === undefined) issues.error(path, 'names no service: add service: <name>');
   if (service !== undefined && source !== undefined) issues.error(path, 'has both service and source; keep one');
   const allow = readAllow(value.allow, [...path, 'allow'], issues);
+  // Tooldeck's extension of Clawdapus's grant: an MCP server's resources and prompts, relayed by the gateway (deny by default).
+  const resources = readFlag(value.resources, [...path, 'resources'], issues);
+  const prompts = readFlag(value.prompts, [...path, 'prompts'], issues);
   for (const key of Object.keys(value)) {
-    if (!['service', 'source', 'allow'].includes(key)) issues.warn([...path, key], 'is not a field of a grant and is ignored (known: service, allow)', 'unknownField');
+    if (!['service', 'source', 'allow', 'resources', 'prompts'].includes(key)) issues.warn([...path, key], 'is not a field of a grant and is ignored (known: service, source, allow, resources, prompts)', 'unknownField');
   }
   if (issues.errorCount > before || allow === undefined) return undefined;
-  return compact({ service, source, allow }) as ToolGrant;
+  return compact({ service, source, allow, resources, prompts }) as ToolGrant;
 }
 
 function readAllow(value: unknown, path: IssuePath, issues: ResourceIssues): ToolGrant['allow'] | undefined {
@@ -126,4 +129,12 @@ function readPolicy(value: unknown, path: IssuePath, issues: ResourceIssues): Pa
     if (!(POLICY_FIELDS as readonly string[]).includes(key) && key !== DUPLICATES_FIELD) issues.warn([...path, key], `is not a budget limit and is ignored (known: ${[...POLICY_FIELDS, DUPLICATES_FIELD].join(', ')})`, 'unknownField');
   }
   return Object.keys(policy).length > 0 ? policy : undefined;
+}
+
+/** `resources: true` / `prompts: true`; anything but a boolean is an error (a string "false" must not grant). */
+function readFlag(value: unknown, path: IssuePath, issues: ResourceIssues): true | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return true;
+  issues.error(path, `must be true or false, got ${shown(value)}`);
+  return undefined;
 }
