@@ -71,6 +71,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private discovery?: OAuthDiscoveryState;
   private reportedClient = false;
   private dpopSession?: DpopSession;
+  private dpopKeyMissing = false;
   /** Assertion grants sent in this flow: an assertion the server refused is not sent again (SEP-1933). */
   private assertionsSent = 0;
   /** The URL `auth()` asked us to send the user to, in this flow. */
@@ -337,8 +338,13 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   private async loadDpop(createWith: DpopAlg | undefined): Promise<DpopSession | undefined> {
     if (this.dpopSession) return this.dpopSession;
+    // A resource request asks on every call: a key found missing once is not looked for again by
+    // resource requests (the secret store may read files or the OS keychain); a token request
+    // (which makes the key) and a new session look afresh.
+    if (!createWith && this.dpopKeyMissing) return undefined;
     const { store, server } = this.options;
     const stored = await store.secret(server, 'dpop-key');
+    if (!stored && !createWith) this.dpopKeyMissing = true;
     let session = stored ? await dpopSessionFromStored(stored) : undefined;
     if (!session && createWith) {
       const created = await createDpopKey(createWith);
