@@ -52,7 +52,8 @@ export interface InvocationPage {
 export const ExportFormat = z.enum(['json', 'csv']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
-export const MetricGroupBy = z.enum(['tool', 'source']);
+/** `replica`: per Tooldeck process, for a history several replicas share. */
+export const MetricGroupBy = z.enum(['tool', 'source', 'replica']);
 export type MetricGroupBy = z.infer<typeof MetricGroupBy>;
 
 /** Metric queries take their window separately. */
@@ -95,8 +96,11 @@ export interface LatencySummary {
 /** A group of calls: `mcp:everything` by source, `mcp:everything/echo` by tool. */
 export interface MetricGroup {
   key: string;
+  /** Empty when grouped by replica. */
   source: string;
   tool?: string;
+  /** Grouped by replica: the replica (empty for calls recorded before replicas were kept). */
+  replica?: string;
 }
 
 export interface TimeSeriesPoint extends LatencySummary {

@@ -165,6 +165,11 @@ describe.each(adapters)('%s history (the contract)', { timeout: 60_000 }, (_name
       p95: rank(95),
       p99: rank(99),
     });
+    const byReplica = await store.breakdown({ ...window, by: 'replica' });
+    expect(byReplica.map((row) => [row.group, row.count])).toEqual([
+      [{ key: 'gateway-7d9f-b', source: '', replica: 'gateway-7d9f-b' }, calls.filter((r) => r.replica === 'gateway-7d9f-b').length],
+      [{ key: 'gateway-7d9f-a', source: '', replica: 'gateway-7d9f-a' }, calls.filter((r) => r.replica === 'gateway-7d9f-a').length],
+    ]);
     const byTool = await store.breakdown({ ...window, by: 'tool', filter: { replica: 'gateway-7d9f-a' } });
     expect(byTool.reduce((sum, row) => sum + row.count, 0)).toBe(calls.filter((r) => r.replica === 'gateway-7d9f-a').length);
 
@@ -241,7 +246,7 @@ it('both adapters give identical aggregates for the same calls', { timeout: 60_0
   const [sqlite, postgres] = await Promise.all(adapters.map(([, openStore]) => filled(openStore)));
   const window = { since: now - DAY, until: now + 1 };
   const sorted = <T extends { group?: { key: string } }>(rows: T[]) => [...rows].sort((a, b) => (a.group?.key ?? '').localeCompare(b.group?.key ?? ''));
-  for (const by of ['tool', 'source'] as const) expect(await postgres!.breakdown({ ...window, by })).toEqual(await sqlite!.breakdown({ ...window, by }));
+  for (const by of ['tool', 'source', 'replica'] as const) expect(await postgres!.breakdown({ ...window, by })).toEqual(await sqlite!.breakdown({ ...window, by }));
   const query = { since: now - 2 * 3_600_000 - 30_000, until: now, bucketMs: 10 * 60_000, groupBy: 'source' as const, filter: { replica: 'gateway-7d9f-b' } };
   expect(sorted((await postgres!.timeSeries(query)).series)).toEqual(sorted((await sqlite!.timeSeries(query)).series));
   expect(await postgres!.latencyHistogram(window)).toEqual(await sqlite!.latencyHistogram(window));

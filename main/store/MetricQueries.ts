@@ -65,13 +65,13 @@ class Collector {
     this.buckets = bucketMs ? Math.floor((until - 1) / bucketMs) - this.firstBucket + 1 : 1;
   }
 
-  series(kind: string, name: string, tool: string): number {
+  series(kind: string, name: string, tool: string, replica: string | null = null): number {
     const by = this.window.groupBy;
     const source = `${kind}:${name}`;
-    const key = by === 'tool' ? `${source}/${tool}` : by === 'source' ? source : '';
+    const key = by === 'tool' ? `${source}/${tool}` : by === 'source' ? source : by === 'replica' ? (replica ?? '') : '';
     let index = this.seriesByKey.get(key);
     if (index === undefined) {
-      index = this.groups.push(by === 'tool' ? { key, source, tool } : by === 'source' ? { key, source } : undefined) - 1;
+      index = this.groups.push(by === 'tool' ? { key, source, tool } : by === 'source' ? { key, source } : by === 'replica' ? { key, source: '', replica: key } : undefined) - 1;
       this.seriesByKey.set(key, index);
     }
     return index;
@@ -202,7 +202,7 @@ export class MetricQueries {
     for (const status of filter.status ?? []) allowed[STATUS_INDEX.get(status)!] = 1;
     const collector = new Collector(window, allowed);
     // The rollup keeps groups (source, tool) and statuses only: any other filter reads the rows.
-    const rowOnly = filter.text || filter.runId !== undefined || filter.traceId !== undefined || filter.taskId !== undefined || filter.via !== undefined || filter.agent !== undefined || filter.replica !== undefined;
+    const rowOnly = filter.text || filter.runId !== undefined || filter.traceId !== undefined || filter.taskId !== undefined || filter.via !== undefined || filter.agent !== undefined || filter.replica !== undefined || window.groupBy === 'replica';
     const rollupFits = options.useRollup !== false && !rowOnly && (bucketMs === undefined || bucketMs % MINUTE_MS === 0);
     const firstMinute = Math.ceil(since / MINUTE_MS);
     const endMinute = Math.floor(until / MINUTE_MS);
@@ -232,11 +232,11 @@ export class MetricQueries {
 
   private scanRows(collector: Collector, since: number, until: number, filter: MetricFilter): void {
     const { where, params } = filterSql({ ...filter, since, until });
-    const statement = this.prepare(`SELECT started_at, latency_ms, status, source_kind, source_name, tool FROM invocations ${where}`);
+    const statement = this.prepare(`SELECT started_at, latency_ms, status, source_kind, source_name, tool, replica FROM invocations ${where}`);
     statement.setReturnArrays(true);
-    for (const row of statement.iterate(...(params as SQLInputValue[])) as Iterable<[number, number, string, string, string, string]>) {
-      const [startedAt, latency, status, kind, name, tool] = row;
-      collector.addRow(collector.slot(collector.series(kind, name, tool), startedAt), latency, status !== 'ok');
+    for (const row of statement.iterate(...(params as SQLInputValue[])) as Iterable<[number, number, string, string, string, string, string | null]>) {
+      const [startedAt, latency, status, kind, name, tool, replica] = row;
+      collector.addRow(collector.slot(collector.series(kind, name, tool, replica), startedAt), latency, status !== 'ok');
     }
   }
 }

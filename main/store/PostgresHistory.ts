@@ -409,7 +409,7 @@ export class PostgresHistory implements HistoryStore {
   ): Promise<{ key: string; group?: MetricGroup; bucket: number; summary: LatencySummary }[]> {
     await this.writer.flush();
     const { where, params } = pgFilter({ ...filter, since, until });
-    const groupColumns = groupBy === 'tool' ? ['source_kind', 'source_name', 'tool'] : groupBy === 'source' ? ['source_kind', 'source_name'] : [];
+    const groupColumns = groupBy === 'tool' ? ['source_kind', 'source_name', 'tool'] : groupBy === 'source' ? ['source_kind', 'source_name'] : groupBy === 'replica' ? ['replica'] : [];
     const bucket = bucketMs ? `floor(started_at / $${params.push(bucketMs)})::bigint` : '0';
     const keys = [`${bucket} AS bucket`, ...groupColumns];
     const rows = await this.rows(
@@ -420,7 +420,9 @@ export class PostgresHistory implements HistoryStore {
     );
     return rows.map((row) => {
       const source = `${row.source_kind as string}:${row.source_name as string}`;
-      const group: MetricGroup | undefined = groupBy === 'tool' ? { key: `${source}/${row.tool as string}`, source, tool: row.tool as string } : groupBy === 'source' ? { key: source, source } : undefined;
+      const replica = (row.replica as string | null) ?? '';
+      const group: MetricGroup | undefined =
+        groupBy === 'tool' ? { key: `${source}/${row.tool as string}`, source, tool: row.tool as string } : groupBy === 'source' ? { key: source, source } : groupBy === 'replica' ? { key: replica, source: '', replica } : undefined;
       const count = Number(row.n);
       const errors = Number(row.errors);
       const [p50, p95, p99] = (row.p as number[] | null) ?? [null, null, null];

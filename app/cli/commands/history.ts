@@ -101,13 +101,13 @@ export function registerHistory(program: Command, ctx: CliContext) {
     .command('metrics')
     .description('Call count, error rate and latency percentiles per tool or server')
     .option('--since <age>', 'window: 15m, 1h, 24h, 7d', parseAge, 3_600_000)
-    .addOption(new Option('--by <group>', 'group the calls by tool or by server').choices(['tool', 'server']).default('tool'))
+    .addOption(new Option('--by <group>', 'group the calls by tool, by server, or by replica (the Tooldeck process that recorded them)').choices(['tool', 'server', 'replica']).default('tool'))
     .option('--replica <name>', 'only calls this replica (Tooldeck process) recorded', replicaFilter)
     .option('--json', 'print JSON')
     .action(async (options: { since: number; by: string; replica?: string; json?: boolean }) => {
       const contract = await contractFor(await ctx.getCore());
       const until = Date.now();
-      const groups = await contract.metrics.breakdown({ since: until - options.since, until, by: options.by === 'tool' ? 'tool' : 'source', ...(options.replica ? { filter: { replica: options.replica } } : {}) });
+      const groups = await contract.metrics.breakdown({ since: until - options.since, until, by: options.by === 'tool' ? 'tool' : options.by === 'replica' ? 'replica' : 'source', ...(options.replica ? { filter: { replica: options.replica } } : {}) });
       if (options.json) return ctx.io.stdout(`${jsonForTerminal(groups)}\n`);
       if (groups.length === 0) return ctx.io.stdout('No calls in that window.\n');
       ctx.io.stdout(`${'group'.padEnd(44)} ${'calls'.padStart(7)} ${'errors'.padStart(7)} ${'p50'.padStart(9)} ${'p95'.padStart(9)} ${'p99'.padStart(9)}\n`);

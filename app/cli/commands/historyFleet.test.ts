@@ -92,6 +92,9 @@ describe('tooldeck history against the fleet’s PostgreSQL', { timeout: 60_000 
       ['mcp:everything/echo', 2],
       ['mcp:everything/get-sum', 1],
     ]);
+    const byReplica = await tooldeck(['metrics', '--history-url', url, '--by', 'replica', '--since', '1h']);
+    expect(byReplica.stdout).toMatch(/^gateway-5c7d-a {30} +3 /m);
+    expect(byReplica.stdout).toMatch(/^gateway-5c7d-b {30} +3 /m);
   });
 
   it('a history URL that cannot be used is one sentence and exit 2, with no password printed', async () => {
