@@ -129,7 +129,14 @@ export class PostgresHistory implements HistoryStore {
       throw new HistoryOpenError(`The history database at ${location} cannot be used: ${describePgError(error, options.url)}.`);
     }
     const store = new PostgresHistory(pool, options, location);
-    if (options.live) await store.listen();
+    if (options.live) {
+      try {
+        await store.listen();
+      } catch (error) {
+        await store.close();
+        throw new HistoryOpenError(`The history database at ${location} cannot be used: ${describePgError(error, options.url)}.`);
+      }
+    }
     if (options.retention !== false) {
       const maxAgeDays = options.retention?.maxAgeDays ?? 90;
       void store.applyRetention({ maxAgeDays }).catch(() => undefined);

@@ -22,6 +22,11 @@ describe('history URL redaction', () => {
     expect(redactedArgv(['serve', `--history-url=${url}`])).toEqual(['serve', '--history-url=postgres://tooldeck:***@db.internal:5432/history?sslmode=require']);
   });
 
+  it('masks a password with an unencoded @ whole', () => {
+    expect(displayHistoryUrl('postgres://u:p@ss@db:5432/h')).toBe('postgres://u:***@db:5432/h');
+    expect(redactedArgv(['--history-url', 'postgres://u:p@ss@db:5432/h']).join(' ')).not.toContain('ss');
+  });
+
   it('tells PostgreSQL URLs from others', () => {
     expect(isPostgresUrl(url)).toBe(true);
     expect(isPostgresUrl('POSTGRESQL://h/db')).toBe(true);

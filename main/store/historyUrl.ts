@@ -6,7 +6,8 @@
 const MASK = '***';
 
 /** `postgres://user:secret@host/db` anywhere in text, and `password=…` in a query or key-value string. */
-const URL_PASSWORD = /\b(postgres(?:ql)?:\/\/[^\s:/@]*:)[^\s@]*@/gi;
+// Greedy to the last `@` of the authority: an unencoded `@` in a password is the password's.
+const URL_PASSWORD = /\b(postgres(?:ql)?:\/\/[^\s:/@]*:)[^\s/]*@/gi;
 const PARAM_PASSWORD = /\b(password=)[^\s&;]*/gi;
 
 export const isPostgresUrl = (text: string) => /^postgres(?:ql)?:\/\//i.test(text.trim());
@@ -44,5 +45,5 @@ export function displayHistoryUrl(url: string): string {
 
 /** `serve --history-url postgres://u:p@h/db`'s argv with the password masked: what `ps` shows once set as the title. */
 export function redactedArgv(argv: readonly string[]): string[] {
-  return argv.map((arg) => redactHistoryText(arg));
+  return argv.map((arg) => redactHistoryText(arg, arg, arg.slice(arg.indexOf('=') + 1)));
 }
