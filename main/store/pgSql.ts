@@ -31,32 +31,39 @@ export function pgFilter(filter: InvocationFilter, extra: { sql: string; params:
 /** PostgreSQL text cannot hold NUL; a tool's output can. It becomes U+FFFD rather than failing the batch. */
 const withoutNul = (value: unknown) => (typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value);
 
+/** Each column's PostgreSQL type, for the arrays a batch is sent as (same order as COLUMNS). */
+const COLUMN_TYPES: Record<string, string> = {
+  started_at: 'float8',
+  latency_ms: 'float8',
+  request_bytes: 'int8',
+  response_bytes: 'int8',
+  truncated: 'bool',
+  is_error: 'bool',
+  attempts: 'int4',
+};
+
 /**
- * One statement for a batch: a multi-row INSERT (ids already stored are skipped), and on commit a
- * notification per few hundred new rows for the consoles listening to the fleet.
+ * One statement for a batch, the same text whatever its size (so each connection prepares it
+ * once): one array per column, unnested into rows by the server, which parses 24 parameters
+ * instead of 24 per row. Ids already stored are skipped, and on commit a notification per few
+ * hundred new rows tells the consoles listening to the fleet.
  */
-export function insertStatement(batch: readonly InvocationRecord[], writerId: string): { text: string; values: unknown[] } {
-  const values: unknown[] = [];
-  const rows: string[] = [];
-  for (const rec of batch) {
-    const params = toParams(rec);
-    rows.push(`(${params.map((value, i) => {
-      const column = COLUMNS[i]!;
-      values.push(BOOLEAN_COLUMNS.has(column) && value !== null ? value === 1 : withoutNul(value));
-      return `$${values.length}`;
-    }).join(', ')})`);
-  }
-  values.push(writerId);
-  const writer = `$${values.length}`;
-  return {
-    text: `WITH inserted AS (
-        INSERT INTO ${INVOCATIONS} (${COLUMNS.join(', ')}) VALUES ${rows.join(', ')}
-        ON CONFLICT (id) DO NOTHING RETURNING seq
-      ), numbered AS (SELECT seq, (row_number() OVER (ORDER BY seq) - 1) / ${SEQS_PER_NOTICE} AS part FROM inserted)
-      SELECT pg_notify('${CHANNEL}', ${writer} || ' ' || seqs)
-      FROM (SELECT string_agg(seq::text, ',') AS seqs FROM numbered GROUP BY part) parts`,
-    values,
-  };
+const INSERT_TEXT = `WITH inserted AS (
+    INSERT INTO ${INVOCATIONS} (${COLUMNS.join(', ')})
+    SELECT * FROM unnest(${COLUMNS.map((column, i) => `$${i + 1}::${COLUMN_TYPES[column] ?? 'text'}[]`).join(', ')})
+    ON CONFLICT (id) DO NOTHING RETURNING seq
+  ), numbered AS (SELECT seq, (row_number() OVER (ORDER BY seq) - 1) / ${SEQS_PER_NOTICE} AS part FROM inserted)
+  SELECT pg_notify('${CHANNEL}', $${COLUMNS.length + 1} || ' ' || seqs)
+  FROM (SELECT string_agg(seq::text, ',') AS seqs FROM numbered GROUP BY part) parts`;
+
+export function insertStatement(batch: readonly InvocationRecord[], writerId: string): { name: string; text: string; values: unknown[] } {
+  const columns: unknown[][] = COLUMNS.map(() => new Array<unknown>(batch.length));
+  batch.forEach((rec, row) => {
+    toParams(rec).forEach((value, i) => {
+      columns[i]![row] = BOOLEAN_COLUMNS.has(COLUMNS[i]!) && value !== null ? value === 1 : withoutNul(value);
+    });
+  });
+  return { name: 'tooldeck_history_insert', text: INSERT_TEXT, values: [...columns, writerId] };
 }
 
 /** A PostgreSQL row as the SQLite row shape `fromRow` reads (booleans as 0/1). */
