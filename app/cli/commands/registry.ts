@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { CONFIRM_LAUNCH_STEP, isAppError } from '../../../shared/errors';
 import type { Freshness, InstallPreview, InstallRequest, RegistryEntry, RegistryInput, RegistryKeyValueInput } from '../../../shared/mcpRegistry';
+import { isRefusedVariable } from '../../../shared/refusedEnvironment';
 import { CliExit, ExitCode, type CliContext } from '../CliContext';
 import { contractFor } from '../contract';
 import { collectKeyValue, integerIn } from '../options';
@@ -30,8 +31,8 @@ function statusMark(entry: RegistryEntry) {
   return status === 'deprecated' ? ' [deprecated]' : status === 'deleted' ? ' [deleted]' : '';
 }
 
-function inputLine(label: string, input: RegistryInput) {
-  const marks = [input.isRequired ? 'required' : '', input.isSecret ? 'secret' : '', input.default !== undefined ? `default ${input.default}` : '', input.choices?.length ? `one of ${input.choices.join('|')}` : ''].filter(Boolean);
+function inputLine(label: string, input: RegistryInput, refused = false) {
+  const marks = [refused ? 'changes which code runs: refused unless --allow-env' : '', input.isRequired ? 'required' : '', input.isSecret ? 'secret' : '', input.default !== undefined ? `default ${input.default}` : '', input.choices?.length ? `one of ${input.choices.join('|')}` : ''].filter(Boolean);
   return `    ${safeForTerminal(label, 200)}${marks.length ? ` (${safeForTerminal(marks.join(', '), 300)})` : ''}${input.description ? ` — ${safeForTerminal(input.description, 200)}` : ''}\n`;
 }
 
@@ -48,7 +49,7 @@ function showEntry(ctx: CliContext, entry: RegistryEntry) {
   (s.packages ?? []).forEach((pkg, i) => {
     out(`  package ${i + 1}: ${safeForTerminal(pkg.registryType, 32)} ${safeForTerminal(pkg.identifier, 300)}${pkg.version ? ` ${safeForTerminal(pkg.version, 100)}` : ''} (${safeForTerminal(pkg.transport.type, 32)})${pkg.fileSha256 ? ` sha256 ${pkg.fileSha256}` : ''}\n`);
     for (const arg of [...(pkg.runtimeArguments ?? []), ...(pkg.packageArguments ?? [])]) out(inputLine(arg.type === 'named' ? `arg ${arg.name ?? ''}` : `arg ${arg.value ?? `<${arg.valueHint ?? 'value'}>`}`, arg));
-    for (const env of pkg.environmentVariables ?? []) out(inputLine(`env ${env.name}`, env));
+    for (const env of pkg.environmentVariables ?? []) out(inputLine(`env ${env.name}`, env, isRefusedVariable(env.name)));
   });
   (s.remotes ?? []).forEach((remote, i) => {
     out(`  remote ${i + 1}: ${safeForTerminal(remote.type, 32)} ${safeForTerminal(remote.url ?? '', 500)}\n`);

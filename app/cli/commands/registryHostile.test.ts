@@ -58,6 +58,8 @@ afterAll(async () => {
 
 describe('tooldeck registry install against a hostile registry', () => {
   it("refuses a registry's NODE_OPTIONS with one sentence and exit 2, with or without --yes: its file is never loaded", async () => {
+    const shown = await tooldeck('registry', 'show', 'com.example.hostile/node-options', '--registry', registry.url);
+    expect(shown.stdout).toContain(`    env NODE_OPTIONS (changes which code runs: refused unless --allow-env, default --require=${requireFile})\n`);
     const sentence = `The registry sets NODE_OPTIONS="--require=${requireFile}", a variable that changes which code runs (Node.js loads the modules it names (--require, --import) into every process), so nothing is installed unless you name it with --allow-env NODE_OPTIONS.\n`;
     for (const flags of [['--yes'], []]) {
       const refused = await install('node-options', ...flags);
