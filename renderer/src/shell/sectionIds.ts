@@ -7,13 +7,13 @@
  * then operate agents, watch what happened, and configure. `sectionGroups` cuts it into the
  * navigation's named groups.
  */
-export const sectionIds = ['servers', 'tools', 'playground', 'evals', 'collections', 'agents', 'grpc', 'gateway', 'mediation', 'approvals', 'bus', 'cluster', 'history', 'metrics', 'resources', 'discover', 'about'] as const;
+export const sectionIds = ['servers', 'tools', 'playground', 'evals', 'collections', 'agents', 'grpc', 'gateway', 'agentRights', 'mediation', 'approvals', 'bus', 'cluster', 'history', 'metrics', 'resources', 'discover', 'about'] as const;
 export type SectionId = (typeof sectionIds)[number];
 
 /** The navigation's groups, by what the operator is doing; every section but About (below the divider) is in one, in sectionIds' order. */
 export const sectionGroups = [
   { label: 'Build & test', ids: ['servers', 'tools', 'playground', 'evals', 'collections', 'agents', 'grpc'] },
-  { label: 'Operate', ids: ['gateway', 'mediation', 'approvals', 'bus', 'cluster'] },
+  { label: 'Operate', ids: ['gateway', 'agentRights', 'mediation', 'approvals', 'bus', 'cluster'] },
   { label: 'Observe', ids: ['history', 'metrics'] },
   { label: 'Configure', ids: ['resources', 'discover'] },
 ] as const satisfies ReadonlyArray<{ label: string; ids: readonly SectionId[] }>;

@@ -1,4 +1,4 @@
-import { IconArrowsExchange, IconArrowsRightLeft, IconChartLine, IconCompass, IconFlask, IconMessageChatbot, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconTool, type Icon } from '@tabler/icons-react';
+import { IconArrowsExchange, IconArrowsRightLeft, IconChartLine, IconCompass, IconFlask, IconMessageChatbot, IconHandStop, IconPlugConnected, IconCloudComputing, IconListCheck, IconFileCode, IconHistory, IconInfoCircle, IconRobot, IconServer2, IconServerBolt, IconShieldLock, IconTool, type Icon } from '@tabler/icons-react';
 import { lazy, type ComponentType } from 'react';
 import { ServersView } from '../features/servers/ServersView';
 import { ApprovalsBadge } from '../features/approvals/ApprovalsBadge';
@@ -15,6 +15,7 @@ const ResourcesView = lazy(() => import('../features/resources/ResourcesView').t
 const ClusterView = lazy(() => import('../features/cluster/ClusterView').then((m) => ({ default: m.ClusterView })));
 const CollectionsView = lazy(() => import('../features/collections/CollectionsView').then((m) => ({ default: m.CollectionsView })));
 const GatewayView = lazy(() => import('../features/gateway/GatewayView').then((m) => ({ default: m.GatewayView })));
+const AgentRightsView = lazy(() => import('../features/agentRights/AgentRightsView').then((m) => ({ default: m.AgentRightsView })));
 const BusView = lazy(() => import('../features/bus/BusView').then((m) => ({ default: m.BusView })));
 const MediationView = lazy(() => import('../features/mediation/MediationView').then((m) => ({ default: m.MediationView })));
 const PlaygroundView = lazy(() => import('../features/playground/PlaygroundView').then((m) => ({ default: m.PlaygroundView })));
@@ -44,6 +45,7 @@ export const sections: Section[] = [
   { id: 'agents', label: 'Agents', icon: IconRobot, component: AgentsView },
   { id: 'grpc', label: 'gRPC', icon: IconServerBolt, component: GrpcView },
   { id: 'gateway', label: 'Gateway', icon: IconPlugConnected, component: GatewayView },
+  { id: 'agentRights', label: 'Agent rights', icon: IconShieldLock, component: AgentRightsView },
   { id: 'mediation', label: 'Mediation', icon: IconArrowsRightLeft, component: MediationView },
   { id: 'approvals', label: 'Approvals', icon: IconHandStop, component: ApprovalsView, badge: ApprovalsBadge },
   { id: 'bus', label: 'Bus', icon: IconArrowsExchange, component: BusView },
