@@ -47,7 +47,7 @@ function view<A extends Float64Array | Uint16Array>(blob: Uint8Array, Typed: { n
 }
 
 // Typed arrays use the platform's byte order; every platform Tooldeck ships on is little-endian.
-const bytes = (typed: ArrayBufferView) => new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
+export const bytes = (typed: ArrayBufferView) => new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
 
 /**
  * Per-minute packed latencies, kept in the same transaction as the rows they summarize. A minute
@@ -115,12 +115,12 @@ export class LatencyRollup {
   }
 }
 
-function emptyChunk(minute: number, chunk: number): RollupChunk {
+export function emptyChunk(minute: number, chunk: number): RollupChunk {
   return { minute, chunk, entries: 0, groups: [], segments: new Uint16Array(0), latencies: new Float64Array(0) };
 }
 
 /** The chunk with `added` merged into its segments (a new segment per new group and status). */
-function extend(chunk: RollupChunk, added: readonly RollupEntry[]): RollupChunk {
+export function extend(chunk: RollupChunk, added: readonly RollupEntry[]): RollupChunk {
   const groups = chunk.groups.slice();
   const groupOf = new Map(groups.map((g, i) => [groupKey(...g), i]));
   const segments = new Map<number, { group: number; status: number; values: number[] }>();
@@ -158,7 +158,7 @@ function extend(chunk: RollupChunk, added: readonly RollupEntry[]): RollupChunk 
   return { minute: chunk.minute, chunk: chunk.chunk, entries: latencies.length, groups, segments: table, latencies };
 }
 
-function decode(row: unknown[]): RollupChunk {
+export function decode(row: unknown[]): RollupChunk {
   const [minute, chunk, entries, groups, segments, latencies] = row as [number, number, number, string, Uint8Array, Uint8Array];
   return { minute, chunk, entries, groups: JSON.parse(groups) as RollupGroup[], segments: view(segments, Uint16Array), latencies: view(latencies, Float64Array) };
 }

@@ -26,7 +26,7 @@ export interface MetricQueryOptions {
   useRollup?: boolean;
 }
 
-interface ScanWindow {
+export interface ScanWindow {
   since: number;
   until: number;
   /** Absent: one bucket for the whole window. */
@@ -46,7 +46,7 @@ interface CollectedSlots {
  * Gathers latencies per (series, bucket) slot from rollup chunks and rows. Sizes are counted first
  * and every latency then lands in one Float64Array: no per-value allocation on a million-call scan.
  */
-class Collector {
+export class Collector {
   readonly groups: (MetricGroup | undefined)[] = [];
   readonly firstBucket: number;
   readonly buckets: number;
@@ -137,7 +137,100 @@ class Collector {
 
 const slotValues = (collected: CollectedSlots, slot: number) => collected.values.subarray(collected.offsets[slot], collected.offsets[slot + 1]);
 
-/** Time series, breakdowns and histograms with exact percentiles over stored invocations. */
+/** What a scan reads, in order: rows of a time range, or the rollup chunks of whole minutes [first, end). */
+export type ScanStep = { rows: [since: number, until: number] } | { rollup: [firstMinute: number, endMinute: number] };
+
+/**
+ * Whole minutes come from the rollup; the partial minutes at either edge of the window, and
+ * everything when the filter, grouping or bucket size cannot be answered per minute, come from rows.
+ */
+export function scanSteps(window: ScanWindow, options: MetricQueryOptions = {}): ScanStep[] {
+  const { since, until, bucketMs, filter } = window;
+  // The rollup keeps groups (source, tool) and statuses only: any other filter reads the rows.
+  const rowOnly = filter.text || filter.runId !== undefined || filter.traceId !== undefined || filter.taskId !== undefined || filter.via !== undefined || filter.agent !== undefined || filter.replica !== undefined || window.groupBy === 'replica';
+  const rollupFits = options.useRollup !== false && !rowOnly && (bucketMs === undefined || bucketMs % MINUTE_MS === 0);
+  const firstMinute = Math.ceil(since / MINUTE_MS);
+  const endMinute = Math.floor(until / MINUTE_MS);
+  if (!rollupFits || firstMinute >= endMinute) return [{ rows: [since, until] }];
+  return [
+    ...(since < firstMinute * MINUTE_MS ? [{ rows: [since, firstMinute * MINUTE_MS] as [number, number] }] : []),
+    { rollup: [firstMinute, endMinute] },
+    ...(endMinute * MINUTE_MS < until ? [{ rows: [endMinute * MINUTE_MS, until] as [number, number] }] : []),
+  ];
+}
+
+export function newCollector(window: ScanWindow): Collector {
+  const { filter } = window;
+  const allowed = new Uint8Array(InvocationStatus.options.length).fill(filter.status?.length ? 0 : 1);
+  for (const status of filter.status ?? []) allowed[STATUS_INDEX.get(status)!] = 1;
+  return new Collector(window, allowed);
+}
+
+/** Hands one rollup chunk to the collector, the groups the filter excludes skipped. */
+export function addRollupChunk(collector: Collector, chunk: RollupChunk, filter: MetricFilter): void {
+  const t = chunk.minute * MINUTE_MS;
+  const slotOfGroup = Int32Array.from(chunk.groups, ([kind, name, tool]) =>
+    (filter.sourceKind === undefined || filter.sourceKind === kind) && (filter.sourceName === undefined || filter.sourceName === name) && (filter.tool === undefined || filter.tool === tool)
+      ? collector.slot(collector.series(kind, name, tool), t)
+      : -1,
+  );
+  collector.addChunk(chunk, slotOfGroup);
+}
+
+/** The scan window of a time-series query, or its empty answer; a window of too many buckets is refused. */
+export function timeSeriesWindow(query: TimeSeriesQuery): ScanWindow | TimeSeriesResult {
+  const { since, until, bucketMs } = query;
+  if (!(until > since)) return { since, until, bucketMs, series: [] };
+  const buckets = Math.floor((until - 1) / bucketMs) - Math.floor(since / bucketMs) + 1;
+  if (buckets > MAX_BUCKETS) {
+    throw new AppError('InvalidInput', `That window has ${buckets} buckets of ${bucketMs} ms; the limit is ${MAX_BUCKETS}. Use larger buckets.`);
+  }
+  return { since, until, bucketMs, groupBy: query.groupBy, filter: query.filter ?? {} };
+}
+
+export function finishTimeSeries(query: TimeSeriesQuery, collector: Collector): TimeSeriesResult {
+  const { since, until, bucketMs } = query;
+  if (collector.groups.length === 0 && !query.groupBy) collector.series('', '', '');
+  const collected = collector.collect();
+  const series = collector.groups.flatMap((group, s) => {
+    const first = s * collector.buckets;
+    // A group seen only in calls the status filter excluded has nothing to show.
+    if (group && collected.offsets[first] === collected.offsets[first + collector.buckets]) return [];
+    const points = [];
+    for (let b = 0; b < collector.buckets; b++) {
+      points.push({ t: (collector.firstBucket + b) * bucketMs, ...summarizeInPlace(slotValues(collected, first + b), collected.errors[first + b]!) });
+    }
+    return [group ? { group, points } : { points }];
+  });
+  return { since, until, bucketMs, series };
+}
+
+export const breakdownWindow = (query: BreakdownQuery): ScanWindow | undefined =>
+  query.until > query.since ? { since: query.since, until: query.until, groupBy: query.by, filter: query.filter ?? {} } : undefined;
+
+export function finishBreakdown(collector: Collector | undefined): BreakdownRow[] {
+  if (!collector) return [];
+  const collected = collector.collect();
+  return collector.groups
+    .map((group, s) => ({ group: group!, ...summarizeInPlace(slotValues(collected, s), collected.errors[s]!) }))
+    .filter((row) => row.count > 0)
+    .sort((a, b) => b.count - a.count || a.group.key.localeCompare(b.group.key));
+}
+
+export const histogramWindow = (query: LatencyHistogramQuery): ScanWindow | undefined =>
+  query.until > query.since ? { since: query.since, until: query.until, filter: query.filter ?? {} } : undefined;
+
+export function finishHistogram(query: LatencyHistogramQuery, collector: Collector | undefined): LatencyHistogram {
+  const bounds = [...new Set(query.buckets ?? TOOL_LATENCY_BOUNDARIES_MS)].sort((a, b) => a - b);
+  const counts = new Array<number>(bounds.length + 1).fill(0);
+  if (collector) for (const value of collector.collect().values) counts[upperBoundIndex(bounds, value)]!++;
+  return {
+    total: counts.reduce((a, b) => a + b, 0),
+    buckets: counts.map((count, i) => ({ lowerMs: i === 0 ? 0 : bounds[i - 1]!, upperMs: i < bounds.length ? bounds[i]! : null, count })),
+  };
+}
+
+/** Time series, breakdowns and histograms with exact percentiles over stored invocations (the SQLite file). */
 export class MetricQueries {
   constructor(
     private readonly rollup: LatencyRollup,
@@ -145,89 +238,27 @@ export class MetricQueries {
   ) {}
 
   timeSeries(query: TimeSeriesQuery, options: MetricQueryOptions = {}): TimeSeriesResult {
-    const { since, until, bucketMs } = query;
-    const empty: TimeSeriesResult = { since, until, bucketMs, series: [] };
-    if (!(until > since)) return empty;
-    const buckets = Math.floor((until - 1) / bucketMs) - Math.floor(since / bucketMs) + 1;
-    if (buckets > MAX_BUCKETS) {
-      throw new AppError('InvalidInput', `That window has ${buckets} buckets of ${bucketMs} ms; the limit is ${MAX_BUCKETS}. Use larger buckets.`);
-    }
-    const collector = this.scan({ since, until, bucketMs, groupBy: query.groupBy, filter: query.filter ?? {} }, options);
-    if (collector.groups.length === 0 && !query.groupBy) collector.series('', '', '');
-    const collected = collector.collect();
-    const series = collector.groups.flatMap((group, s) => {
-      const first = s * collector.buckets;
-      // A group seen only in calls the status filter excluded has nothing to show.
-      if (group && collected.offsets[first] === collected.offsets[first + collector.buckets]) return [];
-      const points = [];
-      for (let b = 0; b < collector.buckets; b++) {
-        points.push({ t: (collector.firstBucket + b) * bucketMs, ...summarizeInPlace(slotValues(collected, first + b), collected.errors[first + b]!) });
-      }
-      return [group ? { group, points } : { points }];
-    });
-    return { ...empty, series };
+    const window = timeSeriesWindow(query);
+    return 'series' in window ? window : finishTimeSeries(query, this.scan(window, options));
   }
 
   breakdown(query: BreakdownQuery, options: MetricQueryOptions = {}): BreakdownRow[] {
-    if (!(query.until > query.since)) return [];
-    const collector = this.scan({ since: query.since, until: query.until, groupBy: query.by, filter: query.filter ?? {} }, options);
-    const collected = collector.collect();
-    return collector.groups
-      .map((group, s) => ({ group: group!, ...summarizeInPlace(slotValues(collected, s), collected.errors[s]!) }))
-      .filter((row) => row.count > 0)
-      .sort((a, b) => b.count - a.count || a.group.key.localeCompare(b.group.key));
+    const window = breakdownWindow(query);
+    return finishBreakdown(window && this.scan(window, options));
   }
 
   latencyHistogram(query: LatencyHistogramQuery, options: MetricQueryOptions = {}): LatencyHistogram {
-    const bounds = [...new Set(query.buckets ?? TOOL_LATENCY_BOUNDARIES_MS)].sort((a, b) => a - b);
-    const counts = new Array<number>(bounds.length + 1).fill(0);
-    if (query.until > query.since) {
-      const collector = this.scan({ since: query.since, until: query.until, filter: query.filter ?? {} }, options);
-      const collected = collector.collect();
-      for (const value of collected.values) counts[upperBoundIndex(bounds, value)]!++;
-    }
-    return {
-      total: counts.reduce((a, b) => a + b, 0),
-      buckets: counts.map((count, i) => ({ lowerMs: i === 0 ? 0 : bounds[i - 1]!, upperMs: i < bounds.length ? bounds[i]! : null, count })),
-    };
+    const window = histogramWindow(query);
+    return finishHistogram(query, window && this.scan(window, options));
   }
 
-  /**
-   * Whole minutes come from the rollup; the partial minutes at either edge of the window, and
-   * everything when the filter or bucket size cannot be answered per minute, come from rows.
-   */
   private scan(window: ScanWindow, options: MetricQueryOptions): Collector {
-    const { since, until, bucketMs, filter } = window;
-    const allowed = new Uint8Array(InvocationStatus.options.length).fill(filter.status?.length ? 0 : 1);
-    for (const status of filter.status ?? []) allowed[STATUS_INDEX.get(status)!] = 1;
-    const collector = new Collector(window, allowed);
-    // The rollup keeps groups (source, tool) and statuses only: any other filter reads the rows.
-    const rowOnly = filter.text || filter.runId !== undefined || filter.traceId !== undefined || filter.taskId !== undefined || filter.via !== undefined || filter.agent !== undefined || filter.replica !== undefined || window.groupBy === 'replica';
-    const rollupFits = options.useRollup !== false && !rowOnly && (bucketMs === undefined || bucketMs % MINUTE_MS === 0);
-    const firstMinute = Math.ceil(since / MINUTE_MS);
-    const endMinute = Math.floor(until / MINUTE_MS);
-    if (!rollupFits || firstMinute >= endMinute) {
-      this.scanRows(collector, since, until, filter);
-      return collector;
+    const collector = newCollector(window);
+    for (const step of scanSteps(window, options)) {
+      if ('rows' in step) this.scanRows(collector, step.rows[0], step.rows[1], window.filter);
+      else for (const chunk of this.rollup.chunks(step.rollup[0], step.rollup[1])) addRollupChunk(collector, chunk, window.filter);
     }
-    if (since < firstMinute * MINUTE_MS) this.scanRows(collector, since, firstMinute * MINUTE_MS, filter);
-    this.scanRollup(collector, firstMinute, endMinute, filter);
-    if (endMinute * MINUTE_MS < until) this.scanRows(collector, endMinute * MINUTE_MS, until, filter);
     return collector;
-  }
-
-  private scanRollup(collector: Collector, firstMinute: number, endMinute: number, filter: MetricFilter): void {
-    for (const chunk of this.rollup.chunks(firstMinute, endMinute)) {
-      const t = chunk.minute * MINUTE_MS;
-      const slotOfGroup = Int32Array.from(chunk.groups, ([kind, name, tool]) =>
-        (filter.sourceKind === undefined || filter.sourceKind === kind) &&
-        (filter.sourceName === undefined || filter.sourceName === name) &&
-        (filter.tool === undefined || filter.tool === tool)
-          ? collector.slot(collector.series(kind, name, tool), t)
-          : -1,
-      );
-      collector.addChunk(chunk, slotOfGroup);
-    }
   }
 
   private scanRows(collector: Collector, since: number, until: number, filter: MetricFilter): void {
