@@ -1,9 +1,11 @@
-import { ActionIcon, Badge, Button, Code, Group, Paper, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Code, Group, Paper, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconChartLine, IconChevronDown, IconChevronRight, IconHistory, IconKey, IconPlus, IconBan } from '@tabler/icons-react';
-import { Fragment, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Fragment, useEffect, useState } from 'react';
 import type { GatewayAgentOverview } from '../../../../shared/gateway';
 import { EmptyState } from '../../components/EmptyState';
+import { useTRPC } from '../../rpc/client';
 import { useNavigate } from '../../shell/useSection';
 import { useGatewayActions } from './useGateway';
 
@@ -13,9 +15,22 @@ function when(iso: string): string {
   return dateTime.format(new Date(iso));
 }
 
-/** The agents holding credentials: what each may call now, its sessions, its calls elsewhere, and Revoke. */
+/**
+ * The models each agent may use, from the same answer as the Agent rights section (`tooldeck agents
+ * list`), read again whenever the gateway's overview changes.
+ */
+function useAgentModels(agents: GatewayAgentOverview[]): Map<string, string[]> | undefined {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const list = useQuery(trpc.agents.list.queryOptions());
+  useEffect(() => void queryClient.invalidateQueries({ queryKey: trpc.agents.list.queryKey() }), [agents, queryClient, trpc]);
+  return list.data && new Map(list.data.map((agent) => [agent.name, agent.models]));
+}
+
+/** The agents holding credentials: what each may call now (its rights one click away), its models, its sessions, its calls elsewhere, and Revoke. */
 export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOverview[]; onNewCredential: () => void }) {
   const navigate = useNavigate();
+  const models = useAgentModels(agents);
   const { revoke } = useGatewayActions();
   const [expanded, setExpanded] = useState<string | null>(null);
 
@@ -68,6 +83,7 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
             <Table.Th w={76} ta="right">
               Sessions
             </Table.Th>
+            <Table.Th w="18%">Models</Table.Th>
             <Table.Th w={100} />
           </Table.Tr>
         </Table.Thead>
@@ -78,9 +94,11 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
               <Fragment key={agent.name}>
                 <Table.Tr aria-label={agent.name}>
                   <Table.Td>
-                    <Text size="sm" ff="monospace" truncate="end">
-                      {agent.name}
-                    </Text>
+                    <Tooltip label={`What ${agent.name} may do, and why (Agent rights)`} withArrow>
+                      <Anchor component="button" type="button" size="sm" ff="monospace" maw="100%" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', display: 'block' }} onClick={() => navigate('agentRights', { agent: agent.name })}>
+                        {agent.name}
+                      </Anchor>
+                    </Tooltip>
                   </Table.Td>
                   <Table.Td>
                     <Text size="xs">{when(agent.createdAt)}</Text>
@@ -117,6 +135,9 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
                     </Text>
                   </Table.Td>
                   <Table.Td>
+                    <AgentModels models={models?.get(agent.name)} />
+                  </Table.Td>
+                  <Table.Td>
                     <Group gap={2} justify="flex-end" wrap="nowrap">
                       <Tooltip label={`Calls of ${agent.name} in History`} withArrow>
                         <ActionIcon variant="subtle" color="gray" aria-label={`History of ${agent.name}`} onClick={() => navigate('history', { agent: agent.name })}>
@@ -138,7 +159,7 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
                 </Table.Tr>
                 {open && (
                   <Table.Tr>
-                    <Table.Td colSpan={6} bg="var(--mantine-color-default-hover)">
+                    <Table.Td colSpan={7} bg="var(--mantine-color-default-hover)">
                       {agent.granted.length ? (
                         <Group gap={6} aria-label={`Tools granted to ${agent.name}`}>
                           {agent.granted.map((tool) => (
@@ -146,6 +167,9 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
                               <Code fz="xs">{tool.name}</Code>
                             </Tooltip>
                           ))}
+                          <Anchor component="button" type="button" size="xs" onClick={() => navigate('agentRights', { agent: agent.name })}>
+                            Where each is granted, and the verdict for {agent.name}
+                          </Anchor>
                         </Group>
                       ) : (
                         <Text size="xs" c="dimmed">
@@ -161,5 +185,30 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
         </Table.Tbody>
       </Table>
     </Paper>
+  );
+}
+
+/** The `<provider>/<model>` patterns an agent may use through mediation; none is deny by default. */
+function AgentModels({ models }: { models: string[] | undefined }) {
+  if (!models) {
+    return (
+      <Text size="xs" c="dimmed">
+        —
+      </Text>
+    );
+  }
+  if (models.length === 0) {
+    return (
+      <Tooltip label="Deny by default: grant models in Agent rights" withArrow>
+        <Text size="xs" c="orange">
+          no model
+        </Text>
+      </Tooltip>
+    );
+  }
+  return (
+    <Text size="xs" ff="monospace" truncate="end" title={models.join(', ')}>
+      {models.join(', ')}
+    </Text>
   );
 }

@@ -93,7 +93,11 @@ describe('GatewayView', () => {
     const backend = new FakeBackend()
       .onSubscribe('gateway.watch', (sub) => sub.emit({ status: running, agents: [reader, { name: 'old', createdAt: '2026-11-27T10:00:00.000Z', revokedAt: '2026-11-28T09:00:00.000Z', granted: [], sessions: 0 }] }))
       .onSubscribe('gateway.watchTraffic', (sub) => sub.emit({ sessions: [], calls: [] }))
-      .answer('gateway.revoke', () => undefined);
+      .answer('gateway.revoke', () => undefined)
+      .answer('agents.list', () => [
+        { name: 'reader', doors: { credential: { createdAt: reader.createdAt } }, models: ['mock/*', 'openai/gpt-4o'], toolCount: 1 },
+        { name: 'old', doors: {}, models: [], toolCount: 0 },
+      ]);
     renderGateway(backend);
     const row = await screen.findByRole('row', { name: 'reader' });
     expect(within(row).getByText('Live')).toBeVisible();
@@ -112,6 +116,12 @@ describe('GatewayView', () => {
     expect(`${window.location.pathname}${window.location.search}`).toBe('/metrics?agent=reader');
     await user.click(within(row).getByRole('button', { name: 'History of reader' }));
     expect(`${window.location.pathname}${window.location.search}`).toBe('/history?agent=reader');
+
+    // Each agent's models (deny by default: none), and its name opens what it may do and why.
+    expect(await within(row).findByText('mock/*, openai/gpt-4o')).toBeVisible();
+    expect(within(screen.getByRole('row', { name: 'old' })).getByText('no model')).toBeVisible();
+    await user.click(within(row).getByRole('button', { name: 'reader' }));
+    expect(`${window.location.pathname}${window.location.search}`).toBe('/agentRights?agent=reader');
   });
 
   it('shows calls as they happen: running, held with its approval, done with latency and outcome', async () => {
