@@ -239,6 +239,8 @@ describe.each(adapters)('%s history (the contract)', { timeout: 60_000 }, (_name
     expect((await store.applyRetention({ maxAgeDays: 30 })).deleted).toBe(1);
     expect(await store.get('ancient')).toBeUndefined();
     expect(await store.count()).toBe(140);
+    const total = (await store.breakdown({ since: now - 50 * DAY, until: now + 1, by: 'source' })).reduce((sum, row) => sum + row.count, 0);
+    expect(total).toBe(140);
   });
 });
 

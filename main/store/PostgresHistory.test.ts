@@ -97,6 +97,9 @@ describe('the fleet in one PostgreSQL', { timeout: 60_000 }, () => {
     await expect.poll(() => heard.length, { timeout: 10_000 }).toBe(901);
     expect(heard.find((rec) => rec.id === 'a-1')).toEqual(invocation({ id: 'a-1', replica: 'gw-a', agent: 'planner-bot', via: 'gateway', traceId: 'ab'.repeat(16), startedAt: heard.find((rec) => rec.id === 'a-1')!.startedAt }));
     expect(heard.some((rec) => rec.id === 'own')).toBe(false);
+    // Every writer's rollup chunks count: the 24 h figures see all three processes' calls.
+    const [row] = await console.breakdown({ since: Date.now() - 86_400_000, until: Date.now() + 60_000, by: 'source' });
+    expect(row).toMatchObject({ count: 902 });
   });
 
   it('stores a text with NUL characters (which PostgreSQL text cannot hold) instead of failing the batch', async () => {

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Client, Pool, PoolConfig } from 'pg';
+import type { Client, Pool, PoolClient, PoolConfig } from 'pg';
 import { AppError } from '../../shared/errors';
 import {
   DEFAULT_PAGE_SIZE,
-  MAX_BUCKETS,
   MAX_EXPORT_ROWS,
   MAX_PAGE_SIZE,
   type BreakdownQuery,
@@ -15,10 +14,6 @@ import {
   type InvocationPage,
   type LatencyHistogram,
   type LatencyHistogramQuery,
-  type LatencySummary,
-  type MetricFilter,
-  type MetricGroup,
-  type MetricGroupBy,
   type TimeSeriesQuery,
   type TimeSeriesResult,
 } from '../../shared/history';
@@ -26,7 +21,6 @@ import type { InvocationRecord } from '../../shared/invocation';
 import { runListItem, type RunListItem, type RunListQuery, type StoredRun } from '../../shared/runs';
 import type { TaskStatus } from '../../shared/tasks';
 import { Emitter } from '../platform/Emitter';
-import { TOOL_LATENCY_BOUNDARIES_MS } from '../metrics/latencyBoundaries';
 import { DurableWriter } from './DurableWriter';
 import { formatRecords } from './exportStream';
 import type { HistoryStore, StreamFormat } from './HistoryStore';
@@ -36,7 +30,10 @@ import { clampLimit, decodeCursor, encodeCursor, type RetentionPolicy, type Rete
 import { fromRow, SELECT_COLUMNS, storableProblem } from './invocationRow';
 import { describePgError, isPermanentPgError } from './pgErrors';
 import { migratePg, pgMigrations, type PgMigration } from './pgMigrations';
-import { CHANNEL, INVOCATIONS, insertStatement, pgFilter, RUNS, sqliteShaped } from './pgSql';
+import { CHANNEL, INVOCATIONS, insertStatement, noticeStatement, pgFilter, RUNS, sqliteShaped } from './pgSql';
+import { chunkOfRow, PgRollupWriter, rebuildChunks, ROLLUP, upsert } from './PgLatencyRollup';
+import { MINUTE_MS, type RollupEntry } from './LatencyRollup';
+import { addRollupChunk, breakdownWindow, finishBreakdown, finishHistogram, finishTimeSeries, histogramWindow, newCollector, scanSteps, timeSeriesWindow, type Collector, type ScanWindow } from './MetricQueries';
 import { SpoolFile } from './SpoolFile';
 
 const DAY_MS = 86_400_000;
@@ -100,6 +97,7 @@ export class PostgresHistory implements HistoryStore {
   private readonly others = new Emitter<InvocationRecord>();
   /** Tells this process's own notifications from the other replicas'. */
   private readonly writerId = randomUUID();
+  private readonly rollup = new PgRollupWriter(this.writerId);
   private lastError: StoreWriteError | undefined;
   private listener: Client | undefined;
   private listenerRetry: NodeJS.Timeout | undefined;
@@ -262,56 +260,18 @@ export class PostgresHistory implements HistoryStore {
   }
 
   async timeSeries(query: TimeSeriesQuery): Promise<TimeSeriesResult> {
-    const { since, until, bucketMs } = query;
-    const empty: TimeSeriesResult = { since, until, bucketMs, series: [] };
-    if (!(until > since)) return empty;
-    const firstBucket = Math.floor(since / bucketMs);
-    const buckets = Math.floor((until - 1) / bucketMs) - firstBucket + 1;
-    if (buckets > MAX_BUCKETS) {
-      throw new AppError('InvalidInput', `That window has ${buckets} buckets of ${bucketMs} ms; the limit is ${MAX_BUCKETS}. Use larger buckets.`);
-    }
-    const groups = await this.summaries(since, until, query.filter ?? {}, query.groupBy, bucketMs);
-    const bySeries = new Map<string, { group?: MetricGroup; points: Map<number, LatencySummary> }>();
-    for (const g of groups) {
-      let series = bySeries.get(g.key);
-      if (!series) bySeries.set(g.key, (series = { ...(g.group ? { group: g.group } : {}), points: new Map() }));
-      series.points.set(g.bucket, g.summary);
-    }
-    if (bySeries.size === 0 && !query.groupBy) bySeries.set('', { points: new Map() });
-    const series = [...bySeries.values()].map(({ group, points }) => {
-      const list = [];
-      for (let b = 0; b < buckets; b++) list.push({ t: (firstBucket + b) * bucketMs, ...(points.get(firstBucket + b) ?? emptySummary()) });
-      return group ? { group, points: list } : { points: list };
-    });
-    return { ...empty, series };
+    const window = timeSeriesWindow(query);
+    return 'series' in window ? window : finishTimeSeries(query, await this.scan(window));
   }
 
   async breakdown(query: BreakdownQuery): Promise<BreakdownRow[]> {
-    if (!(query.until > query.since)) return [];
-    const rows = await this.summaries(query.since, query.until, query.filter ?? {}, query.by);
-    return rows
-      .map((row) => ({ group: row.group!, ...row.summary }))
-      .filter((row) => row.count > 0)
-      .sort((a, b) => b.count - a.count || a.group.key.localeCompare(b.group.key));
+    const window = breakdownWindow(query);
+    return finishBreakdown(window && (await this.scan(window)));
   }
 
   async latencyHistogram(query: LatencyHistogramQuery): Promise<LatencyHistogram> {
-    const bounds = [...new Set(query.buckets ?? TOOL_LATENCY_BOUNDARIES_MS)].sort((a, b) => a - b);
-    const counts = new Array<number>(bounds.length + 1).fill(0);
-    if (query.until > query.since) {
-      await this.writer.flush();
-      const { where, params } = pgFilter({ ...(query.filter ?? {}), since: query.since, until: query.until });
-      // The index of a latency's bucket is how many bounds lie below it (Prometheus `le` buckets).
-      const rows = await this.rows(
-        `SELECT idx, count(*) AS n FROM (SELECT (SELECT count(*) FROM unnest($${params.length + 1}::float8[]) b WHERE b < latency_ms) AS idx FROM ${INVOCATIONS} ${where}) x GROUP BY idx`,
-        [...params, bounds],
-      );
-      for (const row of rows) counts[Number(row.idx)] = Number(row.n);
-    }
-    return {
-      total: counts.reduce((a, b) => a + b, 0),
-      buckets: counts.map((count, i) => ({ lowerMs: i === 0 ? 0 : bounds[i - 1]!, upperMs: i < bounds.length ? bounds[i]! : null, count })),
-    };
+    const window = histogramWindow(query);
+    return finishHistogram(query, window && (await this.scan(window)));
   }
 
   setTaskStatus(server: string, taskId: string, status: TaskStatus): void {
@@ -364,6 +324,7 @@ export class PostgresHistory implements HistoryStore {
           deleted += rowCount ?? 0;
           if ((rowCount ?? 0) < DELETE_CHUNK_ROWS) break;
         }
+        if (deleted > 0) await trimRollup(client, cutoff);
         await client.query(`DELETE FROM ${RUNS} WHERE started_at < $1`, [cutoff]);
         await client.query(`DELETE FROM ${RUNS} WHERE run_id IN (SELECT run_id FROM ${RUNS} ORDER BY started_at DESC OFFSET ${MAX_RUNS})`);
         return { deleted };
@@ -390,13 +351,13 @@ export class PostgresHistory implements HistoryStore {
 
   private async writeBatch(batch: readonly InvocationRecord[]): Promise<void> {
     try {
-      await this.pool.query(insertStatement(batch, this.writerId));
+      await this.insert(batch);
     } catch (error) {
       if (!isPermanentPgError(error) || batch.length === 1) throw error;
       // One record the database refuses must not take the rest of its batch with it.
       for (const rec of batch) {
         try {
-          await this.pool.query(insertStatement([rec], this.writerId));
+          await this.insert([rec]);
         } catch (rowError) {
           if (!isPermanentPgError(rowError)) throw rowError;
           this.writer.countDropped(1);
@@ -406,35 +367,57 @@ export class PostgresHistory implements HistoryStore {
     }
   }
 
-  /** Min, max, percentiles and counts per (group, bucket), computed by the database. */
-  private async summaries(
-    since: number,
-    until: number,
-    filter: MetricFilter,
-    groupBy: MetricGroupBy | undefined,
-    bucketMs?: number,
-  ): Promise<{ key: string; group?: MetricGroup; bucket: number; summary: LatencySummary }[]> {
+  /** The rows, their latencies in the rollup and the notification to the consoles: one transaction. */
+  private async insert(batch: readonly InvocationRecord[]): Promise<void> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ seq: number; id: string }>(insertStatement(batch));
+      // Only the calls inserted now count (an id stored before, or twice in the batch, once).
+      const fresh = new Set(rows.map((row) => row.id));
+      const inserted = batch.filter((rec) => fresh.delete(rec.id));
+      const plan = this.rollup.plan(inserted);
+      if (plan.statement) await client.query(plan.statement);
+      if (rows.length) await client.query(noticeStatement(rows.map((row) => row.seq).sort((a, b) => a - b), this.writerId));
+      await client.query('COMMIT');
+      this.rollup.commit(plan);
+    } catch (error) {
+      broken = true;
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      // A connection that failed mid-transaction is not handed to the next batch.
+      client.release(broken);
+    }
+  }
+
+  /** Whole minutes from the rollup, the edges and what it cannot answer from rows (scanSteps), into one collector. */
+  private async scan(window: ScanWindow): Promise<Collector> {
     await this.writer.flush();
-    const { where, params } = pgFilter({ ...filter, since, until });
-    const groupColumns = groupBy === 'tool' ? ['source_kind', 'source_name', 'tool'] : groupBy === 'source' ? ['source_kind', 'source_name'] : groupBy === 'replica' ? ['replica'] : [];
-    const bucket = bucketMs ? `floor(started_at / $${params.push(bucketMs)})::bigint` : '0';
-    const keys = [`${bucket} AS bucket`, ...groupColumns];
-    const rows = await this.rows(
-      `SELECT ${keys.join(', ')}, count(*) AS n, count(*) FILTER (WHERE status <> 'ok') AS errors,
-         percentile_disc(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY latency_ms) AS p
-       FROM ${INVOCATIONS} ${where} GROUP BY ${['1', ...groupColumns].join(', ')}`,
-      params,
-    );
-    return rows.map((row) => {
-      const source = `${row.source_kind as string}:${row.source_name as string}`;
-      const replica = (row.replica as string | null) ?? '';
-      const group: MetricGroup | undefined =
-        groupBy === 'tool' ? { key: `${source}/${row.tool as string}`, source, tool: row.tool as string } : groupBy === 'source' ? { key: source, source } : groupBy === 'replica' ? { key: replica, source: '', replica } : undefined;
-      const count = Number(row.n);
-      const errors = Number(row.errors);
-      const [p50, p95, p99] = (row.p as number[] | null) ?? [null, null, null];
-      return { key: group?.key ?? '', ...(group ? { group } : {}), bucket: Number(row.bucket), summary: { count, errors, errorRate: count ? errors / count : 0, p50: p50 ?? null, p95: p95 ?? null, p99: p99 ?? null } };
-    });
+    const collector = newCollector(window);
+    for (const step of scanSteps(window)) {
+      if ('rows' in step) {
+        const { where, params } = pgFilter({ ...window.filter, since: step.rows[0], until: step.rows[1] });
+        const rows = await this.arrays(`SELECT started_at, latency_ms, status, source_kind, source_name, tool, replica FROM ${INVOCATIONS} ${where}`, params);
+        for (const [startedAt, latency, status, kind, name, tool, replica] of rows as [number, number, string, string, string, string, string | null][]) {
+          collector.addRow(collector.slot(collector.series(kind, name, tool, replica), startedAt), latency, status !== 'ok');
+        }
+      } else {
+        const rows = await this.arrays(`SELECT minute, chunk, entries, groups, segments, latencies FROM ${ROLLUP} WHERE minute >= $1 AND minute < $2`, step.rollup);
+        for (const row of rows) addRollupChunk(collector, chunkOfRow(row), window.filter);
+      }
+    }
+    return collector;
+  }
+
+  /** Rows as arrays: no object per row on a scan of a day. */
+  private async arrays(text: string, params: unknown[]): Promise<unknown[][]> {
+    try {
+      return (await this.pool.query<unknown[]>({ text, values: params, rowMode: 'array' })).rows;
+    } catch (error) {
+      throw new AppError('ConnectionFailed', `The history database at ${this.location} could not answer: ${describePgError(error, this.options.url)}.`);
+    }
   }
 
   /** LISTEN on a connection of its own; reconnects (with backoff) after the database restarts. */
@@ -505,8 +488,26 @@ export class PostgresHistory implements HistoryStore {
   }
 }
 
-function emptySummary(): LatencySummary {
-  return { count: 0, errors: 0, errorRate: 0, p50: null, p95: null, p99: null };
+/**
+ * After retention: the rollup of minutes wholly before the cutoff goes, and the minute the cutoff
+ * falls in is built again from the rows left in it (under a writer name of its own).
+ */
+async function trimRollup(client: PoolClient, cutoff: number): Promise<void> {
+  const minute = Math.floor(cutoff / MINUTE_MS);
+  await client.query(`DELETE FROM ${ROLLUP} WHERE minute < $1`, [minute]);
+  await client.query('BEGIN');
+  try {
+    await client.query(`DELETE FROM ${ROLLUP} WHERE minute = $1`, [minute]);
+    const { rows } = await client.query<RollupEntry>(
+      `SELECT started_at AS "startedAt", source_kind AS "sourceKind", source_name AS "sourceName", tool, status, latency_ms AS "latencyMs" FROM ${INVOCATIONS} WHERE started_at >= $1 AND started_at < $2 ORDER BY seq`,
+      [minute * MINUTE_MS, (minute + 1) * MINUTE_MS],
+    );
+    if (rows.length) await client.query(upsert(rebuildChunks(minute, rows), `retention-${randomUUID()}`));
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
 }
 
 type PgModule = typeof import('pg');

@@ -63,6 +63,19 @@ export const pgMigrations: readonly PgMigration[] = [
         summary_json text NOT NULL
       );
       CREATE INDEX tooldeck_runs_started_at ON tooldeck_runs (started_at);
+      -- Exact percentiles without sorting a day of rows: each writer (process) packs the latencies
+      -- of its calls per minute into chunks, in the transaction that inserts them, in the SQLite
+      -- file's format (LatencyRollup.ts). Keyed by writer, so replicas never update the same row.
+      CREATE TABLE tooldeck_latency_rollup (
+        minute bigint NOT NULL,
+        writer text NOT NULL,
+        chunk integer NOT NULL,
+        entries integer NOT NULL,
+        groups text NOT NULL,
+        segments bytea NOT NULL,
+        latencies bytea NOT NULL,
+        PRIMARY KEY (minute, writer, chunk)
+      );
     `,
   },
 ];

@@ -45,25 +45,27 @@ const COLUMN_TYPES: Record<string, string> = {
 /**
  * One statement for a batch, the same text whatever its size (so each connection prepares it
  * once): one array per column, unnested into rows by the server, which parses 24 parameters
- * instead of 24 per row. Ids already stored are skipped, and on commit a notification per few
- * hundred new rows tells the consoles listening to the fleet.
+ * instead of 24 per row. Ids already stored are skipped; it returns the rows it inserted.
  */
-const INSERT_TEXT = `WITH inserted AS (
-    INSERT INTO ${INVOCATIONS} (${COLUMNS.join(', ')})
-    SELECT * FROM unnest(${COLUMNS.map((column, i) => `$${i + 1}::${COLUMN_TYPES[column] ?? 'text'}[]`).join(', ')})
-    ON CONFLICT (id) DO NOTHING RETURNING seq
-  ), numbered AS (SELECT seq, (row_number() OVER (ORDER BY seq) - 1) / ${SEQS_PER_NOTICE} AS part FROM inserted)
-  SELECT pg_notify('${CHANNEL}', $${COLUMNS.length + 1} || ' ' || seqs)
-  FROM (SELECT string_agg(seq::text, ',') AS seqs FROM numbered GROUP BY part) parts`;
+const INSERT_TEXT = `INSERT INTO ${INVOCATIONS} (${COLUMNS.join(', ')})
+  SELECT * FROM unnest(${COLUMNS.map((column, i) => `$${i + 1}::${COLUMN_TYPES[column] ?? 'text'}[]`).join(', ')})
+  ON CONFLICT (id) DO NOTHING RETURNING seq, id`;
 
-export function insertStatement(batch: readonly InvocationRecord[], writerId: string): { name: string; text: string; values: unknown[] } {
+export function insertStatement(batch: readonly InvocationRecord[]): { name: string; text: string; values: unknown[] } {
   const columns: unknown[][] = COLUMNS.map(() => new Array<unknown>(batch.length));
   batch.forEach((rec, row) => {
     toParams(rec).forEach((value, i) => {
       columns[i]![row] = BOOLEAN_COLUMNS.has(COLUMNS[i]!) && value !== null ? value === 1 : withoutNul(value);
     });
   });
-  return { name: 'tooldeck_history_insert', text: INSERT_TEXT, values: [...columns, writerId] };
+  return { name: 'tooldeck_history_insert', text: INSERT_TEXT, values: columns };
+}
+
+/** On commit, the consoles listening to the fleet hear `<writer id> <seq>,<seq>,…`, a few hundred per notification. */
+export function noticeStatement(seqs: readonly number[], writerId: string): { name: string; text: string; values: unknown[] } {
+  const payloads: string[] = [];
+  for (let i = 0; i < seqs.length; i += SEQS_PER_NOTICE) payloads.push(`${writerId} ${seqs.slice(i, i + SEQS_PER_NOTICE).join(',')}`);
+  return { name: 'tooldeck_history_notice', text: `SELECT pg_notify('${CHANNEL}', payload) FROM unnest($1::text[]) AS payload`, values: [payloads] };
 }
 
 /** A PostgreSQL row as the SQLite row shape `fromRow` reads (booleans as 0/1). */
