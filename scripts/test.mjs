@@ -1,4 +1,5 @@
-// `npm test`: typecheck → lint → build → unit (Vitest) → e2e (Playwright in Chromium).
+// `npm test`: typecheck → lint → build → unit (Vitest) → e2e (Playwright in Chromium) → bench
+// (each `npm run bench` target once with tiny counts: it ran and printed its figures, none judged).
 // Every stage runs even after a failure, so one run shows everything that is broken; the last
 // line sums the tests of both runners.
 import { spawnSync } from 'node:child_process';
@@ -22,6 +23,8 @@ const stages = [
     cmd: [bin('playwright'), 'test', '-c', 'e2e/playwright.config.ts'],
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(results, 'playwright.json'), TOOLDECK_PLAYWRIGHT_JSON: '1' },
   },
+  // After the build (the ui, cli and bus benches run the built app), so no bench stops working unseen.
+  { name: 'bench', cmd: [process.execPath, join(root, 'scripts/bench.mjs'), '--smoke'] },
 ].filter((stage) => only.length === 0 || only.includes(stage.name));
 
 const summary = [];

@@ -13,10 +13,10 @@ import { A2aAgentService } from '../../main/a2a/A2aAgentService';
 import { startPeerProcess } from '../peers/a2a/peerProcess';
 import { silentLogger } from '../../main/platform/Logger';
 import { MemorySecretStore } from '../../main/platform/SecretStore';
-import { round, summarize } from './benchStats';
+import { benchCount, round, summarize } from './benchStats';
 
-const CALLS = 200;
-const WARMUP = 30;
+const CALLS = benchCount(200, 10);
+const WARMUP = benchCount(30, 2);
 
 const peers = await startPeerProcess({ sample: { kind: 'sample' } });
 try {

@@ -15,3 +15,12 @@ export const round = (value: number, digits = 3) => Number(value.toFixed(digits)
 export function fmt(ms: number): string {
   return ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(3)} ms`;
 }
+
+/**
+ * `BENCH_SMOKE=1` (`npm run bench -- --smoke`, CI's smoke run): each bench runs once with tiny
+ * counts, so one that no longer runs is noticed; its figures mean nothing then.
+ */
+export const BENCH_SMOKE = process.env.BENCH_SMOKE === '1';
+
+/** A bench's count: the full one, or the tiny one of a smoke run. */
+export const benchCount = (full: number, smoke: number) => (BENCH_SMOKE ? smoke : full);

@@ -18,9 +18,10 @@ import { InvocationPipeline } from '../../main/registry/InvocationPipeline';
 import { MemoryInvocationRecorder } from '../../main/registry/testing/MemoryInvocationRecorder';
 import { ToolCatalog } from '../../main/registry/ToolCatalog';
 import { operatorCaller } from '../../shared/caller';
+import { benchCount } from './benchStats';
 
-const ROUNDS = 25;
-const CALLS_PER_ROUND = 100;
+const ROUNDS = benchCount(25, 2);
+const CALLS_PER_ROUND = benchCount(100, 10);
 const ARGS = { value: 12.5, from: 'km', to: 'mi' };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -24,13 +24,13 @@ import { InvocationPipeline } from '../../main/registry/InvocationPipeline';
 import { MemoryInvocationRecorder } from '../../main/registry/testing/MemoryInvocationRecorder';
 import { ToolCatalog } from '../../main/registry/ToolCatalog';
 import type { ToolExecutor } from '../../main/registry/types';
-import { round, summarize } from './benchStats';
+import { benchCount, round, summarize } from './benchStats';
 import { operatorCaller } from '../../shared/caller';
 
-const ROUNDS = 15;
-const CALLS_PER_ROUND = 3000;
-const TOOLS = 1000;
-const RELISTS_PER_ROUND = 5;
+const ROUNDS = benchCount(15, 2);
+const CALLS_PER_ROUND = benchCount(3000, 50);
+const TOOLS = benchCount(1000, 50);
+const RELISTS_PER_ROUND = benchCount(5, 1);
 
 const source: ToolSource = { kind: 'mcp', name: 'bench' };
 const empty: ToolExecutor = { execute: async () => ({ content: [] }) };
@@ -116,7 +116,7 @@ async function main() {
     console.log(`lint: ${round(summarize(lintUs).median, 2)} µs per tool definition (${TOOLS} tools)`);
     lock.close();
     store.close();
-    console.log(JSON.stringify({ hold_ratio: round(holdRatio), relist_ratio: round(relistRatio), call_us_plain: round(summarize(plainUs).median, 2), call_us_held: round(summarize(heldUs).median, 2), relist_ms_plain: round(summarize(bareMs).median, 2), relist_ms_locked: round(summarize(lockedMs).median, 2), lint_us_per_tool: round(summarize(lintUs).median, 2) }));
+    console.log(JSON.stringify({ bench: 'lock', hold_ratio: round(holdRatio), relist_ratio: round(relistRatio), call_us_plain: round(summarize(plainUs).median, 2), call_us_held: round(summarize(heldUs).median, 2), relist_ms_plain: round(summarize(bareMs).median, 2), relist_ms_locked: round(summarize(lockedMs).median, 2), lint_us_per_tool: round(summarize(lintUs).median, 2) }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,9 +5,10 @@
  * Target: the median time ratio per doubling ≤ 2.5. Last line: {"bench":"markdown","ratio":…}.
  */
 import { parseInline } from '../../renderer/src/components/markdownInline';
+import { BENCH_SMOKE, benchCount } from './benchStats';
 
-const ROUNDS = 7;
-const SIZE = 100_000;
+const ROUNDS = benchCount(7, 1);
+const SIZE = benchCount(100_000, 1_000);
 const units = ['`', '**a', '[a](', '** _~~[`'];
 
 const timeOf = (text: string) => {
@@ -35,4 +36,5 @@ for (const unit of units) {
 }
 const ratio = Math.max(...ratios);
 console.log(JSON.stringify({ bench: 'markdown', ratio: Math.round(ratio * 100) / 100, target: 2.5 }));
-if (ratio > 2.5) process.exitCode = 1;
+// A smoke run's text is too short for the ratio to mean anything: it only proves the bench runs.
+if (ratio > 2.5 && !BENCH_SMOKE) process.exitCode = 1;

@@ -59,6 +59,8 @@ try {
   await core.providers.add({ name: 'mock', format: 'openai', baseUrl: `${mockUrl}/v1`, apiKey: 'sk-bench' });
   const runnerKey = await core.agents.credentials.create('runner');
   const strangerKey = await core.agents.credentials.create('stranger');
+  // Models are denied to agents by default: both may use the bench's.
+  for (const agent of ['runner', 'stranger']) await core.agents.models.grant(agent, ['mock/bench']);
   // Flooding on purpose: the per-agent rate limit is not what is measured.
   const status = await core.gateway.start({ port: 0, rate: { perSecond: 1_000_000, burst: 1_000_000 } });
   const origin = new URL(status.url!).origin;

@@ -19,14 +19,15 @@ import { toolDocument, ToolSearchIndex } from '../../main/registry/search/ToolSe
 import { ToolCatalog } from '../../main/registry/ToolCatalog';
 import type { ExecutionContext, ToolExecutor } from '../../main/registry/types';
 import { operatorCaller } from '../../shared/caller';
+import { benchCount } from './benchStats';
 
-const ROUNDS = 25;
-const CALLS_PER_ROUND = 2000;
+const ROUNDS = benchCount(25, 2);
+const CALLS_PER_ROUND = benchCount(2000, 50);
 // Rounds long enough (~40 ms) that one scavenge or timer landing in a round does not decide its figure.
-const MCP_CALLS_PER_ROUND = 1500;
-const WARM_UP_ROUNDS = 5;
-const SEARCH_TOOLS = 10_000;
-const SEARCH_QUERIES = 400;
+const MCP_CALLS_PER_ROUND = benchCount(1500, 50);
+const WARM_UP_ROUNDS = benchCount(5, 1);
+const SEARCH_TOOLS = benchCount(10_000, 200);
+const SEARCH_QUERIES = benchCount(400, 10);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
