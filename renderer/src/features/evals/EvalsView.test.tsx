@@ -38,4 +38,11 @@ describe('EvalsView run panel', () => {
     await waitFor(() => expect(run).toBeEnabled());
     expect(screen.queryByText(/^Run needs/)).toBeNull();
   });
+
+  it('with no suite yet, New suite opens Resources on the eval suite template', async () => {
+    const user = userEvent.setup();
+    renderWithBackend(<EvalsView />, evalsBackend([]).answer('evals.suites', () => []));
+    await user.click(await screen.findByRole('button', { name: 'New suite' }));
+    expect(`${window.location.pathname}${window.location.search}`).toBe('/resources?new=EvalSuite');
+  });
 });

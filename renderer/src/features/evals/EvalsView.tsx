@@ -43,13 +43,16 @@ export function EvalsView() {
           title="No eval suites yet"
           description={
             <>
-              Write a suite as YAML in the workspace's <Code>evals/</Code> folder (Resources → New file, e.g. <Code>evals/weather.yml</Code>): a name, the agent whose tools it uses, and cases with a prompt and the tool calls expected.
+              Write a suite as YAML in the workspace's <Code>evals/</Code> folder: a name, the agent whose tools it uses, and cases with a prompt and the tool calls expected. New suite starts from a commented example; the editor completes and checks every field against the eval suite schema as you type.
             </>
           }
           actions={
-            <Button variant="light" onClick={() => navigate('resources', {})}>
-              Open Resources
-            </Button>
+            <Group gap="xs">
+              <Button onClick={() => navigate('resources', { new: 'EvalSuite' })}>New suite</Button>
+              <Button variant="light" onClick={() => navigate('resources', {})}>
+                Open Resources
+              </Button>
+            </Group>
           }
         />
       ) : (

@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { RESOURCE_TEMPLATES, type ResourceTemplate } from '../../../../shared/resources/templates';
 
 export interface NewFileModalProps {
+  /** The kind chosen when it opens (a deep link such as `resources?new=EvalSuite`); default McpServer. */
+  initialKind?: ResourceTemplate['kind'];
   /** Why a workspace path cannot be used (not YAML, outside the folder, taken), or undefined. */
   checkPath: (path: string) => string | undefined;
   /** A message when creating failed (a collection of that name exists). */
@@ -17,8 +19,8 @@ export interface NewFileModalProps {
  * Language Operator LanguageTool or LanguageAgent, a Clawdapus pod file, an eval suite, a
  * collection), and the name to give it, offered as the workspace needs it for that kind.
  */
-export function NewFileModal({ checkPath, error, busy, onCreate, onClose }: NewFileModalProps) {
-  const [kind, setKind] = useState<ResourceTemplate['kind']>('McpServer');
+export function NewFileModal({ initialKind = 'McpServer', checkPath, error, busy, onCreate, onClose }: NewFileModalProps) {
+  const [kind, setKind] = useState<ResourceTemplate['kind']>(initialKind);
   const template = RESOURCE_TEMPLATES.find((item) => item.kind === kind)!;
   const [path, setPath] = useState(template.path);
   /** A name the user typed stays when they pick another kind; the offered one follows the kind. */

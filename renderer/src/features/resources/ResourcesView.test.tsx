@@ -207,6 +207,20 @@ describe('ResourcesView', () => {
     expect(within(screen.getByRole('list', { name: 'Workspace files' })).getByRole('listitem', { name: /evals\/mine\.yml/ })).toBeTruthy();
   });
 
+  it('a link to resources?new=EvalSuite opens New file on the eval suite template (the Evals view’s New suite)', async () => {
+    window.history.pushState({}, '', '/resources?new=EvalSuite');
+    try {
+      renderView(workspaceBackend());
+      const dialog = await screen.findByRole('dialog', { name: 'New file' });
+      expect((within(dialog).getByRole('radio', { name: 'Eval suite' }) as HTMLInputElement).checked).toBe(true);
+      expect((within(dialog).getByRole('textbox', { name: 'File name' }) as HTMLInputElement).value).toBe('evals/my-suite.yml');
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(window.location.search).toBe(''));
+    } finally {
+      window.history.pushState({}, '', '/');
+    }
+  });
+
   it('New file → Collection creates the collection in the collections folder under the name given', async () => {
     const backend = workspaceBackend().answer('collections.import', (input) => ({ collection: { name: (input as { name: string }).name, variables: {}, requests: [] }, text: '' }));
     renderView(backend);

@@ -2,6 +2,7 @@ import { Alert, Box, Button, Center, Group, Loader, Paper, ScrollArea, Stack, Te
 import { IconFilePlus, IconFolderOpen } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
+import { RESOURCE_TEMPLATES } from '../../../../shared/resources/templates';
 import { WORKSPACE_FILE } from '../../../../shared/resources/workspace';
 import { useTRPC } from '../../rpc/client';
 import { useLocation, useNavigate } from '../../shell/useSection';
@@ -35,7 +36,9 @@ export function ResourcesView() {
   const navigate = useNavigate();
   const [drafts] = useState(() => new DraftStore());
   const [, setDraftsSeen] = useState(0);
-  const [creating, setCreating] = useState(false);
+  /** `resources?new=<kind>` (the Evals view's "New suite") opens New file on that kind's template. */
+  const linkedKind = RESOURCE_TEMPLATES.find((template) => template.kind === params.new)?.kind;
+  const [creating, setCreating] = useState(linkedKind !== undefined);
   const [opening, setOpening] = useState(false);
   const openFolder = useMutation(trpc.resources.openFolder.mutationOptions());
   // A collection lives in the collections folder, which the workspace does not read: it is created there and opened in Collections.
@@ -133,12 +136,15 @@ export function ResourcesView() {
       )}
       {creating && (
         <NewFileModal
+          {...(linkedKind ? { initialKind: linkedKind } : {})}
           checkPath={(path) => checkNewPath(path, [...onDisk, ...unsaved])}
           busy={createCollection.isPending}
           error={createCollection.error ? appErrorOf(createCollection.error).message : undefined}
           onClose={() => {
             createCollection.reset();
             setCreating(false);
+            // The link that opened it is spent: a reload must not open it again.
+            if (params.new) navigate('resources', params.file ? { file: params.file } : {});
           }}
           onCreate={(template, path) => {
             if (template.kind === 'Collection') {
