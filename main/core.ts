@@ -481,7 +481,6 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
     entries: () => catalog.list(),
     grantedTo: (agent) => agents.grants.granted(agent, agentCaller(agent, 'bus')),
     onToolsChanged: (listener) => onGrantsChanged(() => listener()),
-    approvals,
     peers: busPeers,
     logger,
   });

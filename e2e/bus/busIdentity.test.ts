@@ -183,7 +183,8 @@ describe('bus reply cache: keyed by message id, agent, reply-to and body', { tim
     await vi.waitFor(() => expect(alice.replies.get(correlationId)?.length).toBe(2), { timeout: 20_000 });
     expect(alice.replies.get(correlationId)!.map((reply) => reply.body.content)).toEqual([`Echo: twice ${messageId}`, `Echo: twice ${messageId}`]);
     expect((await core.history.list({ via: 'bus', text: `twice ${messageId}` })).items).toHaveLength(1);
-    expect(bridge.traffic.recent().at(-1)).toMatchObject({ messageId, agent: 'alice', outcome: 'replayed' });
+    // One of the two deliveries ran, the other was answered from the cache (which one the traffic lists last depends on timing).
+    expect(bridge.traffic.recent().filter((exchange) => exchange.messageId === messageId)).toEqual(expect.arrayContaining([expect.objectContaining({ agent: 'alice', outcome: 'ok' }), expect.objectContaining({ outcome: 'replayed' })]));
   });
 });
 

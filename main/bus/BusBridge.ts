@@ -3,11 +3,9 @@ import { BUS_DEAD_LETTER_PREVIEW_CHARS, BUS_DEAD_LETTERS_SHOWN, type BusConnecti
 import { agentCaller, CallerAgentName } from '../../shared/caller';
 import { AppError } from '../../shared/errors';
 import type { InvocationOutcome, ToolEntry } from '../../shared/registry';
-import { agentApprovalHook } from '../agents/agentApproval';
-import type { ApprovalHolder } from '../approvals/ApprovalHolder';
+import type { AgentCall } from '../agents/Agents';
 import { Emitter } from '../platform/Emitter';
 import type { Logger } from '../platform/Logger';
-import type { InvocationRequest } from '../registry/InvocationPipeline';
 import { checkAmqpUrl, maskAmqpUrl } from './amqpUrl';
 import { busCallerIdentity, type BusIdentity } from './busIdentity';
 import { BusTraffic, type BusExchange, type BusOutcome } from './BusTraffic';
@@ -48,7 +46,8 @@ type ConsumerStatus = (typeof ConsumerStatus)[keyof typeof ConsumerStatus];
 
 export interface BusBridgeDeps {
   /** The one invocation pipeline. */
-  invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
+  /** An agent's call (main/agents/Agents.invoke): the pipeline, the one approval hook for its `hold`, traffic and metrics. */
+  invoke: (call: AgentCall) => Promise<InvocationOutcome>;
   /** Every entry of the registry, in its order (the first server that has a tool serves it). */
   entries: () => readonly ToolEntry[];
   /**
@@ -59,8 +58,6 @@ export interface BusBridgeDeps {
   grantedTo?: (agent: string) => readonly ToolEntry[];
   /** Subscribes to changes of the registry; returns the unsubscribe. */
   onToolsChanged: (listener: () => void) => () => void;
-  /** Where a call the policy wants approved waits for a person. */
-  approvals: ApprovalHolder;
   /** Other bridges on the bus, whose tools become `bus:<agent>.<tool>` entries while this bridge runs. */
   peers?: PeerBridges;
   logger: Logger;
@@ -471,7 +468,7 @@ export class BusBridge {
       maxTotalTimeoutMs: timeoutMs,
       signal,
       ...(envelope.traceparent ? { traceparent: envelope.traceparent } : {}),
-      approval: agentApprovalHook(this.deps.approvals, agent, `bus/${agent}/${request.sessionId ?? envelope.correlationId ?? envelope.messageId}`, { signal }),
+      hold: { taskRef: `bus/${agent}/${request.sessionId ?? envelope.correlationId ?? envelope.messageId}`, signal },
     }).finally(() => {
       clearTimeout(timer);
       running.stopping.signal.removeEventListener('abort', onStop);
