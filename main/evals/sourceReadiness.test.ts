@@ -57,7 +57,7 @@ describe('sources connected before an eval or a Playground turn reads its tools 
     expect(core.evals.get(run.id).report).toMatchObject({ suite: 'assistant', accuracy: 1 });
   });
 
-  it('names each source that did not connect and why: refused, silent past the bound, disconnected by the user, launch not confirmed', async () => {
+  it('names each source that did not connect and why: refused, silent past the bound, disconnected by the user, launch not confirmed, an agent whose card cannot be read', async () => {
     await core.mcp.save({ config: McpServerConfig.parse({ name: 'refused', transport: 'http', url: 'http://127.0.0.1:1/mcp' }) });
     // Its save waits for a connection that never comes: not awaited.
     void core.mcp.save({ config: McpServerConfig.parse({ name: 'silent', transport: 'http', url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp` }) }).catch(() => undefined);
@@ -69,17 +69,21 @@ describe('sources connected before an eval or a Playground turn reads its tools 
     writeFileSync(join(core.resources.workspace.dir, 'unconfirmed.yaml'), `apiVersion: orloj.dev/v1\nkind: McpServer\nmetadata:\n  name: unconfirmed\nspec:\n  transport: stdio\n  command: \${node}\n  args: [-e, "setInterval(() => {}, 1000)"]\n`);
     await vi.waitFor(() => expect(core.resources.reconciler.statuses().mcpServers.find((server) => server.name === 'unconfirmed')?.status.unconfirmedLaunch).toBeDefined(), { timeout: 30_000 });
 
+    // Another kind of source: an A2A agent whose card cannot be read.
+    await core.a2a.save({ name: 'unreachable', url: 'http://127.0.0.1:1/' });
+
     const connect = sourceReadiness({ servers: core.servers, mcp: core.mcp, reconciler: core.resources.reconciler, sourceKinds: core.sourceKinds, console: true });
     const missing = await connect({ timeoutMs: 2_000 });
     const byId = Object.fromEntries(missing.map((source) => [source.id, source.reason]));
-    expect(Object.keys(byId).sort()).toEqual(['mcp:paused', 'mcp:refused', 'mcp:silent', 'mcp:unconfirmed']);
+    expect(Object.keys(byId).sort()).toEqual(['a2a:unreachable', 'mcp:paused', 'mcp:refused', 'mcp:silent', 'mcp:unconfirmed']);
+    expect(byId['a2a:unreachable']).not.toBe('');
     expect(byId['mcp:silent']).toBe('still connecting after 2 s');
     expect(byId['mcp:paused']).toBe('disconnected (connect it in Servers)');
     expect(byId['mcp:unconfirmed']).toMatch(/^launch not confirmed: /);
     expect(byId['mcp:refused']).not.toBe('');
     // A disconnected server stays so: waiting does not reconnect what the user stopped.
     expect(core.mcp.connection('paused')?.state.status).toBe('closed');
-    expect(notConnectedSentence(missing)).toMatch(/^Not connected: (mcp:\w+ \(.+\)(; |\.$)){4}/);
+    expect(notConnectedSentence(missing)).toMatch(/^Not connected: ((a2a|mcp):\w+ \(.+\)(; |\.$)){5}/);
     // Only the sources a suite's hand-picked tools name are waited for.
     expect(await connect({ only: (id) => id === 'mcp:everything', timeoutMs: 2_000 })).toEqual([]);
   });
