@@ -143,7 +143,7 @@ describe('AgentRightsView', () => {
   it('shows open sessions and recent calls, each call a link to its record in History', async () => {
     const user = userEvent.setup();
     renderWithBackend(<AgentRightsView />, backendWith(assistant));
-    const sessions = await screen.findByRole('table', { name: 'Sessions of assistant' });
+    const sessions = await screen.findByRole('list', { name: 'Sessions of assistant' });
     expect(sessions).toHaveTextContent('claude-code');
     const calls = screen.getByRole('table', { name: 'Recent calls of assistant' });
     const denied = within(calls).getByRole('row', { name: 'mcp:everything.get-tiny-image denied' });

@@ -216,40 +216,18 @@ function SessionsPanel({ agent }: { agent: AgentView }) {
           No open session. {agent.name} opens one when it connects to the gateway with its credential.
         </Text>
       ) : (
-        <Table aria-label={`Sessions of ${agent.name}`} verticalSpacing={5} fz="xs" layout="fixed">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Client</Table.Th>
-              <Table.Th>Kind</Table.Th>
-              <Table.Th w={120}>Since</Table.Th>
-              <Table.Th w={56} ta="right">
-                Calls
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {agent.sessions.map((session) => (
-              <Table.Tr key={session.id}>
-                <Table.Td>
-                  <Text size="xs" truncate="end" title={session.id}>
-                    {session.clientName ?? session.id}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="xs" truncate="end">
-                    {eraLabel[session.era]}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="xs" ff="monospace">
-                    {dateTime.format(new Date(session.openedAt))}
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">{session.calls}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <Stack gap="xs" role="list" aria-label={`Sessions of ${agent.name}`}>
+          {agent.sessions.map((session) => (
+            <div key={session.id} role="listitem" aria-label={session.clientName ?? session.id}>
+              <Text size="sm" fw={500} truncate="end" title={session.id}>
+                {session.clientName ?? session.id}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {eraLabel[session.era]} · since {dateTime.format(new Date(session.openedAt))} · {session.calls === 1 ? '1 call' : `${session.calls} calls`}
+              </Text>
+            </div>
+          ))}
+        </Stack>
       )}
     </Paper>
   );
@@ -265,7 +243,11 @@ function RecentCallsPanel({ agent }: { agent: AgentView }) {
             Recent calls
           </Text>
           <Text size="xs" c="dimmed">
-            {agent.recentCalls.length === 0 ? `None recorded for ${agent.name} yet.` : `The latest ${agent.recentCalls.length} calls ${agent.name} made, through any door, newest first.`}
+            {agent.recentCalls.length === 0
+              ? `None recorded for ${agent.name} yet.`
+              : agent.recentCalls.length === 1
+                ? `The one call ${agent.name} made so far, through any door.`
+                : `The latest ${agent.recentCalls.length} calls ${agent.name} made, through any door, newest first.`}
           </Text>
         </div>
         <Button size="xs" variant="subtle" leftSection={<IconHistory size={14} />} onClick={() => navigate('history', { agent: agent.name })}>

@@ -60,8 +60,10 @@ export function AgentToolsTable({ agent, tools }: { agent: string; tools: AgentT
     <Table aria-label={`Tools granted to ${agent}`} verticalSpacing={8} fz="sm" layout="fixed">
       <Table.Thead>
         <Table.Tr>
-          <Table.Th w="32%">Tool</Table.Th>
-          <Table.Th w={190}>Verdict for {agent}</Table.Th>
+          <Table.Th w="36%">Tool</Table.Th>
+          <Table.Th w={160} title={`The verdict policy gives each tool for ${agent}'s calls`}>
+            Verdict
+          </Table.Th>
           <Table.Th>Granted by</Table.Th>
         </Table.Tr>
       </Table.Thead>

@@ -83,7 +83,6 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
             <Table.Th w={76} ta="right">
               Sessions
             </Table.Th>
-            <Table.Th w="18%">Models</Table.Th>
             <Table.Th w={100} />
           </Table.Tr>
         </Table.Thead>
@@ -99,6 +98,7 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
                         {agent.name}
                       </Anchor>
                     </Tooltip>
+                    <AgentModels models={models?.get(agent.name)} />
                   </Table.Td>
                   <Table.Td>
                     <Text size="xs">{when(agent.createdAt)}</Text>
@@ -135,9 +135,6 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <AgentModels models={models?.get(agent.name)} />
-                  </Table.Td>
-                  <Table.Td>
                     <Group gap={2} justify="flex-end" wrap="nowrap">
                       <Tooltip label={`Calls of ${agent.name} in History`} withArrow>
                         <ActionIcon variant="subtle" color="gray" aria-label={`History of ${agent.name}`} onClick={() => navigate('history', { agent: agent.name })}>
@@ -159,7 +156,7 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
                 </Table.Tr>
                 {open && (
                   <Table.Tr>
-                    <Table.Td colSpan={7} bg="var(--mantine-color-default-hover)">
+                    <Table.Td colSpan={6} bg="var(--mantine-color-default-hover)">
                       {agent.granted.length ? (
                         <Group gap={6} aria-label={`Tools granted to ${agent.name}`}>
                           {agent.granted.map((tool) => (
@@ -190,25 +187,19 @@ export function AgentsCard({ agents, onNewCredential }: { agents: GatewayAgentOv
 
 /** The `<provider>/<model>` patterns an agent may use through mediation; none is deny by default. */
 function AgentModels({ models }: { models: string[] | undefined }) {
-  if (!models) {
-    return (
-      <Text size="xs" c="dimmed">
-        —
-      </Text>
-    );
-  }
+  if (!models) return null;
   if (models.length === 0) {
     return (
       <Tooltip label="Deny by default: grant models in Agent rights" withArrow>
-        <Text size="xs" c="orange">
+        <Text size="xs" c="orange" w="fit-content">
           no model
         </Text>
       </Tooltip>
     );
   }
   return (
-    <Text size="xs" ff="monospace" truncate="end" title={models.join(', ')}>
-      {models.join(', ')}
+    <Text size="xs" c="dimmed" truncate="end" title={models.join(', ')}>
+      models: {models.join(', ')}
     </Text>
   );
 }

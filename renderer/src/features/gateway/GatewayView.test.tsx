@@ -118,7 +118,7 @@ describe('GatewayView', () => {
     expect(`${window.location.pathname}${window.location.search}`).toBe('/history?agent=reader');
 
     // Each agent's models (deny by default: none), and its name opens what it may do and why.
-    expect(await within(row).findByText('mock/*, openai/gpt-4o')).toBeVisible();
+    expect(await within(row).findByText('models: mock/*, openai/gpt-4o')).toBeVisible();
     expect(within(screen.getByRole('row', { name: 'old' })).getByText('no model')).toBeVisible();
     await user.click(within(row).getByRole('button', { name: 'reader' }));
     expect(`${window.location.pathname}${window.location.search}`).toBe('/agentRights?agent=reader');
