@@ -109,6 +109,21 @@ test('the first hour: Start here, the palette, a call in History, the gateway an
   expect(stdout).toContain('"everything.get-tiny-image"');
   await shown.getByRole('button', { name: 'Done' }).click();
 
+  // One vocabulary, for a named caller: the operator may call get-tiny-image at once, assistant needs an approval.
+  await page.keyboard.press('Control+k');
+  await page.getByRole('textbox', { name: 'Command palette search' }).pressSequentially('get-tiny-image');
+  await expect(page.getByRole('button', { name: 'Tool mcp:everything.get-tiny-image' })).toHaveAttribute('data-selected', 'true');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Policy for you: allow' }).first()).toBeVisible();
+  await expect(page.getByLabel('Verdicts for agents')).toContainText('for assistant: approval_required');
+  await shot(page, 'tool-verdicts');
+  // The example's Tool resource declares the long-running operation a write: its server's read-only hint does not stand beside that.
+  await page.getByRole('option', { name: 'mcp:everything.trigger-long-running-operation' }).click();
+  await expect(page.getByText('write · declared')).toBeVisible();
+  await expect(page.getByText(/^server hints overridden: read-only/)).toBeVisible();
+  await expect(page.getByText('read-only', { exact: true })).toHaveCount(0);
+  await shot(page, 'tool-declared-class');
+
   // The Playground: Send says why it waits and leads to Add provider; then a turn with no tool set picked.
   await openSection(page, 'Playground');
   await expect(page.getByText('Send needs a model provider: add one in Mediation.')).toBeVisible();

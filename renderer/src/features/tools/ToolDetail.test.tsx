@@ -47,6 +47,31 @@ describe('ToolDetail risk', () => {
     expect(screen.getByText('open world')).toBeInTheDocument();
   });
 
+  it("names each agent granted the tool with the verdict for it, beside the operator's, linked to its rights", async () => {
+    const user = userEvent.setup();
+    const tool = toolView({ name: 'mcp:everything.get-tiny-image', toolName: 'get-tiny-image', annotations: { readOnlyHint: true } });
+    const agent = (name: string, tools: Array<{ name: string; verdict: string }>) => ({ name, doors: {}, tools: tools.map((entry) => ({ ...entry, grantedBy: [] })), models: [], sessions: [], recentCalls: [] });
+    const backend = new FakeBackend()
+      .answer('agents.list', () => [
+        { name: 'assistant', doors: {}, models: [], toolCount: 3 },
+        { name: 'reader', doors: {}, models: [], toolCount: 1 },
+        { name: 'idle', doors: {}, models: [], toolCount: 0 },
+      ])
+      .answer('agents.show', (input) =>
+        (input as { name: string }).name === 'assistant'
+          ? agent('assistant', [{ name: 'mcp:everything.get-tiny-image', verdict: 'approval_required' }, { name: 'mcp:everything.echo', verdict: 'allow' }])
+          : agent('reader', [{ name: 'mcp:everything.echo', verdict: 'allow' }]),
+      );
+    renderWithBackend(<ToolDetail tool={tool} />, backend);
+    const verdicts = await screen.findByLabelText('Verdicts for agents');
+    expect(verdicts).toHaveTextContent('For agents granted it:for assistant: approval_required');
+    expect(verdicts).not.toHaveTextContent('reader');
+    expect(backend.callsTo('agents.show')).not.toContainEqual({ name: 'idle' });
+    expect(screen.getAllByRole('button', { name: 'Policy for you: allow' }).length).toBeGreaterThan(0);
+    await user.click(screen.getByRole('button', { name: 'for assistant: approval_required' }));
+    expect(`${window.location.pathname}${window.location.search}`).toBe('/agentRights?agent=assistant');
+  });
+
   it('names the permission that allows a delete class a Tool resource set, and does not call its low risk a default', () => {
     const tool = toolView(
       { name: 'mcp:demo.purge', toolName: 'purge', policy: { riskLevel: 'low', operationClasses: ['delete'] } },

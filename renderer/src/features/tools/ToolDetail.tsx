@@ -6,6 +6,7 @@ import { ToolMetricsChart } from '../metrics/ToolMetricsChart';
 import type { ToolView } from '../invoke/types';
 import { decidingRules, VerdictBadge } from '../invoke/VerdictBadge';
 import { reasonInOrlojWords } from '../../components/verdictWords';
+import { AgentVerdicts } from './AgentVerdicts';
 import { AnnotationBadges } from './AnnotationBadges';
 import type { LintFinding } from '../../../../shared/lock';
 import { defaultOperationClass, operationClassFromAnnotations } from '../../../../shared/policy';
@@ -54,6 +55,7 @@ export function ToolDetail({ tool, findings = [] }: { tool: ToolView; findings?:
           ))}
           <AllowedRiskyClassBadge tool={tool} />
         </Group>
+        <AgentVerdicts tool={tool.name} />
         <LintFindingBadges findings={findings} />
         {tool.description && (
           <Text size="sm" mt="sm" style={{ whiteSpace: 'pre-wrap' }}>
