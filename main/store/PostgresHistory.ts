@@ -116,7 +116,7 @@ export class PostgresHistory implements HistoryStore {
     // An idle connection the server closed (a restart) must not end the process; the next query reconnects.
     pool.on('error', () => undefined);
     try {
-      const client = await pool.connect();
+      const client = await checkOut(pool);
       try {
         await migratePg(client, options.migrations ?? pgMigrations);
       } finally {
@@ -312,7 +312,7 @@ export class PostgresHistory implements HistoryStore {
    */
   async applyRetention(policy: Partial<RetentionPolicy> = {}, now = Date.now()): Promise<RetentionResult> {
     const maxAgeDays = policy.maxAgeDays ?? 90;
-    const client = await this.pool.connect();
+    const client = await checkOut(this.pool);
     try {
       const [lock] = (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [RETENTION_LOCK_KEY])).rows;
       if (!lock?.locked) return { deleted: 0 };
@@ -369,7 +369,7 @@ export class PostgresHistory implements HistoryStore {
 
   /** The rows, their latencies in the rollup and the notification to the consoles: one transaction. */
   private async insert(batch: readonly InvocationRecord[]): Promise<void> {
-    const client = await this.pool.connect();
+    const client = await checkOut(this.pool);
     let broken = false;
     try {
       await client.query('BEGIN');
@@ -508,6 +508,23 @@ async function trimRollup(client: PoolClient, cutoff: number): Promise<void> {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/** Connections given a listener for their errors (once each). */
+const guarded = new WeakSet<PoolClient>();
+
+/**
+ * A connection of the pool for a transaction. While it is checked out, the pool does not listen
+ * for its errors, and the server going away (a restart) would end the process: the query in
+ * progress fails instead, and the caller releases the connection as broken.
+ */
+async function checkOut(pool: Pool): Promise<PoolClient> {
+  const client = await pool.connect();
+  if (!guarded.has(client)) {
+    guarded.add(client);
+    client.on('error', () => undefined);
+  }
+  return client;
 }
 
 type PgModule = typeof import('pg');
