@@ -11,17 +11,20 @@
 // the CPU each process spends per call (from /proc). Ratios against direct, and Tooldeck against
 // the bare proxy. Targets (issue #43): p50 ≤ 1.25× direct, throughput at 8 in flight ≥ 0.80×
 // direct, gateway CPU per call ≤ server-everything's.
+// `npm run bench -- gateway -- --profile` then runs a gateway under V8's CPU profiler (8 sessions)
+// and prints where its time goes by stage: the synchronous time in each stage's function and what it
+// calls, per call (a sampling profile: wall time, inflated on a busy machine; compare the shares).
 // Needs the built CLI (`npm run build`). Ratios, not times: the machine may be loaded. The run
 // prints a table, then the figures as JSON on the last line.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startEverythingHttp } from '../peers/mcp/everything';
-import { fmt, round, summarize } from './benchStats';
+import { benchCount, fmt, round, summarize } from './benchStats';
 
 const LEVELS = [1, 8, 32] as const;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12);
@@ -31,6 +34,8 @@ const WARM_UP_CALLS = Number(process.env.BENCH_WARM_UP ?? 1000);
 const THROUGHPUT_LEVEL = 8;
 const P50_TARGET = 1.25;
 const THROUGHPUT_TARGET = 0.8;
+const PROFILE = process.argv.includes('--profile');
+const PROFILE_CALLS = benchCount(3000, 40);
 
 const root = resolve(import.meta.dirname, '../..');
 const cli = join(root, 'out/main/cli.js');
@@ -171,6 +176,81 @@ async function measureLevel(sessions: number, callsOf: Record<SideName, Array<()
   ) as Record<SideName, SideFigures>;
 }
 
+/** The stages of a gateway call, each a function of the built gateway (by name, and where it lives when the name is common). */
+const STAGES: Array<[string, (name: string, url: string) => boolean]> = [
+  ['HTTP face: guards, body, parse (handle)', (name, url) => name === 'handle' && url.includes('/out/main/')],
+  ['SDK server: session transport, dispatch', (name, url) => name === 'handleRequest' && url.includes('@modelcontextprotocol/server')],
+  ['pipeline (invoke, synchronous part)', (name, url) => name === 'invoke' && url.includes('InvocationPipeline')],
+  ['  grants (grantRefusal)', (name) => name === 'grantRefusal'],
+  ['  policy (verdict)', (name, url) => name === 'verdict' && url.includes('/out/main/')],
+  ['  argument validation (validate)', (name, url) => name === 'validate' && url.includes('/out/main/')],
+  ['  definition lock (hold)', (name, url) => name === 'hold' && url.includes('/out/main/')],
+  ['  record: history, metrics, feed (publish)', (name, url) => name === 'publish' && url.includes('InvocationPipeline')],
+  ['upstream client (McpConnection.callTool)', (name, url) => (name === 'callTool' || name === 'callToolNow') && url.includes('/out/main/')],
+  ['answer written (writeWebResponse)', (name) => name === 'writeWebResponse'],
+  ['zod (both SDKs)', (_name, url) => url.includes('/zod/')],
+  ['undici (fetch to the upstream)', (_name, url) => url.includes('undici')],
+  ['garbage collector', (name) => name === '(garbage collector)'],
+];
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string }; children?: number[] }>;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** ms per call spent in each stage's function and below it (synchronous stacks), from a V8 CPU profile. */
+function stageCosts(profile: CpuProfile, calls: number): Record<string, number> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const costs: Record<string, number> = {};
+  for (const [label, matches] of STAGES) {
+    let micros = 0;
+    for (const [id, time] of self) {
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+        const frame = byId.get(at)!.callFrame;
+        if (matches(frame.functionName, frame.url)) {
+          micros += time;
+          break;
+        }
+      }
+    }
+    costs[label] = micros / 1000 / calls;
+  }
+  return costs;
+}
+
+/** A second gateway, under the profiler, given PROFILE_CALLS echo calls over 8 sessions; then its profile read by stage. */
+async function profileStages(credential: Record<string, string>): Promise<Record<string, number>> {
+  const dir = join(dataDir, 'cpu-profile');
+  const profiled = await startChild(['--cpu-prof', '--cpu-prof-dir', dir, cli, '--data-dir', dataDir, 'gateway', '--port', '0', '--rate', '100000'], /Gateway listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, 'the profiled tooldeck gateway');
+  const exited = new Promise((done) => profiled.process.once('exit', done));
+  try {
+    const url = profiled.match[1]!;
+    await waitForEcho(url, credential);
+    const sessions = await Promise.all(Array.from({ length: THROUGHPUT_LEVEL }, () => connect(url, credential)));
+    let next = 0;
+    await Promise.all(
+      sessions.map(async (client) => {
+        while (next < PROFILE_CALLS) {
+          next++;
+          checkEcho(await client.callTool({ name: 'everything.echo', arguments: args }));
+        }
+      }),
+    );
+    for (const client of sessions) await client.close();
+  } finally {
+    profiled.process.kill('SIGTERM');
+    await exited;
+  }
+  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error('the profiled gateway wrote no CPU profile');
+  return stageCosts(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile, PROFILE_CALLS);
+}
+
 const everything = await startEverythingHttp('streamableHttp');
 const children: ChildProcess[] = [];
 const clients: Client[] = [];
@@ -256,7 +336,13 @@ try {
       ];
     }),
   );
-  console.log(JSON.stringify({ bench: 'gateway', p50_ratio: round(p50Ratio), throughput_ratio: round(throughputRatio), gateway_cpu_vs_server: round(cpuRatio), tooldeck_vs_bare_proxy_p50_at_1: round(levels[1]!.tooldeck.p50 / levels[1]!.proxy.p50), tooldeck_vs_bare_proxy_throughput_at_8: round(at8.tooldeck.perSecond / at8.proxy.perSecond), ...json }));
+  let stages: Record<string, number> | undefined;
+  if (PROFILE) {
+    stages = await profileStages(credential);
+    console.log(`\nWhere the gateway's time goes, from a CPU profile (${PROFILE_CALLS} calls, ${THROUGHPUT_LEVEL} sessions; ms per call, wall-clock samples):`);
+    for (const [label, ms] of Object.entries(stages)) console.log(`  ${label.padEnd(48)} ${ms.toFixed(3)}`);
+  }
+  console.log(JSON.stringify({ bench: 'gateway', ...(stages ? { stages_ms_per_call: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k.trim(), round(v)])) } : {}), p50_ratio: round(p50Ratio), throughput_ratio: round(throughputRatio), gateway_cpu_vs_server: round(cpuRatio), tooldeck_vs_bare_proxy_p50_at_1: round(levels[1]!.tooldeck.p50 / levels[1]!.proxy.p50), tooldeck_vs_bare_proxy_throughput_at_8: round(at8.tooldeck.perSecond / at8.proxy.perSecond), ...json }));
 } finally {
   for (const client of clients) await client.close().catch(() => undefined);
   for (const child of children) {
