@@ -140,6 +140,16 @@ describe('AgentRightsView', () => {
     expect(within(screen.getByRole('listitem', { name: 'assistant' })).getByText('models: mock/*')).toBeVisible();
   }, 45_000);
 
+  it('leaves a cluster agent’s models to its LanguageAgent annotation', async () => {
+    const clusterAgent: AgentView = { name: 'planner', doors: { cluster: true }, tools: [], models: ['openai/*'], sessions: [], recentCalls: [] };
+    renderWithBackend(<AgentRightsView />, backendWith(clusterAgent));
+    const models = await screen.findByRole('region', { name: 'Models' });
+    expect(within(models).getByLabelText('Models granted to planner')).toHaveTextContent('May use openai/*');
+    expect(within(models).getByText(/tooldeck\.dev\/models/)).toBeVisible();
+    expect(within(models).getByRole('combobox', { name: 'Model patterns' })).toBeDisabled();
+    expect(within(models).getByRole('button', { name: 'Save models' })).toBeDisabled();
+  });
+
   it('shows open sessions and recent calls, each call a link to its record in History', async () => {
     const user = userEvent.setup();
     renderWithBackend(<AgentRightsView />, backendWith(assistant));

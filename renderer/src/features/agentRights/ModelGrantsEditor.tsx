@@ -1,4 +1,4 @@
-import { Button, Group, NumberInput, Paper, Stack, TagsInput, Text } from '@mantine/core';
+import { Button, Code, Group, NumberInput, Paper, Stack, TagsInput, Text } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ModelPattern, type AgentView } from '../../../../shared/agents';
@@ -24,6 +24,8 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
  */
 export function ModelGrantsEditor({ agent }: { agent: AgentView }) {
   const grant = useGrantModels();
+  // A cluster's agent is granted models by its LanguageAgent's annotation, which wins over a grant made here.
+  const fromCluster = Boolean(agent.doors.cluster);
   const [models, setModels] = useState<string[]>(agent.models);
   const [budget, setBudget] = useState<string | number>(agent.dailyTokenBudget ?? '');
   const problem = patternProblem(models);
@@ -43,6 +45,11 @@ export function ModelGrantsEditor({ agent }: { agent: AgentView }) {
         <Text size="sm" aria-label={`Models granted to ${agent.name}`} c={agent.models.length === 0 ? 'orange' : undefined}>
           {agent.models.length === 0 ? 'deny by default: no model' : `May use ${agent.models.join(', ')}`}
         </Text>
+        {fromCluster && (
+          <Text size="xs" c="dimmed">
+            A Language Operator LanguageAgent of the cluster: its models are its <Code fz="xs">tooldeck.dev/models</Code> annotation; change them there.
+          </Text>
+        )}
         <TagsInput
           label="Model patterns"
           description={<>&lt;provider&gt;/&lt;model&gt;, * for any run of characters (mock/*, openai/gpt-4o); Enter adds one</>}
@@ -51,6 +58,7 @@ export function ModelGrantsEditor({ agent }: { agent: AgentView }) {
           onChange={setModels}
           splitChars={[',', ' ']}
           clearable
+          disabled={fromCluster}
           error={problem}
         />
         <Group align="flex-end" gap="sm" wrap="wrap">
@@ -65,11 +73,12 @@ export function ModelGrantsEditor({ agent }: { agent: AgentView }) {
             allowNegative={false}
             thousandSeparator=","
             error={budgetProblem}
+            disabled={fromCluster}
             w={240}
           />
           <Button
             leftSection={<IconDeviceFloppy size={16} />}
-            disabled={!changed || Boolean(problem) || Boolean(budgetProblem)}
+            disabled={fromCluster || !changed || Boolean(problem) || Boolean(budgetProblem)}
             loading={grant.isPending}
             onClick={() => grant.mutate({ name: agent.name, models, dailyTokens: budgetValue })}
           >
