@@ -57,8 +57,8 @@ test('assistant: its tools with the verdict for it and where each is granted, an
   await models.getByRole('combobox', { name: 'Model patterns' }).fill('mock/*');
   await models.getByRole('combobox', { name: 'Model patterns' }).press('Enter');
   await models.getByRole('button', { name: 'Save models' }).click();
-  await expect(models.getByLabel('Models granted to assistant')).toHaveText('May use mock/*');
-  await expect(agents.getByRole('listitem', { name: 'assistant', exact: true })).toContainText('models: mock/*');
+  await expect(models.getByLabel('Models granted to assistant')).toHaveText('May use mock/*', { timeout: 30_000 });
+  await expect(agents.getByRole('listitem', { name: 'assistant', exact: true })).toContainText('models: mock/*', { timeout: 30_000 });
 
   await page.reload();
   await expect(page.getByRole('region', { name: 'Models' }).getByLabel('Models granted to assistant')).toHaveText('May use mock/*', { timeout: 30_000 });
@@ -82,7 +82,7 @@ test('the Gateway section links each agent to its rights and shows its models; a
   const credential = await createCredential(page, 'assistant');
   const row = page.getByRole('row', { name: 'assistant' });
   // The models granted in the first test, the same answer as Agent rights.
-  await expect(row).toContainText('mock/*');
+  await expect(row).toContainText('models: mock/*', { timeout: 30_000 });
 
   // An agent (the official TypeScript SDK client) calls as assistant.
   agent = new Client({ name: 'e2e-agent', version: '1' });
@@ -94,10 +94,10 @@ test('the Gateway section links each agent to its rights and shows its models; a
   await page.screenshot({ path: `${SHOTS}/gateway-agents.png`, animations: 'disabled' });
   await row.getByRole('button', { name: 'assistant', exact: true }).click();
   await expect(page).toHaveURL(/\/agentRights\?agent=assistant$/);
-  await expect(page.getByRole('group', { name: 'Doors of assistant' }).first()).toContainText('credential');
-  await expect(page.getByRole('list', { name: 'Sessions of assistant' })).toContainText('e2e-agent');
+  await expect(page.getByRole('group', { name: 'Doors of assistant' }).first()).toContainText('credential', { timeout: 30_000 });
+  await expect(page.getByRole('list', { name: 'Sessions of assistant' })).toContainText('e2e-agent', { timeout: 30_000 });
   const call = page.getByRole('table', { name: 'Recent calls of assistant' }).getByRole('row', { name: 'mcp:everything.echo ok' });
-  await expect(call).toBeVisible();
+  await expect(call).toBeVisible({ timeout: 30_000 });
   await expect(call).toContainText('gateway');
   await page.screenshot({ path: `${SHOTS}/agent-rights-with-calls.png`, fullPage: true, animations: 'disabled' });
   await call.getByRole('button', { name: /^Open call .* in History$/ }).click();

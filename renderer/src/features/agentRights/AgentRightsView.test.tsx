@@ -172,6 +172,18 @@ describe('AgentRightsView', () => {
     await waitFor(() => expect(backend.callsTo('agents.list').length).toBeGreaterThan(before));
   });
 
+  it('reads the shown agent again as each of its calls is recorded', async () => {
+    const backend = backendWith(assistant, reader);
+    renderWithBackend(<AgentRightsView />, backend);
+    await screen.findByRole('table', { name: 'Tools granted to assistant' });
+    const live = backend.subscriptionsTo('history.live')[0]!;
+    const shown = () => backend.callsTo('agents.show').length;
+    const before = shown();
+    live.emit(record({ id: 'r10', agent: 'assistant' }));
+    await waitFor(() => expect(shown()).toBe(before + 1));
+    expect(backend.callsTo('agents.show').at(-1)).toEqual({ name: 'assistant' });
+  });
+
   it('says so when the agent asked for in the URL does not exist', async () => {
     window.history.replaceState(null, '', '/agentRights?agent=ghost');
     renderWithBackend(<AgentRightsView />, backendWith(assistant));

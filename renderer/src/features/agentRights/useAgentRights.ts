@@ -4,11 +4,13 @@ import { useSubscription } from '@trpc/tanstack-react-query';
 import type { AgentListItem, AgentView } from '../../../../shared/agents';
 import { appErrorOf } from '../../rpc/appError';
 import { useTRPC } from '../../rpc/client';
+import { useLiveCalls } from '../history/useLiveCalls';
 
 /**
  * Every agent and the one selected, read again whenever the answer may have changed: the gateway's
  * overview moves on a credential created or revoked, grants or tools changed (a pod file saved, a
- * server connected) and sessions opened or closed; its traffic on every call an agent makes.
+ * server connected) and sessions opened or closed; the selected agent is read again as each of its
+ * calls is recorded (through any door), so its recent calls and session counts follow.
  */
 export function useAgentRights(requested: string | undefined): {
   agents: AgentListItem[] | undefined;
@@ -24,7 +26,9 @@ export function useAgentRights(requested: string | undefined): {
   const selected = requested ?? list.data?.[0]?.name;
   const show = useQuery(trpc.agents.show.queryOptions({ name: selected ?? '' }, { enabled: selected !== undefined }));
   useSubscription(trpc.gateway.watch.subscriptionOptions(undefined, { onData: () => void queryClient.invalidateQueries({ queryKey: trpc.agents.pathKey() }) }));
-  useSubscription(trpc.gateway.watchTraffic.subscriptionOptions(undefined, { onData: () => void queryClient.invalidateQueries({ queryKey: trpc.agents.show.pathKey() }) }));
+  useLiveCalls((record) => {
+    if (record.agent !== undefined && record.agent === selected) void queryClient.invalidateQueries({ queryKey: trpc.agents.show.queryKey({ name: record.agent }) });
+  });
   return {
     agents: list.data,
     listError: list.error ? appErrorOf(list.error).message : undefined,
