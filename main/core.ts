@@ -231,6 +231,9 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
   // Call spans over OTLP: the saved setting, else the standard OpenTelemetry environment variable.
   const traceUrl = settings.get().tracing.otlp.enabled ? settings.get().tracing.otlp.url : process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (traceUrl) await callTracing.configureOtlp({ url: traceUrl });
+  // Each call as an OTLP log record (GenAI/MCP semantic conventions), to the standard endpoint variable.
+  const logsUrl = process.env.OTEL_EXPORTER_OTLP_LOGS_ENDPOINT;
+  const callLogs = logsUrl ? await (await import('./metrics/CallLogs')).CallLogs.start({ url: logsUrl, serviceVersion: deps.appVersion }) : undefined;
   const liveCalls = new LiveFeed<InvocationRecord>();
   // Calls other replicas recorded into a shared history join the feed the History view follows.
   history.onOtherReplicas((record) => liveCalls.publish(record));
@@ -243,6 +246,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       const record = { ...redactRecord(raw, redactor), replica };
       history.record(record);
       metrics?.observe(record);
+      callLogs?.emit(record);
       liveCalls.publish(record);
     },
   };
@@ -552,6 +556,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       await lock.flush();
       definitions.close();
       await history.close();
+      await callLogs?.shutdown();
       await metrics?.shutdown();
       await callTracing.flush().catch(() => undefined);
     },
