@@ -9,7 +9,7 @@ test.afterAll(() => agent?.close());
 
 test('add the A2A 1.0 sample agent, see its skills, send a message and watch the streamed states and artifacts', async ({ page, tooldeck }) => {
   await page.goto(tooldeck.url);
-  await openSection(page, 'Agents');
+  await openSection(page, 'A2A agents');
   await page.getByRole('button', { name: 'Add agent' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Add A2A agent' });
   await dialog.getByRole('textbox', { name: /^URL/ }).fill(agent.url);

@@ -54,7 +54,7 @@ test('the first hour: Start here, the palette, a call in History, the gateway an
   await expect(startHere).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const group of ['Build & test', 'Operate', 'Observe', 'Configure']) await expect(nav.getByRole('group', { name: group })).toBeVisible();
-  await expect(nav.getByRole('group', { name: 'Build & test' }).getByRole('button')).toHaveText(['Servers', 'Tools', 'Playground', 'Evals', 'Collections', 'Agents', 'gRPC']);
+  await expect(nav.getByRole('group', { name: 'Build & test' }).getByRole('button')).toHaveText(['Servers', 'Tools', 'Playground', 'Evals', 'Collections', 'A2A agents', 'gRPC']);
   // The example's server runs (its launch is the seeded example's), which ticks the first step.
   await expect(page.getByRole('listitem', { name: 'everything' })).toContainText('Connected', { timeout: 45_000 });
   await expect(startHere.getByRole('listitem', { name: '1. Run the example server (done)' })).toBeVisible();

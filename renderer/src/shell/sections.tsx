@@ -42,7 +42,7 @@ export const sections: Section[] = [
   { id: 'playground', label: 'Playground', icon: IconMessageChatbot, component: PlaygroundView },
   { id: 'evals', label: 'Evals', icon: IconFlask, component: EvalsView },
   { id: 'collections', label: 'Collections', icon: IconListCheck, component: CollectionsView },
-  { id: 'agents', label: 'Agents', icon: IconRobot, component: AgentsView },
+  { id: 'agents', label: 'A2A agents', icon: IconRobot, component: AgentsView },
   { id: 'grpc', label: 'gRPC', icon: IconServerBolt, component: GrpcView },
   { id: 'gateway', label: 'Gateway', icon: IconPlugConnected, component: GatewayView },
   { id: 'agentRights', label: 'Agent rights', icon: IconShieldLock, component: AgentRightsView },

@@ -28,7 +28,7 @@ export function AgentsView() {
     <Stack gap="md" h="100%">
       <Group justify="space-between">
         <div>
-          <Title order={2}>Agents</Title>
+          <Title order={2}>A2A agents</Title>
           <Text c="dimmed" size="sm">
             A2A agents (1.0 and 0.3): inspect and validate their cards, talk to them, follow their tasks. Their skills join the registry.
           </Text>
