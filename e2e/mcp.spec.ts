@@ -4,6 +4,14 @@ import { expect, openSection, test } from './support/fixtures';
 test.describe.configure({ mode: 'serial' });
 
 test('add server-everything from the UI, find echo, fill the form, invoke and read the echo', async ({ page, tooldeck }) => {
+  // The normal path asks before it saves: no save is refused first, and nothing lands in the console as an error.
+  const refused: string[] = [];
+  page.on('response', (response) => {
+    if (response.url().includes('/trpc/mcp.save') && response.status() >= 400) refused.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') refused.push(message.text());
+  });
   await page.goto(tooldeck.url);
   await openSection(page, 'Servers');
   await page.getByRole('button', { name: 'Add server' }).first().click();
@@ -17,6 +25,7 @@ test('add server-everything from the UI, find echo, fill the form, invoke and re
   await expect(page.getByRole('listitem', { name: 'reference' })).toHaveCount(0);
   await confirm.getByRole('button', { name: 'Run and save' }).click();
   await expect(dialog).toBeHidden();
+  expect(refused).toEqual([]);
 
   await expect(page.getByRole('listitem', { name: 'reference' })).toContainText('Connected');
   await expect(page.getByRole('table', { name: 'Tools of reference' })).toContainText('echo');
