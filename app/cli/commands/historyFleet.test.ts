@@ -116,6 +116,16 @@ describe('tooldeck history against the fleet’s PostgreSQL', { timeout: 60_000 
   });
 });
 
+describe('tooldeck kube install --history-postgres-secret', () => {
+  it('goes with --gateway and takes a Secret’s name, or says so with exit 2 before any cluster is contacted', async () => {
+    const alone = await tooldeck(['kube', 'install', '--kubeconfig', join(dataDir, 'no-kubeconfig'), '--history-postgres-secret', 'tooldeck-history']);
+    expect(alone).toMatchObject({ code: 2, stderr: '--history-postgres-secret goes with --gateway\n' });
+    const badName = await tooldeck(['kube', 'install', '--gateway', '--history-postgres-secret', 'Not A Name']);
+    expect(badName.code).toBe(2);
+    expect(badName.stderr).toContain("Give a Secret's name: lowercase letters, digits, dashes and dots (e.g. tooldeck-history).");
+  });
+});
+
 describe('tooldeck history export on the embedded SQLite history', () => {
   it('streams every matching call (no row limit), newest first', async () => {
     const sqliteDir = mkdtempSync(join(tmpdir(), 'tooldeck-history-export-'));
