@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ToolApproval } from '../../../../shared/approvals';
 import { FakeBackend, renderWithBackend } from '../invoke/testing/FakeBackend';
 import { ApprovalsBadge } from './ApprovalsBadge';
+import { ApprovalsHeaderButton } from './ApprovalsHeaderButton';
+import { ApprovalsProvider } from './useApprovals';
 import { ApprovalsView } from './ApprovalsView';
 
 const watchPath = 'approvals.watch';
@@ -118,5 +120,26 @@ describe('ApprovalsBadge', () => {
     expect(await screen.findByLabelText('2 waiting for a decision')).toHaveTextContent('2');
     subscription!.emit([approval('a-0', { phase: 'Approved' })]);
     await waitFor(() => expect(screen.queryByLabelText(/waiting for a decision/)).not.toBeInTheDocument());
+  });
+});
+
+describe('ApprovalsHeaderButton', () => {
+  it('shares one subscription with the badge, says how many calls wait, and opens the inbox', async () => {
+    const user = userEvent.setup();
+    const backend = new FakeBackend();
+    renderWithBackend(
+      <ApprovalsProvider>
+        <ApprovalsHeaderButton />
+        <ApprovalsBadge />
+      </ApprovalsProvider>,
+      backend,
+    );
+    await waitFor(() => expect(backend.subscriptionsTo(watchPath)).toHaveLength(1));
+    expect(screen.getByRole('button', { name: 'Approvals: none waiting' })).toBeVisible();
+    backend.subscriptionsTo(watchPath)[0]!.emit([approval('a-1'), approval('a-0', { phase: 'Denied' })]);
+    await user.click(await screen.findByRole('button', { name: 'Approvals: 1 waiting for a decision' }));
+    expect(window.location.pathname).toBe('/approvals');
+    expect(screen.getByLabelText('1 waiting for a decision')).toHaveTextContent('1');
+    expect(backend.subscriptionsTo(watchPath)).toHaveLength(1);
   });
 });
