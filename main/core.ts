@@ -61,6 +61,8 @@ import type { WorkspaceLanguageAgent } from './agents/AgentGrants';
 import type { ClusterAgentSource } from './agents/AgentIdentity';
 import { Agents } from './agents/Agents';
 import { Mediation } from './mediation/Mediation';
+import { mediationRoutes } from './mediation/mediationRoutes';
+import { GATEWAY_MAX_BODY_BYTES } from './gateway/GatewayServer';
 import { ModelProviders } from './mediation/ModelProviders';
 import type { LanguageAgentSpec } from '../shared/kube';
 import { ApprovalBook } from './approvals/ApprovalBook';
@@ -417,7 +419,8 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       metrics: agents.metrics,
       metaTools: (agent) => agents.credentials.metaTools(agent),
     },
-    mediation,
+    // Model mediation's door shares the gateway's port and guards: the same credential names the agent.
+    routes: mediationRoutes(mediation, GATEWAY_MAX_BODY_BYTES),
     // Servers connect at start only with autoConnect; the gateway's first tools/list and /ready wait for them (bounded).
     ...(deps.autoConnect ? { sourceSync: mcpSourceSync(mcp, () => resources.reconciler.workspaceServers().flatMap((server) => (server.config ? [server.name] : []))) } : {}),
     // Resources, prompts and completion of the MCP sources, relayed to agents whose pod grants say `resources: true` / `prompts: true` (deny by default).

@@ -47,8 +47,9 @@ const permissionArb = fc.record({
 });
 const languageAgentArb = fc.record({ name: fc.constantFrom(...AGENTS), tools: fc.subarray(['files', 'db']) });
 
-type Pod = fc.Infer<typeof podArb>;
-type Permission = fc.Infer<typeof permissionArb>;
+type Arbitrary<T> = T extends fc.Arbitrary<infer V> ? V : never;
+type Pod = Arbitrary<typeof podArb>;
+type Permission = Arbitrary<typeof permissionArb>;
 
 /** The three upstream forms read independently of the resolver: the expected grants of `agent`. */
 function expectedGrants(agent: string, pods: Pod[], permissions: Permission[], languageAgents: WorkspaceLanguageAgent[]): Set<string> {

@@ -7,7 +7,7 @@ import type { AgentGrants } from '../agents/AgentGrants';
 import type { AgentMetrics } from '../agents/AgentMetrics';
 import type { AgentCall } from '../agents/Agents';
 import type { AgentTraffic } from '../agents/AgentTraffic';
-import type { Mediation } from '../mediation/Mediation';
+import type { HttpRoute } from '../platform/guardedHttpServer';
 import { Emitter } from '../platform/Emitter';
 import type { Logger } from '../platform/Logger';
 import { gatewayServer, type GatewayCallDeps } from './GatewayMcpServer';
@@ -32,8 +32,8 @@ export interface GatewayDeps {
   appVersion: string;
   logger: Logger;
   agents: GatewayAgents;
-  /** Model mediation (Clawdapus cllama's endpoints), served on the gateway's port behind the same guards. */
-  mediation?: Mediation;
+  /** Other doors' routes served on the gateway's port behind the same guards (mediation's: mediation/mediationRoutes.ts). */
+  routes?: readonly HttpRoute[];
   /** Subscribes to every change that may change what an agent sees (the catalog, grants, the lock); returns the unsubscribe. */
   onToolsChanged: (listener: () => void) => () => void;
   /** How often a held call tells the agent it still waits (default 15 s). */
@@ -63,7 +63,7 @@ export interface GatewayStartOptions {
  * The MCP face for agents: one endpoint through which an agent calls the tools granted to it, as
  * itself, through the one pipeline. Who the agent is, what it may call, how a held call waits and
  * what is recorded belong to the agents domain (main/agents/); this class serves MCP (sessions,
- * eras, the listing, relayed features) and, on the same port, mediation's endpoints. Started by
+ * eras, the listing, relayed features); other doors (mediation) mount their routes on its port. Started by
  * `tooldeck gateway` or from the console's Gateway section; `stdioServer()` serves one agent to an
  * MCP host that launches its servers.
  */
@@ -98,7 +98,7 @@ export class Gateway {
     const inUse = (error: unknown, what: string) => ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `${what} is in use; pick another.` : (error as Error).message);
     try {
       const onRateLimited = (agent: string) => this.deps.agents.metrics.rateLimited(agent);
-      this.running = await startGateway({ ...this.callDeps, credentials: this.deps.agents.admission, logger: this.deps.logger, ...(this.deps.mediation ? { mediation: this.deps.mediation } : {}), onRateLimited, ...(this.deps.sourceSync ? { sourceSync: this.deps.sourceSync } : {}), ...listen, port });
+      this.running = await startGateway({ ...this.callDeps, credentials: this.deps.agents.admission, logger: this.deps.logger, ...(this.deps.routes ? { routes: this.deps.routes } : {}), onRateLimited, ...(this.deps.sourceSync ? { sourceSync: this.deps.sourceSync } : {}), ...listen, port });
     } catch (error) {
       this.failed(inUse(error, `Port ${port}`));
       throw error;

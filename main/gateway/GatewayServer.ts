@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
-import { checkHostAndOrigin, isLoopbackHost, urlHostFor } from '../platform/requestGuard';
+import { BindRefused, readBody, sendJson, startGuardedServer, type HttpRoute, type RoutedRequest } from '../platform/guardedHttpServer';
 import { writeWebResponse } from '../platform/writeWebResponse';
 import type { Logger } from '../platform/Logger';
 import type { GatewayCredentialCheck } from '../agents/AgentCredentials';
 import { gatewayServer, type GatewayCallDeps, type GatewayPeer } from './GatewayMcpServer';
 import { TokenBuckets } from './TokenBuckets';
 import { gatewayReadiness, type SourceSync } from './gatewayReadiness';
-import { MediationError, type Mediation } from '../mediation/Mediation';
-import { wireFormatFor } from '../mediation/wireFormats';
 
 /** Request bodies above this get 413: tool arguments are small; a flood is not read. */
 export const GATEWAY_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -25,8 +22,8 @@ export interface GatewayServerOptions extends GatewayCallDeps {
   maxBodyBytes?: number;
   /** Requests per second and burst per agent. */
   rate?: { perSecond: number; burst: number };
-  /** Model mediation (Clawdapus cllama's endpoints) on the same port, behind the same guards. */
-  mediation?: Mediation;
+  /** Other doors' routes on the same port, behind the same guards (mediation's `/v1/…` and `/history/{agent}`). */
+  routes?: readonly HttpRoute[];
   /** Host names agents may address besides the bound address (in a cluster: the gateway Service's DNS names). */
   allowedHostNames?: readonly string[];
   /** Told of each request refused because its agent went over its rate (the metrics count them). */
@@ -58,7 +55,8 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export class GatewayBindRefused extends Error {}
+/** A non-loopback bind without --dangerously-bind-all. */
+export const GatewayBindRefused = BindRefused;
 
 interface LegacySession {
   agent: string;
@@ -70,14 +68,13 @@ interface LegacySession {
 }
 
 /**
- * The MCP gateway's HTTP face: `/mcp` (Streamable HTTP; 2025-11-25 sessions and 2026-07-28
- * stateless requests side by side) and `/health`. Every request passes the guards before a byte of
- * MCP is read: Host and Origin (a DNS-rebinding page is refused), the body cap, the agent's
- * credential, the agent's rate. No cookie is set or read.
+ * The MCP gateway's HTTP face, mounted on the one server kit (platform/guardedHttpServer.ts):
+ * `/mcp` (Streamable HTTP; 2025-11-25 sessions and 2026-07-28 stateless requests side by side),
+ * `/health`, `/ready`, and the routes other doors mount on the port (mediation's). Every request
+ * passes the kit's guards before a byte of MCP is read: Host and Origin, the path, the body cap,
+ * then the agent's credential and its rate (`admit`). No cookie is set or read.
  */
 export async function startGateway(options: GatewayServerOptions): Promise<RunningGateway> {
-  const host = options.host ?? '127.0.0.1';
-  if (!isLoopbackHost(host) && !options.dangerouslyBindAll) throw new GatewayBindRefused(`Refusing to bind ${host}: a non-loopback host needs --dangerously-bind-all`);
   const maxBodyBytes = options.maxBodyBytes ?? GATEWAY_MAX_BODY_BYTES;
   const buckets = new TokenBuckets(options.rate);
   const stopping = new AbortController();
@@ -155,71 +152,34 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   };
 
   let port = 0;
-  const http: HttpServer = createServer((req, res) => {
-    void handle(req, res).catch((error: Error) => {
-      options.logger.warn('gateway request failed', { error: error.message });
-      if (!res.headersSent) send(res, 500, { error: { message: 'The gateway failed to answer this request.' } });
-      else res.destroy();
-    });
-  });
-
-  async function handle(req: IncomingMessage, res: ServerResponse) {
-    const guard = checkHostAndOrigin(req.headers, port, host, options.allowedHostNames);
-    if (!guard.ok) return send(res, 403, { error: { message: guard.reason } });
-    const path = new URL(req.url ?? '/', 'http://gateway').pathname;
-    if (path === '/health') {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: { message: 'Method not allowed' } });
-      return send(res, 200, { ok: true });
-    }
-    if (path === '/ready') {
-      // Liveness is /health; this says whether an agent listing its tools now gets them all.
-      if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: { message: 'Method not allowed' } });
-      const status = readiness.status();
-      return send(res, status.ready ? 200 : 503, status.ready ? { ready: true, connected: status.connected, pending: status.pending } : { ready: false, connecting: status.pending, connected: status.connected });
-    }
-    const format = wireFormatFor(path);
-    const decodedPath = decodedPathOf(path);
-    if (decodedPath === undefined) return send(res, 400, { error: { message: 'The request path has a malformed percent-escape.' } });
-    const historyOf = /^\/history\/([^/]+)$/.exec(decodedPath)?.[1];
-    if (path !== '/mcp' && !(options.mediation && (format || historyOf !== undefined))) return send(res, 404, { error: { message: `Not found: the gateway serves /mcp${options.mediation ? ', /v1/chat/completions, /v1/messages, /history/{agent}' : ''}, /health and /ready.` } });
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxBodyBytes) return send(res, 413, { error: { message: `Request bodies are limited to ${maxBodyBytes} bytes.` } });
+  /** The agent a request's credential names, within its rate; undefined once the refusal is answered. */
+  const admit = (req: IncomingMessage, res: ServerResponse): string | undefined => {
     const credential = options.credentials.check({ authorization: req.headers.authorization, 'x-api-key': req.headers['x-api-key'] });
     if (!credential.ok) {
       if (credential.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="tooldeck-gateway"');
-      return send(res, credential.status, { error: { message: credential.reason } });
+      sendJson(res, credential.status, { error: { message: credential.reason } });
+      return undefined;
     }
-    const { agent } = credential;
-    const wait = buckets.take(agent);
+    const wait = buckets.take(credential.agent);
     if (wait !== undefined) {
-      options.onRateLimited?.(agent);
+      options.onRateLimited?.(credential.agent);
       res.setHeader('Retry-After', String(wait));
-      return send(res, 429, { error: { message: `Too many requests from agent ${agent}; retry in ${wait} s.` } });
+      sendJson(res, 429, { error: { message: `Too many requests from agent ${credential.agent}; retry in ${wait} s.` } });
+      return undefined;
     }
-    if (historyOf !== undefined) {
-      // An agent reads its own mediated turns only.
-      if (historyOf !== agent) return send(res, 403, { error: { message: 'An agent reads only its own history.' } });
-      return send(res, 200, options.mediation!.history(agent));
-    }
+    return credential.agent;
+  };
+
+  /** One MCP request of an admitted agent: parsed once, then to its era's transport. */
+  async function mcp({ req, res, caller: agent }: RoutedRequest) {
     let parsed: unknown;
     if (req.method === 'POST') {
       const body = await readBody(req, maxBodyBytes);
-      if (!body) return send(res, 413, { error: { message: `Request bodies are limited to ${maxBodyBytes} bytes.` } });
+      if (!body) return sendJson(res, 413, { error: { message: `Request bodies are limited to ${maxBodyBytes} bytes.` } });
       try {
         parsed = JSON.parse(body.toString('utf8'));
       } catch {
-        if (path !== '/mcp') return send(res, 400, { error: { message: 'The body is not JSON.' } });
-        return send(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON.' } });
-      }
-    }
-    if (format) {
-      if (req.method !== 'POST' || !parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return send(res, 400, { error: { message: 'Send the request as a JSON object in a POST.' } });
-      try {
-        return await options.mediation!.handle(agent, format, parsed as Record<string, unknown>, res);
-      } catch (error) {
-        if (res.headersSent) return void res.end();
-        if (error instanceof MediationError) return send(res, error.status, { error: { message: error.message } });
-        throw error;
+        return sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON.' } });
       }
     }
     const ended = new AbortController();
@@ -235,12 +195,34 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     await writeWebResponse(response, res);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, host, () => resolve());
+  const routes: HttpRoute[] = [
+    { path: '/health', methods: ['GET', 'HEAD'], open: true, handle: ({ res }) => sendJson(res, 200, { ok: true }) },
+    {
+      // Liveness is /health; this says whether an agent listing its tools now gets them all.
+      path: '/ready',
+      methods: ['GET', 'HEAD'],
+      open: true,
+      handle: ({ res }) => {
+        const status = readiness.status();
+        sendJson(res, status.ready ? 200 : 503, status.ready ? { ready: true, connected: status.connected, pending: status.pending } : { ready: false, connecting: status.pending, connected: status.connected });
+      },
+    },
+    { path: '/mcp', handle: mcp },
+    ...(options.routes ?? []),
+  ];
+  const server = await startGuardedServer({
+    name: 'gateway',
+    logger: options.logger,
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.dangerouslyBindAll ? { dangerouslyBindAll: true } : {}),
+    ...(options.allowedHostNames ? { allowedHostNames: options.allowedHostNames } : {}),
+    maxBodyBytes,
+    routes,
+    admit,
   });
-  port = (http.address() as AddressInfo).port;
-  const urlHost = urlHostFor(host);
+  port = server.port;
+  const { host } = server;
   // The sources' resource and prompt lists changed: agents re-list (each sees only what it is granted).
   const stopLists = options.upstream?.onListsChanged((what) => {
     for (const session of sessions.values()) void (what === 'resources' ? session.server.sendResourceListChanged() : session.server.sendPromptListChanged()).catch(() => undefined);
@@ -252,7 +234,7 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   });
 
   return {
-    url: `http://${urlHost}:${port}/mcp`,
+    url: server.url('/mcp'),
     port,
     host,
     toolsChanged() {
@@ -269,45 +251,13 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
       stopping.abort(new Error('the gateway is stopping'));
       for (const id of [...sessions.keys()]) endSession(id);
       await modern.close().catch(() => undefined);
-      await new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      });
+      await server.close();
     },
   };
 }
 
-/** The path with its percent-escapes decoded; undefined when one is malformed (`%E0%A4%A`): the request is answered 400, never 500. */
-function decodedPathOf(path: string): string | undefined {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return undefined;
-  }
-}
-
 function authInfo(agent: string) {
   return { token: '', clientId: agent, scopes: [] as string[] };
-}
-
-/** Reads the body, counting as it comes: undefined once it passes the cap (the rest is never read). */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        req.removeAllListeners('data');
-        req.pause();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function toWebRequest(req: IncomingMessage, port: number): Request {
@@ -318,14 +268,6 @@ function toWebRequest(req: IncomingMessage, port: number): Request {
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   return new Request(`http://127.0.0.1:${port}${req.url ?? '/mcp'}`, { method: req.method, headers });
-}
-
-function send(res: ServerResponse, status: number, body: unknown) {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  if (status >= 400) res.setHeader('Connection', 'close');
-  res.end(JSON.stringify(body));
 }
 
 function jsonError(status: number, code: number, message: string): Response {
