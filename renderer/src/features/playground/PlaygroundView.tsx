@@ -191,7 +191,8 @@ export function PlaygroundView() {
 
   const send = () => {
     const text = message.trim();
-    if (!text || running || models.length === 0 || 'none' in toolSet) return;
+    // Enter sends only what the Send button would: the reason it is disabled is on screen.
+    if (!text || running || sendBlocked !== undefined || 'none' in toolSet) return;
     setTurns((list) => [...list, { user: text, sides: models.map((name) => ({ model: name, rounds: [], running: true })) }]);
     setMessage('');
     subscriptions.current = models.map((name, index) => {
