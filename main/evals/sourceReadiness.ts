@@ -34,7 +34,7 @@ export interface InventoryServers {
 }
 
 export interface McpConnections {
-  connection(name: string): { state: { status: ConnectionStatus } } | undefined;
+  connection(name: string): { state: { status: ConnectionStatus; message?: string } } | undefined;
   whenConnected(name: string): Promise<void>;
 }
 
@@ -91,7 +91,10 @@ async function mcpServerReady(deps: SourceReadinessDeps, server: ReturnType<Inve
   if (server.origin.kind === 'workspace' && !server.config) throw new Error(server.problem ?? `its McpServer in ${server.origin.file} is not valid`);
   if (!deps.console) return server.origin.kind === 'workspace' ? deps.servers.connect(server.name) : deps.mcp.whenConnected(server.name);
   if (server.origin.kind === 'workspace') return workspaceServerSettled(deps.reconciler, server.name, ended);
-  if (deps.mcp.connection(server.name)?.state.status === 'closed') throw new Error('disconnected (connect it in Servers)');
+  const state = deps.mcp.connection(server.name)?.state;
+  if (state?.status === 'closed') throw new Error('disconnected (connect it in Servers)');
+  // Failed and waiting for its next retry: said at once, not tried again for every turn (a dead server would cost each one the whole wait).
+  if (state?.status === 'error') throw new Error(state.message ?? 'its last connection attempt failed');
   return deps.mcp.whenConnected(server.name);
 }
 
