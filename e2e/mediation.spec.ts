@@ -8,7 +8,8 @@ import { startTooldeckServer, type TooldeckServer } from './support/tooldeckServ
 /**
  * The Mediation section against the real console (`tooldeck serve` with the seeded example
  * workspace, whose pod grants agent `reader` everything's echo): the operator adds aimock as an
- * OpenAI provider in the UI, a runner (the official `openai` client, in this process) asks a
+ * OpenAI provider in the UI and grants reader its models in Agent rights (denied by default until
+ * then), a runner (the official `openai` client, in this process) asks a
  * question whose answer needs echo, and the Sessions view shows the turn round by round, with a
  * link to the History row of the managed call.
  */
@@ -55,6 +56,16 @@ test('add a provider, run a mediated turn as an agent, and read it round by roun
   await expect(page.getByRole('row', { name: 'reader' }).getByRole('button', { name: '1 granted tools of reader' })).toBeVisible({ timeout: 30_000 });
 
   const runner = new OpenAI({ baseURL: `${gateway}/v1`, apiKey: credential, maxRetries: 0 });
+  // Models are denied by default: reader may spend no provider's key until the operator grants it one.
+  const refused = await runner.chat.completions.create({ model: 'mock/gpt-e2e', messages: [{ role: 'user', content: 'Echo something for me' }] }).catch((error: { status?: number }) => error);
+  expect(refused).toMatchObject({ status: 403 });
+  await openSection(page, 'Agent rights');
+  await page.getByRole('list', { name: 'Agents' }).getByRole('listitem', { name: 'reader', exact: true }).click();
+  const models = page.getByRole('region', { name: 'Models' });
+  await models.getByRole('combobox', { name: 'Model patterns' }).fill('mock/*');
+  await models.getByRole('combobox', { name: 'Model patterns' }).press('Enter');
+  await models.getByRole('button', { name: 'Save models' }).click();
+  await expect(models.getByLabel('Models granted to reader')).toHaveText('May use mock/*', { timeout: 30_000 });
   const answer = await runner.chat.completions.create({ model: 'mock/gpt-e2e', messages: [{ role: 'user', content: 'Echo something for me' }] });
   expect(answer.choices[0]!.message.content).toMatch(/^The tool said: .*Echo: through mediation/);
 
