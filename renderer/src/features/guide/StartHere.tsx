@@ -65,6 +65,8 @@ function useGuideSteps(): GuideStep[] {
   }, [section, called]);
   const decided = approvals?.some((approval) => approval.status.phase === 'Approved') ?? false;
   const waiting = pendingCount(approvals);
+  const gatewayOn = gateway.data?.running ?? false;
+  const credentialMade = agents.data?.some((agent) => !agent.revokedAt) ?? false;
 
   return [
     {
@@ -93,19 +95,20 @@ function useGuideSteps(): GuideStep[] {
     {
       title: 'See it in History',
       section: 'history',
-      done: historySeen,
+      // Only this page knows History was opened: after a reload, a later step done counts for it.
+      done: historySeen || (called && (gatewayOn || credentialMade || decided)),
       detail: <>Every call, from the console, the CLI or an agent, is recorded with its arguments, result, caller and timing.</>,
     },
     {
       title: 'Switch the gateway on',
       section: 'gateway',
-      done: gateway.data?.running ?? false,
+      done: gatewayOn,
       detail: <>The gateway is one MCP endpoint on 127.0.0.1 through which agents call the tools granted to them, as themselves.</>,
     },
     {
       title: 'Create a credential',
       section: 'gateway',
-      done: agents.data?.some((agent) => !agent.revokedAt) ?? false,
+      done: credentialMade,
       detail: (
         <>
           New credential for <Code>{EXAMPLE_AGENT}</Code>, the agent the example workspace declares. Copy it: it is shown once.
