@@ -8,6 +8,7 @@ import type { GatewayCredentialCheck } from '../agents/AgentCredentials';
 import { gatewayServer, type GatewayCallDeps, type GatewayPeer } from './GatewayMcpServer';
 import { TokenBuckets } from './TokenBuckets';
 import { gatewayReadiness, type SourceSync } from './gatewayReadiness';
+import { NO_SOURCE_GRANTS, relayResourceListen } from './relayedFeatures';
 
 /** Request bodies above this get 413: tool arguments are small; a flood is not read. */
 export const GATEWAY_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -191,6 +192,13 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     const request = toWebRequest(req, port);
     requestEnds.set(request, ended.signal);
     const legacyRequest = await isLegacyRequest(request, parsed, { maxRequestBodySize: maxBodyBytes });
+    if (!legacyRequest && options.upstream && (parsed as { method?: unknown } | undefined)?.method === 'subscriptions/listen') {
+      // The resources a 2026-07-28 agent listens to: subscribed upstream while its stream is open.
+      if (!readiness.ready) await readiness.whenReady();
+      const closed = new AbortController();
+      res.on('close', () => closed.abort());
+      relayResourceListen({ upstream: options.upstream, sourceGrants: options.sourceGrants ?? (() => NO_SOURCE_GRANTS) }, agent, parsed, AbortSignal.any([closed.signal, stopping.signal]), (uri) => modern.notify.resourceUpdated(uri));
+    }
     const response = legacyRequest ? await legacy(request, agent, parsed) : await modern.fetch(request, { authInfo: authInfo(agent), parsedBody: parsed });
     await writeWebResponse(response, res);
   }

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -152,6 +153,33 @@ describe('resources, prompts and completion through the gateway', { timeout: 60_
     await client.callTool({ name: 'everything.gzip-file-as-resource', arguments: { name: 'relayed.gz', data } });
     await vi.waitFor(() => expect(listChanged).toBeGreaterThan(0), { timeout: 30_000, interval: 100 });
     await vi.waitFor(async () => expect((await client.listResources()).resources.map((resource) => resource.uri)).toContain('demo://resource/session/relayed.gz'), { timeout: 30_000, interval: 100 });
+  });
+
+  it('a 2026-07-28 agent’s subscriptions/listen gets a granted resource’s updates; a resource it may not read is left out of what is honored', async () => {
+    const uri = 'demo://resource/dynamic/text/2';
+    const listenAs = async (credential: string) => {
+      const client = new ModernClient({ name: 'agent-2026', version: '1' }, { versionNegotiation: { mode: 'auto' } } as never);
+      await client.connect(new ModernTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${credential}` } } }));
+      const updated: string[] = [];
+      client.setNotificationHandler('notifications/resources/updated', (notification) => void updated.push(notification.params.uri));
+      return { client, updated, subscription: await client.listen({ resourceSubscriptions: [uri] }) };
+    };
+    const outsiders = await listenAs(outsider);
+    expect(outsiders.subscription.honoredFilter.resourceSubscriptions ?? []).toEqual([]);
+    const readers = await listenAs(reader);
+    expect(readers.subscription.honoredFilter.resourceSubscriptions).toEqual([uri]);
+    const tools = await agent(reader);
+    await tools.callTool({ name: 'everything.toggle-subscriber-updates', arguments: {} });
+    try {
+      await vi.waitFor(() => expect(readers.updated).toContain(uri), { timeout: 30_000, interval: 100 });
+    } finally {
+      await tools.callTool({ name: 'everything.toggle-subscriber-updates', arguments: {} });
+    }
+    expect(outsiders.updated).toEqual([]);
+    for (const { client, subscription } of [readers, outsiders]) {
+      await subscription.close();
+      await client.close();
+    }
   });
 
   it('two granted sources serving the same URI: a read names both instead of guessing; their prompts stay apart by source', async () => {

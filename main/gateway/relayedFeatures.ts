@@ -156,26 +156,9 @@ const SOURCE_META = 'dev.tooldeck/source';
  * guess. Every item carries the source id in `_meta["dev.tooldeck/source"]`.
  */
 export function registerRelayedFeatures(server: Server, deps: RelayedFeaturesDeps, agent: string, gone: AbortSignal): void {
-  const granted = (kind: 'resources' | 'prompts') => {
-    const grants = deps.sourceGrants(agent);
-    return deps.upstream.sources().filter((source) => grants.get(source.id)?.[kind] === true);
-  };
+  const granted = (kind: 'resources' | 'prompts') => grantedSources(deps, agent, kind);
   const tagged = <T extends object>(item: T, source: UpstreamSource) => ({ ...item, _meta: { ...((item as { _meta?: Record<string, unknown> })._meta ?? {}), [SOURCE_META]: source.id } });
-
-  /** The granted source serving `uri`, by the rule in this function's comment. */
-  const sourceOfUri = (uri: string): UpstreamSource => {
-    const sources = granted('resources');
-    const pick = (matches: UpstreamSource[]) => {
-      if (matches.length > 1) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The resource ${uri} is served by more than one source granted to you (${matches.map((source) => source.id).join(', ')}).`);
-      return matches[0];
-    };
-    const found =
-      pick(sources.filter((source) => source.resources.some((resource) => resource.uri === uri))) ??
-      pick(sources.filter((source) => source.resourceTemplates.some((template) => templateMatches(template.uriTemplate, uri)))) ??
-      (sources.length === 1 ? sources[0] : undefined);
-    if (!found) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
-    return found;
-  };
+  const sourceOfUri = (uri: string): UpstreamSource => sourceServing(granted('resources'), uri);
 
   /** `<source>.<prompt>` → the granted source and the prompt's own name. */
   const promptNamed = (name: string): { source: UpstreamSource; prompt: string } => {
@@ -210,8 +193,8 @@ export function registerRelayedFeatures(server: Server, deps: RelayedFeaturesDep
     subscribed.clear();
   }, { once: true });
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
-    // A 2026-07-28 request has no session to send updates on (that era listens with subscriptions/listen, not relayed yet).
-    if (ctx.mcpReq.envelope) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'resources/subscribe needs a session (protocol 2025-11-25) at the Tooldeck gateway.');
+    // A 2026-07-28 request has no session to send updates on: that era listens with subscriptions/listen (relayResourceListen).
+    if (ctx.mcpReq.envelope) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'resources/subscribe needs a session (protocol 2025-11-25); in 2026-07-28 use subscriptions/listen.');
     await synced();
     const { uri } = request.params;
     if (subscribed.has(uri)) return {};
@@ -257,6 +240,56 @@ export function registerRelayedFeatures(server: Server, deps: RelayedFeaturesDep
     const owner = owners[0] ?? sourceOfUri(ref.uri);
     return (await relayed(() => deps.upstream.complete(owner.id, request.params as Record<string, unknown>, ctx.mcpReq.signal))) as never;
   });
+}
+
+/** The connected sources `agent` is granted `kind` of. */
+function grantedSources(deps: Pick<RelayedFeaturesDeps, 'upstream' | 'sourceGrants'>, agent: string, kind: 'resources' | 'prompts'): UpstreamSource[] {
+  const grants = deps.sourceGrants(agent);
+  return deps.upstream.sources().filter((source) => grants.get(source.id)?.[kind] === true);
+}
+
+/** Of `sources` (those granted), the one serving `uri`, by the rule in registerRelayedFeatures' comment; else a protocol error. */
+function sourceServing(sources: readonly UpstreamSource[], uri: string): UpstreamSource {
+  const pick = (matches: UpstreamSource[]) => {
+    if (matches.length > 1) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The resource ${uri} is served by more than one source granted to you (${matches.map((source) => source.id).join(', ')}).`);
+    return matches[0];
+  };
+  const found =
+    pick(sources.filter((source) => source.resources.some((resource) => resource.uri === uri))) ??
+    pick(sources.filter((source) => source.resourceTemplates.some((template) => templateMatches(template.uriTemplate, uri)))) ??
+    (sources.length === 1 ? sources[0] : undefined);
+  if (!found) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
+  return found;
+}
+
+/**
+ * A 2026-07-28 agent's `subscriptions/listen` (the SDK serves the stream itself): the resources it
+ * names are kept only where the agent may read them — the rest are taken out of the request, so
+ * the acknowledgement's honored filter says which — and each kept one is subscribed upstream for
+ * as long as the stream lasts (`ended`), its updates handed to `updated` (the handler's notifier,
+ * which reaches the streams that asked for that URI).
+ */
+export function relayResourceListen(deps: Pick<RelayedFeaturesDeps, 'upstream' | 'sourceGrants'>, agent: string, message: unknown, ended: AbortSignal, updated: (uri: string) => void): void {
+  const filter = (message as { params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined)?.params?.notifications;
+  if (!filter || !Array.isArray(filter.resourceSubscriptions)) return;
+  const sources = grantedSources(deps, agent, 'resources');
+  const kept: string[] = [];
+  const stops: Array<Promise<() => void>> = [];
+  for (const uri of filter.resourceSubscriptions as unknown[]) {
+    if (typeof uri !== 'string' || kept.includes(uri)) continue;
+    let source: UpstreamSource;
+    try {
+      source = sourceServing(sources, uri);
+    } catch {
+      continue;
+    }
+    kept.push(uri);
+    stops.push(deps.upstream.subscribe(source.id, uri, () => updated(uri)).catch(() => () => undefined));
+  }
+  filter.resourceSubscriptions = kept;
+  const stop = () => stops.forEach((subscription) => void subscription.then((unsubscribe) => unsubscribe()));
+  if (ended.aborted) stop();
+  else ended.addEventListener('abort', stop, { once: true });
 }
 
 /** Whether `uri` is an expansion of the RFC 6570 `template` (a malformed template matches nothing). */
