@@ -45,4 +45,12 @@ describe('EvalsView run panel', () => {
     await user.click(await screen.findByRole('button', { name: 'New suite' }));
     expect(`${window.location.pathname}${window.location.search}`).toBe('/resources?new=EvalSuite');
   });
+
+  it('a run some of whose sources did not connect says which, beside its results', async () => {
+    const run = { id: 'r1', file: suite.file, suite: 'assistant', models: ['mock/right'], state: 'done', startedAt: 0, done: 1, planned: 1, results: [], notConnected: 'Not connected: mcp:refused (Cannot reach http://127.0.0.1:1/mcp: fetch failed).' };
+    renderWithBackend(<EvalsView />, evalsBackend([{ name: 'mock', format: 'openai' }]).onSubscribe('evals.watchRuns', (sub) => sub.emit([run])));
+    const results = await screen.findByRole('region', { name: 'Results' });
+    expect(results).toHaveTextContent('Some sources did not connect: their tools were not offered');
+    expect(results).toHaveTextContent('Not connected: mcp:refused (Cannot reach http://127.0.0.1:1/mcp: fetch failed).');
+  });
 });

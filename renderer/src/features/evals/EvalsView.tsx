@@ -202,6 +202,11 @@ function RunMatrix({ run, cases, onOpen }: { run: EvalRunView; cases: string[]; 
           {run.error}
         </Alert>
       )}
+      {run.notConnected && (
+        <Alert color="yellow" variant="light" mb="sm" title="Some sources did not connect: their tools were not offered">
+          {run.notConnected}
+        </Alert>
+      )}
       <ScrollArea>
         <Table withTableBorder withColumnBorders aria-label="Case by model">
           <Table.Thead>

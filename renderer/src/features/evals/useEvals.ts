@@ -23,6 +23,8 @@ export interface EvalRunView {
   results: { case: string; model: string; run: EvalRun }[];
   report?: EvalReport;
   error?: string;
+  /** The sources that did not connect before the run started, in one sentence. */
+  notConnected?: string;
 }
 
 export function useEvalSuites() {
