@@ -85,9 +85,10 @@ export const HISTORY_DEFAULTS = {
 };
 
 /**
- * Invocation history in one PostgreSQL database that every replica writes: batched multi-row
- * inserts off the caller's path (DurableWriter), versioned migrations under an advisory lock, the
- * same queries as the SQLite file, and each new row announced on LISTEN/NOTIFY for the consoles.
+ * Invocation history in one PostgreSQL database that every replica writes: batches written off the
+ * caller's path (DurableWriter), each one transaction holding the rows, their latencies in the
+ * rollup and a notification for the consoles listening (LISTEN/NOTIFY); versioned migrations under
+ * an advisory lock; the same queries and answers as the SQLite file.
  */
 export class PostgresHistory implements HistoryStore {
   readonly kind = 'postgres';
