@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import type { LLMock } from '@copilotkit/aimock';
 import { startScriptedModels } from '../main/evals/testing/scriptedModels';
 import { expect, openSection, test } from './support/fixtures';
-import { startTooldeckServer, type TooldeckServer } from './support/tooldeckServer';
+import { cliPath, startTooldeckServer, type TooldeckServer } from './support/tooldeckServer';
 
 /**
  * A newcomer's first hour, on a fresh data folder, the way the README and the screens lead:
@@ -23,6 +23,9 @@ test.describe.configure({ mode: 'serial' });
 const SHOTS = '/tmp/shots';
 let console_: TooldeckServer;
 let models: { url: string; mock: LLMock };
+/** The gateway and the example agent's credential the first test set up, for the second. */
+let gatewayPort: number;
+let agentCredential: string;
 
 test.beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -99,6 +102,8 @@ test('the first hour: Start here, the palette, a call in History, the gateway an
   const shown = page.getByRole('dialog', { name: 'Credential for assistant' });
   const credential = (await shown.getByLabel('New credential').textContent())!.trim();
   expect(credential).toMatch(/^assistant:/);
+  gatewayPort = port;
+  agentCredential = credential;
 
   // The curl recipe, copied as shown, lists the agent's granted tools.
   await shown.getByRole('tab', { name: 'curl' }).click();
@@ -174,4 +179,35 @@ test('the first hour: Start here, the palette, a call in History, the gateway an
   await openSection(page, 'About');
   await page.getByRole('button', { name: 'Show Start here' }).click();
   await expect(page.getByRole('region', { name: 'Start here' })).toBeVisible();
+});
+
+test('a mediated turn whose tool call waits for approval shows in Mediation, linked to its approval', async ({ page }) => {
+  test.setTimeout(120_000);
+  // aimock as a model that asks for the image, then answers; assistant may use mock's models.
+  const asksForImage = (req: { messages: Array<{ role: string }> }) => !req.messages.some((message) => message.role === 'tool');
+  models.mock.prependFixture({ match: { model: 'imager' }, response: { content: 'Here is the tiny image.' } });
+  models.mock.prependFixture({ match: { model: 'imager', predicate: asksForImage as never }, response: { toolCalls: [{ name: 'everything_get-tiny-image', arguments: '{}' }] } });
+  await promisify(execFile)(process.execPath, [cliPath, '--data-dir', console_.dataDir, 'agents', 'models', 'assistant', 'mock/*']);
+
+  // The runner's request waits while the managed call is held.
+  const turn = fetch(`http://127.0.0.1:${gatewayPort}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${agentCredential}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ model: 'mock/imager', messages: [{ role: 'user', content: 'Show me the tiny image.' }] }),
+  });
+  await page.goto(console_.url);
+  await openSection(page, 'Mediation');
+  const held = page.getByRole('region', { name: 'Turns waiting for approval' });
+  await expect(held.getByRole('group', { name: 'Held call of assistant' })).toContainText('mcp:everything.get-tiny-image', { timeout: 30_000 });
+  await shot(page, 'mediation-held-turn');
+  await held.getByRole('button', { name: 'Decide in Approvals' }).click();
+  const card = page.getByRole('article', { name: /^Approval assistant-/ });
+  await expect(card).toHaveAttribute('aria-current', 'true');
+  await card.getByRole('button', { name: /^Approve / }).click();
+
+  const answer = await turn;
+  expect(answer.status).toBe(200);
+  expect(JSON.stringify(await answer.json())).toContain('Here is the tiny image.');
+  await openSection(page, 'Mediation');
+  await expect(page.getByRole('region', { name: 'Turns waiting for approval' })).toBeHidden();
 });
