@@ -292,11 +292,15 @@ export class LocalReconciler {
       return settle({ phase: 'Error', lastError: launchNotConfirmedMessage(line), unconfirmedLaunch: line, attempts: 0, nextAttemptAt: undefined }, this.resyncMs);
     }
     if (state.status.unconfirmedLaunch) state.status = { ...state.status, unconfirmedLaunch: undefined };
-    if (!saved || (await mcp.differsFromSaved(name, config))) {
+    // Read again after the awaits above: the CLI confirming this line from another process saves the
+    // server there too, and the console may have reloaded servers.json meanwhile (a stale answer
+    // would make the save refuse a name that now exists).
+    const savedNow = () => mcp.configs().find((other) => other.name === name);
+    if (!savedNow() || (await mcp.differsFromSaved(name, config))) {
       state.failures = 0;
       this.setStatus(name, { phase: 'Connecting', nextAttemptAt: undefined });
       try {
-        await this.exclusively(name, () => mcp.save({ config, ...(saved ? { previousName: name } : {}) }));
+        await this.exclusively(name, () => mcp.save({ config, ...(savedNow() ? { previousName: name } : {}) }));
       } catch (error) {
         return settle({ phase: 'Error', lastError: `Saving the server failed: ${(error as Error).message}` }, this.resyncMs);
       }
