@@ -7,7 +7,7 @@ import type { AgentCall } from '../agents/Agents';
 import { Emitter } from '../platform/Emitter';
 import type { Logger } from '../platform/Logger';
 import { checkAmqpUrl, maskAmqpUrl } from './amqpUrl';
-import { busCallerIdentity, type BusIdentity } from './busIdentity';
+import { busCallerIdentity, type BusIdentity } from '../agents/brokerIdentity';
 import { BusTraffic, type BusExchange, type BusOutcome } from './BusTraffic';
 import type { PeerBridges } from './PeerBridges';
 import { RecentReplies, requestKey, type SentReply } from './RecentReplies';

@@ -1,5 +1,4 @@
 import { CallerAgentName } from '../../shared/caller';
-import type { RockBotEnvelope } from './rockbotEnvelope';
 
 /** Who sent a bus request, as far as the bridge may believe it; or why it cannot tell. */
 export type BusIdentity =
@@ -12,7 +11,9 @@ export type BusIdentity =
 const QUOTED_CHARS = 80;
 
 /**
- * The calling agent of a bus request. By default it is the AMQP `user_id` property, which RabbitMQ
+ * The calling agent of a RockBot bus request (its AMQP properties and `rb-source` header, as
+ * main/bus/rockbotEnvelope.ts reads them): identity, like a gateway credential's, belongs to the
+ * agents domain; the bus only hands over what the broker delivered. By default it is the AMQP `user_id` property, which RabbitMQ
  * checks against the publishing connection's broker user (a publisher cannot set another user's
  * name; the broker closes its channel instead): `rb-source` must then equal it or be left out, and
  * a request without `user_id` is refused, since `rb-source` is a header anyone who may publish on
@@ -20,7 +21,7 @@ const QUOTED_CHARS = 80;
  * as RockBot's own agents, whose publisher does not set `user_id`) a request without `user_id` is
  * taken as the agent its `rb-source` names. A `user_id` is never overruled by a claim, trusted or not.
  */
-export function busCallerIdentity(envelope: Pick<RockBotEnvelope, 'userId' | 'source'>, trustRbSource: boolean): BusIdentity {
+export function busCallerIdentity(envelope: { userId?: string; source?: string }, trustRbSource: boolean): BusIdentity {
   const { userId, source } = envelope;
   if (userId !== undefined) {
     if (!isAgentName(userId)) return { ok: false, message: `The broker user ${quote(userId)} (the message's user_id) cannot be an agent name: agent names are 1 to 200 characters without surrounding spaces.` };

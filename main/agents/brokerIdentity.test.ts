@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { busCallerIdentity } from './busIdentity';
+import { busCallerIdentity } from './brokerIdentity';
 
 describe('the calling agent of a bus request (busCallerIdentity)', () => {
   it('is the broker-validated user_id; an rb-source equal to it, or none, is accepted', () => {
