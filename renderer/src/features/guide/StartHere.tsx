@@ -177,11 +177,15 @@ function StartHerePanel({ onDismiss }: { onDismiss: () => void }) {
           </Group>
         ))}
       </Group>
-      {next >= 0 && (
-        <Text size="xs" c="dimmed" mt={6} aria-label="Next step">
-          Next, {steps[next]!.title.toLowerCase()}: {steps[next]!.detail}
-        </Text>
-      )}
+      <Text size="xs" c="dimmed" mt={6} aria-label="Next step">
+        {next >= 0 ? (
+          <>
+            Next, {steps[next]!.title.toLowerCase()}: {steps[next]!.detail}
+          </>
+        ) : (
+          'All done: a governed agent call, held and approved. The README goes on with evals, collections, the bus and Kubernetes; hide this panel when you like.'
+        )}
+      </Text>
     </Paper>
   );
 }
