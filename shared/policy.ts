@@ -63,7 +63,7 @@ export function verdictFor(entry: Pick<ToolEntry, 'name' | 'policy' | 'annotatio
     reasons.push(reason);
     if (STRICTNESS[rule.verdict] > STRICTNESS[verdict]) verdict = rule.verdict;
   };
-  if (isDestructive(entry)) match({ name: 'destructiveHint', verdict: 'confirm' }, 'its server marks it destructive (annotations.destructiveHint) → confirm');
+  if (isDestructive(entry)) match({ name: 'destructiveHint', verdict: 'confirm' }, 'its server marks it destructive (annotations.destructiveHint) → approval_required');
   for (const permission of permissions) {
     if (!permissionCovers(permission, entry.name) || !permissionAppliesTo(permission, caller)) continue;
     for (const rule of permission.operationRules) {
@@ -71,7 +71,7 @@ export function verdictFor(entry: Pick<ToolEntry, 'name' | 'policy' | 'annotatio
         if (rule.operationClass !== '*' && rule.operationClass !== operationClass) continue;
         match(
           { name: permission.name, verdict: rule.verdict, operationClass, ...(permission.file ? { file: permission.file } : {}) },
-          `${permission.name}${permission.file ? ` (${permission.file})` : ''}: ${operationClass} → ${rule.verdict}`,
+          `${permission.name}${permission.file ? ` (${permission.file})` : ''}: ${operationClass} → ${inOrlojWords(rule.verdict)}`,
         );
       }
     }
@@ -97,7 +97,7 @@ export function withHold(verdict: PolicyVerdict, hold: ToolHold | undefined): Po
   if (!hold) return verdict;
   const ruleVerdict: Verdict = hold.state === 'rejected' ? 'deny' : 'confirm';
   const rule: VerdictRule = { name: LOCK_RULE_NAME, verdict: ruleVerdict, file: LOCK_FILE_NAME };
-  const reason = `${LOCK_FILE_NAME}: ${hold.state === 'rejected' ? 'rejected' : 'held for review'}: ${hold.reason} → ${ruleVerdict}`;
+  const reason = `${LOCK_FILE_NAME}: ${hold.state === 'rejected' ? 'rejected' : 'held for review'}: ${hold.reason} → ${inOrlojWords(ruleVerdict)}`;
   // Without matched rules the only reason is "allowed by default", which no longer holds.
   const reasons = verdict.rules.length === 0 ? [reason] : [...verdict.reasons, reason];
   const strictest = STRICTNESS[ruleVerdict] > STRICTNESS[verdict.verdict] ? ruleVerdict : verdict.verdict;
@@ -131,4 +131,9 @@ export function operationClassFromAnnotations(annotations: ToolAnnotations | und
   if (annotations?.readOnlyHint === undefined && annotations?.destructiveHint === undefined) return undefined;
   if (annotations.readOnlyHint === true) return 'read';
   return (annotations.destructiveHint ?? true) ? 'delete' : 'write';
+}
+
+/** A verdict in Orloj's words, as every reason, card, CLI line and doc says it (Tooldeck's `confirm` is Orloj's `approval_required`). */
+export function inOrlojWords(verdict: Verdict): 'allow' | 'approval_required' | 'deny' {
+  return verdict === 'confirm' ? 'approval_required' : verdict;
 }

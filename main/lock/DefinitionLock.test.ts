@@ -61,7 +61,7 @@ describe('DefinitionLock', () => {
     await list(poisoned, listTool);
     const verdict = pipeline.policy.verdict(catalog.get('mcp:files.read_file')!);
     expect(verdict).toMatchObject({ verdict: 'confirm', hold: { state: 'changed', changes: ['description'] }, rules: [{ name: 'tooldeck.lock', file: 'tooldeck.lock' }] });
-    expect(verdict.reasons[0]).toBe('tooldeck.lock: held for review: its description changed since tooldeck.lock approved it → confirm');
+    expect(verdict.reasons[0]).toBe('tooldeck.lock: held for review: its description changed since tooldeck.lock approved it → approval_required');
 
     const refused = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:files.read_file', arguments: { path: 'a' }, confirmed: true });
     expect(refused.error).toMatchObject({ code: 'PolicyDenied' });

@@ -182,7 +182,7 @@ describe('InvocationPipeline', () => {
       const { pipeline, executor } = setup(undefined, undefined, { permissions: () => guard });
       const first = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, caller: operatorCaller('run', { runId: 'r' }) });
       expect(first.record.status).toBe('denied');
-      expect(first.error?.message).toMatch(/needs approval before it runs \(confirm-issues: read → confirm\); confirm it \(CLI: --yes\)/);
+      expect(first.error?.message).toMatch(/needs approval before it runs \(confirm-issues: read → approval_required\); confirm it \(CLI: --yes\)/);
       const second = await pipeline.invoke({ name: 'mcp:github.create_issue', arguments: issue, caller: operatorCaller('run', { runId: 'r' }), confirmed: true });
       expect(second.record.status).toBe('ok');
       expect(second.duplicate).toBeUndefined();

@@ -168,7 +168,7 @@ describe('LocalReconciler against server-everything over stdio', { timeout: 60_0
     const held = await pipeline.invoke({ caller: operatorCaller('cli'), name: 'mcp:everything.trigger-long-running-operation', arguments: { duration: 1, steps: 1 } });
     expect(held.verdict).toEqual({
       verdict: 'confirm',
-      reasons: ['everything-changes-need-approval (permissions.yaml): write → confirm'],
+      reasons: ['everything-changes-need-approval (permissions.yaml): write → approval_required'],
       rules: [{ name: 'everything-changes-need-approval', verdict: 'confirm', operationClass: 'write', file: 'permissions.yaml' }],
     });
     expect(held.record.status).toBe('denied');

@@ -41,7 +41,7 @@ describe('verdictFor: the strictest matching verdict wins (deny > confirm > allo
   it('denies when any matching rule denies, and says which', () => {
     expect(verdictFor(tool('mcp:github.delete_repo', ['delete']), permissions)).toEqual({
       verdict: 'deny',
-      reasons: ['writes-need-ok: delete → confirm', 'no-github-deletes: delete → deny'],
+      reasons: ['writes-need-ok: delete → approval_required', 'no-github-deletes: delete → deny'],
       rules: [
         { name: 'writes-need-ok', verdict: 'confirm', operationClass: 'delete' },
         { name: 'no-github-deletes', verdict: 'deny', operationClass: 'delete' },
