@@ -145,6 +145,9 @@ export class Gateway {
     const sourcesSynced = gatewayReadiness(this.deps.sourceSync, { logger: this.deps.logger });
     gone.addEventListener('abort', () => sourcesSynced.close(), { once: true });
     const server = gatewayServer({ ...this.callDeps, sourcesSynced }, { agent, sessionId: `stdio-${process.pid}`, gone });
+    // The sources' resource and prompt lists changed: the agent re-lists (as the HTTP face tells its sessions).
+    const stopLists = this.deps.upstream?.onListsChanged((what) => void (what === 'resources' ? server.sendResourceListChanged() : server.sendPromptListChanged()).catch(() => undefined));
+    gone.addEventListener('abort', () => stopLists?.(), { once: true });
     this.stdioServers.add(server);
     this.deps.agents.traffic.openSession({ id: `stdio-${process.pid}`, agent, era: 'stdio', openedAt: Date.now() });
     return server;
@@ -167,7 +170,11 @@ export class Gateway {
 
   private toolsChanged() {
     this.running?.toolsChanged();
-    for (const server of this.stdioServers) void server.sendToolListChanged().catch(() => undefined);
+    for (const server of this.stdioServers) {
+      void server.sendToolListChanged().catch(() => undefined);
+      // Grants may have changed which sources' resources and prompts the agent sees.
+      if (this.deps.upstream) void Promise.all([server.sendResourceListChanged(), server.sendPromptListChanged()]).catch(() => undefined);
+    }
   }
 
   private failed(message: string) {

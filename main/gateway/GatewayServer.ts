@@ -232,11 +232,16 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
   port = server.port;
   const { host } = server;
   // The sources' resource and prompt lists changed: agents re-list (each sees only what it is granted).
-  const stopLists = options.upstream?.onListsChanged((what) => {
+  const listChanged = (what: 'resources' | 'prompts') => {
     for (const session of sessions.values()) void (what === 'resources' ? session.server.sendResourceListChanged() : session.server.sendPromptListChanged()).catch(() => undefined);
     if (what === 'resources') modern.notify.resourcesChanged();
     else modern.notify.promptsChanged();
-  });
+  };
+  const relistResourcesAndPrompts = () => {
+    listChanged('resources');
+    listChanged('prompts');
+  };
+  const stopLists = options.upstream?.onListsChanged(listChanged);
   const stopWatching = options.credentials.onChange(() => {
     for (const [id, session] of sessions) if (!options.credentials.isLive(session.agent)) endSession(id);
   });
@@ -248,6 +253,8 @@ export async function startGateway(options: GatewayServerOptions): Promise<Runni
     toolsChanged() {
       for (const session of sessions.values()) void session.server.sendToolListChanged().catch(() => undefined);
       modern.notify.toolsChanged();
+      // The same changes (grants, the catalog) may change which sources' resources and prompts an agent sees.
+      if (options.upstream) relistResourcesAndPrompts();
     },
     endSessionsOf(agent) {
       for (const [id, session] of sessions) if (session.agent === agent) endSession(id);

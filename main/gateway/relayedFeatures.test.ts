@@ -182,6 +182,22 @@ describe('resources, prompts and completion through the gateway', { timeout: 60_
     }
   });
 
+  it('a change that may change grants tells every session its resource and prompt lists changed, as its tool list', async () => {
+    const client = await agent(reader);
+    const { ResourceListChangedNotificationSchema, PromptListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const told: string[] = [];
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void told.push('resources'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => void told.push('prompts'));
+    // Told again at each look: a notification sent before the client's event stream is open has nowhere to go.
+    await vi.waitFor(
+      () => {
+        gateway.toolsChanged();
+        expect(told).toEqual(expect.arrayContaining(['resources', 'prompts']));
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+  });
+
   it('two granted sources serving the same URI: a read names both instead of guessing; their prompts stay apart by source', async () => {
     const client = await agent(both);
     const listed = (await direct.listResources()).resources[0]!.uri;
