@@ -7,8 +7,9 @@ import { cliPath, startTooldeckServer, type TooldeckServer } from '../support/to
 
 /**
  * The fleet's record with the built CLI: two Tooldeck processes (replica-a, replica-b) write into
- * one private PostgreSQL, the CLI reads both; SIGTERM mid-burst loses no answered call; the
- * database stopped and restarted under load loses none either, and no call waits for it.
+ * one private PostgreSQL, the CLI reads both; SIGTERM mid-burst loses no answered call; kill -9
+ * loses only the newest; the database stopped and restarted under load loses none, and no call
+ * waits for it.
  */
 const PASSWORD = 'fleet-pw-7:@/x';
 let rig: PostgresRig;
@@ -53,8 +54,12 @@ async function sigterm(server: TooldeckServer): Promise<number | null> {
 
 function historyOf(url: string, dataDir: string): InvocationRecord[] {
   // The URL through the environment, as a Secret would give it: not on the command line.
-  const out = execFileSync(process.execPath, [cliPath, '--data-dir', dataDir, 'history', '--json', '--limit', '1000'], { encoding: 'utf8', env: { ...process.env, TOOLDECK_HISTORY_URL: url } });
-  return JSON.parse(out) as InvocationRecord[];
+  const out = execFileSync(process.execPath, [cliPath, '--data-dir', dataDir, 'history', 'export', '--format', 'jsonl'], { encoding: 'utf8', env: { ...process.env, TOOLDECK_HISTORY_URL: url }, maxBuffer: 256 * 1024 * 1024 });
+  return out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as InvocationRecord);
 }
 
 const messages = (rows: InvocationRecord[], prefix: string, replicaName: string) =>
@@ -86,6 +91,32 @@ describe('one PostgreSQL history for several Tooldeck processes (built CLI)', { 
     const readBack = spawnSync(process.execPath, [cliPath, '--data-dir', b.dataDir, 'history', '--history-url', url, '--replica', 'replica-b', '--limit', '3'], { encoding: 'utf8' });
     expect(readBack.status).toBe(0);
     expect(readBack.stdout.trim().split('\n').every((line) => line.endsWith('on replica-b'))).toBe(true);
+  });
+
+  it('kill -9 loses only the last moments: every call answered 3 s before it is stored, and what is lost is the newest calls', async () => {
+    const url = await rig.database();
+    const server = await replica(url, 'replica-k');
+    await ready(server);
+    const answered: { message: string; at: number }[] = [];
+    // Calls keep coming until well past the point the check looks back to, then the process dies mid-stream.
+    for (let i = 0; answered.length < 300 || performance.now() - answered[0]!.at < 6_000; i++) {
+      expect(await invoke(server, `steady-${i}`)).toBe('ok');
+      answered.push({ message: `steady-${i}`, at: performance.now() });
+    }
+    const exited = new Promise((done) => server.process.once('exit', done));
+    // Not stopped again after the file: a killed process sends no second exit.
+    servers.splice(servers.indexOf(server), 1);
+    server.process.kill('SIGKILL');
+    const killedAt = performance.now();
+    await exited;
+    const stored = new Set(messages(historyOf(url, server.dataDir), 'steady-', 'replica-k'));
+    // Generous for a loaded machine: a batch waits 100 ms, then is one transaction away.
+    const settled = answered.filter((call) => killedAt - call.at > 3_000);
+    expect(settled.length).toBeGreaterThan(0);
+    expect(settled.filter((call) => !stored.has(call.message))).toEqual([]);
+    // Whatever was lost is a tail of the calls: nothing earlier is missing.
+    const lost = answered.filter((call) => !stored.has(call.message));
+    expect(lost).toEqual(answered.slice(answered.length - lost.length));
   });
 
   it('the database stopped and restarted under load: every call is answered meanwhile, and none is lost', async () => {
