@@ -8,7 +8,7 @@ import type { TracedCall, TurnInput, TurnOutput } from '../mediation/Mediation';
 import type { ProviderFormat } from '../mediation/ModelProviders';
 import { anthropicFormat, openAiFormat, type WireFormat } from '../mediation/wireFormats';
 import { judgeRun, type ActualToolCall } from './matchers';
-import { notConnectedSentence, sourcesOfTools, type ConnectSources, type SourceNotConnected } from './sourceReadiness';
+import { notConnectedSentence, sourcesOfTools, unconfirmedLaunchLines, type ConnectSources, type SourceNotConnected } from './sourceReadiness';
 
 /** The agent name an eval turn runs under when the suite hand-picks its tools (no agent). */
 export const EVAL_AGENT = 'evals';
@@ -98,12 +98,15 @@ export async function prepareEval(deps: EvalRunnerDeps, suite: EvalSuite, models
   const notConnected = deps.connectSources ? await deps.connectSources({ ...(suite.tools ? { only: sourcesOfTools(suite.tools) } : {}), ...(signal ? { signal } : {}) }) : [];
   if (signal?.aborted) throw new AppError('Canceled', 'The eval run was canceled.');
   const whyNot = notConnected.length > 0 ? ` ${notConnectedSentence(notConnected)}` : '';
+  // The lines of workspace servers held back for a confirmation: a host can offer to confirm them (`tooldeck eval --yes`).
+  const lines = unconfirmedLaunchLines(notConnected);
+  const held = lines.length > 0 ? { details: lines } : {};
   if (suite.tools) {
     const missing = suite.tools.filter((name) => !deps.resolveTool(name));
-    if (missing.length > 0) throw new AppError('InvalidInput', `Suite ${suite.name}: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the registry (names look like mcp:everything.echo).${whyNot}`);
+    if (missing.length > 0) throw new AppError('InvalidInput', `Suite ${suite.name}: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the registry (names look like mcp:everything.echo).${whyNot}`, held);
     return { formats, tools: suite.tools.map((name) => deps.resolveTool(name)!), agent, notConnected };
   }
-  if (deps.granted(agent).length === 0) throw new AppError('InvalidInput', `Suite ${suite.name}: agent ${agent} has no tools granted that can be called now (check its pod file or ToolPermissions).${whyNot}`);
+  if (deps.granted(agent).length === 0) throw new AppError('InvalidInput', `Suite ${suite.name}: agent ${agent} has no tools granted that can be called now (check its pod file or ToolPermissions).${whyNot}`, held);
   return { formats, agent, notConnected };
 }
 

@@ -42,6 +42,8 @@ afterAll(async () => {
   await new Promise((resolve) => silent?.close(resolve));
 });
 
+const statusOf = (name: string) => core.resources.reconciler.statuses().mcpServers.find((server) => server.name === name)?.status;
+
 describe('sources connected before an eval or a Playground turn reads its tools (the console)', { timeout: 120_000 }, () => {
   it('an eval run and a turn started right after start-up use the workspace’s own server once it is connected', async () => {
     const events: PlaygroundEvent[] = [];
@@ -80,6 +82,8 @@ describe('sources connected before an eval or a Playground turn reads its tools 
     expect(byId['mcp:silent']).toBe('still connecting after 2 s');
     expect(byId['mcp:paused']).toBe('disconnected (connect it in Servers)');
     expect(byId['mcp:unconfirmed']).toMatch(/^launch not confirmed: /);
+    // The line itself, for a host that offers to confirm it.
+    expect(missing.find((source) => source.id === 'mcp:unconfirmed')?.launchLines).toEqual([statusOf('unconfirmed')!.unconfirmedLaunch]);
     expect(byId['mcp:refused']).not.toBe('');
     // A disconnected server stays so: waiting does not reconnect what the user stopped.
     expect(core.mcp.connection('paused')?.state.status).toBe('closed');

@@ -2,11 +2,14 @@ import type { ConnectionStatus, ServerOrigin } from '../../shared/mcp';
 import type { McpServerPhase } from '../../shared/resources/mcpServer';
 import { savedSourceIds, prepareSource, type SourceKinds } from '../registry/ToolSourceKind';
 import { SourceKind } from '../../shared/invocation';
+import { AppError, CONFIRM_LAUNCH_STEP, isAppError } from '../../shared/errors';
 
 /** A source that did not connect before the wait ended, and why (a phrase). */
 export interface SourceNotConnected {
   id: string;
   reason: string;
+  /** A workspace server held back because its command line is not confirmed for the folder: that line. */
+  launchLines?: string[];
 }
 
 export interface ConnectSourcesOptions {
@@ -40,7 +43,7 @@ export interface McpConnections {
 
 /** The workspace reconciler's view of its McpServers, which the console's reconciler starts in the background. */
 export interface WorkspaceServerStatuses {
-  statuses(): { mcpServers: readonly { name: string; spec?: unknown; status: { phase: McpServerPhase; lastError?: string } }[] };
+  statuses(): { mcpServers: readonly { name: string; spec?: unknown; status: { phase: McpServerPhase; lastError?: string; unconfirmedLaunch?: string } }[] };
   onChange(listener: () => void): () => void;
 }
 
@@ -107,8 +110,9 @@ function workspaceServerSettled(reconciler: WorkspaceServerStatuses, name: strin
       const view = reconciler.statuses().mcpServers.find((server) => server.name === name);
       if (!view || view.status.phase === 'Pending' || view.status.phase === 'Connecting') return;
       stop();
+      const { lastError, unconfirmedLaunch } = view.status;
       if (view.status.phase === 'Ready') resolve();
-      else reject(new Error(view.status.lastError ?? 'in Error'));
+      else reject(unconfirmedLaunch ? new AppError('PolicyDenied', lastError ?? unconfirmedLaunch, { step: CONFIRM_LAUNCH_STEP, details: [unconfirmedLaunch] }) : new Error(lastError ?? 'in Error'));
     };
     stops.push(reconciler.onChange(check));
     ended.addEventListener('abort', stop, { once: true });
@@ -119,7 +123,7 @@ function workspaceServerSettled(reconciler: WorkspaceServerStatuses, name: strin
 
 async function waitAll(waits: readonly Wait[], timeoutMs: number, signal?: AbortSignal): Promise<SourceNotConnected[]> {
   if (waits.length === 0) return [];
-  const outcomes = new Map<string, string | null>();
+  const outcomes = new Map<string, Omit<SourceNotConnected, 'id'> | null>();
   const ended = new AbortController();
   const end = () => ended.abort();
   const timer = setTimeout(end, timeoutMs);
@@ -131,7 +135,7 @@ async function waitAll(waits: readonly Wait[], timeoutMs: number, signal?: Abort
         .then(() => ready(ended.signal))
         .then(
           () => void outcomes.set(id, null),
-          (error: unknown) => void outcomes.set(id, phrase(error)),
+          (error: unknown) => void outcomes.set(id, { reason: phrase(error), ...(isAppError(error) && error.step === CONFIRM_LAUNCH_STEP && error.details ? { launchLines: [...error.details] } : {}) }),
         ),
     ),
   );
@@ -143,7 +147,7 @@ async function waitAll(waits: readonly Wait[], timeoutMs: number, signal?: Abort
   return waits.flatMap(({ id }) => {
     const outcome = outcomes.get(id);
     if (outcome === null) return [];
-    return [{ id, reason: outcome ?? (signal?.aborted ? 'still connecting when the run was canceled' : `still connecting after ${seconds} s`) }];
+    return [{ id, ...(outcome ?? { reason: signal?.aborted ? 'still connecting when the run was canceled' : `still connecting after ${seconds} s` }) }];
   });
 }
 
@@ -156,6 +160,11 @@ function phrase(error: unknown): string {
 export function notConnectedSentence(sources: readonly SourceNotConnected[]): string {
   if (sources.length === 0) return '';
   return `Not connected: ${sources.map((source) => `${source.id} (${source.reason})`).join('; ')}.`;
+}
+
+/** The command lines of the workspace servers held back for a confirmation, among these. */
+export function unconfirmedLaunchLines(sources: readonly SourceNotConnected[]): string[] {
+  return [...new Set(sources.flatMap((source) => source.launchLines ?? []))];
 }
 
 /** The source ids a suite's hand-picked tools name (`mcp:everything.echo` → `mcp:everything`), as a filter. */

@@ -73,10 +73,10 @@ export function registerEval(program: Command, ctx: CliContext) {
         execute: flags.execute,
         signal: ctx.interrupted,
         // Every source was connected first (a bounded wait); the run goes on with the tools of those that did.
-        onNotConnected: (_sources, sentence) => ctx.io.stderr(`${excerpt(sentence, 2000)}\n`),
+        onNotConnected: (sources, sentence) => ctx.io.stderr(`${excerpt(sentence, 2000)}${confirmHint(sources.flatMap((source) => source.launchLines ?? []), flags)}\n`),
         onRun: ({ case: name, model, run }) => ctx.io.stderr(`${run.passed ? 'pass' : 'FAIL'} ${safeForTerminal(name, 200)} [${safeForTerminal(model, 200)}] run ${run.iteration}${run.error ? `: ${excerpt(run.error, 300)}` : ''}\n`),
       }).catch((error: unknown) => {
-        if (isAppError(error) && error.code === 'InvalidInput') throw new CliExit(ExitCode.Usage, error.message);
+        if (isAppError(error) && error.code === 'InvalidInput') throw new CliExit(ExitCode.Usage, `${error.message}${confirmHint(error.details ?? [], flags)}`);
         throw error;
       });
       const rendered = renderReport(report, flags.reporter);
@@ -116,4 +116,10 @@ async function readBaseline(path: string): Promise<EvalReport> {
   const parsed = EvalReport.safeParse(json);
   if (!parsed.success) throw new CliExit(ExitCode.Usage, `The baseline ${safeForTerminal(path)} is not an eval report (${parsed.error.issues[0]!.path.join('.') || 'value'}: ${parsed.error.issues[0]!.message}): write it with --reporter json --out FILE.`);
   return parsed.data;
+}
+
+/** Workspace servers held back because their command lines are not confirmed for the folder: the way on. */
+function confirmHint(lines: readonly string[], flags: EvalFlags): string {
+  if (lines.length === 0 || flags.yes) return '';
+  return ` Run with --yes to start ${lines.length === 1 ? 'that server' : 'those servers'} (${lines.length === 1 ? 'its command line is' : 'their command lines are'} then confirmed for the folder), or confirm in Resources.`;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LLMock } from '@copilotkit/aimock';
@@ -64,5 +64,18 @@ describe('tooldeck eval with the example workspace', { timeout: 180_000 }, () =>
     } finally {
       await runTooldeck(dataDir, ['mcp', 'remove', 'refused']);
     }
+  });
+
+  it('the same workspace in another folder: its server waits for its line to be confirmed there (exit 2 with the line and the way on), and --yes runs it', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'tooldeck-eval-example-copy-'));
+    cpSync(join(dataDir, 'workspace'), copy, { recursive: true });
+    const suite = join(copy, 'evals', 'assistant.yml');
+    const held = await runTooldeck(dataDir, ['eval', suite, '--model', 'mock/right']);
+    expect(held.code).toBe(2);
+    expect(held.stderr).toMatch(
+      /^Suite assistant: agent assistant has no tools granted that can be called now \(check its pod file or ToolPermissions\)\. Not connected: mcp:everything \(Starting a command needs the exact command line confirmed first: .+\)\. Run with --yes to start that server \(its command line is then confirmed for the folder\), or confirm in Resources\.\n$/,
+    );
+    const confirmed = await runTooldeck(dataDir, ['eval', suite, '--model', 'mock/right', '--yes']);
+    expect([confirmed.code, confirmed.stderr]).toEqual([0, 'pass adds two numbers [mock/right] run 1\npass repeats a message [mock/right] run 1\n']);
   });
 });
