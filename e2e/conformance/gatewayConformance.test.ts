@@ -7,8 +7,6 @@ import { parse } from 'yaml';
 import { createCore, type Core } from '../../main/core';
 import { silentLogger } from '../../main/platform/Logger';
 import { MemorySecretStore } from '../../main/platform/SecretStore';
-import { startGateway, type RunningGateway } from '../../main/gateway/GatewayServer';
-import { mcpUpstreamFeatures } from '../../main/gateway/relayedFeatures';
 import { startAgentCredentialProxy } from './agentCredentialProxy';
 
 /**
@@ -101,7 +99,6 @@ let server: ChildProcess;
 let serverUrl: string;
 let core: Core;
 let proxy: { url: string; close(): Promise<void> };
-let gateway: RunningGateway;
 const direct = new Map<Revision, Map<string, ScenarioResult>>();
 
 beforeAll(async () => {
@@ -118,31 +115,18 @@ beforeAll(async () => {
 
   const workspaceDir = mkdtempSync(join(tmpdir(), 'tooldeck-gateway-conformance-ws-'));
   mkdirSync(workspaceDir, { recursive: true });
-  writeFileSync(join(workspaceDir, 'agents.claw-pod.yml'), 'x-claw:\n  pod: conformance\nservices:\n  conformance:\n    image: example/conformance\n    x-claw:\n      cllama: passthrough\n      tools:\n        - service: conf\n          allow: all\n');
+  writeFileSync(join(workspaceDir, 'agents.claw-pod.yml'), 'x-claw:\n  pod: conformance\nservices:\n  conformance:\n    image: example/conformance\n    x-claw:\n      cllama: passthrough\n      tools:\n        - service: conf\n          allow: all\n          resources: true\n          prompts: true\n');
   core = await createCore({ exampleWorkspace: false, workspaceDir, appVersion: '0', host: 'web', autoConnect: true, dataDir: mkdtempSync(join(tmpdir(), 'tooldeck-gateway-conformance-')), secretStore: new MemorySecretStore(), logger: silentLogger });
   await core.mcp.save({ config: { name: 'conf', transport: 'http', url: serverUrl.replace('localhost', '127.0.0.1') } as never });
   await vi.waitFor(() => expect(core.catalog.resolve('mcp:conf.test_simple_text')).toBeDefined(), { timeout: 30_000, interval: 100 });
   const credential = await core.agents.credentials.create('conformance');
-  // The gateway as core.gateway.start makes it, with the agent granted the source's resources and
-  // prompts (relayedFeatures.ts) injected here.
-  gateway = await startGateway({
-    credentials: core.agents.admission,
-    grants: core.agents.grants,
-    traffic: core.agents.traffic,
-    invoke: (call) => core.agents.invoke(call),
-    logger: silentLogger,
-    serverInfo: { name: 'tooldeck-gateway', version: '0' },
-    // The suite sends bursts (concurrent streams, retries): the per-agent rate limit is not under test here.
-    rate: { perSecond: 10_000, burst: 10_000 },
-    upstream: mcpUpstreamFeatures(core.mcp),
-    sourceGrants: (agent) => new Map(agent === 'conformance' ? [['mcp:conf', { resources: true, prompts: true }]] : []),
-  });
-  proxy = await startAgentCredentialProxy({ gatewayUrl: gateway.url, credential, source: 'conf' });
+  // The suite sends bursts (concurrent streams, retries): the per-agent rate limit is not under test here.
+  const gateway = await core.gateway.start({ port: 0, rate: { perSecond: 10_000, burst: 10_000 } });
+  proxy = await startAgentCredentialProxy({ gatewayUrl: gateway.url!, credential, source: 'conf' });
 }, 90_000);
 
 afterAll(async () => {
   await proxy?.close();
-  await gateway?.close();
   await core?.close();
   if (server && server.exitCode === null) {
     const exited = new Promise((done) => server.once('exit', done));
