@@ -94,8 +94,22 @@ export function registerMcp(program: Command, ctx: CliContext) {
         // Checked here first, so a bad flag is named as the server's field it fills.
         const input = SaveServerInput.safeParse({ config, bearerToken });
         if (!input.success) throw input.error;
+        // A URL server's Server Card is read before it is trusted (no credential sent, no redirect
+        // followed), shown as what it is — a claim — and held against tools/list once connected.
+        const card = options.url ? await (await import('../../../main/mcpRegistry/serverCard')).fetchServerCard(options.url) : undefined;
+        if (card) {
+          const about = [card.name, card.version].filter(Boolean).join(' ');
+          ctx.io.stderr(`Its server card says: ${safeForTerminal(about || '(no name)', 300)}${card.description ? ` — ${excerpt(card.description, 300)}` : ''}${card.tools ? `; declares ${card.tools.length} tool${card.tools.length === 1 ? '' : 's'}` : ''}\n`);
+        }
         const snapshot = await (await contractFor(core)).mcp.save(input.data);
         const state = snapshot.state;
+        if (card && state.status === 'ready') {
+          const { diffCardTools } = await import('../../../main/mcpRegistry/serverCard');
+          const { undeclared, missing } = diffCardTools(card, snapshot.tools.map((tool) => tool.name));
+          const names = (list: string[]) => list.map((tool) => safeForTerminal(tool, 80)).join(', ');
+          if (undeclared.length) ctx.io.stderr(`warning: tools/list has ${undeclared.length} tool${undeclared.length === 1 ? '' : 's'} its server card does not declare: ${names(undeclared)}\n`);
+          if (missing.length) ctx.io.stderr(`warning: its server card declares ${names(missing)}, which tools/list does not have\n`);
+        }
         ctx.io.stdout(`Saved ${safeForTerminal(name)}` + (options.connect ? (state.status === 'ready' ? ` — connected, ${snapshot.tools.length} tools` : ` — not connected: ${state.step ?? ''} ${excerpt(state.message ?? '', 400)}`.trimEnd()) : '') + '\n');
       } catch (error) {
         if (isAppError(error) && error.code === 'AlreadyExists') throw new CliExit(ExitCode.Failed, error.message);
