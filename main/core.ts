@@ -543,7 +543,7 @@ export async function createCore(deps: CoreDeps): Promise<Core> {
       // The gateway stops taking calls first; then calls still held for approval end (denied: Tooldeck stopped), before what they would call closes.
       await gateway.close();
       stopGrantsCache();
-      agents.close();
+      await agents.close();
       stopClusterTools();
       await clusterAgents?.close();
       await approvals.close();

@@ -146,8 +146,9 @@ export class Agents {
     };
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.credentials.close();
+    await this.models.flushTokens();
   }
 
   private doorsOf(name: string, credential: { createdAt: string; revokedAt?: string } | undefined): AgentView['doors'] {

@@ -7,6 +7,10 @@ import { GatewayAgentName } from '../../shared/gateway';
 import { JsonFile } from '../platform/JsonFile';
 
 export const AGENT_MODELS_FILE = 'agent-models.json';
+/** Tokens each agent spent through mediation on the current UTC day, kept across restarts. */
+export const AGENT_TOKENS_FILE = 'agent-tokens.json';
+
+const TokensFile = z.object({ day: z.string(), agents: z.record(z.string(), z.number().int().min(0)) });
 
 const StoredModels = z.object({
   /** `<provider>/<model>` patterns with `*` wildcards; empty: no model. */
@@ -26,15 +30,18 @@ export interface ClusterModelGrants {
  * Which models each agent may use through mediation, deny by default: an agent spends a provider's
  * key only on the `<provider>/<model>` patterns granted to it (`tooldeck agents models NAME
  * PATTERN…`, the Gateway section; for a cluster's agents, their LanguageAgent's
- * `tooldeck.dev/models` annotation). An optional daily token budget is counted per agent (in this
- * process, per UTC day) and enforced the same way. Kept in the data dir, read again whenever the
- * file changed (another process may set them while a gateway runs).
+ * `tooldeck.dev/models` annotation). An optional daily token budget is counted per agent (per UTC
+ * day, kept in the data dir so a restart does not reset it) and enforced the same way. Grants are
+ * kept in the data dir and read again whenever the file changed (another process may set them
+ * while a gateway runs).
  */
 export class ModelGrants {
   private readonly file: JsonFile<typeof ModelsFile>;
   private stored = new Map<string, z.infer<typeof StoredModels>>();
   private stamp = '';
   private readonly spent = new Map<string, { day: string; tokens: number }>();
+  private readonly tokensFile: JsonFile<typeof TokensFile>;
+  private tokensWrite?: ReturnType<typeof setTimeout>;
 
   constructor(
     dataDir: string,
@@ -42,6 +49,14 @@ export class ModelGrants {
     private readonly today: () => string = () => new Date().toISOString().slice(0, 10),
   ) {
     this.file = new JsonFile(join(dataDir, AGENT_MODELS_FILE), ModelsFile, () => ({ agents: {} }), { kind: 'agent models file' });
+    this.tokensFile = new JsonFile(join(dataDir, AGENT_TOKENS_FILE), TokensFile, () => ({ day: '', agents: {} }), { kind: 'agent tokens file', whenInvalid: 'empty' });
+    // What was spent today before this process started still counts.
+    try {
+      const kept = TokensFile.safeParse(JSON.parse(readFileSync(this.tokensFile.path, 'utf8')));
+      if (kept.success && kept.data.day === this.today()) for (const [agent, tokens] of Object.entries(kept.data.agents)) this.spent.set(agent, { day: kept.data.day, tokens });
+    } catch {
+      // Nothing kept yet.
+    }
   }
 
   /** The patterns granted to `agent` (none unless granted). */
@@ -92,12 +107,23 @@ export class ModelGrants {
     return undefined;
   }
 
-  /** Counts tokens a mediated turn of `agent` spent. */
+  /** Counts tokens a mediated turn of `agent` spent; written to the data dir within a second. */
   spend(agent: string, tokens: number): void {
     if (!(tokens > 0)) return;
     const day = this.today();
     const spent = this.spent.get(agent);
     this.spent.set(agent, { day, tokens: (spent && spent.day === day ? spent.tokens : 0) + tokens });
+    this.tokensWrite ??= setTimeout(() => void this.flushTokens(), 1000);
+    this.tokensWrite.unref?.();
+  }
+
+  /** Writes today's counts now (also on close, so nothing counted is lost). */
+  async flushTokens(): Promise<void> {
+    clearTimeout(this.tokensWrite);
+    this.tokensWrite = undefined;
+    const day = this.today();
+    const agents = Object.fromEntries([...this.spent].filter(([, spent]) => spent.day === day).map(([agent, spent]) => [agent, spent.tokens]));
+    await this.tokensFile.write({ day, agents }).catch(() => undefined);
   }
 
   private read(): Map<string, z.infer<typeof StoredModels>> {
