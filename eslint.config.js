@@ -24,7 +24,16 @@ const mainPatterns = [
 ];
 
 /** The domain folders of main/ (docs/architecture.md): everything but core.ts, rpc/ and testing/. */
-const mainDomainFolders = ['mcp', 'a2a', 'grpc', 'http', 'registry', 'lock', 'collections', 'resources', 'kube', 'store', 'metrics', 'apps', 'settings', 'reconcile', 'platform', 'system', 'approvals', 'gateway', 'mediation', 'evals', 'bus', 'mcpRegistry'];
+const mainDomainFolders = ['mcp', 'a2a', 'grpc', 'http', 'registry', 'lock', 'collections', 'resources', 'kube', 'store', 'metrics', 'apps', 'settings', 'reconcile', 'platform', 'system', 'approvals', 'agents', 'gateway', 'mediation', 'evals', 'bus', 'mcpRegistry'];
+/**
+ * The agents' doors (docs/architecture.md): each translates its protocol to an InvocationRequest;
+ * what they share (identity, grants, approvals, traffic) lives in main/agents/, so none imports another.
+ */
+const agentDoors = ['gateway', 'mediation', 'bus'];
+const doorPattern = (door) => ({
+  regex: `^\\.\\./(${agentDoors.filter((other) => other !== door).join('|')})(/|$)`,
+  message: 'A door never imports another door: what doors share lives in main/agents/ (identity, grants, the approval hook, traffic) or below.',
+});
 const domainPatterns = [
   { regex: '^(\\.{1,2}/)+core(\\.ts)?$', message: 'A domain folder of main/ never imports main/core.ts: take the services you use as explicit dependencies.' },
   { regex: '^(\\.{1,2}/)+rpc(/|$)', message: 'A domain folder of main/ never imports main/rpc/: the tRPC routers call the domain, not the other way.' },
@@ -68,6 +77,11 @@ const layerRules = [
     ignores: testCode,
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [electronOnlyInApp], patterns: [...mainPatterns, ...domainPatterns] }] },
   },
+  ...agentDoors.map((door) => ({
+    files: [`main/${door}/**/*.ts`],
+    ignores: testCode,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [electronOnlyInApp], patterns: [...mainPatterns, ...domainPatterns, doorPattern(door)] }] },
+  })),
   {
     files: ['renderer/**/*.{ts,tsx}'],
     ignores: testCode,

@@ -54,6 +54,15 @@ describe('import rules', () => {
     expect((await violations(`main/${folder}/probe.ts`, "import { runCli } from '../../app/cli/program';\nexport const r = runCli;\n")).join('\n')).toMatch(/main\/ imports shared\/ only/);
   });
 
+  it.each([
+    ['gateway', "import { mediationRoutes } from '../mediation/mediationRoutes';\nexport const m = mediationRoutes;\n"],
+    ['bus', "import type { GatewayAgents } from '../gateway/Gateway';\nexport type G = GatewayAgents;\n"],
+    ['mediation', "import { BusBridge } from '../bus/BusBridge';\nexport const b = BusBridge;\n"],
+  ])('main/%s/ (a door) may not import another door, and may import main/agents/', async (door, code) => {
+    expect((await violations(`main/${door}/probe.ts`, code)).join('\n')).toMatch(/A door never imports another door/);
+    expect(await violations(`main/${door}/probe.ts`, "import type { AgentCall } from '../agents/Agents';\nexport type A = AgentCall;\n")).toEqual([]);
+  });
+
   it('main/core.ts and main/rpc/ may import the domain folders, and a domain folder its neighbours', async () => {
     expect(await violations('main/core.ts', "import { McpService } from './mcp/McpService';\nexport const m = McpService;\n")).toEqual([]);
     expect(await violations('main/rpc/probe.ts', "import type { Core } from '../core';\nexport type C = Core;\n")).toEqual([]);
