@@ -80,7 +80,7 @@ describe('options are checked before anything runs (exit 2, one sentence)', () =
 
   it('enumerated values list the choices (metrics --by nope said nothing and exited 2)', async () => {
     const cases: Array<[string[], string]> = [
-      [['metrics', '--by', 'nope'], 'Allowed choices are tool, server.'],
+      [['metrics', '--by', 'nope'], 'Allowed choices are tool, server, replica.'],
       [['history', '--status', 'nope'], 'Allowed choices are ok, error, timeout, canceled, denied.'],
       [['run', 'x.yaml', '--reporter', 'nope'], 'Allowed choices are pretty, json, junit.'],
       [['apply', '-f', 'x.yaml', '--target', 'nope'], 'Allowed choices are local, cluster.'],

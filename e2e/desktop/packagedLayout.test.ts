@@ -41,7 +41,8 @@ function packagesIn(paths: string[]): Set<string> {
 
 /** The packages a built file imports by bare name (node: built-ins and electron excluded). */
 function bareImports(source: string): string[] {
-  const specifiers = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']([^"'./][^"']*)["']/gm)].map((m) => m[1]!);
+  // `from` as ES syntax writes it (after a space, `}` or `*`), not inside a string such as docker's "--volumes-from".
+  const specifiers = [...source.matchAll(/(?:(?:^|[\s}*])from\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']([^"'./][^"']*)["']/gm)].map((m) => m[1]!);
   return specifiers.filter((s) => !s.startsWith('node:') && s !== 'electron').map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!));
 }
 

@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { clawDescriptorSchema } from '../../shared/resources/clawDescriptor';
 import { clawPodSchema } from '../../shared/resources/clawPod';
+import { evalSuiteSchema } from '../../shared/evals';
 import { workspaceDocumentSchema } from '../../shared/resources/kinds';
 import { normalizeResource } from './normalizeResource';
 
@@ -15,11 +16,13 @@ const validateDocument = ajv.compile(workspaceDocumentSchema);
 const exampleDir = join(import.meta.dirname, '../../examples/workspace');
 
 const validatePod = ajv.compile(clawPodSchema);
+const validateSuite = ajv.compile(evalSuiteSchema);
 
-/** The editor's verdict (JSON Schema) next to the validator's (the kinds' rules); pod files are told by their name. */
+/** The editor's verdict (JSON Schema) next to the validator's (the kinds' rules); pod files and eval suites are told by their name. */
 function verdicts(object: unknown, fileName?: string) {
   const pod = fileName?.includes('claw-pod.');
-  return { schema: pod ? validatePod(object) : validateDocument(object), rules: normalizeResource(object, { fileName }).stored !== undefined };
+  const suite = fileName?.startsWith('evals/');
+  return { schema: pod ? validatePod(object) : suite ? validateSuite(object) : validateDocument(object), rules: normalizeResource(object, { fileName }).stored !== undefined };
 }
 
 describe('the JSON Schemas the YAML editor loads', () => {
@@ -29,7 +32,9 @@ describe('the JSON Schemas the YAML editor loads', () => {
   });
 
   it('accept every document of the example workspace, as the validator does', () => {
-    for (const file of readdirSync(exampleDir)) {
+    // The example's evals/ folder included: every YAML file, at any depth, named as the workspace names it.
+    for (const entry of readdirSync(exampleDir, { recursive: true, withFileTypes: true }).filter((item) => item.isFile() && /\.ya?ml$/.test(item.name))) {
+      const file = relative(exampleDir, join(entry.parentPath, entry.name));
       for (const doc of parseAllDocuments(readFileSync(join(exampleDir, file), 'utf8')) as Array<{ toJS(): unknown }>) {
         expect(verdicts(doc.toJS(), file), file).toEqual({ schema: true, rules: true });
       }

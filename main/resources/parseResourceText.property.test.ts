@@ -11,7 +11,9 @@ import { parseResourceText } from './parseResourceText';
 const examples = join(import.meta.dirname, '../../examples/workspace');
 /** Every document of the example workspace and a Clawdapus descriptor: the seeds that get mutated. */
 const seeds = [
-  ...readdirSync(examples).flatMap((file) => parseAllDocuments(readFileSync(join(examples, file), 'utf8')).map((doc) => doc.toJS())),
+  ...readdirSync(examples, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name))
+    .flatMap((entry) => parseAllDocuments(readFileSync(join(entry.parentPath, entry.name), 'utf8')).map((doc) => doc.toJS())),
   JSON.parse(readFileSync(join(import.meta.dirname, '../http/testing/trading-api.claw-describe.json'), 'utf8')),
 ];
 const fileNames = fc.constantFrom(undefined, 'tools.yaml', 'agents.claw-pod.yml', 'trading-api.claw-describe.json');
