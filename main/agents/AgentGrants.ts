@@ -61,12 +61,15 @@ export interface AgentGrant {
  */
 export class AgentGrants {
   private readonly resolved = new Map<string, Map<string, AgentGrant>>();
+  /** What each door offers, per agent and door: a door lists and looks up on every call, so it is kept until `invalidate`. */
+  private readonly offered = new Map<string, ToolEntry[]>();
 
   constructor(private readonly deps: AgentGrantsDeps) {}
 
   /** Forgets every resolution: what grants may have changed. */
   invalidate(): void {
     this.resolved.clear();
+    this.offered.clear();
   }
 
   /** Every tool granted to `agent`, in registry order, each with its grants (held or denied ones included). */
@@ -81,9 +84,15 @@ export class AgentGrants {
 
   /** What a door offers `agent`: its grants less held definitions and what policy denies it. */
   granted(agent: string, caller: Caller): ToolEntry[] {
-    return this.grants(agent)
-      .map((grant) => grant.entry)
-      .filter((entry) => this.deps.held(entry) === undefined && this.deps.verdict(entry, caller).verdict !== 'deny');
+    const key = `${caller.via}\u0000${agent}`;
+    let entries = this.offered.get(key);
+    if (!entries) {
+      entries = this.grants(agent)
+        .map((grant) => grant.entry)
+        .filter((entry) => this.deps.held(entry) === undefined && this.deps.verdict(entry, caller).verdict !== 'deny');
+      this.offered.set(key, entries);
+    }
+    return entries;
   }
 
   /** Why a granted tool is not offered: held by the lock, or denied by policy; undefined when it is offered. */
