@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
-import { BindRefused, readBody, sendJson, startGuardedServer, type HttpRoute, type RoutedRequest } from '../platform/guardedHttpServer';
+import { readBody, sendJson, startGuardedServer, type HttpRoute, type RoutedRequest } from '../platform/guardedHttpServer';
 import { writeWebResponse } from '../platform/writeWebResponse';
 import type { Logger } from '../platform/Logger';
 import type { GatewayCredentialCheck } from '../agents/AgentCredentials';
@@ -56,8 +56,6 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/** A non-loopback bind without --dangerously-bind-all. */
-export const GatewayBindRefused = BindRefused;
 
 interface LegacySession {
   agent: string;
